@@ -99,6 +99,9 @@ unit-tests: $(UNIT_TESTS)
 
 -include $(shell find build -name '*.d' 2>/dev/null)
 
+# Per-component extra rules (corpus builds, generated tables, ...): one file per owner.
+-include $(sort $(wildcard mk/*.mk))
+
 # ---------------------------------------------------------------------------
 # The PostgreSQL extension (PGXS).
 EXTENSION = rndn
@@ -153,3 +156,17 @@ test: check-deps
 	$(MAKE) -j$(NPROC) all unit-tests
 	$(MAKE) install
 	$(PYTHON) test/run_all.py
+
+# ---------------------------------------------------------------------------
+# libFuzzer targets: test/fuzz/<name>_fuzz.cpp, built with clang-14 together with the sources of
+# the components listed in FUZZ_COMPS_<name>_fuzz (set in mk/<comp>.mk).  test/run_all.py runs
+# each one for a bounded time on the seeds in test/fuzz/<name>_seeds/.
+FUZZ_CXX ?= clang++-14
+FUZZ_TARGETS := $(patsubst test/fuzz/%.cpp,build/fuzz/%,$(wildcard test/fuzz/*_fuzz.cpp))
+fuzz_srcs = $(foreach c,$(call uniq,$(foreach x,$(FUZZ_COMPS_$(1)),$(call comp_closure,$(x)))),$(wildcard src/$(c)/*.cpp))
+.SECONDEXPANSION:
+build/fuzz/%: test/fuzz/%.cpp $$(call fuzz_srcs,$$*)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CXX) -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Isrc $< $(call fuzz_srcs,$*) -o $@
+.PHONY: fuzz-targets
+fuzz-targets: $(FUZZ_TARGETS)

@@ -1,0 +1,1 @@
+FUZZ_COMPS_common_status_fuzz := common
