@@ -1,0 +1,233 @@
+"""rndn's whole test suite (`make test`): every stage, one closing line.
+
+  1. unit tests: every build/test/<component>_tests GoogleTest binary (no server needed)
+  2. fuzz: every build/fuzz/<name>_fuzz libFuzzer target for a bounded time (RNDN_FUZZ_SECONDS)
+  3. a throwaway PostgreSQL 15 cluster (tools/pgcluster.sh) preloading rndn, then
+     pg_regress (make installcheck), isolation specs (test/isolation), and TPC-H at SF 0.01:
+     the official-answer check of PostgreSQL's own results and the rndn on/off differential
+  4. the server log must show no backend killed by a signal
+
+Prints 'N passed, M failed, K skipped' last; exits non-zero on any failure; always stops the
+cluster.  Each group can be run alone: run_all.py [unit] [fuzz] [sql] [tpch].
+"""
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+os.chdir(ROOT)
+PY = os.path.join(ROOT, ".venv", "bin", "python")
+SF = os.environ.get("RNDN_TEST_SF", "0.01")
+FUZZ_SECONDS = int(os.environ.get("RNDN_FUZZ_SECONDS", "20"))
+
+totals = {"passed": 0, "failed": 0, "skipped": 0}
+failures = []
+
+
+def record(name, status, detail=""):
+    totals[status] += 1
+    if status == "failed":
+        failures.append(f"{name}: {detail}")
+    print(f"  {status.upper():7} {name}{(' — ' + detail) if detail else ''}", flush=True)
+
+
+def section(title):
+    print(f"\n=== {title}", flush=True)
+
+
+def run(cmd, timeout=1800, env=None, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, **kw)
+
+
+def unit_tests():
+    section("unit tests (GoogleTest)")
+    binaries = sorted(glob.glob("build/test/*_tests"))
+    if not binaries:
+        record("unit tests", "failed", "no test binaries were built")
+    for binary in binaries:
+        name = os.path.basename(binary)
+        start = time.time()
+        try:
+            p = run([binary, "--gtest_color=no"], timeout=1200)
+        except subprocess.TimeoutExpired:
+            record(name, "failed", "timed out")
+            continue
+        out = p.stdout + p.stderr
+        passed = re.search(r"\[  PASSED  \] (\d+) test", out)
+        failed_names = re.findall(r"^\[  FAILED  \] (\S+)", out, re.M)
+        failed_names = [f for f in failed_names if not re.match(r"^\d+$", f)]
+        skipped = re.search(r"\[  SKIPPED \] (\d+) test", out)
+        n_pass = int(passed.group(1)) if passed else 0
+        n_skip = int(skipped.group(1)) if skipped else 0
+        totals["passed"] += n_pass
+        totals["skipped"] += n_skip
+        for f in sorted(set(failed_names)):
+            record(f"{name} {f}", "failed", "see its output above")
+        if n_skip:
+            for line in re.findall(r"^.*(?:skip|Skip|SKIP).*$", out, re.M)[:10]:
+                print(f"    {line}")
+        if p.returncode != 0 and not failed_names:
+            record(name, "failed", f"exit code {p.returncode}")
+            print(out[-4000:])
+        elif failed_names:
+            print(out[-6000:])
+        print(f"  {name}: {n_pass} passed, {len(set(failed_names))} failed, {n_skip} skipped "
+              f"({time.time() - start:.1f} s)", flush=True)
+
+
+def fuzz_tests():
+    section(f"fuzz targets ({FUZZ_SECONDS} s each)")
+    targets = sorted(glob.glob("build/fuzz/*_fuzz"))
+    if not targets:
+        record("fuzz", "skipped", "no fuzz targets built (clang-14 missing?)")
+    for target in targets:
+        name = os.path.basename(target)
+        seeds = os.path.join("test", "fuzz", name[: -len("_fuzz")] + "_seeds")
+        work = tempfile.mkdtemp(prefix=f"{name}-")
+        try:
+            if os.path.isdir(seeds):
+                for f in os.listdir(seeds):
+                    shutil.copy(os.path.join(seeds, f), work)
+            p = run([target, f"-max_total_time={FUZZ_SECONDS}", "-rss_limit_mb=4096", "-timeout=10",
+                     f"-artifact_prefix={work}/", work], timeout=FUZZ_SECONDS * 4 + 60)
+            runs = re.findall(r"Done (\d+) runs", p.stderr)
+            if p.returncode == 0:
+                record(name, "passed", f"{runs[-1] if runs else '?'} inputs, no crash")
+            else:
+                record(name, "failed", "crash or leak found")
+                print(p.stderr[-4000:])
+        except subprocess.TimeoutExpired:
+            record(name, "failed", "fuzzer did not stop in time")
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+class Cluster:
+    def __enter__(self):
+        p = run(["tools/pgcluster.sh", "start"])
+        if p.returncode != 0:
+            raise RuntimeError("could not start the test cluster:\n" + p.stderr)
+        envfile = p.stdout.strip().splitlines()[-1]
+        self.env = dict(os.environ)
+        with open(envfile) as f:
+            for line in f:
+                k, v = line.replace("export ", "").strip().split("=", 1)
+                self.env[k] = v
+        self.log = os.path.join(os.path.dirname(envfile), "server.log")
+        self.log_start = os.path.getsize(self.log) if os.path.exists(self.log) else 0
+        return self
+
+    def crashes(self):
+        if not os.path.exists(self.log):
+            return []
+        with open(self.log, errors="replace") as f:
+            f.seek(self.log_start)
+            text = f.read()
+        return re.findall(r"^.*(?:terminated by signal|was terminated by exception|"
+                          r"terminating any other active server processes).*$", text, re.M)
+
+    def __exit__(self, *exc):
+        run(["tools/pgcluster.sh", "stop"])
+        return False
+
+
+def pg_regress(cluster):
+    section("pg_regress (make installcheck)")
+    os.makedirs("build/regress", exist_ok=True)
+    p = run(["make", "-s", "installcheck"], env=cluster.env, timeout=3600)
+    out = p.stdout + p.stderr
+    tests = re.findall(r"^test (\S+)\s+\.\.\. (ok|FAILED|failed \(ignored\))", out, re.M)
+    for name, status in tests:
+        record(f"regress {name}", "passed" if status == "ok" else "failed",
+               "" if status == "ok" else "see build/regress/regression.diffs")
+    if p.returncode != 0 and not any(s != "ok" for _, s in tests):
+        record("regress", "failed", out[-2000:])
+    if os.path.exists("build/regress/regression.diffs") and p.returncode != 0:
+        with open("build/regress/regression.diffs") as f:
+            print(f.read()[-6000:])
+
+
+def isolation(cluster):
+    specs = sorted(glob.glob("test/isolation/specs/*.spec"))
+    if not specs:
+        return
+    section("isolation tests (pg_isolation_regress)")
+    tool = "/usr/lib/postgresql/15/lib/pgxs/src/test/isolation/pg_isolation_regress"
+    os.makedirs("build/isolation", exist_ok=True)
+    names = [os.path.basename(s)[:-5] for s in specs]
+    p = run([tool, "--inputdir=test/isolation", "--outputdir=build/isolation", "--load-extension=rndn",
+             "--dbname=isolation_regression", "--bindir=/usr/lib/postgresql/15/bin", *names],
+            env=cluster.env, timeout=1800)
+    out = p.stdout + p.stderr
+    tests = re.findall(r"^test (\S+)\s+\.\.\. (ok|FAILED)", out, re.M)
+    for name, status in tests:
+        record(f"isolation {name}", "passed" if status == "ok" else "failed",
+               "" if status == "ok" else "see build/isolation/regression.diffs")
+    if p.returncode != 0 and not any(s != "ok" for _, s in tests):
+        record("isolation", "failed", out[-2000:])
+    if p.returncode != 0 and os.path.exists("build/isolation/regression.diffs"):
+        with open("build/isolation/regression.diffs") as f:
+            print(f.read()[-6000:])
+
+
+def tpch(cluster):
+    section(f"TPC-H SF {SF}")
+    p = run(["tools/tpch.sh", "load", SF], env=cluster.env, timeout=3600)
+    if p.returncode != 0:
+        record("tpch load", "failed", p.stderr[-2000:])
+        return
+    db = p.stdout.strip().splitlines()[-1]
+    p = run([PY, "test/tpch/harness.py", "selftest"], env=cluster.env)
+    record("tpch harness selftest", "passed" if p.returncode == 0 else "failed", p.stdout.strip()[-500:])
+    for mode, args in (("answers", [db, SF]), ("differential", [db])):
+        p = run([PY, "test/tpch/harness.py", mode, *args], env=cluster.env, timeout=3600)
+        for line in p.stdout.splitlines():
+            m = re.match(r"^(tpch \S+(?: \S+)? q\d+): (ok|FAILED)(.*)$", line)
+            if m:
+                record(m.group(1), "passed" if m.group(2) == "ok" else "failed", m.group(3).strip())
+            elif line.startswith("tpch:"):
+                print("  " + line)
+        if p.returncode != 0 and "FAILED" not in p.stdout:
+            record(f"tpch {mode}", "failed", (p.stdout + p.stderr)[-2000:])
+
+
+def main():
+    groups = sys.argv[1:] or ["unit", "fuzz", "sql", "tpch"]
+    start = time.time()
+    if "unit" in groups:
+        unit_tests()
+    if "fuzz" in groups:
+        if shutil.which("clang++-14"):
+            p = run(["make", "-s", "-j2", "fuzz-targets"], timeout=3600)
+            if p.returncode != 0:
+                record("fuzz build", "failed", p.stderr[-2000:])
+        fuzz_tests()
+    if "sql" in groups or "tpch" in groups:
+        try:
+            with Cluster() as cluster:
+                if "sql" in groups:
+                    pg_regress(cluster)
+                    isolation(cluster)
+                if "tpch" in groups:
+                    tpch(cluster)
+                section("server log")
+                crashes = cluster.crashes()
+                record("no backend crashed", "failed" if crashes else "passed", "; ".join(crashes[:3]))
+        except RuntimeError as e:
+            record("cluster", "failed", str(e))
+    print(f"\n({time.time() - start:.0f} s)")
+    if failures:
+        print("failures:")
+        for f in failures:
+            print("  " + f)
+    print(f"{totals['passed']} passed, {totals['failed']} failed, {totals['skipped']} skipped")
+    return 1 if totals["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,162 @@
+"""TPC-H harness: runs the 22 queries of test/tpch/queries through psql against the throwaway
+cluster (PGHOST/PGPORT/PGUSER from tools/pgcluster.sh).
+
+Two checks, each one test per query:
+  answers      PostgreSQL's own result (rndn.enabled = off) against the official answer
+               published with the generator (DuckDB's tpch_answers(), SF 0.01/0.1/1).
+               This proves the harness and the data before anything judges rndn.
+  differential rndn.enabled off and on give exactly the same text (rows, order, numeric
+               scale, dates) or the same error; EXPLAIN shows whether rndn ran the query.
+
+    harness.py answers DB SF        harness.py differential DB [--explain]
+Prints one line per query and a closing 'N passed, M failed' line; exit 1 on any failure.
+"""
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+QUERIES = os.path.join(HERE, "queries")
+
+
+def query_text(n: int) -> str:
+    with open(os.path.join(QUERIES, f"q{n}.sql")) as f:
+        return f.read()
+
+
+def statements(sql: str):
+    body = "\n".join(l for l in sql.splitlines() if not l.strip().startswith("--"))
+    return [s.strip() for s in body.split(";") if s.strip()]
+
+
+def psql(db: str, sql: str, settings: dict, timeout: int = 600):
+    """Run sql in one session; returns (ok, stdout, stderr)."""
+    env = dict(os.environ)
+    env["PGOPTIONS"] = " ".join(f"-c {k}={v}" for k, v in settings.items())
+    cmd = ["psql", "-X", "-q", "-A", "-F", "|", "-P", "footer=off", "-v", "ON_ERROR_STOP=1", "-d", db]
+    p = subprocess.run(cmd, input=sql, capture_output=True, text=True, env=env, timeout=timeout)
+    return p.returncode == 0, p.stdout, p.stderr.strip()
+
+
+def as_number(s: str):
+    try:
+        return float(s)
+    except ValueError:
+        return None
+
+
+def same_field(ours: str, official: str) -> bool:
+    a, b = as_number(ours), as_number(official)
+    if a is not None and b is not None:
+        # TPC-H 2.1.3.5: results must match to the precision shown; allow rounding noise of
+        # the answer set's binary floats (averages) and cents for money.
+        return abs(a - b) <= max(0.01, 1e-9 * abs(b))
+    return ours.rstrip() == official.rstrip()
+
+
+def compare_answer(output: str, answer: str):
+    ours = [l for l in output.splitlines()][1:]
+    official = answer.split("\n")
+    if official and official[-1] == "":
+        official.pop()  # the answer ends with a newline; an empty line before it is a NULL row
+    official = official[1:]
+    if len(ours) != len(official):
+        return f"{len(ours)} rows, official answer has {len(official)}"
+    for i, (o, a) in enumerate(zip(ours, official)):
+        of, af = o.split("|"), a.split("|")
+        if len(of) != len(af):
+            return f"row {i + 1}: {len(of)} columns, official answer has {len(af)}"
+        for j, (x, y) in enumerate(zip(of, af)):
+            if not same_field(x, y):
+                return f"row {i + 1} column {j + 1}: {x!r}, official answer {y!r}"
+    return None
+
+
+def official_answer(sf: str, n: int) -> str:
+    import duckdb
+    con = duckdb.connect()
+    con.execute("CALL dbgen(sf=0)")
+    rows = con.execute("SELECT answer FROM tpch_answers() WHERE scale_factor = ? AND query_nr = ?",
+                       [float(sf), n]).fetchall()
+    return rows[0][0] if rows else None
+
+
+def run_answers(db: str, sf: str) -> int:
+    passed = failed = 0
+    for n in range(1, 23):
+        answer = official_answer(sf, n)
+        if answer is None:
+            print(f"tpch answers sf{sf} q{n}: FAILED (no official answer for this scale factor)")
+            failed += 1
+            continue
+        ok, out, err = psql(db, query_text(n), {"rndn.enabled": "off"})
+        problem = err if not ok else compare_answer(out, answer)
+        if problem:
+            print(f"tpch answers sf{sf} q{n}: FAILED ({problem})")
+            failed += 1
+        else:
+            print(f"tpch answers sf{sf} q{n}: ok")
+            passed += 1
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def explain_uses_rndn(db: str, sql: str) -> bool:
+    stmts = statements(sql)
+    script = []
+    for s in stmts:
+        if re.match(r"(?is)^\s*(select|with)\b", s):
+            script.append("EXPLAIN (COSTS OFF) " + s + ";")
+        else:
+            script.append(s + ";")
+    ok, out, _ = psql(db, "\n".join(script), {"rndn.enabled": "on"})
+    return ok and "Custom Scan (rndn)" in out
+
+
+def run_differential(db: str) -> int:
+    passed = failed = through = 0
+    for n in range(1, 23):
+        sql = query_text(n)
+        ok_off, out_off, err_off = psql(db, sql, {"rndn.enabled": "off"})
+        ok_on, out_on, err_on = psql(db, sql, {"rndn.enabled": "on"})
+        ran = explain_uses_rndn(db, sql)
+        through += ran
+        how = "rndn" if ran else "PostgreSQL plan"
+        if ok_off != ok_on or (ok_off and out_off != out_on) or (not ok_off and err_off != err_on):
+            detail = err_on if not ok_on else "results differ"
+            print(f"tpch differential q{n}: FAILED via {how} ({detail})")
+            failed += 1
+        else:
+            print(f"tpch differential q{n}: ok via {how}")
+            passed += 1
+    print(f"tpch: {through}/22 queries ran through Custom Scan (rndn)")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def selftest() -> int:
+    """The comparison must tell a wrong answer from a right one."""
+    official = "a|b\nAIR|1.50\nRAIL|2.25\n"
+    checks = [
+        (compare_answer("a|b\nAIR|1.50\nRAIL|2.25", official) is None, "identical"),
+        (compare_answer("a|b\nAIR      |1.500000\nRAIL|2.25", official) is None, "padding and scale"),
+        (compare_answer("a|b\nAIR|1.50\nRAIL|2.27", official) is not None, "wrong number"),
+        (compare_answer("a|b\nAIR|1.50", official) is not None, "missing row"),
+        (compare_answer("a|b\nSHIP|1.50\nRAIL|2.25", official) is not None, "wrong string"),
+        (compare_answer("x\n", "x\n\n") is not None, "missing NULL row"),
+        (compare_answer("x\n", "x\n\n") is not None and compare_answer("x\n", "x\n") is None, "empty result"),
+    ]
+    bad = [name for ok, name in checks if not ok]
+    print("selftest: " + ("ok" if not bad else "FAILED " + ", ".join(bad)))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["selftest"]:
+        sys.exit(selftest())
+    if len(sys.argv) == 4 and sys.argv[1] == "answers":
+        sys.exit(run_answers(sys.argv[2], sys.argv[3]))
+    if len(sys.argv) == 3 and sys.argv[1] == "differential":
+        sys.exit(run_differential(sys.argv[2]))
+    raise SystemExit(__doc__)

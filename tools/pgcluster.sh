@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL 15 cluster for rndn's demo and tests: its own data directory and
+# Unix socket (no TCP), on a free port, preloading rndn.  It never touches another server.
+#
+#   tools/pgcluster.sh start [DIR]   create (if needed) and start; prints the env file's path
+#   tools/pgcluster.sh stop  [DIR]   stop it (fast shutdown)
+#   tools/pgcluster.sh env   [DIR]   print `export PGHOST=... PGPORT=... PGUSER=...` lines
+#   tools/pgcluster.sh destroy [DIR] stop and delete it
+#
+# DIR defaults to build/pgcluster.  initdb refuses to run as root, so as root the server runs
+# as the unprivileged user postgres (created by Debian's postgresql-common).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
+cmd=${1:-}
+DIR=$(realpath -m "${2:-build/pgcluster}")
+DATA=$DIR/data
+LOG=$DIR/server.log
+ENVFILE=$DIR/env
+
+as_owner() {
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+free_port() {
+  local p
+  for p in $(seq 54320 54420); do
+    if ! ls -a /tmp /var/run/postgresql "$DIR" 2>/dev/null | grep -q "^\.s\.PGSQL\.$p$" &&
+       ! (exec 3<>/dev/tcp/127.0.0.1/$p) 2>/dev/null; then
+      echo "$p"; return
+    fi
+  done
+  echo "pgcluster: no free port in 54320-54420" >&2; exit 1
+}
+
+write_env() {
+  local port=$1
+  cat > "$ENVFILE" <<EOV
+export PGHOST=$DIR
+export PGPORT=$port
+export PGUSER=postgres
+export PGDATABASE=postgres
+EOV
+}
+
+start() {
+  mkdir -p "$DIR"
+  if [ "$(id -u)" = 0 ]; then chown postgres "$DIR"; fi
+  if [ ! -f "$DATA/PG_VERSION" ]; then
+    as_owner "$PGBIN/initdb" -D "$DATA" --auth=trust --username=postgres --locale=C --encoding=UTF8 >"$DIR/initdb.log" 2>&1 ||
+      { cat "$DIR/initdb.log" >&2; exit 1; }
+    local port; port=$(free_port)
+    cat >> "$DATA/postgresql.conf" <<EOC
+# rndn throwaway cluster
+port = $port
+listen_addresses = ''
+unix_socket_directories = '$DIR'
+shared_preload_libraries = 'rndn'
+fsync = off
+synchronous_commit = off
+full_page_writes = off
+shared_buffers = 512MB
+max_wal_size = 4GB
+log_min_messages = warning
+lc_messages = 'C'
+EOC
+    write_env "$port"
+  fi
+  if as_owner "$PGBIN/pg_ctl" -D "$DATA" status >/dev/null 2>&1; then
+    echo "$ENVFILE"; return
+  fi
+  # the port may have been taken since the cluster was created
+  local port; port=$(grep -E '^port = ' "$DATA/postgresql.conf" | tail -1 | awk '{print $3}')
+  if ls -a "$DIR" /tmp 2>/dev/null | grep -q "^\.s\.PGSQL\.$port$" || (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; then
+    port=$(free_port); echo "port = $port" >> "$DATA/postgresql.conf"
+  fi
+  write_env "$port"
+  touch "$LOG"; if [ "$(id -u)" = 0 ]; then chown postgres "$LOG"; fi
+  as_owner "$PGBIN/pg_ctl" -D "$DATA" -l "$LOG" -w -t 60 start >/dev/null || { tail -20 "$LOG" >&2; exit 1; }
+  echo "$ENVFILE"
+}
+
+stop() {
+  if [ -f "$DATA/PG_VERSION" ] && as_owner "$PGBIN/pg_ctl" -D "$DATA" status >/dev/null 2>&1; then
+    as_owner "$PGBIN/pg_ctl" -D "$DATA" -m fast -w stop >/dev/null
+  fi
+}
+
+case "$cmd" in
+  start) start ;;
+  stop) stop ;;
+  env) cat "$ENVFILE" ;;
+  destroy) stop; rm -rf "$DIR" ;;
+  *) echo "usage: $0 start|stop|env|destroy [DIR]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# TPC-H data for rndn: generation with a real dbgen implementation and loading into the
+# throwaway cluster (tools/pgcluster.sh).
+#
+#   tools/tpch.sh gen SF                  write build/tpch/sf<SF>/*.tbl (DuckDB's dbgen port)
+#   tools/tpch.sh load SF [TBLDIR]        start the cluster, load SF (generating it if needed),
+#                                         or the dbgen .tbl files in TBLDIR; prints the database
+#   tools/tpch.sh dbname SF [TBLDIR]      the database name used for SF / TBLDIR
+#
+# Each scale factor gets its own database (tpch_sf0_01, tpch_sf1, ...; tpch_user for TBLDIR)
+# with the standard schema (test/tpch/schema.sql: primary and foreign keys), then ANALYZE.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+PY=$ROOT/.venv/bin/python
+cmd=${1:-}; SF=${2:-0.01}; TBLDIR=${3:-}
+TABLES="region nation part supplier partsupp customer orders lineitem"
+
+dbname() {
+  if [ -n "$TBLDIR" ]; then echo tpch_user; else echo "tpch_sf${SF//./_}"; fi
+}
+
+gen() {
+  local out=build/tpch/sf$SF
+  if [ -f "$out/SF" ] && [ -f "$out/lineitem.tbl" ]; then echo "$out"; return; fi
+  echo "tpch: generating SF $SF into $out" >&2
+  "$PY" test/tpch/dbgen.py "$SF" "$out" >&2
+  echo "$out"
+}
+
+load() {
+  local dir db
+  if [ -n "$TBLDIR" ]; then dir=$(realpath "$TBLDIR"); else dir=$(gen); fi
+  for t in $TABLES; do [ -f "$dir/$t.tbl" ] || { echo "tpch: $dir/$t.tbl is missing" >&2; exit 1; }; done
+  db=$(dbname)
+  . "$(tools/pgcluster.sh start)"
+  if [ "$(psql -d postgres -Atc "select count(*) from pg_database where datname = '$db'")" = 1 ] &&
+     [ "$(psql -d "$db" -Atc "select obj_description('lineitem'::regclass, 'pg_class')" 2>/dev/null)" = "loaded from $dir" ]; then
+    echo "$db"; return
+  fi
+  echo "tpch: loading $dir into database $db" >&2
+  psql -q -d postgres -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >&2
+  {
+    echo "SET client_min_messages = warning;"
+    cat test/tpch/schema.sql
+    # dbgen data is consistent; skip per-row foreign-key triggers during the load
+    echo "SET session_replication_role = replica;"
+    for t in $TABLES; do
+      echo "\\copy $t FROM PROGRAM 'sed ''s/|\$//'' $dir/$t.tbl' WITH (FORMAT text, DELIMITER '|')"
+    done
+    echo "SET session_replication_role = origin;"
+    echo "ANALYZE;"
+    echo "COMMENT ON TABLE lineitem IS 'loaded from $dir';"
+  } | psql -q -d "$db" -v ON_ERROR_STOP=1 >&2
+  echo "$db"
+}
+
+case "$cmd" in
+  gen) gen ;;
+  load) load ;;
+  dbname) dbname ;;
+  *) echo "usage: $0 gen|load|dbname SF [TBLDIR]" >&2; exit 2 ;;
+esac
