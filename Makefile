@@ -14,7 +14,7 @@ LLVM_CONFIG ?= llvm-config-14
 CXX = g++
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 .DEFAULT_GOAL := all
-PYTHON := $(CURDIR)/.venv/bin/python
+RNDN_PYTHON := $(CURDIR)/.venv/bin/python
 
 # ---------------------------------------------------------------------------
 # Core components and their dependencies (a component may use the ones listed).
@@ -135,7 +135,7 @@ $(shlib): $(call lib_files,$(EXT_COMPONENTS))
 # Set-up, data, demo and the whole test suite.
 SF ?= 0.01
 TBL ?=
-.PHONY: deps tpch demo test test-unit test-sql test-tpch check-deps
+.PHONY: deps tpch tpch-check demo test check-deps
 
 deps:
 	@tools/deps.sh
@@ -147,6 +147,12 @@ tpch: check-deps
 	$(MAKE) all
 	tools/tpch.sh load $(SF) $(TBL)
 
+# official answers + on/off differential at any scale factor (SF 0.01, 0.1 and 1 have answers)
+tpch-check: check-deps
+	$(MAKE) -j$(NPROC) all
+	$(MAKE) install
+	tools/tpch.sh check $(SF)
+
 demo: check-deps
 	$(MAKE) -j$(NPROC) all
 	$(MAKE) install
@@ -155,7 +161,7 @@ demo: check-deps
 test: check-deps
 	$(MAKE) -j$(NPROC) all unit-tests
 	$(MAKE) install
-	$(PYTHON) test/run_all.py
+	$(RNDN_PYTHON) test/run_all.py
 
 # ---------------------------------------------------------------------------
 # libFuzzer targets: test/fuzz/<name>_fuzz.cpp, built with clang-14 together with the sources of

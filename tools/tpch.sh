@@ -6,6 +6,8 @@
 #   tools/tpch.sh load SF [TBLDIR]        start the cluster, load SF (generating it if needed),
 #                                         or the dbgen .tbl files in TBLDIR; prints the database
 #   tools/tpch.sh dbname SF [TBLDIR]      the database name used for SF / TBLDIR
+#   tools/tpch.sh check SF                load SF, check PostgreSQL's answers against the
+#                                         official ones, run the rndn on/off differential
 #
 # Each scale factor gets its own database (tpch_sf0_01, tpch_sf1, ...; tpch_user for TBLDIR)
 # with the standard schema (test/tpch/schema.sql: primary and foreign keys), then ANALYZE.
@@ -55,9 +57,20 @@ load() {
   echo "$db"
 }
 
+check() {
+  local db rc=0
+  db=$(load)
+  . build/pgcluster/env
+  "$PY" test/tpch/harness.py answers "$db" "$SF" || rc=1
+  "$PY" test/tpch/harness.py differential "$db" || rc=1
+  tools/pgcluster.sh stop
+  return $rc
+}
+
 case "$cmd" in
   gen) gen ;;
+  check) check ;;
   load) load ;;
   dbname) dbname ;;
-  *) echo "usage: $0 gen|load|dbname SF [TBLDIR]" >&2; exit 2 ;;
+  *) echo "usage: $0 gen|load|check|dbname SF [TBLDIR]" >&2; exit 2 ;;
 esac
