@@ -3,7 +3,8 @@
   1. unit tests: every build/test/<component>_tests GoogleTest binary (no server needed)
   2. fuzz: every build/fuzz/<name>_fuzz libFuzzer target for a bounded time (RNDN_FUZZ_SECONDS)
   3. a throwaway PostgreSQL 15 cluster (tools/pgcluster.sh) preloading rndn, then
-     pg_regress (make installcheck), isolation specs (test/isolation), and TPC-H at SF 0.01:
+     pg_regress (make installcheck), isolation specs (test/isolation), the differential SQL
+     cases (test/differential: the correctness contract, rndn off vs on), and TPC-H at SF 0.01:
      the official-answer check of PostgreSQL's own results and the rndn on/off differential
   4. the server log must show no backend killed by a signal
 
@@ -175,6 +176,19 @@ def isolation(cluster):
             print(f.read()[-6000:])
 
 
+def differential(cluster):
+    section("differential SQL cases (test/differential/cases.sql, rndn off vs on)")
+    p = run([PY, "test/differential/run.py"], env=cluster.env, timeout=3600)
+    for line in p.stdout.splitlines():
+        m = re.match(r"^(differential \S+): (ok|FAILED)(.*)$", line)
+        if m:
+            record(m.group(1), "passed" if m.group(2) == "ok" else "failed", m.group(3).strip())
+        elif line.startswith("differential:") or line.startswith("    "):
+            print("  " + line)
+    if p.returncode != 0 and "FAILED" not in p.stdout:
+        record("differential", "failed", (p.stdout + p.stderr)[-2000:])
+
+
 def tpch(cluster):
     section(f"TPC-H SF {SF}")
     p = run(["tools/tpch.sh", "load", SF], env=cluster.env, timeout=3600)
@@ -213,6 +227,7 @@ def main():
                 if "sql" in groups:
                     pg_regress(cluster)
                     isolation(cluster)
+                    differential(cluster)
                 if "tpch" in groups:
                     tpch(cluster)
                 section("server log")

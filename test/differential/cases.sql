@@ -1,0 +1,168 @@
+-- The correctness contract, as differential cases: each query runs with rndn.enabled off and on
+-- and must give the same text (rows, order where ORDER BY fixes it, numeric scale, dates) or
+-- the same error and SQLSTATE.  test/differential/run.py also reports which queries rndn ran.
+--
+-- Format: everything before the first '-- query:' line is set-up, run once.  Each
+-- '-- query: NAME' line starts one case, which runs until the next such line.  Queries without
+-- ORDER BY are compared after sorting their output lines.
+
+CREATE TABLE nums (id int PRIMARY KEY, i2 smallint, i4 int, i8 bigint, f4 real, f8 float8,
+                   n numeric(15,2), n4 numeric(12,4), d date, t text, v varchar(20), c char(8), b bool);
+INSERT INTO nums VALUES
+  (1,  1,   10,  100,  1.5,  2.25,  10.50,  1.2500, '1994-01-01', 'alpha',  'AIR',   'A', true),
+  (2,  2,   20,  200, -2.5, -0.5,   20.25,  0.3333, '1995-06-15', 'beta',   'RAIL',  'B', false),
+  (3,  NULL, 30, NULL, NULL, 3.0,   NULL,   2.0000, NULL,         NULL,     NULL,    NULL, NULL),
+  (4,  4,   NULL, 400,  4.0,  NULL,  0.01,   NULL,   '1998-12-01', 'gamma',  'SHIP',  'C', true),
+  (5,  5,   50,  500,  0.0,  1e10,  -7.77,  -1.5000, '1992-02-29', 'delta',  'AIR',   'A', false),
+  (6,  6,   60,  600,  6.5,  6.5,   123456789.99, 9.9999, '1996-02-29', 'Ärger', 'TRUCK', 'D', true),
+  (7,  7,   0,   0,    7.0,  0.0,   0.00,   0.0000, '1970-01-01', 'über',   'MAIL',  'E', NULL),
+  (8,  8,   -80, -800, -8.0, -8.25, -100.10, 3.1416, '2000-02-29', 'naïve',  'REG AIR','F', true),
+  (9,  9,   90,  9000000000, 9.5, 9.75, 99.99, 0.5000, '2024-12-31', '', 'AIR', '', false),
+  (10, 10,  100, 1000, 10.0, 10.0,  10.50,  1.2500, '1994-01-01', 'alpha',  'RAIL',  'A', true);
+
+CREATE TABLE big (k int, g int, x numeric(15,2), y float8, s text);
+INSERT INTO big SELECT i, i % 7, (i % 1000) / 100.0, i * 0.5, 'row' || (i % 13)
+  FROM generate_series(1, 100000) AS i;
+INSERT INTO big VALUES (NULL, NULL, NULL, NULL, NULL), (100001, NULL, 1.00, NULL, 'row1');
+
+CREATE TABLE empty (k int, x numeric(15,2), s text);
+
+CREATE TABLE lhs (k int, a text);
+CREATE TABLE rhs (k int, b text);
+INSERT INTO lhs VALUES (1, 'l1'), (2, 'l2'), (2, 'l2b'), (3, 'l3'), (NULL, 'lnull');
+INSERT INTO rhs VALUES (2, 'r2'), (3, 'r3'), (3, 'r3b'), (4, 'r4'), (NULL, 'rnull');
+
+CREATE TABLE overflow (a int, b int, c bigint, s smallint);
+INSERT INTO overflow VALUES (2147483647, 1, 9223372036854775807, 32767), (1, 1, 1, 1);
+
+ANALYZE;
+
+-- query: scan_all_types
+SELECT * FROM nums ORDER BY id;
+-- query: filter_and_project
+SELECT id, i4 * 2 + 1 AS x, n * 2 AS n2, f8 / 2 AS half FROM nums WHERE i4 > 15 AND b ORDER BY id;
+-- query: null_arithmetic
+SELECT id, i4 + i2, i8 - i4, f8 * f4, n + n4, -n, abs(n4) FROM nums ORDER BY id;
+-- query: null_comparisons
+SELECT id, i4 > 20, i4 = i2 * 10, n >= 10, d < '1996-01-01', t = 'alpha', t <> v FROM nums ORDER BY id;
+-- query: three_valued_logic
+SELECT id, b AND i4 > 20, b OR i4 > 20, NOT b, (i4 IS NULL) OR b FROM nums ORDER BY id;
+-- query: where_null_is_false
+SELECT id FROM nums WHERE NOT (i4 > 20) ORDER BY id;
+-- query: case_coalesce_nullif
+SELECT id, CASE WHEN i4 > 50 THEN 'big' WHEN i4 > 10 THEN 'mid' ELSE 'small' END,
+       COALESCE(i2, -1), COALESCE(n, n4, 0), NULLIF(i4, 0), NULLIF(v, 'AIR') FROM nums ORDER BY id;
+-- query: in_lists_and_between
+SELECT id, i4 IN (10, 30, 50), i4 NOT IN (10, NULL), v IN ('AIR', 'MAIL'),
+       d BETWEEN '1994-01-01' AND '1996-12-31', n NOT BETWEEN 0 AND 100 FROM nums ORDER BY id;
+-- query: like_utf8
+SELECT id, t LIKE 'a%', t LIKE '%e%', t NOT LIKE '_ber', t LIKE 'Ä%', t LIKE 'na_ve', v LIKE '%AIR' FROM nums ORDER BY id;
+-- query: substring_utf8
+SELECT id, substring(t FROM 1 FOR 2), substring(t FROM 2), substring(v FROM 2 FOR 3) FROM nums ORDER BY id;
+-- query: extract_year_and_dates
+SELECT id, extract(year FROM d), d + 30, d - 1, d - DATE '1992-01-01' FROM nums ORDER BY id;
+-- query: date_interval_constant
+SELECT id FROM nums WHERE d < DATE '1998-12-01' - INTERVAL '90 days' ORDER BY id;
+-- query: casts
+SELECT id, i4::bigint, i4::numeric(10,2), n::int, n::float8, f8::int, i2::float4, t::varchar(3), c::text || '|' FROM nums ORDER BY id;
+-- query: numeric_scale
+SELECT id, n * n4, n / 3, n4 / 7, n * 1.5, round(n, 1) FROM nums WHERE n IS NOT NULL AND n4 IS NOT NULL ORDER BY id;
+-- query: aggregates_plain
+SELECT count(*), count(i4), count(DISTINCT v), sum(i4), sum(i8), sum(n), avg(n), avg(i4), avg(f8),
+       min(n4), max(d), min(t), max(v), sum(f4) FROM nums;
+-- query: aggregates_grouped
+SELECT v, count(*), sum(n), avg(n4), min(d), max(i8) FROM nums GROUP BY v ORDER BY v;
+-- query: aggregates_group_null_keys
+SELECT g, count(*), sum(x), avg(x), max(s) FROM big GROUP BY g ORDER BY g NULLS FIRST;
+-- query: aggregates_having
+SELECT g, sum(x) FROM big GROUP BY g HAVING sum(x) > 70000 ORDER BY 2 DESC;
+-- query: aggregates_big
+SELECT count(*), sum(k), sum(x), avg(x), avg(y), min(s), max(s), count(DISTINCT s) FROM big;
+-- query: count_distinct_grouped
+SELECT g, count(DISTINCT s), count(DISTINCT x) FROM big GROUP BY g ORDER BY g;
+-- query: empty_table_aggregates
+SELECT count(*), sum(x), avg(x), min(s), max(k) FROM empty;
+-- query: empty_table_grouped
+SELECT k, sum(x) FROM empty GROUP BY k ORDER BY k;
+-- query: empty_filter_result
+SELECT * FROM nums WHERE i4 > 1000 ORDER BY id;
+-- query: order_by_nulls
+SELECT id, i4 FROM nums ORDER BY i4 NULLS FIRST, id;
+-- query: order_by_desc_multi
+SELECT v, n, id FROM nums ORDER BY v DESC NULLS LAST, n ASC, id DESC;
+-- query: order_by_text_c
+SELECT t FROM nums ORDER BY t, id;
+-- query: order_by_text_icu
+SELECT t FROM nums ORDER BY t COLLATE "und-x-icu", id;
+-- query: compare_text_icu
+SELECT id FROM nums WHERE t COLLATE "und-x-icu" < 'b' ORDER BY id;
+-- query: limit_offset
+SELECT k, x FROM big ORDER BY x DESC, k LIMIT 5 OFFSET 3;
+-- query: distinct
+SELECT DISTINCT v FROM nums ORDER BY v;
+-- query: distinct_on
+SELECT DISTINCT ON (v) v, id, n FROM nums ORDER BY v, id DESC;
+-- query: join_inner
+SELECT l.a, r.b FROM lhs l JOIN rhs r ON l.k = r.k ORDER BY 1, 2;
+-- query: join_left
+SELECT l.a, r.b FROM lhs l LEFT JOIN rhs r ON l.k = r.k ORDER BY 1, 2;
+-- query: join_right
+SELECT l.a, r.b FROM lhs l RIGHT JOIN rhs r ON l.k = r.k ORDER BY 1, 2;
+-- query: join_full
+SELECT l.a, r.b FROM lhs l FULL JOIN rhs r ON l.k = r.k ORDER BY 1 NULLS FIRST, 2 NULLS FIRST;
+-- query: semi_exists
+SELECT a FROM lhs l WHERE EXISTS (SELECT 1 FROM rhs r WHERE r.k = l.k) ORDER BY a;
+-- query: anti_not_exists
+SELECT a FROM lhs l WHERE NOT EXISTS (SELECT 1 FROM rhs r WHERE r.k = l.k) ORDER BY a;
+-- query: in_subquery
+SELECT a FROM lhs WHERE k IN (SELECT k FROM rhs) ORDER BY a;
+-- query: not_in_subquery_with_null
+SELECT a FROM lhs WHERE k NOT IN (SELECT k FROM rhs) ORDER BY a;
+-- query: not_in_subquery_without_null
+SELECT a FROM lhs WHERE k NOT IN (SELECT k FROM rhs WHERE k IS NOT NULL) ORDER BY a;
+-- query: scalar_subquery
+SELECT id, n, (SELECT max(n) FROM nums) - n AS gap FROM nums WHERE n > (SELECT avg(n) FROM nums) ORDER BY id;
+-- query: correlated_scalar_subquery
+SELECT a, (SELECT count(*) FROM rhs r WHERE r.k = l.k) FROM lhs l ORDER BY a;
+-- query: scalar_subquery_too_many_rows
+SELECT a, (SELECT b FROM rhs r WHERE r.k >= l.k) FROM lhs l ORDER BY a;
+-- query: cte
+WITH s AS (SELECT g, sum(x) AS total FROM big GROUP BY g) SELECT g, total FROM s WHERE total > (SELECT avg(total) FROM s) ORDER BY g;
+-- query: join_aggregate
+SELECT l.k, count(*), string_agg(r.b, ',' ORDER BY r.b) FROM lhs l JOIN rhs r ON l.k = r.k GROUP BY l.k ORDER BY l.k;
+-- query: division_by_zero_int
+SELECT id, 100 / i4 FROM nums ORDER BY id;
+-- query: division_by_zero_numeric
+SELECT id, n / (i4 - i4) FROM nums WHERE i4 IS NOT NULL ORDER BY id;
+-- query: division_by_zero_float
+SELECT f8 / 0 FROM nums WHERE id = 1;
+-- query: modulo_by_zero
+SELECT i8 % (i4 - i4) FROM nums WHERE id = 1;
+-- query: int4_overflow
+SELECT a + b FROM overflow ORDER BY 1;
+-- query: int8_overflow
+SELECT c * 2 FROM overflow ORDER BY 1;
+-- query: int2_overflow
+SELECT s + s FROM overflow ORDER BY 1;
+-- query: sum_int4_no_overflow
+SELECT sum(a), sum(a::bigint * 4) FROM overflow;
+-- query: int8_sum_overflow
+SELECT sum(c) FROM overflow;
+-- query: numeric_overflow_cast
+SELECT n::numeric(5,2) FROM nums WHERE id = 6;
+-- query: unordered_group_by
+SELECT s, count(*) FROM big GROUP BY s;
+-- query: prepared_statement
+PREPARE q(int, numeric) AS SELECT id, n FROM nums WHERE i4 > $1 AND n < $2 ORDER BY id;
+EXECUTE q(15, 100);
+EXECUTE q(0, 50);
+-- query: prepared_generic_plan
+SET plan_cache_mode = force_generic_plan;
+PREPARE g(int) AS SELECT g, count(*), sum(x) FROM big WHERE k > $1 GROUP BY g ORDER BY g;
+EXECUTE g(50000);
+EXECUTE g(99990);
+-- query: tpch_q6_shape
+SELECT sum(x * y) AS revenue FROM big WHERE x BETWEEN 0.05 AND 0.07 AND k < 24000;
+-- query: tpch_q1_shape
+SELECT g, sum(x) AS sum_qty, sum(x * (1 - y / 100000)) AS sum_disc, avg(x), avg(y), count(*)
+  FROM big WHERE k <= 90000 GROUP BY g ORDER BY g;

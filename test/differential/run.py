@@ -1,0 +1,101 @@
+"""Differential SQL suite: every case of cases.sql with rndn.enabled off and on.
+
+    run.py [--cases FILE] [--db NAME]
+
+Needs PGHOST/PGPORT/PGUSER of a running cluster with rndn preloaded (tools/pgcluster.sh).  The
+set-up part is run once, with rndn off, in a fresh database.  Each case must produce the same
+output (sorted first when the case has no ORDER BY) and the same errors with the same SQLSTATE.
+Prints one line per case, whether rndn ran it (EXPLAIN shows Custom Scan (rndn)), and a closing
+'N passed, M failed' line; exit 1 on any failure.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def parse_cases(path):
+    with open(path) as f:
+        text = f.read()
+    parts = re.split(r"^-- query: *(\S+) *$", text, flags=re.M)
+    setup = parts[0]
+    cases = [(parts[i], parts[i + 1].strip()) for i in range(1, len(parts), 2)]
+    return setup, cases
+
+
+def psql(db, script, rndn, stop_on_error=False):
+    env = dict(os.environ, PGOPTIONS=f"-c rndn.enabled={rndn}")
+    cmd = ["psql", "-X", "-q", "-A", "-F", "|", "-P", "footer=off", "-d", db]
+    if stop_on_error:
+        cmd += ["-v", "ON_ERROR_STOP=1"]
+    p = subprocess.run(cmd, input=script, capture_output=True, text=True, env=env, timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+def run_case(db, sql):
+    script = "\\set VERBOSITY default\n" + sql + "\n\\echo SQLSTATE :LAST_ERROR_SQLSTATE\n"
+    results = {}
+    for rndn in ("off", "on"):
+        _, out, err = psql(db, script, rndn)
+        if "ORDER BY" not in sql.upper():
+            out = "\n".join(sorted(out.splitlines()))
+        results[rndn] = (out, err)
+    return results
+
+
+def uses_rndn(db, sql):
+    lines = []
+    for stmt in [s.strip() for s in sql.split(";") if s.strip()]:
+        if re.match(r"(?is)^(select|with)\b", stmt):
+            lines.append(f"EXPLAIN (COSTS OFF) {stmt};")
+        elif re.match(r"(?is)^execute\b", stmt):
+            lines.append(f"EXPLAIN (COSTS OFF) {stmt};")
+        else:
+            lines.append(stmt + ";")
+    _, out, _ = psql(db, "\n".join(lines), "on")
+    return "Custom Scan (rndn)" in out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cases", default=os.path.join(HERE, "cases.sql"))
+    ap.add_argument("--db", default="rndn_differential")
+    args = ap.parse_args()
+    setup, cases = parse_cases(args.cases)
+    rc, _, err = psql("postgres", f"SET client_min_messages = warning;\nDROP DATABASE IF EXISTS {args.db};\n"
+                      f"CREATE DATABASE {args.db};\n", "off", True)
+    if rc != 0:
+        sys.exit("could not create the database: " + err)
+    rc, _, err = psql(args.db, "CREATE EXTENSION IF NOT EXISTS rndn;\n" + setup, "off", True)
+    if rc != 0:
+        sys.exit("set-up failed: " + err)
+    passed = failed = through = 0
+    for name, sql in cases:
+        res = run_case(args.db, sql)
+        ran = uses_rndn(args.db, sql)
+        through += ran
+        how = "rndn" if ran else "PostgreSQL plan"
+        if res["off"] == res["on"]:
+            print(f"differential {name}: ok via {how}")
+            passed += 1
+        else:
+            (o_off, e_off), (o_on, e_on) = res["off"], res["on"]
+            detail = "errors differ: " + repr(e_on.strip()[:300]) + " vs " + repr(e_off.strip()[:300]) \
+                if e_off != e_on else "results differ"
+            print(f"differential {name}: FAILED via {how} ({detail})")
+            if o_off != o_on:
+                import difflib
+                for line in list(difflib.unified_diff(o_off.splitlines(), o_on.splitlines(), "rndn off",
+                                                      "rndn on", lineterm=""))[:30]:
+                    print("    " + line)
+            failed += 1
+    print(f"differential: {through}/{len(cases)} cases ran through Custom Scan (rndn)")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
