@@ -89,6 +89,8 @@ def fuzz_tests():
     for target in targets:
         name = os.path.basename(target)
         seeds = os.path.join("test", "fuzz", name[: -len("_fuzz")] + "_seeds")
+        if not os.path.isdir(seeds):
+            seeds = os.path.join("test", "fuzz", name + "_seeds")
         work = tempfile.mkdtemp(prefix=f"{name}-")
         try:
             if os.path.isdir(seeds):

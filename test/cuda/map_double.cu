@@ -6,7 +6,7 @@
 //
 // map_f64_arith(const double *a, const double *b, double *out, int n)
 //   t = __dmul_rn(a[i], 3.0);  t = __dadd_rn(t, b[i]);  out[i] = t / (b[i] * b[i] + 1.0)
-//   (the denominator is contracted by nvcc: fma(b[i], b[i], 1.0))
+//   (the denominator is computed as fma(b[i], b[i], 1.0): one rounding)
 // map_f64_fma(const double *a, const double *b, const double *c, double *out, int n)
 //   out[i] = fma(a[i], b[i], c[i])
 // map_f64_sqrt(const double *a, double *out, int n)
