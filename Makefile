@@ -40,8 +40,8 @@ LLVM_COMPONENTS := cpujit
 # ---------------------------------------------------------------------------
 CORE_CXXFLAGS := -std=c++20 -O2 -g -fPIC -Wall -Wextra -Werror=return-type -Isrc -MMD -MP -pthread
 LLVM_INCLUDE := $(shell $(LLVM_CONFIG) --includedir 2>/dev/null)
-LLVM_CXXFLAGS := -isystem $(LLVM_INCLUDE) -D__STDC_CONSTANT_MACROS -D__STDC_FORMAT_MACROS -D__STDC_LIMIT_MACROS
-LLVM_LDFLAGS := -L$(shell $(LLVM_CONFIG) --libdir 2>/dev/null) -Wl,-rpath,$(shell $(LLVM_CONFIG) --libdir 2>/dev/null) -lLLVM-14
+RNDN_LLVM_CXXFLAGS := -isystem $(LLVM_INCLUDE) -D__STDC_CONSTANT_MACROS -D__STDC_FORMAT_MACROS -D__STDC_LIMIT_MACROS
+RNDN_LLVM_LDFLAGS := -L$(shell $(LLVM_CONFIG) --libdir 2>/dev/null) -Wl,-rpath,$(shell $(LLVM_CONFIG) --libdir 2>/dev/null) -lLLVM-14
 GTEST_LIBS := -lgtest_main -lgtest -pthread
 
 comp_srcs = $(wildcard src/$(1)/*.cpp)
@@ -60,7 +60,7 @@ UNIT_TESTS := $(foreach c,$(CORE_COMPONENTS),$(if $(wildcard test/unit/$(c)/*_te
 
 build/obj/%.o: src/%.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) $(CORE_CXXFLAGS) $(if $(filter $(LLVM_COMPONENTS),$(firstword $(subst /, ,$*))),$(LLVM_CXXFLAGS)) -c $< -o $@
+	$(CXX) $(CORE_CXXFLAGS) $(if $(filter $(LLVM_COMPONENTS),$(firstword $(subst /, ,$*))),$(RNDN_LLVM_CXXFLAGS)) -c $< -o $@
 
 define COMP_RULES
 $(call comp_lib,$(1)): $(call comp_objs,$(1))
@@ -69,7 +69,7 @@ $(call comp_lib,$(1)): $(call comp_objs,$(1))
 
 build/test/$(1)_tests: $(patsubst test/unit/%.cpp,build/testobj/%.o,$(wildcard test/unit/$(1)/*.cpp)) $(call lib_files,$(1))
 	@mkdir -p $$(dir $$@)
-	$(CXX) -o $$@ $$(filter %.o,$$^) $(call link_libs,$(1)) $(GTEST_LIBS) $(if $(call needs_llvm,$(1)),$(LLVM_LDFLAGS)) -ldl
+	$(CXX) -o $$@ $$(filter %.o,$$^) $(call link_libs,$(1)) $(GTEST_LIBS) $(if $(call needs_llvm,$(1)),$(RNDN_LLVM_LDFLAGS)) -ldl
 
 .PHONY: unit-$(1)
 unit-$(1): build/test/$(1)_tests
@@ -79,7 +79,7 @@ $(foreach c,$(CORE_COMPONENTS),$(eval $(call COMP_RULES,$(c))))
 
 build/testobj/%.o: test/unit/%.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) $(CORE_CXXFLAGS) $(if $(filter $(LLVM_COMPONENTS),$(firstword $(subst /, ,$*))),$(LLVM_CXXFLAGS)) -Itest/unit -c $< -o $@
+	$(CXX) $(CORE_CXXFLAGS) $(if $(filter $(LLVM_COMPONENTS),$(firstword $(subst /, ,$*))),$(RNDN_LLVM_CXXFLAGS)) -Itest/unit -c $< -o $@
 
 build/toolobj/%.o: tools/%.cpp
 	@mkdir -p $(dir $@)
@@ -88,7 +88,7 @@ build/toolobj/%.o: tools/%.cpp
 define TOOL_RULES
 bin/$(1): $(patsubst tools/%.cpp,build/toolobj/%.o,$(wildcard tools/$(1)/*.cpp)) $(call lib_files,$(TOOL_LIBS_$(1)))
 	@mkdir -p bin
-	$(CXX) -o $$@ $$(filter %.o,$$^) $(call link_libs,$(TOOL_LIBS_$(1))) -pthread $(if $(call needs_llvm,$(TOOL_LIBS_$(1))),$(LLVM_LDFLAGS)) -ldl
+	$(CXX) -o $$@ $$(filter %.o,$$^) $(call link_libs,$(TOOL_LIBS_$(1))) -pthread $(if $(call needs_llvm,$(TOOL_LIBS_$(1))),$(RNDN_LLVM_LDFLAGS)) -ldl
 endef
 $(foreach t,$(patsubst bin/%,%,$(TOOLS)),$(eval $(call TOOL_RULES,$(t))))
 
@@ -112,7 +112,7 @@ OBJS = $(PG_SRCS:.cpp=.o)
 PG_CPPFLAGS = -Isrc
 PG_CXXFLAGS = -std=c++20 -Wall -Wextra -Wno-missing-field-initializers -MMD -MP -fPIC -pthread
 EXT_COMPONENTS := horseir cpujit
-SHLIB_LINK = $(call link_libs,$(EXT_COMPONENTS)) $(if $(call needs_llvm,$(EXT_COMPONENTS)),$(LLVM_LDFLAGS)) -lstdc++ -ldl -pthread
+SHLIB_LINK = $(call link_libs,$(EXT_COMPONENTS)) $(if $(call needs_llvm,$(EXT_COMPONENTS)),$(RNDN_LLVM_LDFLAGS)) -lstdc++ -ldl -pthread
 EXTRA_CLEAN = build bin $(PG_SRCS:.cpp=.d)
 
 # pg_regress (make installcheck) against the throwaway cluster started by tools/pgcluster.

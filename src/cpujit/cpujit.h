@@ -1,0 +1,141 @@
+// rndn::cpujit — the `cpu` device: runs PTX kernels on the host's cores through LLVM 14 (ORC LLJIT).
+//
+//   Device dev;                                   // thread pool of N workers (default: all cores)
+//   auto mod = dev.LoadModule(ptx_text);          // parse + translate + JIT, cached by PTX text
+//   const Kernel *k = (*mod)->Find("saxpy");
+//   void *x = dev.Allocate(bytes);                // memory kernels may touch (bounds-checked)
+//   Status st = dev.Launch(*k, {grid, block, dyn_shared}, {Arg::Ptr(x), Arg::F32(2.f), Arg::U32(n)});
+//
+// Execution model: a CTA runs on one worker thread.  Each thread of the CTA runs the kernel's
+// native code until it reaches a synchronisation point (bar.sync, shfl/vote/match.sync,
+// activemask, bar.warp.sync) or exits; the CTA scheduler then completes the warp collective
+// (or the CTA barrier) for the lanes that reached it and resumes them.  Collectives therefore
+// see exactly the lanes the GPU would.  Global memory is host memory; shared memory is per CTA,
+// local memory per thread.  Out-of-bounds accesses, integer division by zero and barrier
+// deadlocks are reported as a Status naming the kernel, the thread and the PTX line.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+
+namespace rndn::ptx {
+struct Module;
+}
+
+namespace rndn::cpujit {
+
+struct Dim3 {
+    uint32_t x = 1, y = 1, z = 1;
+};
+
+// The bytes of one kernel argument, in parameter order.
+struct Arg {
+    std::vector<uint8_t> bytes;
+    template <class T>
+    static Arg Of(T v) {
+        Arg a;
+        a.bytes.resize(sizeof(T));
+        std::memcpy(a.bytes.data(), &v, sizeof(T));
+        return a;
+    }
+    static Arg S32(int32_t v) { return Of(v); }
+    static Arg U32(uint32_t v) { return Of(v); }
+    static Arg S64(int64_t v) { return Of(v); }
+    static Arg U64(uint64_t v) { return Of(v); }
+    static Arg F32(float v) { return Of(v); }
+    static Arg F64(double v) { return Of(v); }
+    static Arg Ptr(const void *p) { return Of((uint64_t)(uintptr_t)p); }
+};
+
+struct LaunchConfig {
+    Dim3 grid;
+    Dim3 block;
+    uint32_t dynamic_shared = 0;  // bytes of extern .shared memory per CTA
+    bool check_bounds = true;     // global/generic accesses must fall in registered memory
+};
+
+struct ParamInfo {
+    uint32_t offset = 0;
+    uint32_t size = 0;
+};
+
+// A compiled kernel (owned by its Module).
+class Kernel {
+public:
+    const std::string &name() const { return name_; }
+    const std::vector<ParamInfo> &params() const { return params_; }
+    uint64_t static_shared_bytes() const { return static_shared_; }
+    double jit_ms() const { return jit_ms_; }
+
+private:
+    friend class Device;
+    friend struct ModuleBuilder;
+    std::string name_;
+    std::vector<ParamInfo> params_;
+    uint32_t param_bytes_ = 0;
+    uint64_t static_shared_ = 0;
+    uint64_t local_bytes_ = 0;
+    uint32_t frame_slots_ = 0;
+    uint32_t check_sites_ = 0;
+    std::vector<uint8_t> cut_kinds_;  // per synchronisation point (1-based ids)
+    std::vector<int> cut_lines_;
+    int line_ = 0;
+    double jit_ms_ = 0;
+    int32_t (*fn_)(void *ctx) = nullptr;
+    int32_t (*cta_fn_)(void *ctx) = nullptr;  // whole-CTA loop (kernels without synchronisation)
+};
+
+// A loaded PTX module: its kernels and its .global/.const variables (which live as long as it).
+class Module {
+public:
+    const Kernel *Find(const std::string &name) const;
+    const std::vector<std::unique_ptr<Kernel>> &kernels() const { return kernels_; }
+    double jit_ms() const { return jit_ms_; }  // parse + translate + optimise + codegen of all kernels
+
+private:
+    friend class Device;
+    friend struct ModuleBuilder;
+    std::vector<std::unique_ptr<Kernel>> kernels_;
+    std::vector<std::unique_ptr<uint8_t[]>> globals_;  // module-scope variables
+    std::vector<std::pair<const uint8_t *, uint64_t>> global_ranges_;
+    double jit_ms_ = 0;
+};
+
+class Device {
+public:
+    // worker_threads == 0: one worker per hardware thread.  Workers are created once and reused.
+    explicit Device(unsigned worker_threads = 0);
+    ~Device();
+    Device(const Device &) = delete;
+    Device &operator=(const Device &) = delete;
+
+    // Parses (rndn::ptx::ParseModule), translates and compiles every kernel; the result is cached
+    // by PTX text.
+    Expected<std::shared_ptr<const Module>> LoadModule(const std::string &ptx);
+    // Same for a module in the PTX IR (cached by its canonical text, ptx::Print).
+    Expected<std::shared_ptr<const Module>> LoadModule(const ptx::Module &ptx);
+
+    // Runs the kernel over the grid and waits for it.  Errors name the kernel.
+    Status Launch(const Kernel &kernel, const LaunchConfig &config, const std::vector<Arg> &args);
+
+    // Memory that kernels may access when bounds checking is on (zero-filled, 64-byte aligned).
+    void *Allocate(size_t bytes);
+    void Free(void *p);
+    // Registers caller-owned memory as accessible (until UnregisterMemory).
+    void RegisterMemory(const void *p, size_t bytes);
+    void UnregisterMemory(const void *p);
+
+    unsigned worker_threads() const;
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rndn::cpujit

@@ -1,0 +1,745 @@
+// The cpu device: LLJIT set-up, module loading and caching, memory registry, thread pool and the
+// CTA scheduler that completes warp collectives and CTA barriers.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include <csetjmp>
+#include <csignal>
+#include <unordered_map>
+
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include "cpujit/cpujit.h"
+#include "cpujit/kir.h"
+#include "cpujit/rt.h"
+#include "cpujit/run_state.h"
+#include "cpujit/translate.h"
+#include "ptx/ptx.h"
+
+namespace rndn::cpujit {
+
+const Kernel *Module::Find(const std::string &name) const {
+    for (auto &k : kernels_)
+        if (k->name() == name) return k.get();
+    return nullptr;
+}
+
+struct ModuleBuilder {
+    static Kernel &Add(Module &m) {
+        m.kernels_.push_back(std::unique_ptr<Kernel>(new Kernel()));
+        return *m.kernels_.back();
+    }
+    static void Fill(Kernel &k, const KernelPlan &p) {
+        k.name_ = p.name;
+        k.params_ = p.params;
+        k.param_bytes_ = p.param_bytes;
+        k.static_shared_ = p.static_shared;
+        k.local_bytes_ = p.local_bytes;
+        k.frame_slots_ = p.frame_slots;
+        k.check_sites_ = p.check_sites;
+        k.cut_kinds_ = p.cut_kinds;
+        k.cut_lines_ = p.cut_lines;
+        k.line_ = p.line;
+    }
+    static std::vector<std::unique_ptr<uint8_t[]>> &Globals(Module &m) { return m.globals_; }
+    static std::vector<std::pair<const uint8_t *, uint64_t>> &Ranges(Module &m) { return m.global_ranges_; }
+    static void SetJitMs(Module &m, double v) { m.jit_ms_ = v; }
+    static void SetCtaFn(Kernel &k, int32_t (*fn)(void *)) { k.cta_fn_ = fn; }
+    static void SetKernelJit(Kernel &k, double ms, int32_t (*fn)(void *)) {
+        k.jit_ms_ = ms;
+        k.fn_ = fn;
+    }
+};
+
+namespace {
+
+std::string ToString(llvm::Error e) {
+    std::string s;
+    llvm::handleAllErrors(std::move(e), [&](const llvm::ErrorInfoBase &info) { s += info.message(); });
+    return s;
+}
+
+double MsSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A fixed set of workers that all run the same job, created once and reused.
+class Pool {
+public:
+    explicit Pool(unsigned n) : n_(n) {
+        for (unsigned i = 1; i < n_; ++i) threads_.emplace_back([this, i] { Loop(i); });
+    }
+    ~Pool() {
+        {
+            std::lock_guard<std::mutex> g(mu_);
+            stop_ = true;
+            ++gen_;
+        }
+        cv_.notify_all();
+        for (auto &t : threads_) t.join();
+    }
+    unsigned size() const { return n_; }
+    // Runs job(worker) on every worker (the caller is worker 0) and waits for all.
+    void Run(const std::function<void(unsigned)> &job) {
+        std::lock_guard<std::mutex> run_guard(run_mu_);
+        {
+            std::lock_guard<std::mutex> g(mu_);
+            job_ = &job;
+            pending_ = n_ - 1;
+            ++gen_;
+        }
+        cv_.notify_all();
+        job(0);
+        std::unique_lock<std::mutex> g(mu_);
+        done_cv_.wait(g, [&] { return pending_ == 0; });
+        job_ = nullptr;
+    }
+
+private:
+    void Loop(unsigned id) {
+        uint64_t seen = 0;
+        while (true) {
+            const std::function<void(unsigned)> *job;
+            {
+                std::unique_lock<std::mutex> g(mu_);
+                cv_.wait(g, [&] { return gen_ != seen; });
+                seen = gen_;
+                if (stop_) return;
+                job = job_;
+            }
+            (*job)(id);
+            std::lock_guard<std::mutex> g(mu_);
+            if (--pending_ == 0) done_cv_.notify_all();
+        }
+    }
+    unsigned n_;
+    std::vector<std::thread> threads_;
+    std::mutex mu_, run_mu_;
+    std::condition_variable cv_, done_cv_;
+    const std::function<void(unsigned)> *job_ = nullptr;
+    unsigned pending_ = 0;
+    uint64_t gen_ = 0;
+    bool stop_ = false;
+};
+
+enum : uint8_t { T_READY, T_WAIT, T_DONE };
+
+// Per-worker buffers, reused across CTAs and launches.
+struct Worker {
+    std::vector<ThreadCtx> ctx;
+    std::vector<uint64_t> frames;
+    std::vector<uint8_t> local;
+    std::vector<uint8_t> shared;
+    std::vector<uint8_t> state;
+    std::vector<int32_t> at;  // cut id a waiting thread stopped at
+    std::vector<uint64_t> site_cache;  // 2 words per access site, reset at each launch
+};
+
+const char *ErrText(ErrKind k) {
+    switch (k) {
+    case ErrKind::OOB_GLOBAL: return "out-of-bounds global memory access";
+    case ErrKind::OOB_SHARED: return "out-of-bounds shared memory access";
+    case ErrKind::OOB_LOCAL: return "out-of-bounds local memory access";
+    case ErrKind::OOB_PARAM: return "out-of-bounds parameter access";
+    case ErrKind::DIV_ZERO: return "integer division by zero";
+    case ErrKind::TRAP: return "trap";
+    default: return "error";
+    }
+}
+
+std::string Where(const ThreadCtx &c) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "block (%u,%u,%u) thread (%u,%u,%u)", c.ctaid[0], c.ctaid[1], c.ctaid[2], c.tid[0],
+                  c.tid[1], c.tid[2]);
+    return buf;
+}
+
+}  // namespace
+
+Status FailStatus(const Kernel &k, const ThreadCtx &c) {
+    std::string what = ErrText((ErrKind)c.err_kind);
+    char buf[200];
+    if ((ErrKind)c.err_kind == ErrKind::OOB_GLOBAL) {
+        bool st = (c.err_size >> 63) != 0;
+        std::snprintf(buf, sizeof buf, " (%s of %llu bytes at 0x%llx)", st ? "store" : "load",
+                      (unsigned long long)(c.err_size & ~(1ull << 63)), (unsigned long long)c.err_addr);
+        what += buf;
+    } else if ((ErrKind)c.err_kind != ErrKind::DIV_ZERO && (ErrKind)c.err_kind != ErrKind::TRAP) {
+        std::snprintf(buf, sizeof buf, " (%llu bytes at offset %lld)", (unsigned long long)c.err_size,
+                      (long long)c.err_addr);
+        what += buf;
+    }
+    std::string msg = "kernel '" + k.name() + "': " + what + " at PTX line " + std::to_string(c.err_line) + ", " +
+                      Where(c);
+    if ((ErrKind)c.err_kind == ErrKind::DIV_ZERO) return Status::UserError(sqlstate::kDivisionByZero, msg);
+    return Status::UserError(sqlstate::kInternalError, msg);
+}
+
+// Backstop for accesses that bounds checking does not cover (LaunchConfig::check_bounds off, or a
+// wild generic address): a SIGSEGV/SIGBUS inside a CTA on a worker thread jumps back to the CTA
+// runner, which reports the kernel.  Faults elsewhere go to the previously installed handler.
+thread_local sigjmp_buf *tl_fault_jmp = nullptr;
+thread_local uintptr_t tl_fault_addr = 0;
+struct sigaction g_prev_segv, g_prev_bus;
+
+void FaultHandler(int sig, siginfo_t *info, void *uctx) {
+    if (tl_fault_jmp) {
+        tl_fault_addr = (uintptr_t)info->si_addr;
+        sigjmp_buf *jb = tl_fault_jmp;
+        tl_fault_jmp = nullptr;
+        siglongjmp(*jb, sig);
+    }
+    struct sigaction &prev = sig == SIGSEGV ? g_prev_segv : g_prev_bus;
+    if (prev.sa_flags & SA_SIGINFO) {
+        if (prev.sa_sigaction) return prev.sa_sigaction(sig, info, uctx);
+    } else if (prev.sa_handler != SIG_IGN && prev.sa_handler != SIG_DFL) {
+        return prev.sa_handler(sig);
+    }
+    sigaction(sig, &prev, nullptr);  // default action: re-raised when the instruction re-executes
+}
+
+void InstallFaultHandler() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        struct sigaction sa;
+        std::memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = FaultHandler;
+        sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGSEGV, &sa, &g_prev_segv);
+        sigaction(SIGBUS, &sa, &g_prev_bus);
+    });
+}
+
+struct Device::Impl {
+    std::mutex mu;
+    std::unique_ptr<llvm::orc::LLJIT> jit;
+    std::unique_ptr<llvm::TargetMachine> tm;
+    Status init_status;
+    std::unordered_map<std::string, std::shared_ptr<const Module>> cache;
+    int module_counter = 0;
+    std::mutex mem_mu;
+    std::map<uint64_t, uint64_t> regions;  // begin -> end
+    std::map<void *, size_t> owned;
+    std::unique_ptr<Pool> pool;
+    std::vector<Worker> workers;
+
+    Status InitJit();
+    Expected<std::shared_ptr<const Module>> Load(const std::string &key, const std::string *text, const ptx::Module *ir);
+    void Optimize(llvm::Module &m);
+    Status RunCta(const Kernel &k, const LaunchConfig &cfg, const uint8_t *params, RunState &run, Worker &w,
+                  uint64_t cta);
+    bool ResolveWarp(const Kernel &k, Worker &w, uint32_t first, uint32_t count);
+    // RunCta under the fault backstop.  Only trivially destructible state lives in RunCta's frame
+    // while kernel code runs, so jumping out of it skips no destructor.
+    Status GuardedCta(const Kernel &k, const LaunchConfig &cfg, const uint8_t *params, RunState &run, Worker &w,
+                      uint64_t cta) {
+        sigjmp_buf jb;
+        if (sigsetjmp(jb, 0) != 0) {
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)tl_fault_addr);
+            const Dim3 &g = cfg.grid;
+            std::string where = "block (" + std::to_string(cta % g.x) + "," + std::to_string((cta / g.x) % g.y) + "," +
+                                std::to_string(cta / ((uint64_t)g.x * g.y)) + ")";
+            return Status::UserError(sqlstate::kInternalError, "kernel '" + k.name() + "': memory fault at " + buf +
+                                                                   " in " + where);
+        }
+        tl_fault_jmp = &jb;
+        Status st = RunCta(k, cfg, params, run, w, cta);
+        tl_fault_jmp = nullptr;
+        return st;
+    }
+};
+
+Status Device::Impl::InitJit() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        llvm::InitializeNativeTarget();
+        llvm::InitializeNativeTargetAsmPrinter();
+    });
+    auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+    if (!jtmb) return Status::Internal("cpujit: " + ToString(jtmb.takeError()));
+    jtmb->setCodeGenOptLevel(llvm::CodeGenOpt::Default);
+    auto tm_or = jtmb->createTargetMachine();
+    if (!tm_or) return Status::Internal("cpujit: " + ToString(tm_or.takeError()));
+    tm = std::move(*tm_or);
+    auto j = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(*jtmb).create();
+    if (!j) return Status::Internal("cpujit: cannot create LLJIT: " + ToString(j.takeError()));
+    jit = std::move(*j);
+    auto &jd = jit->getMainJITDylib();
+    auto gen = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(jit->getDataLayout().getGlobalPrefix());
+    if (!gen) return Status::Internal("cpujit: " + ToString(gen.takeError()));
+    jd.addGenerator(std::move(*gen));
+    llvm::orc::SymbolMap syms;
+    auto add = [&](const char *name, void *p) {
+        syms[jit->mangleAndIntern(name)] =
+            llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(p), llvm::JITSymbolFlags::Exported);
+    };
+    add("rndn_cj_check", (void *)&rndn_cj_check);
+    add("rndn_cj_fail", (void *)&rndn_cj_fail);
+    add("rndn_cj_clock64", (void *)&rndn_cj_clock64);
+    add("rndn_cj_globaltimer", (void *)&rndn_cj_globaltimer);
+    add("rndn_cj_f32_op", (void *)&rndn_cj_f32_op);
+    add("rndn_cj_f64_op", (void *)&rndn_cj_f64_op);
+    add("rndn_cj_cvt_f32_i64", (void *)&rndn_cj_cvt_f32_i64);
+    add("rndn_cj_cvt_f64_i64", (void *)&rndn_cj_cvt_f64_i64);
+    add("rndn_cj_prmt", (void *)&rndn_cj_prmt);
+    add("rndn_cj_bfe", (void *)&rndn_cj_bfe);
+    add("rndn_cj_bfi", (void *)&rndn_cj_bfi);
+    add("rndn_cj_atom_inc", (void *)&rndn_cj_atom_inc);
+    add("rndn_cj_atom_dec", (void *)&rndn_cj_atom_dec);
+    if (auto e = jd.define(llvm::orc::absoluteSymbols(std::move(syms))))
+        return Status::Internal("cpujit: " + ToString(std::move(e)));
+    return Status::Ok();
+}
+
+void Device::Impl::Optimize(llvm::Module &m) {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder pb(tm.get());
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cam, mam);
+    llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+    mpm.run(m, mam);
+}
+
+Expected<std::shared_ptr<const Module>> Device::Impl::Load(const std::string &key, const std::string *text,
+                                                           const ptx::Module *ir) {
+    std::lock_guard<std::mutex> g(mu);
+    auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+    RNDN_RETURN_IF_ERROR(init_status);
+    auto t0 = std::chrono::steady_clock::now();
+    ptx::Module parsed;
+    if (text) {
+        RNDN_ASSIGN_OR_RETURN(parsed, ptx::ParseModule(*text, "<ptx>"));
+        ir = &parsed;
+    }
+    RNDN_ASSIGN_OR_RETURN(kir::Module km, kir::FromPtx(*ir));
+    auto mod = std::make_shared<Module>();
+    GlobalAddrs addrs;
+    for (auto &v : km.vars) {
+        if (v.space == "shared") continue;
+        size_t n = std::max<uint64_t>(v.size, 1);
+        auto buf = std::unique_ptr<uint8_t[]>(new uint8_t[n + 64]);
+        uint8_t *p = buf.get();
+        p += (64 - ((uintptr_t)p & 63)) & 63;
+        std::memset(p, 0, n);
+        if (!v.init.empty()) std::memcpy(p, v.init.data(), std::min<size_t>(v.init.size(), n));
+        addrs[v.name] = (uint64_t)(uintptr_t)p;
+        ModuleBuilder::Ranges(*mod).push_back({p, v.size});
+        ModuleBuilder::Globals(*mod).push_back(std::move(buf));
+    }
+    auto jd_or = jit->createJITDylib("rndn_m" + std::to_string(++module_counter));
+    if (!jd_or) return Status::Internal("cpujit: " + ToString(jd_or.takeError()));
+    llvm::orc::JITDylib &jd = *jd_or;
+    jd.addToLinkOrder(jit->getMainJITDylib());
+    for (auto &f : km.functions) {
+        if (!f.is_entry) continue;
+        auto tk = std::chrono::steady_clock::now();
+        RNDN_ASSIGN_OR_RETURN(kir::Function flat, InlineCalls(km, f));
+        auto ctx = std::make_unique<llvm::LLVMContext>();
+        auto lm = std::make_unique<llvm::Module>("rndn_" + f.name, *ctx);
+        lm->setDataLayout(jit->getDataLayout());
+        lm->setTargetTriple(tm->getTargetTriple().str());
+        RNDN_ASSIGN_OR_RETURN(KernelPlan plan, TranslateKernel(km, flat, addrs, *lm));
+        Optimize(*lm);
+        if (auto e = jit->addIRModule(jd, llvm::orc::ThreadSafeModule(std::move(lm), std::move(ctx))))
+            return Status::Internal("cpujit: " + ToString(std::move(e)));
+        auto sym = jit->lookup(jd, plan.symbol);
+        if (!sym) return Status::Internal("cpujit: kernel " + f.name + ": " + ToString(sym.takeError()));
+        Kernel &k = ModuleBuilder::Add(*mod);
+        ModuleBuilder::Fill(k, plan);
+        if (!plan.cta_symbol.empty()) {
+            auto cta = jit->lookup(jd, plan.cta_symbol);
+            if (!cta) return Status::Internal("cpujit: kernel " + f.name + ": " + ToString(cta.takeError()));
+            ModuleBuilder::SetCtaFn(k, reinterpret_cast<int32_t (*)(void *)>(cta->getAddress()));
+        }
+        ModuleBuilder::SetKernelJit(k, MsSince(tk), reinterpret_cast<int32_t (*)(void *)>(sym->getAddress()));
+    }
+    ModuleBuilder::SetJitMs(*mod, MsSince(t0));
+    std::shared_ptr<const Module> cm = mod;
+    cache[key] = cm;
+    return cm;
+}
+
+// Completes the warp collectives whose lanes have all arrived.  Returns true if any lane resumed.
+bool Device::Impl::ResolveWarp(const Kernel &k, Worker &w, uint32_t first, uint32_t count) {
+    uint32_t live = 0, waiting = 0;
+    for (uint32_t l = 0; l < count; ++l) {
+        uint8_t s = w.state[first + l];
+        if (s == T_READY) return false;
+        if (s != T_DONE) live |= 1u << l;
+        if (s == T_WAIT && !IsCtaBarrier((CutKind)k.cut_kinds_[w.at[first + l] - 1])) waiting |= 1u << l;
+    }
+    bool any = false;
+    uint32_t handled = 0;
+    for (uint32_t l = 0; l < count; ++l) {
+        if (!((waiting >> l) & 1) || ((handled >> l) & 1)) continue;
+        ThreadCtx &c0 = w.ctx[first + l];
+        int cut = w.at[first + l];
+        CutKind kind = (CutKind)k.cut_kinds_[cut - 1];
+        uint32_t group = 0;
+        for (uint32_t j = l; j < count; ++j) {
+            if (!((waiting >> j) & 1) || ((handled >> j) & 1)) continue;
+            ThreadCtx &cj = w.ctx[first + j];
+            int cutj = w.at[first + j];
+            bool same;
+            if (kind == CutKind::BAR_WARP)
+                same = (CutKind)k.cut_kinds_[cutj - 1] == CutKind::BAR_WARP && cj.coll_mask == c0.coll_mask;
+            else if (kind == CutKind::ACTIVEMASK)
+                same = cutj == cut;
+            else
+                same = cutj == cut && cj.coll_mask == c0.coll_mask;
+            if (same) group |= 1u << j;
+        }
+        handled |= group;
+        uint32_t lane_mask_full = count == 32 ? ~0u : ((1u << count) - 1);
+        uint32_t required = kind == CutKind::ACTIVEMASK ? group : (c0.coll_mask & live & lane_mask_full);
+        if ((required & ~group) != 0) continue;  // some named lane has not arrived (yet)
+        // all present: compute the collective
+        auto lanes = [&](auto fn) {
+            for (uint32_t j = 0; j < count; ++j)
+                if ((group >> j) & 1) fn(j, w.ctx[first + j]);
+        };
+        switch (kind) {
+        case CutKind::SHFL_UP:
+        case CutKind::SHFL_DOWN:
+        case CutKind::SHFL_BFLY:
+        case CutKind::SHFL_IDX: {
+            uint64_t vals[32];
+            lanes([&](uint32_t j, ThreadCtx &c) { vals[j] = c.coll_a; });
+            lanes([&](uint32_t lane, ThreadCtx &c) {
+                uint32_t b = (uint32_t)c.coll_b & 31, cc = (uint32_t)c.coll_c & 31;
+                uint32_t segmask = ((uint32_t)c.coll_c >> 8) & 31;
+                uint32_t max_lane = (lane & segmask) | (cc & ~segmask);
+                uint32_t min_lane = lane & segmask;
+                int32_t j;
+                bool p;
+                if (kind == CutKind::SHFL_UP) {
+                    j = (int32_t)lane - (int32_t)b;
+                    p = j >= (int32_t)max_lane;
+                } else if (kind == CutKind::SHFL_DOWN) {
+                    j = (int32_t)(lane + b);
+                    p = j <= (int32_t)max_lane;
+                } else if (kind == CutKind::SHFL_BFLY) {
+                    j = (int32_t)(lane ^ b);
+                    p = j <= (int32_t)max_lane;
+                } else {
+                    j = (int32_t)(min_lane | (b & ~segmask));
+                    p = j <= (int32_t)max_lane;
+                }
+                if (!p) j = (int32_t)lane;
+                bool src_ok = j >= 0 && j < 32 && ((group >> j) & 1);
+                c.coll_r = src_ok ? vals[j] : vals[lane];
+                c.coll_p = p;
+            });
+            break;
+        }
+        case CutKind::VOTE_ALL:
+        case CutKind::VOTE_ANY:
+        case CutKind::VOTE_UNI:
+        case CutKind::VOTE_BALLOT: {
+            uint32_t ballot = 0;
+            lanes([&](uint32_t j, ThreadCtx &c) { ballot |= (c.coll_p ? 1u : 0u) << j; });
+            uint64_t r = kind == CutKind::VOTE_BALLOT ? ballot
+                         : kind == CutKind::VOTE_ALL  ? (ballot == group)
+                         : kind == CutKind::VOTE_ANY  ? (ballot != 0)
+                                                      : (ballot == group || ballot == 0);
+            lanes([&](uint32_t, ThreadCtx &c) { c.coll_r = r; });
+            break;
+        }
+        case CutKind::MATCH_ANY: {
+            lanes([&](uint32_t, ThreadCtx &c) {
+                uint32_t m = 0;
+                lanes([&](uint32_t j, ThreadCtx &o) { m |= (o.coll_a == c.coll_a ? 1u : 0u) << j; });
+                c.coll_r = m;
+            });
+            break;
+        }
+        case CutKind::MATCH_ALL: {
+            bool all = true;
+            lanes([&](uint32_t, ThreadCtx &c) { all &= c.coll_a == c0.coll_a; });
+            lanes([&](uint32_t, ThreadCtx &c) {
+                c.coll_r = all ? group : 0;
+                c.coll_p = all;
+            });
+            break;
+        }
+        case CutKind::ACTIVEMASK:
+            lanes([&](uint32_t, ThreadCtx &c) { c.coll_r = group; });
+            break;
+        default:
+            break;
+        }
+        lanes([&](uint32_t j, ThreadCtx &) { w.state[first + j] = T_READY; });
+        any = true;
+    }
+    return any;
+}
+
+Status Device::Impl::RunCta(const Kernel &k, const LaunchConfig &cfg, const uint8_t *params, RunState &run, Worker &w,
+                            uint64_t cta) {
+    const Dim3 &b = cfg.block, &g = cfg.grid;
+    uint32_t n = b.x * b.y * b.z;
+    uint64_t shared_bytes = k.static_shared_ + cfg.dynamic_shared;
+    if (w.ctx.size() < n) {
+        w.ctx.resize(n);
+        w.state.resize(n);
+        w.at.resize(n);
+    }
+    if (w.frames.size() < (size_t)n * k.frame_slots_) w.frames.resize((size_t)n * k.frame_slots_);
+    if (w.local.size() < n * k.local_bytes_) w.local.resize(n * k.local_bytes_);
+    if (w.shared.size() < shared_bytes + 64) w.shared.resize(shared_bytes + 64);
+    uint8_t *shared = w.shared.data();
+    shared += (64 - ((uintptr_t)shared & 63)) & 63;
+    std::memset(shared, 0, shared_bytes);
+    if (k.local_bytes_) std::memset(w.local.data(), 0, n * k.local_bytes_);
+    uint32_t cx = (uint32_t)(cta % g.x), cy = (uint32_t)((cta / g.x) % g.y), cz = (uint32_t)(cta / ((uint64_t)g.x * g.y));
+    uint32_t nwarps = (n + 31) / 32;
+    if (k.cta_fn_) {  // no synchronisation points: one context, the generated loop runs every thread
+        ThreadCtx &c = w.ctx[0];
+        std::memset(&c, 0, sizeof c);
+        c.ntid[0] = b.x;
+        c.ntid[1] = b.y;
+        c.ntid[2] = b.z;
+        c.ctaid[0] = cx;
+        c.ctaid[1] = cy;
+        c.ctaid[2] = cz;
+        c.nctaid[0] = g.x;
+        c.nctaid[1] = g.y;
+        c.nctaid[2] = g.z;
+        c.nwarpid = nwarps;
+        c.shared = shared;
+        c.local_base = w.local.data();
+        c.params = params;
+        c.frame = w.frames.data();
+        c.run = &run;
+        c.shared_size = shared_bytes;
+        c.local_size = k.local_bytes_;
+        c.dyn_shared = cfg.dynamic_shared;
+        c.site_cache = w.site_cache.data();
+        if (k.cta_fn_(&c) != 0) return FailStatus(k, c);
+        return Status::Ok();
+    }
+    for (uint32_t t = 0; t < n; ++t) {
+        ThreadCtx &c = w.ctx[t];
+        std::memset(&c, 0, sizeof c);
+        c.tid[0] = t % b.x;
+        c.tid[1] = (t / b.x) % b.y;
+        c.tid[2] = t / (b.x * b.y);
+        c.ntid[0] = b.x;
+        c.ntid[1] = b.y;
+        c.ntid[2] = b.z;
+        c.ctaid[0] = cx;
+        c.ctaid[1] = cy;
+        c.ctaid[2] = cz;
+        c.nctaid[0] = g.x;
+        c.nctaid[1] = g.y;
+        c.nctaid[2] = g.z;
+        c.laneid = t % 32;
+        c.warpid = t / 32;
+        c.nwarpid = nwarps;
+        c.shared = shared;
+        c.local = w.local.data() + (size_t)t * k.local_bytes_;
+        c.params = params;
+        c.frame = w.frames.data() + (size_t)t * k.frame_slots_;
+        c.run = &run;
+        c.shared_size = shared_bytes;
+        c.local_size = k.local_bytes_;
+        c.dyn_shared = cfg.dynamic_shared;
+        c.site_cache = w.site_cache.data();
+        w.state[t] = T_READY;
+    }
+    auto fail = [&](const ThreadCtx &c) { return FailStatus(k, c); };
+    while (true) {
+        for (uint32_t wi = 0; wi < nwarps; ++wi) {
+            uint32_t first = wi * 32, count = std::min<uint32_t>(32, n - first);
+            do {
+                for (uint32_t t = first; t < first + count; ++t) {
+                    if (w.state[t] != T_READY) continue;
+                    int32_t rc = k.fn_(&w.ctx[t]);
+                    if (rc == 0) {
+                        w.state[t] = T_DONE;
+                    } else if (rc < 0) {
+                        return fail(w.ctx[t]);
+                    } else {
+                        w.state[t] = T_WAIT;
+                        w.at[t] = rc;
+                    }
+                }
+            } while (ResolveWarp(k, w, first, count));
+        }
+        // every thread has exited or waits: release a CTA barrier if all live threads reached one
+        bool all_done = true, all_bar = true;
+        int stuck = -1;
+        for (uint32_t t = 0; t < n; ++t) {
+            if (w.state[t] == T_DONE) continue;
+            all_done = false;
+            if (!IsCtaBarrier((CutKind)k.cut_kinds_[w.at[t] - 1])) {
+                all_bar = false;
+                if (stuck < 0) stuck = (int)t;
+            }
+        }
+        if (all_done) return Status::Ok();
+        if (all_bar) {
+            // bar.red: reduce the predicates of the threads at a reduction barrier of each kind
+            uint64_t count[3] = {0, 0, 0}, arrived[3] = {0, 0, 0};
+            for (uint32_t t = 0; t < n; ++t) {
+                if (w.state[t] != T_WAIT) continue;
+                int kk = (int)k.cut_kinds_[w.at[t] - 1] - (int)CutKind::BAR_RED_POPC;
+                if (kk >= 0) {
+                    ++arrived[kk];
+                    count[kk] += w.ctx[t].coll_p != 0;
+                }
+            }
+            for (uint32_t t = 0; t < n; ++t) {
+                if (w.state[t] != T_WAIT) continue;
+                int kk = (int)k.cut_kinds_[w.at[t] - 1] - (int)CutKind::BAR_RED_POPC;
+                if (kk == 0) w.ctx[t].coll_r = count[0];
+                else if (kk == 1) w.ctx[t].coll_r = count[1] == arrived[1];
+                else if (kk == 2) w.ctx[t].coll_r = count[2] != 0;
+                w.state[t] = T_READY;
+            }
+            continue;
+        }
+        // deadlock: some threads wait at a barrier or collective that can never complete
+        int bar_t = -1;
+        for (uint32_t t = 0; t < n; ++t)
+            if (w.state[t] == T_WAIT && IsCtaBarrier((CutKind)k.cut_kinds_[w.at[t] - 1])) bar_t = (int)t;
+        const ThreadCtx &c = w.ctx[stuck];
+        std::string msg = "kernel '" + k.name_ + "': deadlock: " + Where(c) + " waits at the warp collective on PTX line " +
+                          std::to_string(k.cut_lines_[w.at[stuck] - 1]);
+        if (bar_t >= 0)
+            msg += " while " + Where(w.ctx[bar_t]) + " waits at the barrier on PTX line " +
+                   std::to_string(k.cut_lines_[w.at[bar_t] - 1]);
+        else
+            msg += " whose named lanes never arrive";
+        return Status::UserError(sqlstate::kInternalError, msg);
+    }
+}
+
+Device::Device(unsigned worker_threads) : impl_(std::make_unique<Impl>()) {
+    unsigned n = worker_threads ? worker_threads : std::max(1u, std::thread::hardware_concurrency());
+    impl_->pool = std::make_unique<Pool>(n);
+    impl_->workers.resize(n);
+    impl_->init_status = impl_->InitJit();
+    InstallFaultHandler();
+}
+
+Device::~Device() = default;
+
+unsigned Device::worker_threads() const { return impl_->pool->size(); }
+
+Expected<std::shared_ptr<const Module>> Device::LoadModule(const std::string &ptx) {
+    return impl_->Load(ptx, &ptx, nullptr);
+}
+
+Expected<std::shared_ptr<const Module>> Device::LoadModule(const ptx::Module &ptx) {
+    return impl_->Load(ptx::Print(ptx), nullptr, &ptx);
+}
+
+void *Device::Allocate(size_t bytes) {
+    void *p = std::aligned_alloc(64, std::max<size_t>(64, (bytes + 63) / 64 * 64));
+    if (!p) return nullptr;
+    std::memset(p, 0, bytes);
+    std::lock_guard<std::mutex> g(impl_->mem_mu);
+    impl_->owned[p] = bytes;
+    impl_->regions[(uint64_t)(uintptr_t)p] = (uint64_t)(uintptr_t)p + bytes;
+    return p;
+}
+
+void Device::Free(void *p) {
+    std::lock_guard<std::mutex> g(impl_->mem_mu);
+    auto it = impl_->owned.find(p);
+    if (it == impl_->owned.end()) return;
+    impl_->owned.erase(it);
+    impl_->regions.erase((uint64_t)(uintptr_t)p);
+    std::free(p);
+}
+
+void Device::RegisterMemory(const void *p, size_t bytes) {
+    std::lock_guard<std::mutex> g(impl_->mem_mu);
+    impl_->regions[(uint64_t)(uintptr_t)p] = (uint64_t)(uintptr_t)p + bytes;
+}
+
+void Device::UnregisterMemory(const void *p) {
+    std::lock_guard<std::mutex> g(impl_->mem_mu);
+    impl_->regions.erase((uint64_t)(uintptr_t)p);
+}
+
+Status Device::Launch(const Kernel &k, const LaunchConfig &cfg, const std::vector<Arg> &args) {
+    const std::string who = "kernel '" + k.name() + "': ";
+    if (!k.fn_) return Status::Internal(who + "not compiled");
+    if (args.size() != k.params_.size())
+        return Status::UserError(sqlstate::kInvalidParameter, who + "expects " + std::to_string(k.params_.size()) +
+                                                                  " arguments, got " + std::to_string(args.size()));
+    uint64_t threads = (uint64_t)cfg.block.x * cfg.block.y * cfg.block.z;
+    uint64_t ctas = (uint64_t)cfg.grid.x * cfg.grid.y * cfg.grid.z;
+    if (threads == 0 || threads > 1024 || ctas == 0 || cfg.block.z > 64)
+        return Status::UserError(sqlstate::kInvalidParameter, who + "invalid launch shape");
+    if (k.static_shared_ + cfg.dynamic_shared > (256u << 10))
+        return Status::UserError(sqlstate::kInvalidParameter, who + "too much shared memory");
+    std::vector<uint8_t> params(std::max<uint32_t>(k.param_bytes_, 1), 0);
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i].bytes.size() != k.params_[i].size)
+            return Status::UserError(sqlstate::kInvalidParameter,
+                                     who + "argument " + std::to_string(i) + " has " + std::to_string(args[i].bytes.size()) +
+                                         " bytes, the parameter " + std::to_string(k.params_[i].size));
+        std::memcpy(params.data() + k.params_[i].offset, args[i].bytes.data(), args[i].bytes.size());
+    }
+    RunState run;
+    run.check_bounds = cfg.check_bounds;
+    {
+        std::lock_guard<std::mutex> g(impl_->mem_mu);
+        for (auto &r : impl_->regions) run.ranges.push_back(r);
+    }
+    {
+        std::lock_guard<std::mutex> g(impl_->mu);
+        for (auto &m : impl_->cache)
+            for (auto &r : m.second->global_ranges_)
+                run.ranges.push_back({(uint64_t)(uintptr_t)r.first, (uint64_t)(uintptr_t)r.first + r.second});
+    }
+    std::sort(run.ranges.begin(), run.ranges.end());
+    std::atomic<uint64_t> next{0};
+    std::atomic<bool> failed{false};
+    std::mutex err_mu;
+    Status first_error;
+    auto job = [&](unsigned wid) {
+        Worker &w = impl_->workers[wid];
+        // the registered ranges may have changed since the last launch: empty every site's cache
+        w.site_cache.assign(2 * (size_t)std::max<uint32_t>(1, k.check_sites_), 0);
+        while (!failed.load(std::memory_order_relaxed)) {
+            uint64_t cta = next.fetch_add(1);
+            if (cta >= ctas) break;
+            Status st = impl_->GuardedCta(k, cfg, params.data(), run, w, cta);
+            if (!st.ok()) {
+                std::lock_guard<std::mutex> g(err_mu);
+                if (!failed.exchange(true)) first_error = std::move(st);
+            }
+        }
+    };
+    impl_->pool->Run(job);
+    return first_error;
+}
+
+}  // namespace rndn::cpujit
