@@ -11,3 +11,9 @@ COMMENT ON FUNCTION rndn_version() IS 'version of the rndn extension library';
 -- throw).  Used by the regression tests to show that errors never crash the backend.
 CREATE FUNCTION rndn_raise_internal(kind text) RETURNS void
     AS 'MODULE_PATHNAME', 'rndn_raise_internal' LANGUAGE C STRICT VOLATILE;
+
+-- The HorseIR program a query translates to (the whole plan), or NULL with a NOTICE saying
+-- why the query does not go to rndn.  The query is planned, not executed.
+CREATE FUNCTION rndn_horseir(query text) RETURNS text
+    AS 'MODULE_PATHNAME', 'rndn_horseir' LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION rndn_horseir(text) IS 'HorseIR program rndn runs for a query';

@@ -4,17 +4,66 @@ extern "C" {
 #include "utils/guc.h"
 }
 
+#include <climits>
+
 #include "executor/guc.h"
 
 namespace rndn::exec {
 
 Settings g_settings;
 
+namespace {
+const struct config_enum_entry kDeviceOptions[] = {
+    {"auto", (int)DeviceChoice::AUTO, false},
+    {"interp", (int)DeviceChoice::INTERP, false},
+    {"cpu", (int)DeviceChoice::CPU, false},
+    {"cuda", (int)DeviceChoice::CUDA, false},
+    {nullptr, 0, false},
+};
+}  // namespace
+
 void DefineSettings() {
     DefineCustomBoolVariable("rndn.enabled", "Run eligible queries through rndn.",
                              "When off, every query runs on PostgreSQL's own plan.", &g_settings.enabled, true,
                              PGC_USERSET, 0, nullptr, nullptr, nullptr);
+    DefineCustomBoolVariable("rndn.explain_fallback", "Say why plan nodes stayed with PostgreSQL.",
+                             "EXPLAIN shows one line per reason; the reasons are also logged at DEBUG1.",
+                             &g_settings.explain_fallback, false, PGC_USERSET, 0, nullptr, nullptr, nullptr);
+    DefineCustomBoolVariable("rndn.regression_mode", "Hide timings and sizes in EXPLAIN output.", nullptr,
+                             &g_settings.regression_mode, false, PGC_USERSET, 0, nullptr, nullptr, nullptr);
+    DefineCustomIntVariable("rndn.chunk_rows", "Rows the columnar loader deforms per chunk.", nullptr,
+                            &g_settings.chunk_rows, 65536, 1, 1 << 30, PGC_USERSET, 0, nullptr, nullptr, nullptr);
+    DefineCustomIntVariable("rndn.memory_limit", "Memory rndn may use for one query's columns and intermediates.",
+                            "Exceeding it raises an out-of-memory error (SQLSTATE 53200).",
+                            &g_settings.memory_limit_mb, 4096, 1, INT_MAX / 2, PGC_USERSET, GUC_UNIT_MB, nullptr,
+                            nullptr, nullptr);
+    DefineCustomEnumVariable("rndn.device", "Device that runs rndn programs.",
+                             "auto picks the best available; interp is the HorseIR interpreter.",
+                             &g_settings.device, (int)DeviceChoice::AUTO, kDeviceOptions, PGC_USERSET, 0, nullptr,
+                             nullptr, nullptr);
     MarkGUCPrefixReserved("rndn");
+}
+
+const char *DeviceName(DeviceChoice d) {
+    switch (d) {
+        case DeviceChoice::AUTO: return "auto";
+        case DeviceChoice::INTERP: return "interp";
+        case DeviceChoice::CPU: return "cpu";
+        case DeviceChoice::CUDA: return "cuda";
+    }
+    return "?";
+}
+
+bool ResolveDevice(DeviceChoice *out, const char **reason) {
+    const DeviceChoice d = (DeviceChoice)g_settings.device;
+    switch (d) {
+        case DeviceChoice::AUTO:
+        case DeviceChoice::INTERP: *out = DeviceChoice::INTERP; return true;
+        case DeviceChoice::CPU: *reason = "rndn.device = cpu is not available in this build"; return false;
+        case DeviceChoice::CUDA: *reason = "rndn.device = cuda: no CUDA device available"; return false;
+    }
+    *reason = "unknown device";
+    return false;
 }
 
 }  // namespace rndn::exec

@@ -3,13 +3,24 @@
 
 namespace rndn::exec {
 
+enum class DeviceChoice : int { AUTO = 0, INTERP = 1, CPU = 2, CUDA = 3 };
+
 struct Settings {
-    bool enabled = true;  // rndn.enabled
+    bool enabled = true;            // rndn.enabled
+    bool explain_fallback = false;  // rndn.explain_fallback: EXPLAIN / DEBUG1 say why a node stayed
+    bool regression_mode = false;   // rndn.regression_mode: hide timings and sizes in EXPLAIN
+    int chunk_rows = 65536;         // rndn.chunk_rows: rows the loader deforms per chunk
+    int memory_limit_mb = 4096;     // rndn.memory_limit: bytes of column buffers + intermediates
+    int device = 0;                 // rndn.device (DeviceChoice)
 };
 
 extern Settings g_settings;
 
 // Define every rndn.* GUC; called once from _PG_init.
 void DefineSettings();
+
+// The device rndn.device resolves to now; false (with the reason) when it is not available.
+bool ResolveDevice(DeviceChoice *out, const char **reason);
+const char *DeviceName(DeviceChoice d);
 
 }  // namespace rndn::exec

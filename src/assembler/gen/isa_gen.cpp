@@ -1,0 +1,637 @@
+// isa_gen: builds an encoding table (src/assembler/isa/sm_XX.inc) from our own kernel corpus.
+//
+//   isa_gen --arch sm_86 --nvdisasm PATH -o src/assembler/isa/sm_86.inc a.cubin b.cubin ...
+//
+// For every instruction nvdisasm prints (text plus its 128-bit encoding) we split the text into
+// a template with typed holes (SplitInstructionText).  All instances of one template form a
+// group; for each hole we search the bit positions (and value codings) consistent with every
+// instance, preferring positions that other forms use for the same opcode/operand (a prior
+// built from the unambiguous cases).  Bits outside the fields that never vary are the form's
+// fixed bits; bits that vary without explanation are recorded as "free" (the encoder uses the
+// first instance's value).  A hole no position explains becomes literal text and splits the
+// group.  Every row keeps a provenance record (cubin:function:address of its first instance).
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include "assembler/assembler.h"
+
+using namespace rndn;
+using namespace rndn::sass;
+
+namespace {
+
+constexpr int kControlLo = 105;
+
+struct Inst {
+    SplitText st;
+    std::string templ;  // with "@U " prefix for uniform guards
+    Word w;
+    uint64_t addr = 0;
+    std::string where;
+    std::vector<int64_t> label_targets;  // per hole (LABEL only)
+};
+
+std::string Hex128(const Word &w) {
+    char b[40];
+    std::snprintf(b, sizeof b, "%016llx%016llx", static_cast<unsigned long long>(w.hi), static_cast<unsigned long long>(w.lo));
+    return b;
+}
+
+int FixedWidth(HoleKind k) {
+    switch (k) {
+        case HoleKind::REG: return 8;
+        case HoleKind::UREG: return 6;
+        case HoleKind::PRED: case HoleKind::UPRED: return 3;
+        case HoleKind::BREG: return 4;
+        default: return 0;
+    }
+}
+const char *KindName(HoleKind k) {
+    static const char *n[] = {"R", "UR", "P", "UP", "B", "X", "N", "L"};
+    return n[static_cast<int>(k)];
+}
+const char *CodeName(HoleCode c) {
+    static const char *n[] = {"PLAIN", "SIGNED", "F32", "F64HI", "F16", "REL"};
+    return n[static_cast<int>(c)];
+}
+
+// Runs nvdisasm -c -hex on a cubin and collects instructions.
+bool Harvest(const std::string &nvdisasm, const std::string &cubin, std::vector<Inst> *out, int *parse_fail) {
+    std::string cmd = nvdisasm + " -c -hex '" + cubin + "' 2>&1";
+    FILE *f = popen(cmd.c_str(), "r");
+    if (!f) return false;
+    std::vector<std::string> lines;
+    char buf[4096];
+    while (fgets(buf, sizeof buf, f)) {
+        std::string s = buf;
+        while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+        lines.push_back(s);
+    }
+    pclose(f);
+    std::string base = cubin.substr(cubin.rfind('/') + 1);
+    // First pass: label addresses per function (labels precede the instruction they name).
+    std::string func;
+    std::map<std::string, std::map<std::string, uint64_t>> labels;
+    std::vector<std::string> pending;
+    for (const std::string &l : lines) {
+        if (l.rfind("//--------------------- .text.", 0) == 0) {
+            func = l.substr(30, l.find(' ', 30) - 30);
+            pending.clear();
+            continue;
+        }
+        if (!l.empty() && l[0] != ' ' && l[0] != '\t' && l.back() == ':' && l.find(' ') == std::string::npos) {
+            pending.push_back(l.substr(0, l.size() - 1));
+            continue;
+        }
+        size_t a = l.find("/*");
+        if (a != std::string::npos && l.size() > a + 7 && l[a + 6] == '*' && l[a + 7] == '/' && !func.empty()) {
+            uint64_t addr = std::strtoull(l.substr(a + 2, 4).c_str(), nullptr, 16);
+            for (const std::string &p : pending) labels[func][p] = addr;
+            pending.clear();
+        }
+    }
+    // Function entry symbols: address 0 of their section.
+    func.clear();
+    for (size_t i = 0; i < lines.size(); ++i) {
+        const std::string &l = lines[i];
+        if (l.rfind("//--------------------- .text.", 0) == 0) {
+            func = l.substr(30, l.find(' ', 30) - 30);
+            labels[func][func] = 0;
+            continue;
+        }
+        size_t a = l.find("/*");
+        if (func.empty() || a == std::string::npos || l.size() < a + 8 || l[a + 6] != '*' || l[a + 7] != '/') continue;
+        size_t c = l.find("/* 0x", a + 8);
+        if (c == std::string::npos || i + 1 >= lines.size()) continue;
+        std::string text = l.substr(a + 8, c - a - 8);
+        while (!text.empty() && (text.back() == ' ' || text.back() == ';')) text.pop_back();
+        size_t s = text.find_first_not_of(' ');
+        text = s == std::string::npos ? "" : text.substr(s);
+        Inst in;
+        in.addr = std::strtoull(l.substr(a + 2, 4).c_str(), nullptr, 16);
+        in.w.lo = std::strtoull(l.substr(c + 3, 18).c_str(), nullptr, 16);
+        size_t c2 = lines[i + 1].find("/* 0x");
+        if (c2 == std::string::npos) continue;
+        in.w.hi = std::strtoull(lines[i + 1].substr(c2 + 3, 18).c_str(), nullptr, 16);
+        char wh[300];
+        std::snprintf(wh, sizeof wh, "%s:%s:0x%04llx", base.c_str(), func.c_str(), static_cast<unsigned long long>(in.addr));
+        in.where = wh;
+        auto st = SplitInstructionText(text);
+        if (!st.ok()) {
+            ++*parse_fail;
+            std::cerr << "isa_gen: cannot split '" << text << "': " << st.status().message() << "\n";
+            continue;
+        }
+        in.st = std::move(*st);
+        in.templ = (in.st.guard_uniform ? "@U " : "") + in.st.templ;
+        bool bad_label = false;
+        for (const Hole &h : in.st.holes) {
+            if (h.kind != HoleKind::LABEL) {
+                in.label_targets.push_back(0);
+                continue;
+            }
+            auto &fl = labels[func];
+            auto it = fl.find(h.label);
+            if (it == fl.end()) {
+                bad_label = true;
+                break;
+            }
+            in.label_targets.push_back(static_cast<int64_t>(it->second));
+        }
+        if (bad_label) {
+            ++*parse_fail;
+            std::cerr << "isa_gen: unresolved label in '" << text << "' at " << in.where << "\n";
+            continue;
+        }
+        out->push_back(std::move(in));
+    }
+    return true;
+}
+
+struct Candidate {
+    HoleCode code;
+    int lo, width;
+    int lo2 = 0, width2 = 0, shift = 0;
+};
+
+struct Used {
+    std::array<bool, 128> bit{};
+    bool Free(int lo, int w) const {
+        for (int i = lo; i < lo + w; ++i)
+            if (i >= kControlLo || bit[i]) return false;
+        return true;
+    }
+    void Take(int lo, int w) {
+        for (int i = lo; i < lo + w; ++i) bit[i] = true;
+    }
+};
+
+// Does the instance's hole fit raw bits `raw` under `code`?
+bool FloatMatches(HoleCode code, uint64_t raw, const std::string &text) {
+    double got = FloatFromBits(code, raw);
+    if (text == "+INF" || text == "-INF") return std::isinf(got) && (got < 0) == (text[0] == '-');
+    if (text == "+QNAN" || text == "-QNAN") return std::isnan(got) && std::signbit(got) == (text[0] == '-');
+    char *end = nullptr;
+    double want = std::strtod(text.c_str(), &end);
+    if (!end || *end) return false;
+    if (code == HoleCode::F32) return static_cast<float>(want) == got && std::signbit(want) == std::signbit(got);
+    if (code == HoleCode::F64HI) return want == got && std::signbit(want) == std::signbit(got);
+    return want == got && std::signbit(want) == std::signbit(got);
+}
+
+// Agreement length of bits at lo with value v (two's complement), up to max_w bits.
+int Agreement(const Word &w, int lo, int64_t v, int max_w) {
+    int n = 0;
+    for (; n < max_w; ++n) {
+        int bit = lo + n;
+        bool want = n < 64 ? ((static_cast<uint64_t>(v) >> n) & 1) : (v < 0);
+        if (w.Bit(bit) != want) break;
+    }
+    return n;
+}
+int BitLength(int64_t v) {
+    if (v < 0) v = ~v;
+    int n = 0;
+    while (v) ++n, v >>= 1;
+    return n;
+}
+
+// All consistent placements of hole j over the group.
+struct WidthPrior {
+    std::map<std::pair<std::string, int>, int> need;
+    int Get(const std::string &key, int lo) const {
+        auto it = need.find({key, lo});
+        return it == need.end() ? 0 : it->second;
+    }
+    void Add(const std::string &key, int lo, int w) {
+        int &v = need[{key, lo}];
+        v = std::max(v, w);
+    }
+};
+
+std::string BaseOpcode(const std::string &templ);
+
+// Branch offsets split over two segments and scaled (sm_90 BRA: offset/4, low 8 bits at 16,
+// the rest from bit 34): search shift, first segment and second segment start.
+void SplitLabelCandidates(const std::vector<const Inst *> &g, size_t j, const Used &used, std::vector<Candidate> *out) {
+    auto rel = [&](const Inst *in) { return in->label_targets[j] - static_cast<int64_t>(in->addr + 16); };
+    for (int shift : {2, 0}) {
+        bool divisible = true;
+        for (const Inst *in : g) divisible = divisible && rel(in) % (int64_t{1} << shift) == 0;
+        if (!divisible) continue;
+        for (int w1 = 1; w1 <= 16; ++w1)
+            for (int lo1 = 0; lo1 + w1 <= kControlLo; ++lo1) {
+                if (!used.Free(lo1, w1)) continue;
+                bool ok = true;
+                for (const Inst *in : g) {
+                    int64_t v = rel(in) / (int64_t{1} << shift);
+                    if (in->w.Get(lo1, w1) != (static_cast<uint64_t>(v) & ((uint64_t{1} << w1) - 1))) {
+                        ok = false;
+                        break;
+                    }
+                }
+                if (!ok) continue;
+                for (int lo2 = lo1 + w1 + 1; lo2 < kControlLo; ++lo2) {
+                    int width = 64, need = 1;
+                    for (const Inst *in : g) {
+                        int64_t v = (rel(in) / (int64_t{1} << shift)) >> w1;
+                        width = std::min(width, Agreement(in->w, lo2, v, std::min(64 - w1, kControlLo - lo2)));
+                        need = std::max(need, BitLength(v) + 1);
+                        if (width < need) break;
+                    }
+                    if (width < need) continue;
+                    int w2 = 0;
+                    while (w2 < width && used.Free(lo2 + w2, 1)) ++w2;
+                    if (w2 < need) continue;
+                    out->push_back({HoleCode::RELATIVE, lo1, w1, lo2, w2, shift});
+                }
+                if (!out->empty()) return;
+            }
+    }
+}
+
+std::vector<Candidate> Candidates(const std::vector<const Inst *> &g, size_t j, const Used &used,
+                                  const WidthPrior *widths) {
+    const std::string key = BaseOpcode(g[0]->templ) + "#" + std::to_string(j);
+    std::vector<Candidate> out;
+    HoleKind kind = g[0]->st.holes[j].kind;
+    int fw = FixedWidth(kind);
+    if (fw) {
+        for (int lo = 0; lo + fw <= kControlLo; ++lo) {
+            if (!used.Free(lo, fw)) continue;
+            bool ok = true;
+            for (const Inst *in : g)
+                if (static_cast<int64_t>(in->w.Get(lo, fw)) != in->st.holes[j].value) {
+                    ok = false;
+                    break;
+                }
+            if (ok) out.push_back({HoleCode::PLAIN, lo, fw});
+        }
+        return out;
+    }
+    bool integral = true, any_neg = false;
+    for (const Inst *in : g) {
+        const Hole &h = in->st.holes[j];
+        if (kind == HoleKind::NUM && (h.text.find_first_of(".eIQ") != std::string::npos)) integral = false;
+        if (h.value < 0) any_neg = true;
+    }
+    if (kind == HoleKind::HEX || kind == HoleKind::LABEL || (kind == HoleKind::NUM && integral)) {
+        for (int lo = 0; lo < kControlLo; ++lo) {
+            int width = 64;
+            int need = 1;
+            for (const Inst *in : g) {
+                int64_t v = in->st.holes[j].value;
+                if (kind == HoleKind::LABEL) v = in->label_targets[j] - static_cast<int64_t>(in->addr + 16);
+                int maxw = std::min(64, kControlLo - lo);
+                width = std::min(width, Agreement(in->w, lo, v, maxw));
+                need = std::max(need, BitLength(v) + ((any_neg || kind == HoleKind::LABEL) ? 1 : 0));
+                if (width < need) break;
+            }
+            if (width < need) continue;
+            // do not swallow bits used by other fields
+            int w = 0;
+            while (w < width && used.Free(lo + w, 1)) ++w;
+            if (w < need) continue;
+            if (any_neg) w = std::min(w, 32);  // signed: the sign-extension agreement is real
+            // Integers: only as wide as the values seen in this opcode family need (wider
+            // agreement is usually neighbouring zero bits); branch offsets keep the
+            // sign-extension agreement.
+            if (kind != HoleKind::LABEL && !any_neg) {
+                int fam = widths ? widths->Get(key, lo) : 0;
+                w = std::min(w, std::max(need, fam));
+            }
+            HoleCode code = kind == HoleKind::LABEL ? HoleCode::RELATIVE : any_neg ? HoleCode::SIGNED : HoleCode::PLAIN;
+            out.push_back({code, lo, w});
+        }
+        if (kind == HoleKind::LABEL && out.empty()) SplitLabelCandidates(g, j, used, &out);
+        if (kind != HoleKind::NUM || !out.empty()) return out;
+    }
+    if (kind == HoleKind::NUM) {
+        const HoleCode codes[] = {HoleCode::F32, HoleCode::F64HI, HoleCode::F16};
+        for (HoleCode code : codes) {
+            int fwidth = code == HoleCode::F16 ? 16 : 32;
+            for (int lo = 0; lo + fwidth <= kControlLo; ++lo) {
+                if (!used.Free(lo, fwidth)) continue;
+                bool ok = true;
+                for (const Inst *in : g)
+                    if (!FloatMatches(code, in->w.Get(lo, fwidth), in->st.holes[j].text)) {
+                        ok = false;
+                        break;
+                    }
+                if (ok) out.push_back({code, lo, fwidth});
+            }
+        }
+    }
+    return out;
+}
+
+std::string BaseOpcode(const std::string &templ) {
+    std::string t = templ.rfind("@U ", 0) == 0 ? templ.substr(3) : templ;
+    return t.substr(0, t.find_first_of(". "));
+}
+
+struct Prior {
+    std::map<std::string, std::map<int, int>> counts;
+    void Add(const std::string &key, int lo) { ++counts[key][lo]; }
+    int Score(const std::string &key, int lo) const {
+        auto it = counts.find(key);
+        if (it == counts.end()) return 0;
+        auto jt = it->second.find(lo);
+        return jt == it->second.end() ? 0 : jt->second;
+    }
+};
+
+std::vector<std::string> PriorKeys(const std::string &templ, size_t j, HoleKind k) {
+    std::string kn = KindName(k);
+    return {BaseOpcode(templ) + "#" + std::to_string(j) + kn, "#" + std::to_string(j) + kn, kn};
+}
+
+// Hole assignment order: fixed-width kinds first, then the holes with the most distinct values
+// (a constant hole fits almost anywhere, so it goes last).
+std::vector<size_t> HoleOrder(const std::vector<const Inst *> &g) {
+    const Inst &in = *g[0];
+    std::vector<size_t> order(in.st.holes.size());
+    std::vector<size_t> distinct(order.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+        order[i] = i;
+        std::set<std::string> vals;
+        for (const Inst *x : g) vals.insert(x->st.holes[i].text + "@" + std::to_string(x->label_targets[i] - static_cast<int64_t>(x->addr)));
+        distinct[i] = vals.size();
+    }
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        bool fa = FixedWidth(in.st.holes[a].kind) != 0, fb = FixedWidth(in.st.holes[b].kind) != 0;
+        if (fa != fb) return fa;
+        return distinct[a] > distinct[b];
+    });
+    return order;
+}
+
+struct Learned {
+    bool ok = false;
+    int literal_hole = -1;  // when !ok: the hole to make literal
+    Form form;
+};
+
+Learned Learn(const std::vector<const Inst *> &g, const Prior *prior, Prior *record, WidthPrior *widths) {
+    Learned L;
+    const Inst &first = *g[0];
+    Used used;
+    for (int b = 12; b < 16; ++b) used.bit[b] = true;  // guard
+    std::vector<Field> fields(first.st.holes.size());
+    for (size_t j : HoleOrder(g)) {
+        std::vector<Candidate> c = Candidates(g, j, used, record ? nullptr : widths);
+        if (c.empty()) {
+            L.literal_hole = static_cast<int>(j);
+            return L;
+        }
+        auto keys = PriorKeys(first.templ, j, first.st.holes[j].kind);
+        size_t pick = 0;
+        if (c.size() == 1) {
+            if (record)
+                for (const auto &k : keys) record->Add(k, c[0].lo);
+        } else if (prior) {
+            long best = -1;
+            for (size_t i = 0; i < c.size(); ++i) {
+                long s = 0;
+                for (size_t k = 0; k < keys.size(); ++k) s += static_cast<long>(prior->Score(keys[k], c[i].lo)) << (20 * (2 - k));
+                if (s > best) best = s, pick = i;
+            }
+        }
+        fields[j] = Field{first.st.holes[j].kind, c[pick].code, c[pick].lo, c[pick].width, c[pick].lo2,
+                          c[pick].width2, c[pick].shift};
+        if (c[pick].width2) used.Take(c[pick].lo2, c[pick].width2);
+        if (record && FixedWidth(first.st.holes[j].kind) == 0)
+            widths->Add(BaseOpcode(first.templ) + "#" + std::to_string(j), c[pick].lo, c[pick].width);
+        used.Take(c[pick].lo, c[pick].width);
+    }
+    Form &f = L.form;
+    f.templ = first.templ;
+    f.fields = fields;
+    f.seen = static_cast<int>(g.size());
+    f.provenance = first.where;
+    // Hole values that never varied: nvdisasm prints some encodings under an alias chosen by
+    // operand values (IMAD.IADD = IMAD with b = 0x1); the decoder uses these to pick among forms
+    // with identical fixed bits.
+    for (size_t j = 0; j < fields.size(); ++j) {
+        const Inst &a = *g[0];
+        int64_t v0 = UnpackField(fields[j], a.w, a.addr);
+        bool same = g.size() > 1;
+        for (const Inst *in : g) same = same && UnpackField(fields[j], in->w, in->addr) == v0;
+        f.constant.push_back(same ? std::optional<int64_t>(v0) : std::nullopt);
+    }
+    for (int b = 0; b < kControlLo; ++b) {
+        if (used.bit[b]) continue;
+        bool v0 = first.w.Bit(b), same = true;
+        int ones = 0;
+        for (const Inst *in : g) {
+            same = same && in->w.Bit(b) == v0;
+            ones += in->w.Bit(b);
+        }
+        if (same) {
+            f.fixed_mask.Set(b, 1, 1);
+            f.fixed_bits.Set(b, 1, v0);
+        } else {
+            f.free_mask.Set(b, 1, 1);
+            f.free_default.Set(b, 1, ones * 2 > static_cast<int>(g.size()) ? 1 : 0);
+        }
+    }
+    // Reuse flags: which control reuse bit follows which operand's ".reuse".
+    int nops = 0;
+    {
+        std::string t = f.templ;
+        if (t.find(' ') != std::string::npos) {
+            nops = 1;
+            for (size_t p = 0; (p = t.find(", ", p)) != std::string::npos; p += 2) ++nops;
+        }
+    }
+    f.reuse_bit.assign(nops, -1);
+    for (int op = 0; op < nops && op < 32; ++op) {
+        bool any = false;
+        for (const Inst *in : g) any = any || ((in->st.reuse_operands >> op) & 1);
+        if (!any) continue;
+        // Operand slot of the register field (a = bits 24.., b = 32.., c = 64..) decides ties
+        // when two operands always carried .reuse together.
+        int slot = -1;
+        {
+            size_t hole = 0;
+            int cur_op = 0;
+            for (size_t p = 0; p < f.templ.size(); ++p) {
+                if (f.templ.compare(p, 2, ", ") == 0) ++cur_op;
+                if (f.templ[p] == '{') {
+                    if (cur_op == op && hole < fields.size() && fields[hole].kind == HoleKind::REG)
+                        slot = fields[hole].lo == 24 ? 0 : fields[hole].lo == 32 ? 1 : fields[hole].lo == 64 ? 2 : -1;
+                    ++hole;
+                }
+            }
+        }
+        std::vector<int> ok_bits;
+        for (int b = 0; b < 4; ++b) {
+            bool ok = true;
+            for (const Inst *in : g) {
+                int rb = (UnpackControl(in->w).reuse >> b) & 1;
+                if (rb != static_cast<int>((in->st.reuse_operands >> op) & 1)) ok = false;
+            }
+            if (ok) ok_bits.push_back(b);
+        }
+        if (ok_bits.size() == 1) f.reuse_bit[op] = static_cast<int8_t>(ok_bits[0]);
+        else if (std::find(ok_bits.begin(), ok_bits.end(), slot) != ok_bits.end()) f.reuse_bit[op] = static_cast<int8_t>(slot);
+        else if (!ok_bits.empty()) f.reuse_bit[op] = static_cast<int8_t>(ok_bits[0]);
+    }
+    bool anyreuse = false;
+    for (int8_t r : f.reuse_bit) anyreuse = anyreuse || r >= 0;
+    if (!anyreuse) f.reuse_bit.clear();
+    L.ok = true;
+    return L;
+}
+
+// Replaces hole j by its literal text in the instance.
+void MakeLiteral(Inst *in, size_t j) {
+    std::string &t = in->st.templ;
+    size_t pos = 0;
+    for (size_t k = 0; k <= j; ++k) {
+        pos = t.find('{', k == 0 ? 0 : pos + 1);
+    }
+    size_t e = t.find('}', pos);
+    const Hole &h = in->st.holes[j];
+    std::string lit = h.kind == HoleKind::LABEL ? h.label : h.text;
+    t = t.substr(0, pos) + lit + t.substr(e + 1);
+    in->st.holes.erase(in->st.holes.begin() + static_cast<long>(j));
+    in->label_targets.erase(in->label_targets.begin() + static_cast<long>(j));
+    in->templ = (in->st.guard_uniform ? "@U " : "") + in->st.templ;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    std::string arch_name, nvdisasm = "nvdisasm", out_path;
+    std::vector<std::string> cubins;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "--arch" && i + 1 < argc) arch_name = argv[++i];
+        else if (a == "--nvdisasm" && i + 1 < argc) nvdisasm = argv[++i];
+        else if (a == "-o" && i + 1 < argc) out_path = argv[++i];
+        else cubins.push_back(a);
+    }
+    if (arch_name.empty() || out_path.empty() || cubins.empty()) {
+        std::cerr << "usage: isa_gen --arch sm_XX [--nvdisasm PATH] -o OUT.inc CUBIN...\n";
+        return 2;
+    }
+    std::sort(cubins.begin(), cubins.end());
+    std::vector<Inst> insts;
+    int parse_fail = 0;
+    for (const std::string &c : cubins)
+        if (!Harvest(nvdisasm, c, &insts, &parse_fail)) {
+            std::cerr << "isa_gen: cannot run nvdisasm on " << c << "\n";
+            return 1;
+        }
+    // Guard bits must be where the arch table says (bits 12..14, negation 15).
+    std::vector<Inst *> live;
+    int bad_guard = 0;
+    for (Inst &in : insts) {
+        if (static_cast<int>(in.w.Get(12, 3)) != in.st.guard_pred || in.w.Bit(15) != in.st.guard_neg) {
+            ++bad_guard;
+            continue;
+        }
+        live.push_back(&in);
+    }
+    // Pass 1: prior from unambiguous placements; pass 2: learn with the prior.
+    Prior prior;
+    WidthPrior width_prior;
+    for (int pass = 0; pass < 2; ++pass) {
+        std::map<std::string, std::vector<Inst *>> groups;
+        for (Inst *in : live) groups[in->templ].push_back(in);
+        std::vector<Form> forms;
+        std::map<std::pair<int, uint64_t>, std::string> floats;
+        std::vector<std::string> work;
+        for (auto &[t, v] : groups) work.push_back(t);
+        while (!work.empty()) {
+            std::string t = work.back();
+            work.pop_back();
+            std::vector<Inst *> &gv = groups[t];
+            std::vector<const Inst *> g(gv.begin(), gv.end());
+            Learned L = Learn(g, pass ? &prior : nullptr, pass ? nullptr : &prior, &width_prior);
+            if (!L.ok) {
+                std::set<std::string> newt;
+                for (Inst *in : gv) {
+                    MakeLiteral(in, static_cast<size_t>(L.literal_hole));
+                    groups[in->templ].push_back(in);
+                    newt.insert(in->templ);
+                }
+                gv.clear();
+                for (const std::string &n : newt) work.push_back(n);
+                continue;
+            }
+            if (pass == 1) {
+                for (size_t j = 0; j < L.form.fields.size(); ++j) {
+                    const Field &fl = L.form.fields[j];
+                    if (fl.kind != HoleKind::NUM || fl.code == HoleCode::PLAIN || fl.code == HoleCode::SIGNED) continue;
+                    for (const Inst *in : g) {
+                        uint64_t raw = in->w.Get(fl.lo, fl.width);
+                        const std::string &txt = in->st.holes[j].text;
+                        if (FormatFloatRule(FloatFromBits(fl.code, raw)) != txt)
+                            floats[{static_cast<int>(fl.code), raw}] = txt;
+                    }
+                }
+                forms.push_back(std::move(L.form));
+            }
+        }
+        if (pass == 0) continue;
+        std::sort(forms.begin(), forms.end(), [](const Form &a, const Form &b) { return a.templ < b.templ; });
+        std::ostringstream o;
+        o << "R\"ISA(# generated by src/assembler/gen/isa_gen.cpp (make isa-tables) -- do not edit.\n"
+          << "# source: " << cubins.size() << " corpus cubins, " << live.size() << " instructions, via nvdisasm -c -hex\n"
+          << "# form<TAB>template<TAB>fixed mask<TAB>fixed bits<TAB>free mask<TAB>free default<TAB>"
+             "fields (kind:code:lo:width[:lo2:width2:shift] per hole)<TAB>reuse bit per operand<TAB>"
+             "constant hole values (* varies)<TAB>instances<TAB>provenance\n"
+          << "arch\t" << arch_name << "\n";
+        for (const Form &f : forms) {
+            o << "form\t" << f.templ << "\t" << Hex128(f.fixed_mask) << "\t" << Hex128(f.fixed_bits) << "\t"
+              << Hex128(f.free_mask) << "\t" << Hex128(f.free_default) << "\t";
+            if (f.fields.empty()) o << "-";
+            for (size_t j = 0; j < f.fields.size(); ++j)
+            {
+                o << (j ? " " : "") << KindName(f.fields[j].kind) << ":" << CodeName(f.fields[j].code) << ":"
+                  << f.fields[j].lo << ":" << f.fields[j].width;
+                if (f.fields[j].width2)
+                    o << ":" << f.fields[j].lo2 << ":" << f.fields[j].width2 << ":" << f.fields[j].shift;
+            }
+            o << "\t";
+            if (f.reuse_bit.empty()) o << "-";
+            for (size_t j = 0; j < f.reuse_bit.size(); ++j) o << (j ? "," : "") << static_cast<int>(f.reuse_bit[j]);
+            o << "\t";
+            bool anyc = false;
+            for (const auto &c : f.constant) anyc = anyc || c.has_value();
+            if (!anyc) o << "-";
+            else
+                for (size_t j = 0; j < f.constant.size(); ++j)
+                    o << (j ? "," : "") << (f.constant[j] ? std::to_string(*f.constant[j]) : std::string("*"));
+            o << "\t" << f.seen << "\t" << f.provenance << "\n";
+        }
+        for (const auto &[k, txt] : floats) {
+            char b[40];
+            std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(k.second));
+            o << "float\t" << CodeName(static_cast<HoleCode>(k.first)) << "\t" << b << "\t" << txt << "\n";
+        }
+        o << ")ISA\"\n";
+        std::ofstream of(out_path);
+        of << o.str();
+        if (!of) {
+            std::cerr << "isa_gen: cannot write " << out_path << "\n";
+            return 1;
+        }
+        std::cerr << "isa_gen " << arch_name << ": " << insts.size() << " instructions, " << forms.size() << " forms, "
+                  << floats.size() << " float literals, " << parse_fail << " unparsed, " << bad_guard
+                  << " with unexpected guard bits\n";
+    }
+    return 0;
+}

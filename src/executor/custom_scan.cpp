@@ -1,0 +1,383 @@
+// Custom Scan (rndn): the executor methods.  Every method is a C-linkage-style function with
+// trivially destructible locals that runs its C++ part through RunGuarded and raises only
+// afterwards (boundary.h).  The program runs at the first fetch (never for EXPLAIN without
+// ANALYZE); the result columns are then streamed out as virtual tuples.
+extern "C" {
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "commands/explain.h"
+#include "executor/executor.h"
+#include "executor/tuptable.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "nodes/extensible.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/memutils.h"
+#include "utils/numeric.h"
+}
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+#include "executor/boundary.h"
+#include "executor/rndn_exec.h"
+#include "executor/guc.h"
+#include "executor/scan_run.h"
+#include "planner_hook/planner_hook.h"
+
+namespace rndn::exec {
+namespace {
+
+struct RndnScanState {
+    CustomScanState css;
+    ScanRun *run;
+    int64 cursor;  // index of the row a forward fetch returns next
+    int64 mark;
+    bool eof;
+    int eflags;
+    PlanState *fallback;  // PostgreSQL's own plan, when the program could not run
+    MemoryContextCallback cleanup;
+};
+
+void DeleteRun(void *arg) noexcept {
+    RndnScanState *s = (RndnScanState *)arg;
+    delete s->run;
+    s->run = nullptr;
+}
+
+const char *PrivateString(CustomScan *cs, plan::PrivateSlot slot) {
+    return strVal(list_nth(cs->custom_private, (int)slot));
+}
+
+Status BeginImpl(RndnScanState *s, CustomScan *cs) {
+    const int64_t limit = (int64_t)g_settings.memory_limit_mb << 20;
+    std::unique_ptr<ScanRun> run = std::make_unique<ScanRun>(limit);
+    run->program_text = PrivateString(cs, plan::PrivateSlot::PROGRAM);
+    run->summary = PrivateString(cs, plan::PrivateSlot::SUMMARY);
+    if (list_length(cs->custom_private) > (int)plan::PrivateSlot::TRANSLATE_MS)
+        run->translate_ms = PrivateString(cs, plan::PrivateSlot::TRANSLATE_MS);
+    if (list_length(cs->custom_private) > (int)plan::PrivateSlot::FLAGS)
+        run->ascii_guard = std::strcmp(PrivateString(cs, plan::PrivateSlot::FLAGS), "ascii") == 0;
+    if (!plan::ParseRelations(PrivateString(cs, plan::PrivateSlot::RELATIONS), &run->relations))
+        return Status::Internal("malformed relation list in custom_private");
+    s->run = run.release();
+    return Status::Ok();
+}
+
+Status ExecuteImpl(ScanRun &run, Snapshot snapshot) {
+    const auto t0 = std::chrono::steady_clock::now();
+    RNDN_RETURN_IF_ERROR(LoadRelationsUnsafe(run, snapshot));
+    const auto t1 = std::chrono::steady_clock::now();
+    run.load_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+    auto parsed = hir::ParseProgram(run.program_text, "rndn");
+    if (!parsed.ok()) return Status::Internal("HorseIR program does not parse: " + parsed.status().message());
+    hir::Program program = std::move(parsed.value());
+    hir::InterpretOptions options;
+    options.should_cancel = [] { return InterruptRequested(); };
+    options.memory_budget = std::max<int64_t>(1, run.alloc.limit() - run.alloc.used());
+    Expected<hir::Value> result = hir::CheckAndInterpret(program, run.registry, options);
+    run.exec_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+    if (!result.ok()) {
+        const Status &st = result.status();
+        if (st.code() == Code::USER_ERROR && !(st.sqlstate() == sqlstate::kDatatypeMismatch)) return st;
+        if (st.code() == Code::CANCELLED || st.code() == Code::OUT_OF_MEMORY) return st;
+        return Status::Internal("HorseIR program failed: " + st.ToString());
+    }
+    run.result = std::move(result.value());
+    if (run.result.kind() != hir::ValueKind::TABLE) return Status::Internal("HorseIR program did not return a table");
+    const hir::Table &t = run.result.table();
+    run.out_rows = t.rows();
+    for (const hir::Value &c : t.columns) {
+        if (!c.is_vector()) return Status::Internal("result column is not a vector");
+        run.out_cols.push_back(c.vector_ptr());
+    }
+    run.executed = true;
+    // The inputs are no longer needed.
+    run.registry = hir::DataRegistry();
+    return Status::Ok();
+}
+
+// --- value conversion (no C++ objects: may call palloc / numeric_in, which can raise) ------
+
+int64 IntAt(const hir::Vector &v, int64 i) {
+    switch (v.type.kind) {
+        case hir::TypeKind::BOOL:
+        case hir::TypeKind::CHAR: return v.Data<uint8_t>()[i];
+        case hir::TypeKind::I8: return v.Data<int8_t>()[i];
+        case hir::TypeKind::I16: return v.Data<int16_t>()[i];
+        case hir::TypeKind::I32:
+        case hir::TypeKind::DATE:
+        case hir::TypeKind::MONTH: return v.Data<int32_t>()[i];
+        case hir::TypeKind::I64: return v.Data<int64_t>()[i];
+        default: return 0;
+    }
+}
+
+bool IsIntKind(hir::TypeKind k) {
+    return k == hir::TypeKind::BOOL || k == hir::TypeKind::CHAR || k == hir::TypeKind::I8 || k == hir::TypeKind::I16 ||
+           k == hir::TypeKind::I32 || k == hir::TypeKind::I64 || k == hir::TypeKind::DATE;
+}
+
+// Scaled integer and display scale of element i of a decimal or integer vector.
+bool DecimalAt(const hir::Vector &v, int64 i, __int128 *value, int *stored_scale, int *display_scale) {
+    if (v.type.kind == hir::TypeKind::DEC64 || v.type.kind == hir::TypeKind::DEC128) {
+        *value = v.type.kind == hir::TypeKind::DEC64 ? (__int128)v.Data<int64_t>()[i] : v.Data<__int128>()[i];
+        if (v.type.scale == hir::Type::kUnknownScale) {
+            *stored_scale = v.scale_max;
+            *display_scale = v.elem_scale.empty() ? v.scale_max : v.elem_scale[(size_t)i];
+        } else {
+            *stored_scale = *display_scale = v.type.scale;
+        }
+        return true;
+    }
+    if (IsIntKind(v.type.kind)) {
+        *value = IntAt(v, i);
+        *stored_scale = *display_scale = 0;
+        return true;
+    }
+    return false;
+}
+
+// Writes the decimal text of value / 10^stored, keeping `display` fraction digits.
+void FormatScaled(__int128 value, int stored, int display, char *buf, size_t cap) {
+    char digits[64];
+    int n = 0;
+    const bool neg = value < 0;
+    unsigned __int128 u = neg ? (unsigned __int128)(-(value + 1)) + 1 : (unsigned __int128)value;
+    do {
+        digits[n++] = (char)('0' + (int)(u % 10));
+        u /= 10;
+    } while (u != 0 && n < 60);
+    while (n <= stored) digits[n++] = '0';
+    size_t pos = 0;
+    if (neg) buf[pos++] = '-';
+    for (int k = n - 1; k >= stored && pos + 2 < cap; --k) buf[pos++] = digits[k];
+    if (display > 0) {
+        buf[pos++] = '.';
+        for (int k = stored - 1; k >= stored - display && k >= 0 && pos + 1 < cap; --k) buf[pos++] = digits[k];
+        for (int k = stored; k < display && pos + 1 < cap; ++k) buf[pos++] = '0';
+    }
+    buf[pos] = '\0';
+}
+
+double FloatAt(const hir::Vector &v, int64 i) {
+    if (v.type.kind == hir::TypeKind::F64) return v.Data<double>()[i];
+    if (v.type.kind == hir::TypeKind::F32) return v.Data<float>()[i];
+    return (double)IntAt(v, i);
+}
+
+Datum ToDatum(const hir::Vector &v, int64 i, Oid type, int32 typmod) {
+    switch (type) {
+        case BOOLOID: return BoolGetDatum(IntAt(v, i) != 0);
+        case INT2OID: return Int16GetDatum((int16)IntAt(v, i));
+        case INT4OID: return Int32GetDatum((int32)IntAt(v, i));
+        case INT8OID: return Int64GetDatum(IntAt(v, i));
+        case DATEOID: return DateADTGetDatum((DateADT)IntAt(v, i));
+        case FLOAT4OID: return Float4GetDatum((float4)FloatAt(v, i));
+        case FLOAT8OID: return Float8GetDatum(FloatAt(v, i));
+        case NUMERICOID: {
+            __int128 value;
+            int stored, display;
+            char buf[96];
+            if (!DecimalAt(v, i, &value, &stored, &display)) {
+                std::snprintf(buf, sizeof buf, "%.17g", FloatAt(v, i));
+            } else {
+                FormatScaled(value, stored, display, buf, sizeof buf);
+            }
+            return DirectFunctionCall3(numeric_in, CStringGetDatum(buf), ObjectIdGetDatum(InvalidOid), Int32GetDatum(typmod));
+        }
+        case TEXTOID:
+        case VARCHAROID: {
+            std::string_view s = v.StringAt(i);
+            return PointerGetDatum(cstring_to_text_with_len(s.data(), (int)s.size()));
+        }
+        case BPCHAROID: {
+            std::string_view s = v.StringAt(i);
+            int pad = 0;
+            if (typmod >= (int32)VARHDRSZ) {
+                const int chars = pg_mbstrlen_with_len(s.data(), (int)s.size());
+                pad = std::max(0, (int)(typmod - VARHDRSZ) - chars);
+            }
+            text *t = (text *)palloc(VARHDRSZ + s.size() + pad);
+            SET_VARSIZE(t, VARHDRSZ + s.size() + pad);
+            std::memcpy(VARDATA(t), s.data(), s.size());
+            std::memset(VARDATA(t) + s.size(), ' ', (size_t)pad);
+            return PointerGetDatum(t);
+        }
+        default: elog(ERROR, "rndn: unexpected output type %u", type);
+    }
+    return (Datum)0;
+}
+
+// --- methods ---------------------------------------------------------------------------------
+
+TupleTableSlot *FetchNext(ScanState *ss) {
+    RndnScanState *s = (RndnScanState *)ss;
+    TupleTableSlot *slot = ss->ss_ScanTupleSlot;
+    ExecClearTuple(slot);
+    ScanRun *run = s->run;
+    if (run == nullptr && s->fallback == nullptr) elog(ERROR, "rndn: scan state lost");
+    if (s->fallback != nullptr) {
+        if (ScanDirectionIsBackward(ss->ps.state->es_direction))
+            ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("rndn: backward fetch after a fallback")));
+        TupleTableSlot *child = ExecProcNode(s->fallback);
+        if (TupIsNull(child)) return slot;
+        return ExecCopySlot(slot, child);
+    }
+    if (!run->executed) {
+        EState *estate = ss->ps.state;
+        const Outcome out = RunGuarded([run, estate]() { return ExecuteImpl(*run, estate->es_snapshot); });
+        CustomScan *cs = (CustomScan *)ss->ps.plan;
+        if ((out.code == Code::UNSUPPORTED || out.code == Code::INTERNAL) && cs->custom_plans != NIL) {
+            // The program cannot run after all: PostgreSQL's own plan gives the answer.
+            ereport(out.code == Code::INTERNAL ? LOG : DEBUG1,
+                    (errmsg("rndn: running PostgreSQL's plan instead: %s", out.message)));
+            s->fallback = ExecInitNode((Plan *)linitial(cs->custom_plans), estate, s->eflags);
+            s->css.custom_ps = list_make1(s->fallback);
+            DeleteRun(s);
+            s->run = nullptr;
+            return FetchNext(ss);
+        }
+        RaiseIfError(out);
+        CHECK_FOR_INTERRUPTS();
+    }
+    const int64 n = run->out_rows;
+    int64 row;
+    if (ScanDirectionIsBackward(ss->ps.state->es_direction)) {
+        row = s->eof ? s->cursor - 1 : s->cursor - 2;
+        s->eof = false;
+        if (row < 0) {
+            s->cursor = 0;
+            return slot;
+        }
+    } else {
+        if (s->cursor >= n) {
+            s->eof = true;
+            s->cursor = n;
+            return slot;
+        }
+        row = s->cursor;
+    }
+    s->cursor = row + 1;
+    TupleDesc desc = slot->tts_tupleDescriptor;
+    const int ncols = desc->natts;
+    for (int c = 0; c < ncols; ++c) {
+        const hir::Vector &v = *run->out_cols[(size_t)c];
+        if (!v.IsValid(row)) {
+            slot->tts_isnull[c] = true;
+            slot->tts_values[c] = (Datum)0;
+            continue;
+        }
+        Form_pg_attribute att = TupleDescAttr(desc, c);
+        slot->tts_isnull[c] = false;
+        slot->tts_values[c] = ToDatum(v, row, att->atttypid, att->atttypmod);
+    }
+    return ExecStoreVirtualTuple(slot);
+}
+
+bool Recheck(ScanState *, TupleTableSlot *) { return true; }
+
+void BeginRndnScan(CustomScanState *node, EState *estate, int eflags) {
+    (void)eflags;
+    RndnScanState *s = (RndnScanState *)node;
+    s->cursor = 0;
+    s->mark = 0;
+    s->eof = false;
+    s->eflags = eflags;
+    s->fallback = nullptr;
+    s->cleanup.func = DeleteRun;
+    s->cleanup.arg = s;
+    MemoryContextRegisterResetCallback(estate->es_query_cxt, &s->cleanup);
+    CustomScan *cs = (CustomScan *)node->ss.ps.plan;
+    const Outcome out = RunGuarded([s, cs]() { return BeginImpl(s, cs); });
+    RaiseIfError(out);
+}
+
+TupleTableSlot *ExecRndnScan(CustomScanState *node) {
+    return ExecScan(&node->ss, (ExecScanAccessMtd)FetchNext, (ExecScanRecheckMtd)Recheck);
+}
+
+void EndRndnScan(CustomScanState *node) {
+    RndnScanState *s = (RndnScanState *)node;
+    DeleteRun(s);
+    if (s->fallback != nullptr) ExecEndNode(s->fallback);
+    s->fallback = nullptr;
+}
+
+void ReScanRndnScan(CustomScanState *node) {
+    RndnScanState *s = (RndnScanState *)node;
+    s->cursor = 0;
+    s->eof = false;
+    if (s->fallback != nullptr) ExecReScan(s->fallback);
+}
+
+void MarkPosRndnScan(CustomScanState *node) {
+    RndnScanState *s = (RndnScanState *)node;
+    if (s->fallback != nullptr) ExecMarkPos(s->fallback);
+    s->mark = s->cursor - 1;
+}
+
+void RestrPosRndnScan(CustomScanState *node) {
+    RndnScanState *s = (RndnScanState *)node;
+    if (s->fallback != nullptr) ExecRestrPos(s->fallback);
+    s->cursor = s->mark;  // the next fetch returns the marked row again
+    s->eof = false;
+}
+
+void ExplainRndnScan(CustomScanState *node, List *ancestors, ExplainState *es) {
+    (void)ancestors;
+    RndnScanState *s = (RndnScanState *)node;
+    CustomScan *cs = (CustomScan *)node->ss.ps.plan;
+    ExplainPropertyText("Relations", PrivateString(cs, plan::PrivateSlot::SUMMARY), es);
+    DeviceChoice d = DeviceChoice::INTERP;
+    const char *why = nullptr;
+    if (!ResolveDevice(&d, &why)) d = DeviceChoice::INTERP;
+    ExplainPropertyText("Device", DeviceName(d), es);
+    if (es->verbose) ExplainPropertyText("HorseIR", PrivateString(cs, plan::PrivateSlot::PROGRAM), es);
+    if (es->analyze && s->fallback != nullptr) ExplainPropertyText("Fallback", "PostgreSQL plan (the program could not run)", es);
+    if (es->analyze && s->run != nullptr && s->run->executed) {
+        ExplainPropertyInteger("Rows Loaded", nullptr, s->run->rows_loaded, es);
+        if (!g_settings.regression_mode) {
+            ExplainPropertyInteger("Bytes Loaded", "bytes", s->run->bytes_loaded, es);
+            if (list_length(cs->custom_private) > (int)plan::PrivateSlot::TRANSLATE_MS)
+                ExplainPropertyFloat("Translate Time", "ms", atof(PrivateString(cs, plan::PrivateSlot::TRANSLATE_MS)), 3, es);
+            ExplainPropertyFloat("Load Time", "ms", s->run->load_ms, 3, es);
+            ExplainPropertyFloat("Execute Time", "ms", s->run->exec_ms, 3, es);
+        }
+    }
+}
+
+CustomExecMethods g_exec_methods;
+CustomScanMethods g_scan_methods;
+
+Node *CreateRndnScanState(CustomScan *cs) {
+    (void)cs;
+    RndnScanState *s = (RndnScanState *)newNode(sizeof(RndnScanState), T_CustomScanState);
+    s->css.methods = &g_exec_methods;
+    s->run = nullptr;
+    s->fallback = nullptr;
+    return (Node *)s;
+}
+
+}  // namespace
+
+const CustomScanMethods *ScanMethods() { return &g_scan_methods; }
+
+void RegisterScanMethods() {
+    g_scan_methods.CustomName = "rndn";
+    g_scan_methods.CreateCustomScanState = CreateRndnScanState;
+    RegisterCustomScanMethods(&g_scan_methods);
+    g_exec_methods.CustomName = "rndn";
+    g_exec_methods.BeginCustomScan = BeginRndnScan;
+    g_exec_methods.ExecCustomScan = ExecRndnScan;
+    g_exec_methods.EndCustomScan = EndRndnScan;
+    g_exec_methods.ReScanCustomScan = ReScanRndnScan;
+    g_exec_methods.MarkPosCustomScan = MarkPosRndnScan;
+    g_exec_methods.RestrPosCustomScan = RestrPosRndnScan;
+    g_exec_methods.ExplainCustomScan = ExplainRndnScan;
+}
+
+}  // namespace rndn::exec

@@ -1,0 +1,77 @@
+// Per-execution state of one Custom Scan (rndn): owned by the CustomScanState through a raw
+// pointer, deleted by End or, on error, by a memory-context reset callback.  Internal to
+// src/executor.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "horseir/horseir.h"
+#include "planner_hook/planner_hook.h"
+
+namespace rndn::exec {
+
+// Aligned host memory for column buffers, bounded by rndn.memory_limit.  (Page-locked when a
+// GPU device is present; this build has none.)
+class HostAllocator {
+public:
+    explicit HostAllocator(int64_t limit) : limit_(limit) {}
+    // nullptr when over the limit or out of memory; *why says which.
+    uint8_t *Alloc(int64_t bytes, const char **why) noexcept;
+    void Free(uint8_t *p, int64_t bytes) noexcept;
+    // Accounts memory allocated elsewhere (string bytes); false when over the limit.
+    bool Charge(int64_t bytes) noexcept;
+    int64_t used() const { return used_; }
+    int64_t limit() const { return limit_; }
+
+private:
+    int64_t limit_;
+    int64_t used_ = 0;
+};
+
+// One column being loaded.
+struct ColumnBuilder {
+    int attnum = 0;
+    unsigned type = 0;  // PostgreSQL type OID
+    int scale = 0;      // numeric
+    hir::Type hir_type;
+    int elem_size = 0;
+    bool ascii_only = false;  // the program needs ASCII text (see Translation::ascii_guard)
+    uint8_t *buf = nullptr;  // fixed-width payload (from the allocator)
+    int64_t cap = 0;         // elements
+    int64_t length = 0;
+    std::shared_ptr<hir::Vector> vec;  // string payload / validity live here while loading
+};
+
+struct ScanRun {
+    explicit ScanRun(int64_t limit) : alloc(limit) {}
+    HostAllocator alloc;  // first: outlives every buffer below
+    std::string program_text;
+    std::string summary;
+    std::string translate_ms;
+    bool ascii_guard = false;
+    std::vector<plan::RelationRead> relations;
+    std::vector<ColumnBuilder> builders;  // of the relation being loaded
+    hir::DataRegistry registry;
+    hir::Value result;
+    std::vector<std::shared_ptr<const hir::Vector>> out_cols;
+    int64_t out_rows = 0;
+    bool executed = false;
+    // statistics for EXPLAIN ANALYZE
+    int64_t rows_loaded = 0;
+    int64_t bytes_loaded = 0;
+    double load_ms = 0, exec_ms = 0;
+};
+
+// Loads every relation of run.relations into run.registry through the table AM under
+// `snapshot` (a PostgreSQL Snapshot).  Calls PostgreSQL: never from a worker thread.
+Status LoadRelationsUnsafe(ScanRun &run, void *snapshot);
+
+// True when a cancel or termination is pending (reads PostgreSQL's flags, calls nothing).
+bool InterruptRequested();
+
+}  // namespace rndn::exec

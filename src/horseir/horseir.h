@@ -1,0 +1,455 @@
+// rndn::hir — HorseIR: the IR, its text form, the type checker and the reference interpreter.
+//
+// This is the only header other stages include.  It holds:
+//   * the type system (Type, TypeKind) and the run-time values (Vector, List, Dict, Enum,
+//     Table, KTable, FuncRef, all carried by Value);
+//   * the program tree (Program/Module/Function/Stmt/Expr/Operand) and its text form
+//     (ParseProgram, PrintProgram), the semantic passes (CheckProgram);
+//   * the data registry and the interpreter (DataRegistry, Interpret).
+// See src/horseir/README.md for the text form of the rndn extensions (decimal, NULL) and the
+// encoding of calendar values.  API rule: add, don't change.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "common/status.h"
+
+namespace rndn::hir {
+
+// ----------------------------------------------------------------------------------------------
+// Types
+
+enum class TypeKind : uint8_t {
+    WILDCARD,  // ?
+    BOOL,      // uint8_t 0/1
+    CHAR,      // uint8_t (one byte)
+    I8,
+    I16,
+    I32,
+    I64,
+    F32,
+    F64,
+    COMPLEX,   // parsed and type-checked; not supported by the interpreter
+    STR,       // offsets + bytes (see Vector)
+    SYM,       // same representation as STR
+    MONTH,     // int32 months since 2000-01
+    DATE,      // int32 days since 2000-01-01 (PostgreSQL's DateADT)
+    DT,        // int64 microseconds since 2000-01-01 00:00:00 (PostgreSQL's Timestamp)
+    MINUTE,    // int32 minutes since midnight
+    SECOND,    // int32 seconds since midnight
+    TIME,      // int64 microseconds since midnight (PostgreSQL's TimeADT)
+    DEC64,     // rndn extension: int64 scaled by 10^scale (PostgreSQL numeric(p,s), p <= 18)
+    DEC128,    // rndn extension: __int128 scaled by 10^scale (p <= 38)
+    FUNC,
+    LIST,      // params: cell types (one param = homogeneous list of any length)
+    DICT,      // params: {K, V}
+    ENUM,      // params: {T}
+    TABLE,
+    KTABLE,
+};
+
+struct Type {
+    TypeKind kind = TypeKind::WILDCARD;
+    // DEC64/DEC128: digits after the decimal point (0..38); kUnknownScale when only known at
+    // run time (e.g. numeric division, whose scale PostgreSQL picks per value).
+    int32_t scale = 0;
+    std::vector<Type> params;
+
+    static constexpr int32_t kUnknownScale = -1;
+
+    Type() = default;
+    Type(TypeKind k) : kind(k) {}  // NOLINT: implicit on purpose (Type t = TypeKind::I64)
+    static Type Decimal(TypeKind k, int32_t s) {
+        Type t(k);
+        t.scale = s;
+        return t;
+    }
+    static Type List(std::vector<Type> cells) {
+        Type t(TypeKind::LIST);
+        t.params = std::move(cells);
+        return t;
+    }
+    static Type Enum(Type target) {
+        Type t(TypeKind::ENUM);
+        t.params.push_back(std::move(target));
+        return t;
+    }
+    static Type Dict(Type k, Type v) {
+        Type t(TypeKind::DICT);
+        t.params = {std::move(k), std::move(v)};
+        return t;
+    }
+    // Structural identity (wildcards compare equal to wildcards here; the checker applies the
+    // HorseIR rule "? equals nothing" itself).
+    bool operator==(const Type &o) const {
+        return kind == o.kind && scale == o.scale && params == o.params;
+    }
+    bool operator!=(const Type &o) const { return !(*this == o); }
+};
+
+// Text form of a type: "i64", "list<i32,f64>", "enum<i32>", "dec64<2>", "?".
+std::string TypeToString(const Type &t);
+const char *TypeKindName(TypeKind k);
+bool IsBasic(TypeKind k);       // bool .. dec128 (a vector type)
+bool IsInteger(TypeKind k);     // bool char i8 i16 i32 i64 (rNdN counts bool/char as integer)
+bool IsFloat(TypeKind k);       // f32 f64
+bool IsDecimal(TypeKind k);     // dec64 dec128
+bool IsReal(TypeKind k);        // integer, float or decimal
+bool IsString(TypeKind k);      // str sym
+bool IsCalendar(TypeKind k);    // date month minute second time dt
+// Bytes per element of the data buffer of a fixed-width basic type; 0 for str/sym and
+// non-basic types.
+int ElementSize(TypeKind k);
+
+// ----------------------------------------------------------------------------------------------
+// Values
+
+// A basic-typed column (HorseIR has no scalars: a scalar is a vector of length 1).
+//  * fixed-width types: `data` holds length * ElementSize(kind) bytes, contiguous, 16-aligned.
+//  * str/sym: `offsets` holds length+1 int64 offsets into `bytes` (offsets[0] = 0); element i
+//    is bytes[offsets[i] .. offsets[i+1]).  `data` is unused.
+//  * NULL: `validity` is empty (no NULLs) or holds ceil(length/64) words; bit (i % 64) of word
+//    i / 64 is 1 when element i is valid, 0 when it is NULL.  The data of a NULL element is
+//    unspecified but initialised (zero when made by this library).
+//  * DEC64/DEC128 with type.scale == kUnknownScale (only for results of numeric division and
+//    avg): `elem_scale` holds one display scale per element, and the stored integer is scaled
+//    by 10^max_scale where max_scale is `scale_max`.
+struct Vector {
+    Type type;
+    int64_t length = 0;
+    std::shared_ptr<uint8_t[]> data;  // fixed-width payload (capacity >= length elements)
+    std::vector<int64_t> offsets;     // str/sym
+    std::string bytes;                // str/sym
+    std::vector<uint64_t> validity;   // empty = no NULLs
+    std::vector<uint8_t> elem_scale;  // decimal with per-element display scale (see above)
+    int32_t scale_max = 0;
+
+    template <class T>
+    T *Data() {
+        return reinterpret_cast<T *>(data.get());
+    }
+    template <class T>
+    const T *Data() const {
+        return reinterpret_cast<const T *>(data.get());
+    }
+    bool HasNulls() const { return !validity.empty(); }
+    bool IsValid(int64_t i) const {
+        return validity.empty() || ((validity[static_cast<size_t>(i >> 6)] >> (i & 63)) & 1);
+    }
+    // Allocates an all-valid bitmap if there is none, then clears bit i.
+    void SetNull(int64_t i);
+    // Allocates an all-valid bitmap (the executor's loader may then clear bits directly).
+    void EnsureValidity();
+    std::string_view StringAt(int64_t i) const {
+        return std::string_view(bytes.data() + offsets[static_cast<size_t>(i)],
+                                static_cast<size_t>(offsets[static_cast<size_t>(i) + 1] -
+                                                    offsets[static_cast<size_t>(i)]));
+    }
+    // str/sym building: start from MakeVector(type, 0) (offsets = {0}), then append.
+    void AppendString(std::string_view s) {
+        bytes.append(s.data(), s.size());
+        offsets.push_back(static_cast<int64_t>(bytes.size()));
+        ++length;
+    }
+};
+
+// A vector of `type` (basic) and `length` elements, data zero-filled, no validity bitmap.
+// For str/sym, `offsets` is length+1 zeros (all empty strings) — or use length 0 and
+// AppendString.  Fails with OUT_OF_MEMORY when the allocation fails.
+Expected<std::shared_ptr<Vector>> MakeVector(const Type &type, int64_t length);
+
+struct List;
+struct Dict;
+struct Enum;
+struct Table;
+struct KTable;
+
+// A function value (`@sum`, `@Builtin.plus`, `@default.f`).  builtin >= 0 names a builtin by
+// its Builtin id (builtins.def row); otherwise module/name name a user function.
+struct FuncRef {
+    std::string module;
+    std::string name;
+    int builtin = -1;
+};
+
+enum class ValueKind : uint8_t { NONE, VECTOR, LIST, DICT, ENUM, TABLE, KTABLE, FUNC };
+
+class Value {
+public:
+    Value() = default;
+    Value(std::shared_ptr<const Vector> v) : v_(std::move(v)) {}
+    Value(std::shared_ptr<Vector> v) : v_(std::shared_ptr<const Vector>(std::move(v))) {}
+    Value(std::shared_ptr<const List> v) : v_(std::move(v)) {}
+    Value(std::shared_ptr<const Dict> v) : v_(std::move(v)) {}
+    Value(std::shared_ptr<const Enum> v) : v_(std::move(v)) {}
+    Value(std::shared_ptr<const Table> v) : v_(std::move(v)) {}
+    Value(std::shared_ptr<const KTable> v) : v_(std::move(v)) {}
+    Value(FuncRef f) : v_(std::move(f)) {}
+
+    ValueKind kind() const { return static_cast<ValueKind>(v_.index()); }
+    bool is_vector() const { return kind() == ValueKind::VECTOR; }
+    const Vector &vector() const { return *std::get<1>(v_); }
+    const std::shared_ptr<const Vector> &vector_ptr() const { return std::get<1>(v_); }
+    const List &list() const { return *std::get<2>(v_); }
+    const Dict &dict() const { return *std::get<3>(v_); }
+    const Enum &enumeration() const { return *std::get<4>(v_); }
+    const Table &table() const { return *std::get<5>(v_); }
+    const KTable &ktable() const { return *std::get<6>(v_); }
+    const FuncRef &func() const { return std::get<7>(v_); }
+    // Run-time type of the value (list cell types, enum target, decimal scale...).
+    Type type() const;
+
+private:
+    std::variant<std::monostate, std::shared_ptr<const Vector>, std::shared_ptr<const List>,
+                 std::shared_ptr<const Dict>, std::shared_ptr<const Enum>,
+                 std::shared_ptr<const Table>, std::shared_ptr<const KTable>, FuncRef>
+        v_;
+};
+
+struct List {
+    std::vector<Value> cells;
+};
+
+struct Dict {
+    Value keys;
+    Value values;
+};
+
+// A foreign-key column of table A referencing the primary key of table B (horseir-reference
+// §3.7): keys = B's key column (rows(B)), values = the raw foreign-key values (rows(A)),
+// indexes = i64 row positions into B with keys[indexes[i]] == values[i].
+// @keys -> keys, @fetch -> values, @values -> indexes.
+struct Enum {
+    std::shared_ptr<const Vector> keys;
+    std::shared_ptr<const Vector> values;
+    std::shared_ptr<const Vector> indexes;
+    std::string target_table;  // informational
+};
+
+// Builds an Enum: computes indexes by looking each value up in keys.  A value missing from
+// keys (or NULL) is an error "foreign key value ... not found" (USER_ERROR).
+Expected<std::shared_ptr<Enum>> MakeEnum(std::shared_ptr<const Vector> keys,
+                                         std::shared_ptr<const Vector> values,
+                                         std::string target_table = "");
+
+struct Table {
+    std::vector<std::string> names;
+    std::vector<Value> columns;  // basic vectors or enums, all of one length
+    int64_t rows() const;
+};
+
+struct KTable {
+    std::shared_ptr<const Table> key;
+    std::shared_ptr<const Table> value;
+};
+
+// Text of one element for output ("run" format): dates YYYY-MM-DD, floats shortest round-trip,
+// decimals with their scale, bool 0/1, NULL as the empty string.
+std::string FormatElement(const Vector &v, int64_t i);
+// A table as text: header line of names, then one line per row, fields separated by '|'.
+// Non-table values print one element (or cell) per line.
+std::string FormatValue(const Value &v);
+
+// ----------------------------------------------------------------------------------------------
+// Program tree.  Positions are 1-based line:col into the parsed text.
+
+struct Loc {
+    int line = 0;
+    int col = 0;
+};
+
+// A literal: its declared type plus the value (a vector of that type; FUNC literals are
+// Operand::FUNC, not literals).  `text` keeps the source spelling of each element, used by the
+// printer so that print(parse(x)) keeps float digits exactly.
+struct Literal {
+    Type type;
+    std::shared_ptr<const Vector> value;
+    std::vector<std::string> text;
+};
+
+struct Operand {
+    enum class Kind : uint8_t { NAME, FUNC, LITERAL };
+    Kind kind = Kind::NAME;
+    std::string module;  // qualifier, may be empty
+    std::string name;
+    bool func_suffix = false;  // written "@f:func"
+    Literal literal;
+    Loc loc;
+    // Filled by CheckProgram: the variable slot in the enclosing function's frame (NAME), the
+    // global index (module-level NAME, slot < 0 then global >= 0), or the resolved function.
+    int slot = -1;
+    int global = -1;
+    FuncRef resolved;
+    Type type;
+};
+
+struct Expr {
+    enum class Kind : uint8_t { CALL, CAST, OPERAND };
+    Kind kind = Kind::OPERAND;
+    Operand callee;                 // CALL: a FUNC operand
+    std::vector<Operand> args;      // CALL
+    std::shared_ptr<Expr> inner;    // CAST
+    Type cast_type;                 // CAST
+    Operand operand;                // OPERAND
+    Loc loc;
+    std::vector<Type> types;        // filled by CheckProgram: result type(s)
+};
+
+struct Target {
+    std::string module;
+    std::string name;
+    bool declares = false;  // "x:T" (declare-and-assign); false for "x" (assign declared name)
+    Type type;              // declared type when declares
+    Loc loc;
+    int slot = -1;          // filled by CheckProgram
+    int global = -1;
+};
+
+struct Stmt {
+    enum class Kind : uint8_t { ASSIGN, EXPR, RETURN, IF, WHILE, REPEAT, VAR, BREAK, CONTINUE };
+    Kind kind = Kind::EXPR;
+    std::vector<Target> targets;   // ASSIGN, VAR (declares = true)
+    Expr expr;                     // ASSIGN, EXPR
+    std::vector<Operand> operands; // RETURN; IF/WHILE/REPEAT: operands[0] is the condition
+    std::vector<Stmt> body;        // IF (then), WHILE, REPEAT
+    std::vector<Stmt> else_body;   // IF
+    bool has_else = false;
+    Loc loc;
+};
+
+struct Param {
+    std::string name;
+    Type type;
+    Loc loc;
+    int slot = -1;
+};
+
+struct Function {
+    std::string name;
+    bool is_kernel = false;
+    std::vector<Param> params;
+    std::vector<Type> returns;
+    std::vector<Stmt> body;
+    Loc loc;
+    int num_slots = 0;  // filled by CheckProgram
+};
+
+struct Import {
+    std::string module;
+    std::vector<std::string> names;  // empty with star = true: "import M.*"
+    bool star = false;
+    Loc loc;
+};
+
+struct Global {
+    std::string name;
+    Type type;
+    Operand init;
+    Loc loc;
+};
+
+struct Module {
+    std::string name;
+    std::vector<Import> imports;
+    std::vector<Global> globals;
+    std::vector<Function> functions;
+    // Item order as written (kind 0 import, 1 global, 2 function; index into its vector), so
+    // the printer reproduces the source order.
+    std::vector<std::pair<int, int>> order;
+    Loc loc;
+};
+
+struct Program {
+    std::vector<Module> modules;
+    std::string filename;
+    // Trailing comments after the last module (rNdN's "// Elapsed time" trailers) are dropped.
+    bool checked = false;  // set by CheckProgram
+    int entry_module = -1;
+    int entry_function = -1;
+};
+
+// Parses HorseIR text.  Errors are PARSE_ERROR "filename:line:col: message"; never crashes.
+Expected<Program> ParseProgram(std::string_view text, std::string_view filename);
+// Symbol resolution, type checking (infers every '?'), definite assignment, entry point.
+// Errors are USER_ERROR (SQLSTATE 42804) "filename:line:col: message".
+Status CheckProgram(Program &program);
+// Canonical text; ParseProgram(PrintProgram(p)) prints identically.
+std::string PrintProgram(const Program &program);
+
+// ----------------------------------------------------------------------------------------------
+// Data registry and interpreter
+
+class DataRegistry {
+public:
+    // Registers (or replaces) a table under `name`.  Columns must be basic vectors or enums
+    // of equal length; names must be unique.
+    Status AddTable(const std::string &name, std::shared_ptr<const Table> table);
+    // Convenience: builds the Table from parallel vectors.
+    Status AddTable(const std::string &name, std::vector<std::string> column_names,
+                    std::vector<Value> columns);
+    Expected<std::shared_ptr<const Table>> GetTable(const std::string &name) const;
+    bool HasTable(const std::string &name) const;
+    std::vector<std::string> TableNames() const;
+    // Primary-key column name of a table, when known (used by loaders to build enums).
+    void SetPrimaryKey(const std::string &table, const std::string &column);
+    std::string PrimaryKey(const std::string &table) const;
+
+private:
+    std::map<std::string, std::shared_ptr<const Table>> tables_;
+    std::map<std::string, std::string> primary_keys_;
+};
+
+struct InterpretOptions {
+    // Polled between builtins and inside long loops; returning true makes Interpret return
+    // Status::Cancelled().
+    std::function<bool()> should_cancel;
+    // Bytes the interpreter may hold in intermediate results (0 = unlimited).  Going over it
+    // gives OUT_OF_MEMORY (SQLSTATE 53200).
+    int64_t memory_budget = 0;
+    // SQL aggregate semantics everywhere: @sum/@min/@max over no valid element give NULL even
+    // when the input has no validity bitmap (HorseIR's own rule: @sum of an empty vector is 0).
+    bool sql_empty_aggregates = false;
+};
+
+// Runs `main` of a program that CheckProgram accepted (an unchecked program is an INTERNAL
+// error).  Returns main's (first) return value.  Run-time errors carry PostgreSQL's SQLSTATE and
+// wording (22003 overflow, 22012 division by zero, ...); CANCELLED when should_cancel fires;
+// OUT_OF_MEMORY over the budget; UNSUPPORTED for builtins the interpreter does not implement.
+Expected<Value> Interpret(const Program &program, DataRegistry &data,
+                          const InterpretOptions &options);
+// Same, for a program that may not be checked yet.
+Expected<Value> CheckAndInterpret(Program &program, DataRegistry &data,
+                                  const InterpretOptions &options);
+
+// ----------------------------------------------------------------------------------------------
+// Calendar helpers (days since 2000-01-01 <-> civil date).
+int32_t DaysFromCivil(int32_t year, int32_t month, int32_t day);
+void CivilFromDays(int32_t days, int32_t *year, int32_t *month, int32_t *day);
+
+// Decimal helpers.  Text "123.45" -> integer scaled by 10^scale (rounded half away from zero
+// like PostgreSQL when the text has more digits).  Fails on bad text or out of range.
+Expected<__int128> ParseDecimal(std::string_view text, int32_t scale);
+std::string FormatDecimal(__int128 value, int32_t scale);
+
+// Loading dbgen-style data: --schema SQL text (CREATE TABLE with PRIMARY KEY / REFERENCES) and
+// a directory of NAME.tbl files.  Types: integer/bigint/smallint -> i32/i64/i16,
+// numeric(p,s)/decimal(p,s) -> dec64<s> (dec128<s> when p > 18), double precision/real ->
+// f64/f32, date -> date, char(1) -> char, other char/varchar/text -> str; foreign keys ->
+// enum<T> onto the referenced table (tables are loaded in dependency order).
+// With `decimal_as_f64` numeric columns load as f64 (the rNdN TPC-H programs cast them to f64).
+struct LoadOptions {
+    bool decimal_as_f64 = false;
+    bool text_as_sym = true;  // str columns load as sym (rNdN's programs cast text to sym)
+};
+Status LoadSchemaAndData(std::string_view schema_sql, const std::string &data_dir,
+                         DataRegistry &registry, const LoadOptions &options = {});
+
+}  // namespace rndn::hir

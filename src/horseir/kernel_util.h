@@ -1,0 +1,87 @@
+// Helpers shared by the kernel files: type dispatch (one switch per vector, never per
+// element), broadcasting loops, validity handling.
+#pragma once
+
+#include <cmath>
+
+#include "horseir/kernels.h"
+
+namespace rndn::hir {
+
+// Calls f(T{}) with T the C++ element type of a fixed-width basic kind.
+template <class F>
+auto VisitFixed(TypeKind k, F &&f) {
+    switch (k) {
+        case TypeKind::BOOL:
+        case TypeKind::CHAR: return f(uint8_t{});
+        case TypeKind::I8: return f(int8_t{});
+        case TypeKind::I16: return f(int16_t{});
+        case TypeKind::I32:
+        case TypeKind::DATE:
+        case TypeKind::MONTH:
+        case TypeKind::MINUTE:
+        case TypeKind::SECOND: return f(int32_t{});
+        case TypeKind::I64:
+        case TypeKind::DT:
+        case TypeKind::TIME:
+        case TypeKind::DEC64: return f(int64_t{});
+        case TypeKind::F32: return f(float{});
+        case TypeKind::F64: return f(double{});
+        case TypeKind::DEC128: return f(__int128{});
+        default: return f(int64_t{});  // callers check IsBasic/!IsString first
+    }
+}
+
+inline const Vector *AsVector(const Value &v) { return v.is_vector() ? &v.vector() : nullptr; }
+
+inline Status NeedVector(const Value &v, const char *fn, int i) {
+    if (!v.is_vector())
+        return TypeError(std::string("@") + fn + ": argument " + std::to_string(i + 1) + " must be a vector");
+    return Status::Ok();
+}
+
+// Broadcast length of two operands (length-1 broadcasts).
+inline Expected<int64_t> BroadcastLength(int64_t na, int64_t nb, const char *fn) {
+    if (na == nb) return na;
+    if (na == 1) return nb;
+    if (nb == 1) return na;
+    return ShapeError(std::string("@") + fn + ": operand lengths " + std::to_string(na) + " and " + std::to_string(nb) + " do not match");
+}
+
+// out[i] = f(a[i or 0], b[i or 0]) with the three broadcast forms as separate loops.
+template <class A, class B, class O, class F>
+inline void BinaryLoop(const A *a, int64_t na, const B *b, int64_t nb, O *out, int64_t n, F f) {
+    if (na == n && nb == n) {
+        for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
+    } else if (na == 1 && nb == n) {
+        const A x = a[0];
+        for (int64_t i = 0; i < n; ++i) out[i] = f(x, b[i]);
+    } else {
+        const B y = b[0];
+        for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], y);
+    }
+}
+
+inline bool ValidAt(const Vector &v, int64_t i) { return v.IsValid(v.length == 1 ? 0 : i); }
+
+// Result validity for element-wise ops: NULL if either input is NULL.
+inline void SetCombinedValidity(const Vector &a, const Vector &b, Vector &out) {
+    if (!a.HasNulls() && !b.HasNulls()) return;
+    out.EnsureValidity();
+    for (int64_t i = 0; i < out.length; ++i)
+        if (!ValidAt(a, i) || !ValidAt(b, i)) out.SetNull(i);
+}
+inline void SetUnaryValidity(const Vector &a, Vector &out) {
+    if (!a.HasNulls()) return;
+    out.validity = a.validity;
+}
+
+// The casted view of a vector (no copy when the type already matches).
+inline Expected<std::shared_ptr<const Vector>> As(const std::shared_ptr<const Vector> &v, const Type &t) {
+    if (v->type == t) return v;
+    return CastVector(v, t);
+}
+
+inline Value V(std::shared_ptr<Vector> v) { return Value(std::move(v)); }
+
+}  // namespace rndn::hir

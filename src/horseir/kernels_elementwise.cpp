@@ -1,0 +1,1028 @@
+// Element-wise kernels: casts, arithmetic, comparisons, logic, unary math, calendar, strings.
+#include <algorithm>
+#include <climits>
+#include <limits>
+
+#include "horseir/kernel_util.h"
+
+namespace rndn::hir {
+
+// ---------------------------------------------------------------------------------------------
+// Casts
+
+namespace {
+
+template <class D, class S>
+D ConvertNumber(S x) {
+    if constexpr (std::is_floating_point_v<S> && std::is_integral_v<D>) {
+        // truncation (rNdN's C cast); out-of-range saturates instead of UB
+        if (!(x == x)) return D{0};
+        if (x >= static_cast<S>(std::numeric_limits<D>::max())) return std::numeric_limits<D>::max();
+        if (x <= static_cast<S>(std::numeric_limits<D>::min())) return std::numeric_limits<D>::min();
+        return static_cast<D>(x);
+    } else {
+        return static_cast<D>(x);
+    }
+}
+
+int ScaleOrZero(const Type &t) { return IsDecimal(t.kind) ? t.scale : 0; }
+
+}  // namespace
+
+Expected<std::shared_ptr<const Vector>> CastVector(const std::shared_ptr<const Vector> &v, const Type &to) {
+    const Vector &src = *v;
+    const Type &from = src.type;
+    if (from == to) return v;
+    if (!IsBasic(to.kind)) return TypeError("cannot cast " + TypeToString(from) + " to " + TypeToString(to));
+    if (IsString(from.kind) && IsString(to.kind)) {
+        auto r = std::make_shared<Vector>(src);
+        r->type = to;
+        return std::shared_ptr<const Vector>(r);
+    }
+    if (IsString(from.kind) || IsString(to.kind) || from.kind == TypeKind::COMPLEX || to.kind == TypeKind::COMPLEX)
+        return TypeError("cannot cast " + TypeToString(from) + " to " + TypeToString(to));
+    bool cal_ok = (IsCalendar(from.kind) || IsCalendar(to.kind)) ? from.kind == to.kind : true;
+    if (!cal_ok) return TypeError("cannot cast " + TypeToString(from) + " to " + TypeToString(to));
+    int64_t n = src.length;
+    Type dest = to;
+    if (IsDecimal(to.kind) && to.scale == Type::kUnknownScale) dest.scale = ScaleOrZero(from) == Type::kUnknownScale ? src.scale_max : ScaleOrZero(from);
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(dest, n));
+    out->validity = src.validity;
+    // decimal with per-element scale: values are stored at scale_max
+    int from_scale = IsDecimal(from.kind) ? (from.scale == Type::kUnknownScale ? src.scale_max : from.scale) : 0;
+    if (IsDecimal(from.kind) || IsDecimal(to.kind)) {
+        // go through __int128 at a common scale, or double
+        auto read = [&](int64_t i) -> __int128 {
+            return VisitFixed(from.kind, [&](auto t) -> __int128 {
+                using S = decltype(t);
+                return static_cast<__int128>(src.Data<S>()[i]);
+            });
+        };
+        if (IsFloat(to.kind)) {
+            for (int64_t i = 0; i < n; ++i) {
+                double d = IsFloat(from.kind) ? (from.kind == TypeKind::F32 ? src.Data<float>()[i] : src.Data<double>()[i])
+                                              : DecimalToDouble(read(i), from_scale);
+                if (to.kind == TypeKind::F32) out->Data<float>()[i] = static_cast<float>(d);
+                else out->Data<double>()[i] = d;
+            }
+            return std::shared_ptr<const Vector>(out);
+        }
+        int to_scale = IsDecimal(to.kind) ? dest.scale : 0;
+        for (int64_t i = 0; i < n; ++i) {
+            __int128 x;
+            if (IsFloat(from.kind)) {
+                double d = from.kind == TypeKind::F32 ? src.Data<float>()[i] : src.Data<double>()[i];
+                double scaled = std::round(d * std::pow(10.0, to_scale));
+                if (!(std::fabs(scaled) < 1e38)) return Status::UserError(sqlstate::kNumericOutOfRange, "numeric field overflow");
+                x = static_cast<__int128>(scaled);
+            } else {
+                x = read(i);
+                if (to_scale >= from_scale) {
+                    if (__builtin_mul_overflow(x, Pow10(to_scale - from_scale), &x))
+                        return Status::UserError(sqlstate::kNumericOutOfRange, "numeric field overflow");
+                } else {
+                    x = RoundShift(x, from_scale - to_scale);
+                }
+            }
+            Status st = VisitFixed(to.kind, [&](auto t) -> Status {
+                using D = decltype(t);
+                if constexpr (std::is_integral_v<D> || std::is_same_v<D, __int128>) {
+                    if (to.kind == TypeKind::BOOL) {
+                        out->Data<uint8_t>()[i] = x != 0;
+                        return Status::Ok();
+                    }
+                    if constexpr (!std::is_same_v<D, __int128>) {
+                        if (src.IsValid(i) && (x > static_cast<__int128>(std::numeric_limits<D>::max()) || x < static_cast<__int128>(std::numeric_limits<D>::min())))
+                            return IsDecimal(to.kind) ? Status::UserError(sqlstate::kNumericOutOfRange, "numeric field overflow") : IntegerOutOfRange(to.kind);
+                    }
+                    out->Data<D>()[i] = static_cast<D>(x);
+                }
+                return Status::Ok();
+            });
+            RNDN_RETURN_IF_ERROR(st);
+        }
+        return std::shared_ptr<const Vector>(out);
+    }
+    VisitFixed(from.kind, [&](auto s) {
+        using S = decltype(s);
+        const S *in = src.Data<S>();
+        VisitFixed(to.kind, [&](auto d) {
+            using D = decltype(d);
+            D *o = out->Data<D>();
+            if (to.kind == TypeKind::BOOL) {
+                for (int64_t i = 0; i < n; ++i) o[i] = in[i] != S{0};
+            } else {
+                for (int64_t i = 0; i < n; ++i) o[i] = ConvertNumber<D, S>(in[i]);
+            }
+            return 0;
+        });
+        return 0;
+    });
+    return std::shared_ptr<const Vector>(out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arithmetic
+
+namespace {
+
+enum class Ar { PLUS, MINUS, MUL, DIV, MOD };
+
+Expected<Type> RuntimeType(Builtin b, const std::vector<Value> &args) {
+    std::vector<Type> types;
+    std::vector<const FuncRef *> funcs;
+    for (const auto &a : args) {
+        types.push_back(a.type());
+        funcs.push_back(nullptr);
+    }
+    RuleCtx ctx{types, funcs, nullptr};
+    auto r = GetBuiltin(b).rule(ctx);
+    if (!r.ok()) return TypeError(std::string("@") + GetBuiltin(b).name + ": " + r.status().message());
+    return r.value()[0];
+}
+
+// Small integer types computed in int64 with a range check on the result type.
+template <class T>
+Status IntArith(Ar op, const Vector &a, const Vector &b, Vector &out, TypeKind rk) {
+    const T *x = a.Data<T>();
+    const T *y = b.Data<T>();
+    T *o = out.Data<T>();
+    int64_t n = out.length;
+    constexpr int64_t lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+    int64_t lo_seen = 0, hi_seen = 0;
+    bool zero = false;
+    auto run = [&](auto f) {
+        BinaryLoop(x, a.length, y, b.length, o, n, [&](T p, T q) {
+            int64_t r = f(static_cast<int64_t>(p), static_cast<int64_t>(q));
+            lo_seen = std::min(lo_seen, r);
+            hi_seen = std::max(hi_seen, r);
+            return static_cast<T>(r);
+        });
+    };
+    switch (op) {
+        case Ar::PLUS: run([](int64_t p, int64_t q) { return p + q; }); break;
+        case Ar::MINUS: run([](int64_t p, int64_t q) { return p - q; }); break;
+        case Ar::MUL: run([](int64_t p, int64_t q) { return p * q; }); break;
+        case Ar::DIV:
+        case Ar::MOD:
+            run([&](int64_t p, int64_t q) {
+                if (q == 0) {
+                    zero = true;
+                    return int64_t{0};
+                }
+                return op == Ar::DIV ? p / q : p % q;
+            });
+            break;
+    }
+    bool nulls = a.HasNulls() || b.HasNulls();
+    if (zero) {
+        if (!nulls) return DivisionByZero();
+        for (int64_t i = 0; i < n; ++i)
+            if (ValidAt(a, i) && ValidAt(b, i) && y[b.length == 1 ? 0 : i] == 0) return DivisionByZero();
+    }
+    if (lo_seen < lo || hi_seen > hi) {
+        if (!nulls) return IntegerOutOfRange(rk);
+        for (int64_t i = 0; i < n; ++i) {
+            if (!ValidAt(a, i) || !ValidAt(b, i)) continue;
+            int64_t p = x[a.length == 1 ? 0 : i], q = y[b.length == 1 ? 0 : i];
+            int64_t r = op == Ar::PLUS ? p + q : op == Ar::MINUS ? p - q : op == Ar::MUL ? p * q : 0;
+            if (r < lo || r > hi) return IntegerOutOfRange(rk);
+        }
+    }
+    return Status::Ok();
+}
+
+Status I64Arith(Ar op, const Vector &a, const Vector &b, Vector &out) {
+    const int64_t *x = a.Data<int64_t>();
+    const int64_t *y = b.Data<int64_t>();
+    int64_t *o = out.Data<int64_t>();
+    int64_t n = out.length;
+    uint64_t ovf = 0;
+    bool zero = false;
+    switch (op) {
+        case Ar::PLUS:
+            BinaryLoop(x, a.length, y, b.length, o, n, [&](int64_t p, int64_t q) {
+                int64_t r = static_cast<int64_t>(static_cast<uint64_t>(p) + static_cast<uint64_t>(q));
+                ovf |= static_cast<uint64_t>((p ^ r) & (q ^ r));
+                return r;
+            });
+            break;
+        case Ar::MINUS:
+            BinaryLoop(x, a.length, y, b.length, o, n, [&](int64_t p, int64_t q) {
+                int64_t r = static_cast<int64_t>(static_cast<uint64_t>(p) - static_cast<uint64_t>(q));
+                ovf |= static_cast<uint64_t>((p ^ q) & (p ^ r));
+                return r;
+            });
+            break;
+        case Ar::MUL:
+            BinaryLoop(x, a.length, y, b.length, o, n, [&](int64_t p, int64_t q) {
+                int64_t r;
+                if (__builtin_mul_overflow(p, q, &r)) ovf |= uint64_t(1) << 63;
+                return r;
+            });
+            break;
+        case Ar::DIV:
+        case Ar::MOD:
+            BinaryLoop(x, a.length, y, b.length, o, n, [&](int64_t p, int64_t q) -> int64_t {
+                if (q == 0) {
+                    zero = true;
+                    return 0;
+                }
+                if (q == -1) {
+                    if (p == INT64_MIN && op == Ar::DIV) ovf |= uint64_t(1) << 63;
+                    return op == Ar::DIV ? static_cast<int64_t>(0 - static_cast<uint64_t>(p)) : 0;
+                }
+                return op == Ar::DIV ? p / q : p % q;
+            });
+            break;
+    }
+    bool nulls = a.HasNulls() || b.HasNulls();
+    if (zero) {
+        if (!nulls) return DivisionByZero();
+        for (int64_t i = 0; i < n; ++i)
+            if (ValidAt(a, i) && ValidAt(b, i) && y[b.length == 1 ? 0 : i] == 0) return DivisionByZero();
+    }
+    if (ovf >> 63) {
+        if (!nulls) return IntegerOutOfRange(TypeKind::I64);
+        for (int64_t i = 0; i < n; ++i) {
+            if (!ValidAt(a, i) || !ValidAt(b, i)) continue;
+            int64_t p = x[a.length == 1 ? 0 : i], q = y[b.length == 1 ? 0 : i], r;
+            bool bad = op == Ar::PLUS ? __builtin_add_overflow(p, q, &r)
+                       : op == Ar::MINUS ? __builtin_sub_overflow(p, q, &r)
+                       : op == Ar::MUL ? __builtin_mul_overflow(p, q, &r)
+                                       : (p == INT64_MIN && q == -1);
+            if (bad) return IntegerOutOfRange(TypeKind::I64);
+        }
+    }
+    return Status::Ok();
+}
+
+template <class T>
+void FloatArith(Ar op, const Vector &a, const Vector &b, Vector &out) {
+    const T *x = a.Data<T>();
+    const T *y = b.Data<T>();
+    T *o = out.Data<T>();
+    switch (op) {
+        case Ar::PLUS: BinaryLoop(x, a.length, y, b.length, o, out.length, [](T p, T q) { return p + q; }); break;
+        case Ar::MINUS: BinaryLoop(x, a.length, y, b.length, o, out.length, [](T p, T q) { return p - q; }); break;
+        case Ar::MUL: BinaryLoop(x, a.length, y, b.length, o, out.length, [](T p, T q) { return p * q; }); break;
+        case Ar::DIV: BinaryLoop(x, a.length, y, b.length, o, out.length, [](T p, T q) { return p / q; }); break;
+        case Ar::MOD: BinaryLoop(x, a.length, y, b.length, o, out.length, [](T p, T q) { return std::fmod(p, q); }); break;
+    }
+}
+
+Status NumericOverflow() { return Status::UserError(sqlstate::kNumericOutOfRange, "value overflows numeric format"); }
+
+// Decimal arithmetic on __int128 operands already at their scales (sa, sb).
+Status DecArith(Ar op, const Vector &a, int sa, const Vector &b, int sb, Vector &out) {
+    const __int128 *x = a.Data<__int128>();
+    const __int128 *y = b.Data<__int128>();
+    __int128 *o = out.Data<__int128>();
+    int64_t n = out.length;
+    bool bad = false, zero = false;
+    if (op == Ar::DIV) {
+        // PostgreSQL select_div_scale per element; store at the maximum scale
+        std::vector<uint8_t> scales(static_cast<size_t>(n), 0);
+        int smax = 0;
+        for (int64_t i = 0; i < n; ++i) {
+            if (!ValidAt(a, i) || !ValidAt(b, i)) continue;
+            __int128 p = x[a.length == 1 ? 0 : i], q = y[b.length == 1 ? 0 : i];
+            if (q == 0) return DivisionByZero();
+            int s = SelectDivScale(p, sa, q, sb);
+            if (s > 38) return Status::Unsupported("numeric division result scale above 38");
+            scales[static_cast<size_t>(i)] = static_cast<uint8_t>(s);
+            smax = std::max(smax, s);
+        }
+        for (int64_t i = 0; i < n; ++i) {
+            if (!ValidAt(a, i) || !ValidAt(b, i)) {
+                o[i] = 0;
+                continue;
+            }
+            __int128 p = x[a.length == 1 ? 0 : i], q = y[b.length == 1 ? 0 : i];
+            int s = scales[static_cast<size_t>(i)];
+            RNDN_ASSIGN_OR_RETURN(__int128 r, DecimalDivide(p, sa, q, sb, s));
+            if (__builtin_mul_overflow(r, Pow10(smax - s), &r)) return NumericOverflow();
+            o[i] = r;
+        }
+        out.elem_scale = std::move(scales);
+        out.scale_max = smax;
+        return Status::Ok();
+    }
+    if (op == Ar::MUL) {
+        BinaryLoop(x, a.length, y, b.length, o, n, [&](__int128 p, __int128 q) {
+            __int128 r;
+            bad |= __builtin_mul_overflow(p, q, &r);
+            return r;
+        });
+    } else if (op == Ar::MOD) {
+        BinaryLoop(x, a.length, y, b.length, o, n, [&](__int128 p, __int128 q) -> __int128 {
+            if (q == 0) {
+                zero = true;
+                return 0;
+            }
+            return p % q;
+        });
+    } else {
+        BinaryLoop(x, a.length, y, b.length, o, n, [&](__int128 p, __int128 q) {
+            __int128 r;
+            bad |= op == Ar::PLUS ? __builtin_add_overflow(p, q, &r) : __builtin_sub_overflow(p, q, &r);
+            return r;
+        });
+    }
+    bool nulls = a.HasNulls() || b.HasNulls();
+    if (zero) {
+        for (int64_t i = 0; i < n; ++i)
+            if ((!nulls || (ValidAt(a, i) && ValidAt(b, i))) && y[b.length == 1 ? 0 : i] == 0) return DivisionByZero();
+    }
+    if (bad) return NumericOverflow();
+    return Status::Ok();
+}
+
+int64_t CalendarUnit(TypeKind k) {
+    // date: days, month: months, minute/second: their unit; time/dt (microsecond storage):
+    // milliseconds, the unit of their literals.
+    return (k == TypeKind::TIME || k == TypeKind::DT) ? 1000 : 1;
+}
+
+// Widens a calendar or integer vector to int64 (one dispatch per vector).
+std::vector<int64_t> WidenToI64(const Vector &v) {
+    std::vector<int64_t> out(static_cast<size_t>(v.length));
+    VisitFixed(v.type.kind, [&](auto t) {
+        using T = decltype(t);
+        if constexpr (!std::is_floating_point_v<T> && !std::is_same_v<T, __int128>) {
+            const T *x = v.Data<T>();
+            for (int64_t i = 0; i < v.length; ++i) out[static_cast<size_t>(i)] = static_cast<int64_t>(x[i]);
+        }
+        return 0;
+    });
+    return out;
+}
+
+template <class O>
+void CalendarLoop(Ar op, bool a_cal, bool b_cal, int64_t unit, const std::vector<int64_t> &x, int64_t na, const std::vector<int64_t> &y,
+                  int64_t nb, O *o, int64_t n) {
+    if (a_cal && b_cal)
+        BinaryLoop(x.data(), na, y.data(), nb, o, n, [unit](int64_t p, int64_t q) { return static_cast<O>((p - q) / unit); });
+    else if (a_cal && op == Ar::PLUS)
+        BinaryLoop(x.data(), na, y.data(), nb, o, n, [unit](int64_t p, int64_t q) { return static_cast<O>(p + q * unit); });
+    else if (a_cal)
+        BinaryLoop(x.data(), na, y.data(), nb, o, n, [unit](int64_t p, int64_t q) { return static_cast<O>(p - q * unit); });
+    else
+        BinaryLoop(x.data(), na, y.data(), nb, o, n, [unit](int64_t p, int64_t q) { return static_cast<O>(q + p * unit); });
+}
+
+Expected<Value> CalendarArith(Ar op, const Vector &a, const Vector &b, const Type &rt) {
+    RNDN_ASSIGN_OR_RETURN(int64_t n, BroadcastLength(a.length, b.length, op == Ar::PLUS ? "plus" : "minus"));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(rt, n));
+    bool a_cal = IsCalendar(a.type.kind), b_cal = IsCalendar(b.type.kind);
+    int64_t unit = CalendarUnit(a_cal ? a.type.kind : b.type.kind);
+    std::vector<int64_t> x = WidenToI64(a), y = WidenToI64(b);
+    if (ElementSize(rt.kind) == 8) CalendarLoop(op, a_cal, b_cal, unit, x, a.length, y, b.length, out->Data<int64_t>(), n);
+    else CalendarLoop(op, a_cal, b_cal, unit, x, a.length, y, b.length, out->Data<int32_t>(), n);
+    SetCombinedValidity(a, b, *out);
+    return V(out);
+}
+
+Expected<Value> Arith(Builtin bid, Ar op, const std::vector<Value> &args) {
+    const char *fn = GetBuiltin(bid).name;
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], fn, 0));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], fn, 1));
+    RNDN_ASSIGN_OR_RETURN(Type rt, RuntimeType(bid, args));
+    const auto &pa = args[0].vector_ptr();
+    const auto &pb = args[1].vector_ptr();
+    if (IsCalendar(pa->type.kind) || IsCalendar(pb->type.kind)) return CalendarArith(op, *pa, *pb, rt);
+    RNDN_ASSIGN_OR_RETURN(int64_t n, BroadcastLength(pa->length, pb->length, fn));
+    if (IsDecimal(rt.kind)) {
+        int sa = IsDecimal(pa->type.kind) ? pa->type.scale : 0;
+        int sb = IsDecimal(pb->type.kind) ? pb->type.scale : 0;
+        if (sa == Type::kUnknownScale) sa = pa->scale_max;
+        if (sb == Type::kUnknownScale) sb = pb->scale_max;
+        int common = std::max(sa, sb);
+        bool align = op == Ar::PLUS || op == Ar::MINUS || op == Ar::MOD;
+        RNDN_ASSIGN_OR_RETURN(auto ca, As(pa, Type::Decimal(TypeKind::DEC128, align ? common : sa)));
+        RNDN_ASSIGN_OR_RETURN(auto cb, As(pb, Type::Decimal(TypeKind::DEC128, align ? common : sb)));
+        Type out_t = rt;
+        if (op != Ar::DIV) out_t.scale = align ? common : sa + sb;
+        RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(out_t, n));
+        RNDN_RETURN_IF_ERROR(DecArith(op, *ca, align ? common : sa, *cb, align ? common : sb, *out));
+        SetCombinedValidity(*ca, *cb, *out);
+        return V(out);
+    }
+    // Compute type: the result type, except mod on bool (i16) which computes in i16 too.
+    RNDN_ASSIGN_OR_RETURN(auto ca, As(pa, rt));
+    RNDN_ASSIGN_OR_RETURN(auto cb, As(pb, rt));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(rt, n));
+    Status st;
+    switch (rt.kind) {
+        case TypeKind::F32: FloatArith<float>(op, *ca, *cb, *out); break;
+        case TypeKind::F64: FloatArith<double>(op, *ca, *cb, *out); break;
+        case TypeKind::I64: st = I64Arith(op, *ca, *cb, *out); break;
+        case TypeKind::I32: st = IntArith<int32_t>(op, *ca, *cb, *out, rt.kind); break;
+        case TypeKind::I16: st = IntArith<int16_t>(op, *ca, *cb, *out, rt.kind); break;
+        case TypeKind::I8: st = IntArith<int8_t>(op, *ca, *cb, *out, rt.kind); break;
+        case TypeKind::BOOL:
+        case TypeKind::CHAR: st = IntArith<uint8_t>(op, *ca, *cb, *out, rt.kind); break;
+        default: return TypeError(std::string("@") + fn + ": unsupported operand types");
+    }
+    RNDN_RETURN_IF_ERROR(st);
+    SetCombinedValidity(*ca, *cb, *out);
+    return V(out);
+}
+
+}  // namespace
+
+Expected<Value> KPlus(KernelCtx &, const std::vector<Value> &a) { return Arith(Builtin::PLUS, Ar::PLUS, a); }
+Expected<Value> KMinus(KernelCtx &, const std::vector<Value> &a) { return Arith(Builtin::MINUS, Ar::MINUS, a); }
+Expected<Value> KMul(KernelCtx &, const std::vector<Value> &a) { return Arith(Builtin::MUL, Ar::MUL, a); }
+Expected<Value> KDiv(KernelCtx &, const std::vector<Value> &a) { return Arith(Builtin::DIV, Ar::DIV, a); }
+Expected<Value> KMod(KernelCtx &, const std::vector<Value> &a) { return Arith(Builtin::MOD, Ar::MOD, a); }
+
+// power / logb: computed in double, stored as the rule's float type.
+namespace {
+template <class F>
+Expected<Value> Math2(Builtin bid, const std::vector<Value> &args, F f) {
+    const char *fn = GetBuiltin(bid).name;
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], fn, 0));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], fn, 1));
+    RNDN_ASSIGN_OR_RETURN(Type rt, RuntimeType(bid, args));
+    RNDN_ASSIGN_OR_RETURN(auto ca, As(args[0].vector_ptr(), TypeKind::F64));
+    RNDN_ASSIGN_OR_RETURN(auto cb, As(args[1].vector_ptr(), TypeKind::F64));
+    RNDN_ASSIGN_OR_RETURN(int64_t n, BroadcastLength(ca->length, cb->length, fn));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::F64, n));
+    BinaryLoop(ca->Data<double>(), ca->length, cb->Data<double>(), cb->length, out->Data<double>(), n, f);
+    SetCombinedValidity(*ca, *cb, *out);
+    RNDN_ASSIGN_OR_RETURN(auto r, As(out, rt));
+    return Value(r);
+}
+}  // namespace
+
+Expected<Value> KPower(KernelCtx &, const std::vector<Value> &a) {
+    return Math2(Builtin::POWER, a, [](double x, double y) { return std::pow(x, y); });
+}
+Expected<Value> KLogb(KernelCtx &, const std::vector<Value> &a) {
+    return Math2(Builtin::LOGB, a, [](double b, double x) { return std::log(x) / std::log(b); });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comparisons
+
+namespace {
+enum class Cmp { LT, GT, LEQ, GEQ, EQ, NEQ };
+
+template <class T>
+void CompareLoop(Cmp c, const T *x, int64_t na, const T *y, int64_t nb, uint8_t *o, int64_t n) {
+    switch (c) {
+        case Cmp::LT: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return p < q; }); break;
+        case Cmp::GT: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return p > q; }); break;
+        case Cmp::LEQ: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return p <= q; }); break;
+        case Cmp::GEQ: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return p >= q; }); break;
+        case Cmp::EQ: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return p == q; }); break;
+        case Cmp::NEQ: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return p != q; }); break;
+    }
+}
+
+bool CmpResult(Cmp c, int r) {
+    switch (c) {
+        case Cmp::LT: return r < 0;
+        case Cmp::GT: return r > 0;
+        case Cmp::LEQ: return r <= 0;
+        case Cmp::GEQ: return r >= 0;
+        case Cmp::EQ: return r == 0;
+        case Cmp::NEQ: return r != 0;
+    }
+    return false;
+}
+
+Expected<Value> Compare(Builtin bid, Cmp c, const std::vector<Value> &args) {
+    const char *fn = GetBuiltin(bid).name;
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], fn, 0));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], fn, 1));
+    RNDN_RETURN_IF_ERROR(RuntimeType(bid, args).status());
+    const auto &pa = args[0].vector_ptr();
+    const auto &pb = args[1].vector_ptr();
+    RNDN_ASSIGN_OR_RETURN(int64_t n, BroadcastLength(pa->length, pb->length, fn));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(TypeKind::BOOL, n));
+    uint8_t *o = out->Data<uint8_t>();
+    if (IsString(pa->type.kind)) {
+        const Vector &a = *pa, &b = *pb;
+        for (int64_t i = 0; i < n; ++i) {
+            std::string_view x = a.StringAt(a.length == 1 ? 0 : i), y = b.StringAt(b.length == 1 ? 0 : i);
+            int r = x.compare(y);
+            o[i] = CmpResult(c, r < 0 ? -1 : r > 0 ? 1 : 0);
+        }
+        SetCombinedValidity(a, b, *out);
+        return V(out);
+    }
+    Type ct = pa->type;
+    if (pa->type != pb->type) {
+        ct = WidestType(pa->type, pb->type);
+        if (IsDecimal(ct.kind)) {
+            int sa = IsDecimal(pa->type.kind) ? (pa->type.scale < 0 ? pa->scale_max : pa->type.scale) : 0;
+            int sb = IsDecimal(pb->type.kind) ? (pb->type.scale < 0 ? pb->scale_max : pb->type.scale) : 0;
+            ct = Type::Decimal(TypeKind::DEC128, std::max(sa, sb));
+        }
+    } else if (IsDecimal(ct.kind) && ct.scale == Type::kUnknownScale) {
+        ct = Type::Decimal(TypeKind::DEC128, std::max(pa->scale_max, pb->scale_max));
+    }
+    RNDN_ASSIGN_OR_RETURN(auto ca, As(pa, ct));
+    RNDN_ASSIGN_OR_RETURN(auto cb, As(pb, ct));
+    VisitFixed(ct.kind, [&](auto t) {
+        using T = decltype(t);
+        CompareLoop<T>(c, ca->template Data<T>(), ca->length, cb->template Data<T>(), cb->length, o, n);
+        return 0;
+    });
+    SetCombinedValidity(*ca, *cb, *out);
+    return V(out);
+}
+}  // namespace
+
+Expected<Value> KLt(KernelCtx &, const std::vector<Value> &a) { return Compare(Builtin::LT, Cmp::LT, a); }
+Expected<Value> KGt(KernelCtx &, const std::vector<Value> &a) { return Compare(Builtin::GT, Cmp::GT, a); }
+Expected<Value> KLeq(KernelCtx &, const std::vector<Value> &a) { return Compare(Builtin::LEQ, Cmp::LEQ, a); }
+Expected<Value> KGeq(KernelCtx &, const std::vector<Value> &a) { return Compare(Builtin::GEQ, Cmp::GEQ, a); }
+Expected<Value> KEq(KernelCtx &, const std::vector<Value> &a) { return Compare(Builtin::EQ, Cmp::EQ, a); }
+Expected<Value> KNeq(KernelCtx &, const std::vector<Value> &a) { return Compare(Builtin::NEQ, Cmp::NEQ, a); }
+
+// ---------------------------------------------------------------------------------------------
+// Logic (Kleene for and/or/nand/nor/not)
+
+namespace {
+enum class Lg { AND, OR, NAND, NOR, XOR };
+
+Expected<Value> Logic(Builtin bid, Lg op, const std::vector<Value> &args) {
+    const char *fn = GetBuiltin(bid).name;
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], fn, 0));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], fn, 1));
+    RNDN_RETURN_IF_ERROR(RuntimeType(bid, args).status());
+    const Vector &a = args[0].vector(), &b = args[1].vector();
+    RNDN_ASSIGN_OR_RETURN(int64_t n, BroadcastLength(a.length, b.length, fn));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::BOOL, n));
+    const uint8_t *x = a.Data<uint8_t>(), *y = b.Data<uint8_t>();
+    uint8_t *o = out->Data<uint8_t>();
+    switch (op) {
+        case Lg::AND:
+        case Lg::NAND: BinaryLoop(x, a.length, y, b.length, o, n, [](uint8_t p, uint8_t q) -> uint8_t { return p & q; }); break;
+        case Lg::OR:
+        case Lg::NOR: BinaryLoop(x, a.length, y, b.length, o, n, [](uint8_t p, uint8_t q) -> uint8_t { return p | q; }); break;
+        case Lg::XOR: BinaryLoop(x, a.length, y, b.length, o, n, [](uint8_t p, uint8_t q) -> uint8_t { return p ^ q; }); break;
+    }
+    if (a.HasNulls() || b.HasNulls()) {
+        out->EnsureValidity();
+        for (int64_t i = 0; i < n; ++i) {
+            bool va = ValidAt(a, i), vb = ValidAt(b, i);
+            if (va && vb) continue;
+            bool pa = x[a.length == 1 ? 0 : i], pb = y[b.length == 1 ? 0 : i];
+            bool known = false;
+            if (op == Lg::AND || op == Lg::NAND) {
+                if ((va && !pa) || (vb && !pb)) {
+                    known = true;
+                    o[i] = 0;
+                }
+            } else if (op == Lg::OR || op == Lg::NOR) {
+                if ((va && pa) || (vb && pb)) {
+                    known = true;
+                    o[i] = 1;
+                }
+            }
+            if (!known) {
+                o[i] = 0;
+                out->SetNull(i);
+            }
+        }
+    }
+    if (op == Lg::NAND || op == Lg::NOR)
+        for (int64_t i = 0; i < n; ++i) o[i] = !o[i];
+    return V(out);
+}
+}  // namespace
+
+Expected<Value> KAnd(KernelCtx &, const std::vector<Value> &a) { return Logic(Builtin::AND, Lg::AND, a); }
+Expected<Value> KOr(KernelCtx &, const std::vector<Value> &a) { return Logic(Builtin::OR, Lg::OR, a); }
+Expected<Value> KNand(KernelCtx &, const std::vector<Value> &a) { return Logic(Builtin::NAND, Lg::NAND, a); }
+Expected<Value> KNor(KernelCtx &, const std::vector<Value> &a) { return Logic(Builtin::NOR, Lg::NOR, a); }
+Expected<Value> KXor(KernelCtx &, const std::vector<Value> &a) { return Logic(Builtin::XOR, Lg::XOR, a); }
+
+Expected<Value> KNot(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "not", 0));
+    RNDN_RETURN_IF_ERROR(RuntimeType(Builtin::NOT, args).status());
+    const Vector &a = args[0].vector();
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::BOOL, a.length));
+    const uint8_t *x = a.Data<uint8_t>();
+    uint8_t *o = out->Data<uint8_t>();
+    for (int64_t i = 0; i < a.length; ++i) o[i] = !x[i];
+    SetUnaryValidity(a, *out);
+    return V(out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Unary numeric
+
+namespace {
+// Applies f in double and stores the rule's result type (float results).
+template <class F>
+Expected<Value> MathUnary(Builtin bid, const std::vector<Value> &args, F f) {
+    const char *fn = GetBuiltin(bid).name;
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], fn, 0));
+    RNDN_ASSIGN_OR_RETURN(Type rt, RuntimeType(bid, args));
+    RNDN_ASSIGN_OR_RETURN(auto ca, As(args[0].vector_ptr(), TypeKind::F64));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::F64, ca->length));
+    const double *x = ca->Data<double>();
+    double *o = out->Data<double>();
+    for (int64_t i = 0; i < ca->length; ++i) o[i] = f(x[i]);
+    SetUnaryValidity(*ca, *out);
+    RNDN_ASSIGN_OR_RETURN(auto r, As(out, rt));
+    return Value(r);
+}
+
+// Same-type unary ops; integer overflow (abs/neg of the minimum) is an error.
+template <class F>
+Expected<Value> SameUnary(Builtin bid, const std::vector<Value> &args, F f) {
+    const char *fn = GetBuiltin(bid).name;
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], fn, 0));
+    RNDN_ASSIGN_OR_RETURN(Type rt, RuntimeType(bid, args));
+    RNDN_ASSIGN_OR_RETURN(auto ca, As(args[0].vector_ptr(), rt));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(rt, ca->length));
+    out->elem_scale = ca->elem_scale;
+    out->scale_max = ca->scale_max;
+    bool ovf = false;
+    VisitFixed(rt.kind, [&](auto t) {
+        using T = decltype(t);
+        const T *x = ca->template Data<T>();
+        T *o = out->template Data<T>();
+        for (int64_t i = 0; i < ca->length; ++i) o[i] = f(x[i], ovf);
+        return 0;
+    });
+    if (ovf) {
+        if (IsDecimal(rt.kind)) return NumericOverflow();
+        return IntegerOutOfRange(rt.kind);
+    }
+    SetUnaryValidity(*ca, *out);
+    return V(out);
+}
+
+template <class T>
+constexpr bool kSignedInt = std::is_integral_v<T> && std::is_signed_v<T>;
+}  // namespace
+
+Expected<Value> KAbs(KernelCtx &, const std::vector<Value> &a) {
+    return SameUnary(Builtin::ABS, a, [](auto x, bool &ovf) {
+        using T = decltype(x);
+        if constexpr (std::is_floating_point_v<T>) return std::fabs(x);
+        else if constexpr (std::is_unsigned_v<T>) return x;
+        else {
+            if (x == std::numeric_limits<T>::min()) ovf = true;
+            return x < 0 ? static_cast<T>(-x) : x;
+        }
+    });
+}
+Expected<Value> KNeg(KernelCtx &, const std::vector<Value> &a) {
+    return SameUnary(Builtin::NEG, a, [](auto x, bool &ovf) {
+        using T = decltype(x);
+        if constexpr (std::is_floating_point_v<T>) return -x;
+        else if constexpr (std::is_unsigned_v<T>) return x;
+        else {
+            if (x == std::numeric_limits<T>::min()) ovf = true;
+            return static_cast<T>(-x);
+        }
+    });
+}
+namespace {
+template <class G>
+Expected<Value> Rounding(Builtin bid, const std::vector<Value> &a, G g) {
+    RNDN_RETURN_IF_ERROR(NeedVector(a[0], GetBuiltin(bid).name, 0));
+    if (IsDecimal(a[0].vector().type.kind)) {
+        // round to scale 0 (PostgreSQL round/ceil/floor of numeric keep the type, scale 0 digits)
+        const Vector &v = a[0].vector();
+        RNDN_ASSIGN_OR_RETURN(auto cv, As(a[0].vector_ptr(), Type::Decimal(TypeKind::DEC128, v.type.scale < 0 ? v.scale_max : v.type.scale)));
+        int s = cv->type.scale;
+        RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(Type::Decimal(TypeKind::DEC128, 0), cv->length));
+        __int128 p = Pow10(s);
+        for (int64_t i = 0; i < cv->length; ++i) {
+            __int128 x = cv->Data<__int128>()[i];
+            __int128 q = x / p, r = x % p;
+            out->Data<__int128>()[i] = g(q, r, p);
+        }
+        SetUnaryValidity(*cv, *out);
+        return V(out);
+    }
+    return SameUnary(bid, a, [](auto x, bool &) {
+        using T = decltype(x);
+        if constexpr (std::is_floating_point_v<T>) return static_cast<T>(G{}(x));
+        else return x;
+    });
+}
+struct CeilF {
+    double operator()(double x) const { return std::ceil(x); }
+    __int128 operator()(__int128 q, __int128 r, __int128) const { return r > 0 ? q + 1 : q; }
+};
+struct FloorF {
+    double operator()(double x) const { return std::floor(x); }
+    __int128 operator()(__int128 q, __int128 r, __int128) const { return r < 0 ? q - 1 : q; }
+};
+struct RoundF {
+    double operator()(double x) const { return std::round(x); }
+    __int128 operator()(__int128 q, __int128 r, __int128 p) const {
+        if (2 * r >= p) return q + 1;
+        if (-2 * r >= p) return q - 1;
+        return q;
+    }
+};
+}  // namespace
+Expected<Value> KCeil(KernelCtx &, const std::vector<Value> &a) { return Rounding(Builtin::CEIL, a, CeilF{}); }
+Expected<Value> KFloor(KernelCtx &, const std::vector<Value> &a) { return Rounding(Builtin::FLOOR, a, FloorF{}); }
+Expected<Value> KRound(KernelCtx &, const std::vector<Value> &a) { return Rounding(Builtin::ROUND, a, RoundF{}); }
+
+Expected<Value> KSignum(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "signum", 0));
+    RNDN_RETURN_IF_ERROR(RuntimeType(Builtin::SIGNUM, args).status());
+    const Vector &a = args[0].vector();
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::I16, a.length));
+    VisitFixed(a.type.kind, [&](auto t) {
+        using T = decltype(t);
+        const T *x = a.Data<T>();
+        int16_t *o = out->Data<int16_t>();
+        for (int64_t i = 0; i < a.length; ++i) o[i] = static_cast<int16_t>((x[i] > T{0}) - (x[i] < T{0}));
+        return 0;
+    });
+    SetUnaryValidity(a, *out);
+    return V(out);
+}
+
+#define HIR_MATH(KNAME, BID, EXPR) \
+    Expected<Value> KNAME(KernelCtx &, const std::vector<Value> &a) { return MathUnary(Builtin::BID, a, [](double x) { return EXPR; }); }
+HIR_MATH(KRecip, RECIP, 1.0 / x)
+HIR_MATH(KPi, PI, M_PI * x)
+HIR_MATH(KLog, LOG, std::log(x))
+HIR_MATH(KLog2, LOG2, std::log2(x))
+HIR_MATH(KLog10, LOG10, std::log10(x))
+HIR_MATH(KSqrt, SQRT, std::sqrt(x))
+HIR_MATH(KExp, EXP, std::exp(x))
+HIR_MATH(KCos, COS, std::cos(x))
+HIR_MATH(KSin, SIN, std::sin(x))
+HIR_MATH(KTan, TAN, std::tan(x))
+HIR_MATH(KAcos, ACOS, std::acos(x))
+HIR_MATH(KAsin, ASIN, std::asin(x))
+HIR_MATH(KAtan, ATAN, std::atan(x))
+HIR_MATH(KCosh, COSH, std::cosh(x))
+HIR_MATH(KSinh, SINH, std::sinh(x))
+HIR_MATH(KTanh, TANH, std::tanh(x))
+HIR_MATH(KAcosh, ACOSH, std::acosh(x))
+HIR_MATH(KAsinh, ASINH, std::asinh(x))
+HIR_MATH(KAtanh, ATANH, std::atanh(x))
+#undef HIR_MATH
+
+Expected<Value> KFact(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "fact", 0));
+    RNDN_RETURN_IF_ERROR(RuntimeType(Builtin::FACT, args).status());
+    RNDN_ASSIGN_OR_RETURN(auto ca, As(args[0].vector_ptr(), TypeKind::I64));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::I64, ca->length));
+    for (int64_t i = 0; i < ca->length; ++i) {
+        int64_t x = ca->Data<int64_t>()[i], r = 1;
+        if (!ca->IsValid(i)) continue;
+        if (x < 0) return Status::UserError(sqlstate::kInvalidParameter, "factorial of a negative number is undefined");
+        for (int64_t k = 2; k <= x; ++k)
+            if (__builtin_mul_overflow(r, k, &r)) return IntegerOutOfRange(TypeKind::I64);
+        out->Data<int64_t>()[i] = r;
+    }
+    SetUnaryValidity(*ca, *out);
+    return V(out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calendar
+
+namespace {
+template <class F>
+Expected<Value> CalendarPart(Builtin bid, const std::vector<Value> &args, TypeKind result, F f) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], GetBuiltin(bid).name, 0));
+    RNDN_RETURN_IF_ERROR(RuntimeType(bid, args).status());
+    const Vector &a = args[0].vector();
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(result, a.length));
+    TypeKind k = a.type.kind;
+    VisitFixed(result, [&](auto t) {
+        using O = decltype(t);
+        O *o = out->template Data<O>();
+        for (int64_t i = 0; i < a.length; ++i) {
+            int64_t raw = (k == TypeKind::DT || k == TypeKind::TIME) ? a.Data<int64_t>()[i] : a.Data<int32_t>()[i];
+            o[i] = static_cast<O>(f(k, raw));
+        }
+        return 0;
+    });
+    SetUnaryValidity(a, *out);
+    return V(out);
+}
+int64_t FloorDivI(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+int64_t DayOf(TypeKind k, int64_t raw) {
+    if (k == TypeKind::DT) return FloorDivI(raw, 86400000000LL);
+    return raw;
+}
+int64_t MicrosOfDay(TypeKind k, int64_t raw) {
+    switch (k) {
+        case TypeKind::DT: return raw - FloorDivI(raw, 86400000000LL) * 86400000000LL;
+        case TypeKind::TIME: return raw;
+        case TypeKind::MINUTE: return raw * 60000000LL;
+        case TypeKind::SECOND: return raw * 1000000LL;
+        default: return 0;
+    }
+}
+int64_t Ymd(TypeKind k, int64_t raw, int which) {
+    int32_t y, m, d;
+    if (k == TypeKind::MONTH) {
+        int64_t yy = FloorDivI(raw, 12);
+        y = static_cast<int32_t>(2000 + yy);
+        m = static_cast<int32_t>(raw - yy * 12 + 1);
+        d = 1;
+    } else {
+        CivilFromDays(static_cast<int32_t>(DayOf(k, raw)), &y, &m, &d);
+    }
+    return which == 0 ? y : which == 1 ? m : d;
+}
+}  // namespace
+
+Expected<Value> KDateYear(KernelCtx &, const std::vector<Value> &a) {
+    return CalendarPart(Builtin::DATE_YEAR, a, TypeKind::I16, [](TypeKind k, int64_t r) { return Ymd(k, r, 0); });
+}
+Expected<Value> KDateMonth(KernelCtx &, const std::vector<Value> &a) {
+    return CalendarPart(Builtin::DATE_MONTH, a, TypeKind::I16, [](TypeKind k, int64_t r) { return Ymd(k, r, 1); });
+}
+Expected<Value> KDateDay(KernelCtx &, const std::vector<Value> &a) {
+    return CalendarPart(Builtin::DATE_DAY, a, TypeKind::I16, [](TypeKind k, int64_t r) { return Ymd(k, r, 2); });
+}
+Expected<Value> KDate(KernelCtx &, const std::vector<Value> &a) {
+    return CalendarPart(Builtin::DATE, a, TypeKind::DATE, [](TypeKind k, int64_t r) { return DayOf(k, r); });
+}
+Expected<Value> KTime(KernelCtx &, const std::vector<Value> &a) {
+    return CalendarPart(Builtin::TIME, a, TypeKind::TIME, [](TypeKind k, int64_t r) { return MicrosOfDay(k, r); });
+}
+Expected<Value> KTimeHour(KernelCtx &, const std::vector<Value> &a) {
+    return CalendarPart(Builtin::TIME_HOUR, a, TypeKind::I16, [](TypeKind k, int64_t r) { return MicrosOfDay(k, r) / 3600000000LL; });
+}
+Expected<Value> KTimeMinute(KernelCtx &, const std::vector<Value> &a) {
+    return CalendarPart(Builtin::TIME_MINUTE, a, TypeKind::I16, [](TypeKind k, int64_t r) { return MicrosOfDay(k, r) / 60000000LL % 60; });
+}
+Expected<Value> KTimeSecond(KernelCtx &, const std::vector<Value> &a) {
+    return CalendarPart(Builtin::TIME_SECOND, a, TypeKind::I16, [](TypeKind k, int64_t r) { return MicrosOfDay(k, r) / 1000000LL % 60; });
+}
+Expected<Value> KTimeMill(KernelCtx &, const std::vector<Value> &a) {
+    return CalendarPart(Builtin::TIME_MILL, a, TypeKind::I16, [](TypeKind k, int64_t r) { return MicrosOfDay(k, r) / 1000LL % 1000; });
+}
+
+namespace {
+Expected<Value> DatetimeShift(Builtin bid, const std::vector<Value> &args, int sign) {
+    const char *fn = GetBuiltin(bid).name;
+    for (int i = 0; i < 3; ++i) RNDN_RETURN_IF_ERROR(NeedVector(args[static_cast<size_t>(i)], fn, i));
+    RNDN_ASSIGN_OR_RETURN(Type rt, RuntimeType(bid, args));
+    const Vector &d = args[0].vector();
+    RNDN_ASSIGN_OR_RETURN(auto nv, As(args[1].vector_ptr(), TypeKind::I64));
+    const Vector &unit = args[2].vector();
+    if (unit.length != 1) return ShapeError(std::string("@") + fn + ": the unit must be one symbol");
+    std::string_view u = unit.StringAt(0);
+    RNDN_ASSIGN_OR_RETURN(int64_t n, BroadcastLength(d.length, nv->length, fn));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(rt, n));
+    TypeKind k = d.type.kind;
+    for (int64_t i = 0; i < n; ++i) {
+        int64_t raw = (k == TypeKind::DT || k == TypeKind::TIME) ? d.Data<int64_t>()[d.length == 1 ? 0 : i] : d.Data<int32_t>()[d.length == 1 ? 0 : i];
+        int64_t amount = sign * nv->Data<int64_t>()[nv->length == 1 ? 0 : i];
+        int64_t r;
+        if (u == "year" || u == "month") {
+            int64_t months = u == "year" ? amount * 12 : amount;
+            if (k == TypeKind::MONTH) {
+                r = raw + months;
+            } else if (k == TypeKind::DATE || k == TypeKind::DT) {
+                int64_t day = DayOf(k, raw);
+                int32_t y, m, dd;
+                CivilFromDays(static_cast<int32_t>(day), &y, &m, &dd);
+                int64_t total = static_cast<int64_t>(y) * 12 + (m - 1) + months;
+                int32_t ny = static_cast<int32_t>(FloorDivI(total, 12)), nm = static_cast<int32_t>(total - FloorDivI(total, 12) * 12 + 1);
+                static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+                bool leap = (ny % 4 == 0 && ny % 100 != 0) || ny % 400 == 0;
+                int32_t last = kDays[nm - 1] + (nm == 2 && leap ? 1 : 0);
+                int64_t nd = DaysFromCivil(ny, nm, std::min(dd, last));
+                r = k == TypeKind::DATE ? nd : raw + (nd - day) * 86400000000LL;
+            } else {
+                return TypeError(std::string("@") + fn + ": unit '" + std::string(u) + "' does not apply to " + TypeToString(d.type));
+            }
+        } else if (u == "day") {
+            if (k == TypeKind::DATE) r = raw + amount;
+            else if (k == TypeKind::DT) r = raw + amount * 86400000000LL;
+            else return TypeError(std::string("@") + fn + ": unit 'day' does not apply to " + TypeToString(d.type));
+        } else {
+            return Status::UserError(sqlstate::kInvalidParameter, std::string("@") + fn + ": unknown unit '" + std::string(u) + "' (year, month, day)");
+        }
+        if (k == TypeKind::DT || k == TypeKind::TIME) out->Data<int64_t>()[i] = r;
+        else out->Data<int32_t>()[i] = static_cast<int32_t>(r);
+    }
+    SetCombinedValidity(d, *nv, *out);
+    return V(out);
+}
+}  // namespace
+
+Expected<Value> KDatetimeAdd(KernelCtx &, const std::vector<Value> &a) { return DatetimeShift(Builtin::DATETIME_ADD, a, 1); }
+Expected<Value> KDatetimeSub(KernelCtx &, const std::vector<Value> &a) { return DatetimeShift(Builtin::DATETIME_SUB, a, -1); }
+Expected<Value> KDatetimeDiff(KernelCtx &ctx, const std::vector<Value> &a) {
+    RNDN_RETURN_IF_ERROR(RuntimeType(Builtin::DATETIME_DIFF, a).status());
+    (void)ctx;
+    return Arith(Builtin::MINUS, Ar::MINUS, a);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Strings
+
+namespace {
+// SQL LIKE: % any run, _ one byte, the rest literal.
+bool LikeMatch(std::string_view s, std::string_view p) {
+    size_t si = 0, pi = 0, star_p = std::string_view::npos, star_s = 0;
+    while (si < s.size()) {
+        if (pi < p.size() && (p[pi] == '_' || (p[pi] != '%' && p[pi] == s[si]))) {
+            ++si;
+            ++pi;
+        } else if (pi < p.size() && p[pi] == '%') {
+            star_p = pi++;
+            star_s = si;
+        } else if (star_p != std::string_view::npos) {
+            pi = star_p + 1;
+            si = ++star_s;
+        } else {
+            return false;
+        }
+    }
+    while (pi < p.size() && p[pi] == '%') ++pi;
+    return pi == p.size();
+}
+}  // namespace
+
+Expected<Value> KLike(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "like", 0));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], "like", 1));
+    RNDN_RETURN_IF_ERROR(RuntimeType(Builtin::LIKE, args).status());
+    const Vector &a = args[0].vector(), &p = args[1].vector();
+    if (p.length != 1) return ShapeError("@like: the pattern must have length 1");
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::BOOL, a.length));
+    std::string_view pat = p.StringAt(0);
+    uint8_t *o = out->Data<uint8_t>();
+    for (int64_t i = 0; i < a.length; ++i) o[i] = LikeMatch(a.StringAt(i), pat);
+    SetCombinedValidity(a, p, *out);
+    return V(out);
+}
+
+Expected<Value> KSubString(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "sub_string", 0));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], "sub_string", 1));
+    RNDN_RETURN_IF_ERROR(RuntimeType(Builtin::SUB_STRING, args).status());
+    const Vector &a = args[0].vector();
+    RNDN_ASSIGN_OR_RETURN(auto r, As(args[1].vector_ptr(), TypeKind::I64));
+    if (r->length != 2) return ShapeError("@sub_string: the range must have two elements (start, length)");
+    int64_t start = r->Data<int64_t>()[0], len = r->Data<int64_t>()[1];
+    if (len < 0) return Status::UserError(sqlstate::kInvalidParameter, "negative substring length not allowed");
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(a.type, 0));
+    // SQL substring(s from start for len): characters [start, start+len) 1-based, clamped.
+    int64_t from = std::max<int64_t>(start, 1) - 1;
+    int64_t to = start + len - 1;
+    for (int64_t i = 0; i < a.length; ++i) {
+        std::string_view s = a.StringAt(i);
+        int64_t f = std::min<int64_t>(from, static_cast<int64_t>(s.size()));
+        int64_t t = std::min<int64_t>(std::max<int64_t>(to, f), static_cast<int64_t>(s.size()));
+        out->AppendString(s.substr(static_cast<size_t>(f), static_cast<size_t>(t - f)));
+    }
+    SetUnaryValidity(a, *out);
+    return V(out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// NULL extensions
+
+Expected<Value> KIsNull(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "is_null", 0));
+    const Vector &a = args[0].vector();
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::BOOL, a.length));
+    for (int64_t i = 0; i < a.length; ++i) out->Data<uint8_t>()[i] = !a.IsValid(i);
+    return V(out);
+}
+Expected<Value> KIsNotNull(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "is_not_null", 0));
+    const Vector &a = args[0].vector();
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::BOOL, a.length));
+    for (int64_t i = 0; i < a.length; ++i) out->Data<uint8_t>()[i] = a.IsValid(i);
+    return V(out);
+}
+
+Expected<Value> KCoalesce(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "coalesce", 0));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], "coalesce", 1));
+    RNDN_ASSIGN_OR_RETURN(Type rt, RuntimeType(Builtin::COALESCE, args));
+    if (IsDecimal(rt.kind) && rt.scale == Type::kUnknownScale) return Status::Unsupported("@coalesce on decimals with per-element scale");
+    RNDN_ASSIGN_OR_RETURN(auto ca, As(args[0].vector_ptr(), rt));
+    RNDN_ASSIGN_OR_RETURN(auto cb, As(args[1].vector_ptr(), rt));
+    RNDN_ASSIGN_OR_RETURN(int64_t n, BroadcastLength(ca->length, cb->length, "coalesce"));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(rt, IsString(rt.kind) ? 0 : n));
+    for (int64_t i = 0; i < n; ++i) {
+        const Vector &src = ValidAt(*ca, i) ? *ca : *cb;
+        int64_t j = src.length == 1 ? 0 : i;
+        if (IsString(rt.kind)) out->AppendString(src.StringAt(j));
+        else CopyRange(src, j, 1, *out, i);
+        if (!src.IsValid(j)) out->SetNull(i);
+    }
+    return V(out);
+}
+
+}  // namespace rndn::hir

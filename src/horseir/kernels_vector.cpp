@@ -1,0 +1,944 @@
+// Whole-vector kernels: selection, gathering, sorting, grouping, joins, reductions.
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+#include "horseir/kernel_util.h"
+
+namespace rndn::hir {
+
+// ---------------------------------------------------------------------------------------------
+// Shared helpers
+
+void CopyRange(const Vector &src, int64_t from, int64_t n, Vector &dst, int64_t at) {
+    int sz = ElementSize(src.type.kind);
+    std::memcpy(dst.data.get() + at * sz, src.data.get() + from * sz, static_cast<size_t>(n * sz));
+}
+
+int CompareElements(const Vector &a, int64_t i, const Vector &b, int64_t j) {
+    bool va = a.IsValid(i), vb = b.IsValid(j);
+    if (!va || !vb) return va == vb ? 0 : (va ? -1 : 1);
+    if (IsString(a.type.kind)) {
+        int r = a.StringAt(i).compare(b.StringAt(j));
+        return r < 0 ? -1 : r > 0;
+    }
+    return VisitFixed(a.type.kind, [&](auto t) {
+        using T = decltype(t);
+        T x = a.Data<T>()[i], y = b.Data<T>()[j];
+        return x < y ? -1 : (y < x ? 1 : 0);
+    });
+}
+
+Expected<std::shared_ptr<const Vector>> Gather(const Vector &v, const int64_t *idx, int64_t n) {
+    for (int64_t i = 0; i < n; ++i)
+        if (idx[i] < 0 || idx[i] >= v.length)
+            return ShapeError("index " + std::to_string(idx[i]) + " out of range for a vector of length " + std::to_string(v.length));
+    std::shared_ptr<Vector> out;
+    if (IsString(v.type.kind)) {
+        RNDN_ASSIGN_OR_RETURN(out, MakeVector(v.type, 0));
+        int64_t bytes = 0;
+        for (int64_t i = 0; i < n; ++i) bytes += v.offsets[static_cast<size_t>(idx[i]) + 1] - v.offsets[static_cast<size_t>(idx[i])];
+        out->bytes.reserve(static_cast<size_t>(bytes));
+        out->offsets.reserve(static_cast<size_t>(n) + 1);
+        for (int64_t i = 0; i < n; ++i) out->AppendString(v.StringAt(idx[i]));
+    } else {
+        RNDN_ASSIGN_OR_RETURN(out, MakeVectorUninit(v.type, n));
+        VisitFixed(v.type.kind, [&](auto t) {
+            using T = decltype(t);
+            const T *in = v.Data<T>();
+            T *o = out->template Data<T>();
+            for (int64_t i = 0; i < n; ++i) o[i] = in[idx[i]];
+            return 0;
+        });
+    }
+    if (!v.elem_scale.empty()) {
+        out->elem_scale.resize(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i) out->elem_scale[static_cast<size_t>(i)] = v.elem_scale[static_cast<size_t>(idx[i])];
+    }
+    out->scale_max = v.scale_max;
+    if (v.HasNulls()) {
+        out->EnsureValidity();
+        for (int64_t i = 0; i < n; ++i)
+            if (!v.IsValid(idx[i])) out->SetNull(i);
+    }
+    return std::shared_ptr<const Vector>(out);
+}
+
+namespace {
+
+// Dense ranks (0..k-1) of the elements of v in ascending order; NULLs rank above every value
+// (all NULLs share one rank).  NaN ranks above all other floats, like PostgreSQL.
+std::vector<int64_t> DenseRank(const Vector &v, int64_t *num_ranks) {
+    int64_t n = v.length;
+    std::vector<int64_t> order(static_cast<size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    std::vector<int64_t> rank(static_cast<size_t>(n));
+    auto assign = [&](auto same) {
+        int64_t r = -1;
+        for (int64_t k = 0; k < n; ++k) {
+            if (k == 0 || !same(order[static_cast<size_t>(k - 1)], order[static_cast<size_t>(k)])) ++r;
+            rank[static_cast<size_t>(order[static_cast<size_t>(k)])] = r;
+        }
+        *num_ranks = r + 1;
+    };
+    bool nulls = v.HasNulls();
+    // Integer-like keys over a small range: counting, O(n + range).
+    if (!IsString(v.type.kind) && !IsFloat(v.type.kind) && v.type.kind != TypeKind::DEC128 && n > 0) {
+        bool done = VisitFixed(v.type.kind, [&](auto t) -> bool {
+            using T = decltype(t);
+            if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, __int128>) {
+                return false;
+            } else {
+                const T *x = v.Data<T>();
+                int64_t lo = INT64_MAX, hi = INT64_MIN;
+                for (int64_t i = 0; i < n; ++i) {
+                    if (nulls && !v.IsValid(i)) continue;
+                    lo = std::min<int64_t>(lo, static_cast<int64_t>(x[i]));
+                    hi = std::max<int64_t>(hi, static_cast<int64_t>(x[i]));
+                }
+                if (lo > hi) lo = hi = 0;  // all NULL
+                if (static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) > static_cast<uint64_t>(4 * n + 4096)) return false;
+                size_t range = static_cast<size_t>(hi - lo) + 1;
+                std::vector<int64_t> map(range + 1, 0);  // last slot: NULL
+                for (int64_t i = 0; i < n; ++i) {
+                    if (nulls && !v.IsValid(i)) map[range] = 1;
+                    else map[static_cast<size_t>(static_cast<int64_t>(x[i]) - lo)] = 1;
+                }
+                int64_t r = 0;
+                for (auto &m : map) {
+                    int64_t present = m;
+                    m = r;
+                    r += present;
+                }
+                *num_ranks = r;
+                for (int64_t i = 0; i < n; ++i)
+                    rank[static_cast<size_t>(i)] = (nulls && !v.IsValid(i)) ? map[range] : map[static_cast<size_t>(static_cast<int64_t>(x[i]) - lo)];
+                return true;
+            }
+        });
+        if (done) return rank;
+    }
+    if (IsString(v.type.kind)) {
+        auto less = [&](int64_t a, int64_t b) {
+            bool va = !nulls || v.IsValid(a), vb = !nulls || v.IsValid(b);
+            if (!va || !vb) return va && !vb;
+            return v.StringAt(a) < v.StringAt(b);
+        };
+        std::stable_sort(order.begin(), order.end(), less);
+        assign([&](int64_t a, int64_t b) { return !less(a, b) && !less(b, a); });
+        return rank;
+    }
+    VisitFixed(v.type.kind, [&](auto t) {
+        using T = decltype(t);
+        const T *x = v.Data<T>();
+        auto less = [&](int64_t a, int64_t b) {
+            if (nulls) {
+                bool va = v.IsValid(a), vb = v.IsValid(b);
+                if (!va || !vb) return va && !vb;
+            }
+            if constexpr (std::is_floating_point_v<T>) {
+                bool na = x[a] != x[a], nb = x[b] != x[b];
+                if (na || nb) return !na && nb;
+            }
+            return x[a] < x[b];
+        };
+        std::stable_sort(order.begin(), order.end(), less);
+        assign([&](int64_t a, int64_t b) { return !less(a, b) && !less(b, a); });
+        return 0;
+    });
+    return rank;
+}
+
+// Dense ids for tuples of ranks (lexicographic), ascending; returns the id count.
+int64_t CombineRanks(const std::vector<std::vector<int64_t>> &ranks, int64_t n, std::vector<int64_t> &ids) {
+    if (ranks.size() == 1) {
+        ids = ranks[0];
+        int64_t m = 0;
+        for (int64_t r : ids) m = std::max(m, r + 1);
+        return m;
+    }
+    // Mixed-radix combination when the product of the rank counts fits: one i64 key per row,
+    // ranked like any integer column (ascending tuple order is preserved).
+    {
+        unsigned __int128 product = 1;
+        std::vector<int64_t> counts;
+        for (const auto &r : ranks) {
+            int64_t c = 1;
+            for (int64_t x : r) c = std::max(c, x + 1);
+            counts.push_back(c);
+            product *= static_cast<unsigned __int128>(c);
+        }
+        if (product < (static_cast<unsigned __int128>(1) << 62)) {
+            auto key = MakeVectorUninit(TypeKind::I64, n);
+            if (key.ok()) {
+                int64_t *k = key.value()->Data<int64_t>();
+                for (int64_t i = 0; i < n; ++i) k[i] = 0;
+                for (size_t c = 0; c < ranks.size(); ++c)
+                    for (int64_t i = 0; i < n; ++i) k[i] = k[i] * counts[c] + ranks[c][static_cast<size_t>(i)];
+                int64_t m;
+                ids = DenseRank(*key.value(), &m);
+                return m;
+            }
+        }
+    }
+    std::vector<int64_t> order(static_cast<size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    auto less = [&](int64_t a, int64_t b) {
+        for (const auto &r : ranks) {
+            if (r[static_cast<size_t>(a)] != r[static_cast<size_t>(b)]) return r[static_cast<size_t>(a)] < r[static_cast<size_t>(b)];
+        }
+        return false;
+    };
+    std::stable_sort(order.begin(), order.end(), less);
+    ids.assign(static_cast<size_t>(n), 0);
+    int64_t id = -1;
+    for (int64_t k = 0; k < n; ++k) {
+        if (k == 0 || less(order[static_cast<size_t>(k - 1)], order[static_cast<size_t>(k)])) ++id;
+        ids[static_cast<size_t>(order[static_cast<size_t>(k)])] = id;
+    }
+    return id + 1;
+}
+
+// Key columns of a vector or a list of vectors.
+Status KeyColumns(const Value &v, const char *fn, std::vector<std::shared_ptr<const Vector>> &cols) {
+    if (v.is_vector()) {
+        cols.push_back(v.vector_ptr());
+        return Status::Ok();
+    }
+    if (v.kind() == ValueKind::LIST) {
+        for (const auto &c : v.list().cells) {
+            if (!c.is_vector()) return TypeError(std::string("@") + fn + ": key columns must be vectors");
+            cols.push_back(c.vector_ptr());
+        }
+        if (cols.empty()) return ShapeError(std::string("@") + fn + ": no key columns");
+        for (const auto &c : cols)
+            if (c->length != cols[0]->length) return ShapeError(std::string("@") + fn + ": key columns differ in length");
+        return Status::Ok();
+    }
+    return TypeError(std::string("@") + fn + ": expects a vector or a list of vectors");
+}
+
+
+// Ranks of a and b on one common scale (values equal across a and b get equal ranks).
+Status JointRanks(std::shared_ptr<const Vector> a, std::shared_ptr<const Vector> b, std::vector<int64_t> &ra, std::vector<int64_t> &rb,
+                  int64_t *count, const char *fn) {
+    Type ct = a->type;
+    bool strs = IsString(a->type.kind) && IsString(b->type.kind);
+    if (strs) ct = Type(TypeKind::STR);
+    else if (a->type != b->type) {
+        if (!(IsReal(a->type.kind) && IsReal(b->type.kind))) return TypeError(std::string("@") + fn + ": keys are not comparable");
+        ct = WidestType(a->type, b->type);
+        if (IsDecimal(ct.kind)) {
+            int sa = IsDecimal(a->type.kind) ? (a->type.scale < 0 ? a->scale_max : a->type.scale) : 0;
+            int sb = IsDecimal(b->type.kind) ? (b->type.scale < 0 ? b->scale_max : b->type.scale) : 0;
+            ct = Type::Decimal(TypeKind::DEC128, std::max(sa, sb));
+        }
+    }
+    RNDN_ASSIGN_OR_RETURN(a, As(a, ct));
+    RNDN_ASSIGN_OR_RETURN(b, As(b, ct));
+    // concatenate
+    std::shared_ptr<Vector> both;
+    int64_t na = a->length, nb = b->length;
+    if (IsString(ct.kind)) {
+        RNDN_ASSIGN_OR_RETURN(both, MakeVector(ct, 0));
+        for (int64_t i = 0; i < na; ++i) both->AppendString(a->StringAt(i));
+        for (int64_t i = 0; i < nb; ++i) both->AppendString(b->StringAt(i));
+    } else {
+        RNDN_ASSIGN_OR_RETURN(both, MakeVector(ct, na + nb));
+        CopyRange(*a, 0, na, *both, 0);
+        CopyRange(*b, 0, nb, *both, na);
+    }
+    if (a->HasNulls() || b->HasNulls()) {
+        for (int64_t i = 0; i < na; ++i)
+            if (!a->IsValid(i)) both->SetNull(i);
+        for (int64_t i = 0; i < nb; ++i)
+            if (!b->IsValid(i)) both->SetNull(na + i);
+    }
+    std::vector<int64_t> r = DenseRank(*both, count);
+    ra.assign(r.begin(), r.begin() + na);
+    rb.assign(r.begin() + na, r.end());
+    // NULL keys get rank -1 (never equal to anything)
+    for (int64_t i = 0; i < na; ++i)
+        if (!a->IsValid(i)) ra[static_cast<size_t>(i)] = -1;
+    for (int64_t i = 0; i < nb; ++i)
+        if (!b->IsValid(i)) rb[static_cast<size_t>(i)] = -1;
+    return Status::Ok();
+}
+
+Expected<std::shared_ptr<Vector>> I64FromVector(const std::vector<int64_t> &v) {
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::I64, static_cast<int64_t>(v.size())));
+    if (!v.empty()) std::memcpy(out->Data<int64_t>(), v.data(), v.size() * sizeof(int64_t));
+    return out;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// where / compress / index / index_a
+
+Expected<Value> KWhere(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "where", 0));
+    const Vector &m = args[0].vector();
+    if (m.type.kind != TypeKind::BOOL) return TypeError("@where: expects a bool vector");
+    const uint8_t *x = m.Data<uint8_t>();
+    int64_t count = 0;
+    for (int64_t i = 0; i < m.length; ++i) count += (x[i] != 0) & m.IsValid(i);
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::I64, count));
+    int64_t *o = out->Data<int64_t>();
+    int64_t k = 0;
+    for (int64_t i = 0; i < m.length; ++i)
+        if (x[i] && m.IsValid(i)) o[k++] = i;
+    return V(out);
+}
+
+Expected<Value> KCompress(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "compress", 0));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], "compress", 1));
+    const Vector &m = args[0].vector(), &d = args[1].vector();
+    if (m.type.kind != TypeKind::BOOL) return TypeError("@compress: the mask must be bool");
+    if (m.length != d.length)
+        return ShapeError("@compress: mask length " + std::to_string(m.length) + " differs from data length " + std::to_string(d.length));
+    std::vector<int64_t> idx;
+    const uint8_t *x = m.Data<uint8_t>();
+    idx.reserve(static_cast<size_t>(m.length));
+    for (int64_t i = 0; i < m.length; ++i)
+        if (x[i] && m.IsValid(i)) idx.push_back(i);
+    RNDN_ASSIGN_OR_RETURN(auto r, Gather(d, idx.data(), static_cast<int64_t>(idx.size())));
+    return Value(r);
+}
+
+namespace {
+// i64 view of an index vector (NULL index -> error).
+Expected<std::shared_ptr<const Vector>> IndexVector(const Value &v, const char *fn) {
+    RNDN_RETURN_IF_ERROR(NeedVector(v, fn, 1));
+    if (!IsInteger(v.vector().type.kind)) return TypeError(std::string("@") + fn + ": the index must be an integer vector");
+    if (v.vector().HasNulls())
+        for (int64_t i = 0; i < v.vector().length; ++i)
+            if (!v.vector().IsValid(i)) return ShapeError(std::string("@") + fn + ": NULL index");
+    return As(v.vector_ptr(), TypeKind::I64);
+}
+}  // namespace
+
+Expected<Value> KIndex(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_ASSIGN_OR_RETURN(auto idx, IndexVector(args[1], "index"));
+    if (args[0].kind() == ValueKind::LIST) {
+        const auto &cells = args[0].list().cells;
+        if (idx->length != 1) return ShapeError("@index: a list is indexed by one cell number");
+        int64_t k = idx->Data<int64_t>()[0];
+        if (k < 0 || k >= static_cast<int64_t>(cells.size()))
+            return ShapeError("index " + std::to_string(k) + " out of range for a list of " + std::to_string(cells.size()) + " cells");
+        return cells[static_cast<size_t>(k)];
+    }
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "index", 0));
+    RNDN_ASSIGN_OR_RETURN(auto r, Gather(args[0].vector(), idx->Data<int64_t>(), idx->length));
+    return Value(r);
+}
+
+Expected<Value> KIndexA(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "index_a", 0));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[2], "index_a", 2));
+    RNDN_ASSIGN_OR_RETURN(auto idx, IndexVector(args[1], "index_a"));
+    const Vector &x = args[0].vector();
+    if (IsString(x.type.kind)) return Status::Unsupported("@index_a on strings");
+    RNDN_ASSIGN_OR_RETURN(auto vals, As(args[2].vector_ptr(), x.type));
+    if (vals->length != 1 && vals->length != idx->length) return ShapeError("@index_a: values and indexes differ in length");
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(x.type, x.length));
+    CopyRange(x, 0, x.length, *out, 0);
+    out->validity = x.validity;
+    const int64_t *ix = idx->Data<int64_t>();
+    for (int64_t i = 0; i < idx->length; ++i) {
+        int64_t k = ix[i];
+        if (k < 0 || k >= x.length) return ShapeError("index " + std::to_string(k) + " out of range for a vector of length " + std::to_string(x.length));
+        int64_t j = vals->length == 1 ? 0 : i;
+        CopyRange(*vals, j, 1, *out, k);
+        if (!vals->IsValid(j)) out->SetNull(k);
+        else if (out->HasNulls()) out->validity[static_cast<size_t>(k >> 6)] |= uint64_t(1) << (k & 63);
+    }
+    return V(out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// order / group / unique
+
+Expected<Value> KOrder(KernelCtx &, const std::vector<Value> &args) {
+    std::vector<std::shared_ptr<const Vector>> keys;
+    RNDN_RETURN_IF_ERROR(KeyColumns(args[0], "order", keys));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], "order", 1));
+    const Vector &flags = args[1].vector();
+    if (flags.type.kind != TypeKind::BOOL) return TypeError("@order: direction flags must be bool");
+    if (flags.length != 1 && flags.length != static_cast<int64_t>(keys.size()))
+        return ShapeError("@order: " + std::to_string(flags.length) + " direction flags for " + std::to_string(keys.size()) + " keys");
+    int64_t n = keys[0]->length;
+    std::vector<std::vector<int64_t>> ranks;
+    for (size_t k = 0; k < keys.size(); ++k) {
+        int64_t cnt;
+        std::vector<int64_t> r = DenseRank(*keys[k], &cnt);
+        bool asc = flags.Data<uint8_t>()[flags.length == 1 ? 0 : k];
+        if (!asc)
+            for (auto &x : r) x = cnt - 1 - x;  // descending: NULLs (highest rank) come first
+        ranks.push_back(std::move(r));
+    }
+    std::vector<int64_t> order(static_cast<size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+        for (const auto &r : ranks)
+            if (r[static_cast<size_t>(a)] != r[static_cast<size_t>(b)]) return r[static_cast<size_t>(a)] < r[static_cast<size_t>(b)];
+        return false;
+    });
+    RNDN_ASSIGN_OR_RETURN(auto out, I64FromVector(order));
+    return V(out);
+}
+
+namespace {
+// Groups rows by key tuple: groups in ascending key order, members ascending.
+Status GroupRows(const Value &key, const char *fn, std::vector<std::vector<int64_t>> &groups) {
+    std::vector<std::shared_ptr<const Vector>> keys;
+    RNDN_RETURN_IF_ERROR(KeyColumns(key, fn, keys));
+    int64_t n = keys[0]->length;
+    std::vector<std::vector<int64_t>> ranks;
+    for (const auto &k : keys) {
+        int64_t cnt;
+        ranks.push_back(DenseRank(*k, &cnt));
+    }
+    std::vector<int64_t> ids;
+    int64_t m = CombineRanks(ranks, n, ids);
+    groups.assign(static_cast<size_t>(m), {});
+    for (int64_t i = 0; i < n; ++i) groups[static_cast<size_t>(ids[static_cast<size_t>(i)])].push_back(i);
+    return Status::Ok();
+}
+}  // namespace
+
+Expected<Value> KGroup(KernelCtx &, const std::vector<Value> &args) {
+    std::vector<std::vector<int64_t>> groups;
+    RNDN_RETURN_IF_ERROR(GroupRows(args[0], "group", groups));
+    RNDN_ASSIGN_OR_RETURN(auto keys, MakeVector(TypeKind::I64, static_cast<int64_t>(groups.size())));
+    auto vals = std::make_shared<List>();
+    vals->cells.reserve(groups.size());
+    for (size_t g = 0; g < groups.size(); ++g) {
+        keys->Data<int64_t>()[g] = groups[g][0];
+        RNDN_ASSIGN_OR_RETURN(auto cell, I64FromVector(groups[g]));
+        vals->cells.emplace_back(cell);
+    }
+    auto d = std::make_shared<Dict>();
+    d->keys = Value(keys);
+    d->values = Value(std::shared_ptr<const List>(vals));
+    return Value(std::shared_ptr<const Dict>(d));
+}
+
+Expected<Value> KUnique(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "unique", 0));
+    std::vector<std::vector<int64_t>> groups;
+    RNDN_RETURN_IF_ERROR(GroupRows(args[0], "unique", groups));
+    std::vector<int64_t> firsts;
+    for (const auto &g : groups) firsts.push_back(g[0]);
+    std::sort(firsts.begin(), firsts.end());
+    RNDN_ASSIGN_OR_RETURN(auto out, I64FromVector(firsts));
+    return V(out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// member / index_of / join_index
+
+Expected<Value> KMember(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "member", 0));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], "member", 1));
+    std::vector<int64_t> rx, rs;
+    int64_t cnt;
+    RNDN_RETURN_IF_ERROR(JointRanks(args[0].vector_ptr(), args[1].vector_ptr(), rx, rs, &cnt, "member"));
+    std::vector<uint8_t> in(static_cast<size_t>(cnt), 0);
+    bool set_has_null = false;
+    for (int64_t r : rs) {
+        if (r >= 0) in[static_cast<size_t>(r)] = 1;
+        else set_has_null = true;
+    }
+    const Vector &x = args[0].vector();
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::BOOL, x.length));
+    for (int64_t i = 0; i < x.length; ++i) {
+        int64_t r = rx[static_cast<size_t>(i)];
+        if (r < 0) {
+            out->SetNull(i);  // NULL IN (...) is NULL
+            continue;
+        }
+        out->Data<uint8_t>()[i] = in[static_cast<size_t>(r)];
+        if (!in[static_cast<size_t>(r)] && set_has_null) out->SetNull(i);  // x IN (.., NULL) not found: NULL
+    }
+    return V(out);
+}
+
+Expected<Value> KIndexOf(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "index_of", 0));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], "index_of", 1));
+    std::vector<int64_t> rx, rs;
+    int64_t cnt;
+    RNDN_RETURN_IF_ERROR(JointRanks(args[0].vector_ptr(), args[1].vector_ptr(), rx, rs, &cnt, "index_of"));
+    int64_t ns = args[1].vector().length;
+    std::vector<int64_t> first(static_cast<size_t>(cnt), ns);
+    for (int64_t j = ns - 1; j >= 0; --j)
+        if (rs[static_cast<size_t>(j)] >= 0) first[static_cast<size_t>(rs[static_cast<size_t>(j)])] = j;
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::I64, static_cast<int64_t>(rx.size())));
+    for (size_t i = 0; i < rx.size(); ++i) out->Data<int64_t>()[i] = rx[i] < 0 ? ns : first[static_cast<size_t>(rx[i])];
+    return V(out);
+}
+
+Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
+    size_t nargs = args.size();
+    size_t k = nargs - 2;
+    std::vector<FuncRef> preds;
+    for (size_t i = 0; i < k; ++i) {
+        if (args[i].kind() != ValueKind::FUNC) return TypeError("@join_index: expects comparison functions first");
+        preds.push_back(args[i].func());
+    }
+    std::vector<std::shared_ptr<const Vector>> left, right;
+    RNDN_RETURN_IF_ERROR(KeyColumns(args[nargs - 2], "join_index", left));
+    RNDN_RETURN_IF_ERROR(KeyColumns(args[nargs - 1], "join_index", right));
+    size_t cells = std::max(left.size(), right.size());
+    if ((left.size() != cells && left.size() != 1) || (right.size() != cells && right.size() != 1))
+        return ShapeError("@join_index: key lists differ in length");
+    if (k != 1 && k != cells) return ShapeError("@join_index: expects one predicate per key column");
+    auto L = [&](size_t i) { return left[left.size() == 1 ? 0 : i]; };
+    auto Rt = [&](size_t i) { return right[right.size() == 1 ? 0 : i]; };
+    auto P = [&](size_t i) { return preds[k == 1 ? 0 : i]; };
+    int64_t nl = L(0)->length, nr = Rt(0)->length;
+    // equality keys drive a hash-style join over joint ranks
+    std::vector<std::vector<int64_t>> lr, rr;
+    std::vector<size_t> others;
+    for (size_t i = 0; i < cells; ++i) {
+        if (P(i).builtin == static_cast<int>(Builtin::EQ)) {
+            std::vector<int64_t> a, b;
+            int64_t cnt;
+            RNDN_RETURN_IF_ERROR(JointRanks(L(i), Rt(i), a, b, &cnt, "join_index"));
+            lr.push_back(std::move(a));
+            rr.push_back(std::move(b));
+        } else {
+            others.push_back(i);
+        }
+    }
+    std::vector<int64_t> li, ri;
+    if (!lr.empty()) {
+        // combine the equality keys of both sides into one id space
+        size_t keys = lr.size();
+        std::vector<std::vector<int64_t>> joint(keys);
+        for (size_t c = 0; c < keys; ++c) {
+            joint[c] = lr[c];
+            joint[c].insert(joint[c].end(), rr[c].begin(), rr[c].end());
+        }
+        std::vector<int64_t> ids;
+        int64_t m = CombineRanks(joint, nl + nr, ids);
+        auto has_null = [&](int64_t row) {
+            for (size_t c = 0; c < keys; ++c)
+                if (joint[c][static_cast<size_t>(row)] < 0) return true;
+            return false;
+        };
+        std::vector<int64_t> start(static_cast<size_t>(m) + 1, 0);
+        for (int64_t i = 0; i < nl; ++i)
+            if (!has_null(i)) ++start[static_cast<size_t>(ids[static_cast<size_t>(i)]) + 1];
+        for (int64_t g = 0; g < m; ++g) start[static_cast<size_t>(g) + 1] += start[static_cast<size_t>(g)];
+        std::vector<int64_t> rows(static_cast<size_t>(start[static_cast<size_t>(m)]));
+        std::vector<int64_t> fill(start.begin(), start.end() - 1);
+        for (int64_t i = 0; i < nl; ++i)
+            if (!has_null(i)) rows[static_cast<size_t>(fill[static_cast<size_t>(ids[static_cast<size_t>(i)])]++)] = i;
+        for (int64_t j = 0; j < nr; ++j) {
+            if ((j & 0xffff) == 0 && ctx.Cancelled()) return Status::Cancelled();
+            if (has_null(nl + j)) continue;
+            int64_t g = ids[static_cast<size_t>(nl + j)];
+            for (int64_t p = start[static_cast<size_t>(g)]; p < start[static_cast<size_t>(g) + 1]; ++p) {
+                li.push_back(rows[static_cast<size_t>(p)]);
+                ri.push_back(j);
+            }
+        }
+    } else {
+        if (nl * nr > (int64_t(1) << 31)) return Status::Unsupported("@join_index: nested-loop join of " + std::to_string(nl) + " x " + std::to_string(nr) + " rows");
+        for (int64_t j = 0; j < nr; ++j) {
+            if ((j & 0x3ff) == 0 && ctx.Cancelled()) return Status::Cancelled();
+            for (int64_t i = 0; i < nl; ++i) {
+                li.push_back(i);
+                ri.push_back(j);
+            }
+        }
+    }
+    // the remaining predicates: evaluate vectorised on the candidate pairs, keep the true ones
+    for (size_t c : others) {
+        if (li.empty()) break;
+        RNDN_ASSIGN_OR_RETURN(auto lv, Gather(*L(c), li.data(), static_cast<int64_t>(li.size())));
+        RNDN_ASSIGN_OR_RETURN(auto rv, Gather(*Rt(c), ri.data(), static_cast<int64_t>(ri.size())));
+        RNDN_ASSIGN_OR_RETURN(auto res, ctx.call(P(c), {Value(lv), Value(rv)}));
+        if (res.size() != 1 || !res[0].is_vector() || res[0].vector().type.kind != TypeKind::BOOL ||
+            res[0].vector().length != static_cast<int64_t>(li.size()))
+            return TypeError("@join_index: a predicate did not return one bool per pair");
+        const Vector &mask = res[0].vector();
+        size_t w = 0;
+        for (size_t p = 0; p < li.size(); ++p)
+            if (mask.Data<uint8_t>()[p] && mask.IsValid(static_cast<int64_t>(p))) {
+                li[w] = li[p];
+                ri[w] = ri[p];
+                ++w;
+            }
+        li.resize(w);
+        ri.resize(w);
+    }
+    RNDN_ASSIGN_OR_RETURN(auto lvec, I64FromVector(li));
+    RNDN_ASSIGN_OR_RETURN(auto rvec, I64FromVector(ri));
+    auto out = std::make_shared<List>();
+    out->cells = {Value(lvec), Value(rvec)};
+    return Value(std::shared_ptr<const List>(out));
+}
+
+// ---------------------------------------------------------------------------------------------
+// append / vector / range / reverse / take / drop
+
+Expected<Value> KAppend(KernelCtx &, const std::vector<Value> &args) {
+    if (args[0].kind() == ValueKind::LIST || args[1].kind() == ValueKind::LIST) {
+        auto out = std::make_shared<List>();
+        for (const auto &a : args) {
+            if (a.kind() == ValueKind::LIST) out->cells.insert(out->cells.end(), a.list().cells.begin(), a.list().cells.end());
+            else out->cells.push_back(a);
+        }
+        return Value(std::shared_ptr<const List>(out));
+    }
+    if (args[0].kind() == ValueKind::ENUM && args[1].is_vector()) {
+        const Enum &e = args[0].enumeration();
+        auto vals = std::make_shared<List>();
+        std::vector<Value> parts{Value(e.values), args[1]};
+        KernelCtx dummy;
+        RNDN_ASSIGN_OR_RETURN(Value joined, KAppend(dummy, parts));
+        RNDN_ASSIGN_OR_RETURN(auto ne, MakeEnum(e.keys, joined.vector_ptr(), e.target_table));
+        return Value(std::shared_ptr<const Enum>(ne));
+    }
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "append", 0));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], "append", 1));
+    const auto &pa = args[0].vector_ptr();
+    const auto &pb = args[1].vector_ptr();
+    Type rt = pa->type;
+    if (pa->type != pb->type) {
+        if (IsReal(pa->type.kind) && IsReal(pb->type.kind)) {
+            rt = WidestType(pa->type, pb->type);
+            if (IsDecimal(rt.kind)) {
+                int sa = IsDecimal(pa->type.kind) ? pa->type.scale : 0, sb = IsDecimal(pb->type.kind) ? pb->type.scale : 0;
+                if (sa < 0 || sb < 0) return Status::Unsupported("@append on decimals with per-element scale");
+                rt = Type::Decimal(TypeKind::DEC128, std::max(sa, sb));
+            }
+        } else if (!(IsString(pa->type.kind) && IsString(pb->type.kind))) {
+            return TypeError("@append: operands have incompatible types " + TypeToString(pa->type) + " and " + TypeToString(pb->type));
+        }
+    }
+    if (IsDecimal(rt.kind) && rt.scale == Type::kUnknownScale) return Status::Unsupported("@append on decimals with per-element scale");
+    RNDN_ASSIGN_OR_RETURN(auto a, As(pa, rt));
+    RNDN_ASSIGN_OR_RETURN(auto b, As(pb, rt));
+    int64_t n = a->length + b->length;
+    std::shared_ptr<Vector> out;
+    if (IsString(rt.kind)) {
+        RNDN_ASSIGN_OR_RETURN(out, MakeVector(rt, 0));
+        for (int64_t i = 0; i < a->length; ++i) out->AppendString(a->StringAt(i));
+        for (int64_t i = 0; i < b->length; ++i) out->AppendString(b->StringAt(i));
+    } else {
+        RNDN_ASSIGN_OR_RETURN(out, MakeVector(rt, n));
+        CopyRange(*a, 0, a->length, *out, 0);
+        CopyRange(*b, 0, b->length, *out, a->length);
+    }
+    if (a->HasNulls() || b->HasNulls()) {
+        for (int64_t i = 0; i < a->length; ++i)
+            if (!a->IsValid(i)) out->SetNull(i);
+        for (int64_t i = 0; i < b->length; ++i)
+            if (!b->IsValid(i)) out->SetNull(a->length + i);
+    }
+    return V(out);
+}
+
+namespace {
+Expected<int64_t> ScalarInt(const Value &v, const char *fn) {
+    RNDN_RETURN_IF_ERROR(NeedVector(v, fn, 0));
+    if (!IsInteger(v.vector().type.kind) || v.vector().length != 1 || !v.vector().IsValid(0))
+        return ShapeError(std::string("@") + fn + ": expects one integer");
+    RNDN_ASSIGN_OR_RETURN(auto c, As(v.vector_ptr(), TypeKind::I64));
+    return c->Data<int64_t>()[0];
+}
+}  // namespace
+
+Expected<Value> KVector(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_ASSIGN_OR_RETURN(int64_t n, ScalarInt(args[0], "vector"));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], "vector", 1));
+    const Vector &x = args[1].vector();
+    if (n < 0) return ShapeError("@vector: negative length");
+    if (x.length == 0 && n > 0) return ShapeError("@vector: empty source vector");
+    std::vector<int64_t> idx(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) idx[static_cast<size_t>(i)] = i % std::max<int64_t>(x.length, 1);
+    RNDN_ASSIGN_OR_RETURN(auto r, Gather(x, idx.data(), n));
+    return Value(r);
+}
+
+Expected<Value> KRange(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_ASSIGN_OR_RETURN(int64_t n, ScalarInt(args[0], "range"));
+    if (n < 0) return ShapeError("@range: negative length");
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::I64, n));
+    std::iota(out->Data<int64_t>(), out->Data<int64_t>() + n, int64_t{0});
+    return V(out);
+}
+
+Expected<Value> KReverse(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "reverse", 0));
+    const Vector &x = args[0].vector();
+    std::vector<int64_t> idx(static_cast<size_t>(x.length));
+    for (int64_t i = 0; i < x.length; ++i) idx[static_cast<size_t>(i)] = x.length - 1 - i;
+    RNDN_ASSIGN_OR_RETURN(auto r, Gather(x, idx.data(), x.length));
+    return Value(r);
+}
+
+namespace {
+Expected<Value> TakeDrop(const std::vector<Value> &args, bool take) {
+    const char *fn = take ? "take" : "drop";
+    RNDN_ASSIGN_OR_RETURN(int64_t n, ScalarInt(args[0], fn));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], fn, 1));
+    const Vector &x = args[1].vector();
+    int64_t len = x.length;
+    std::vector<int64_t> idx;
+    if (take) {
+        int64_t m = std::min<int64_t>(n < 0 ? -n : n, len);
+        int64_t from = n < 0 ? len - m : 0;
+        for (int64_t i = 0; i < m; ++i) idx.push_back(from + i);
+    } else {
+        int64_t m = std::min<int64_t>(n < 0 ? -n : n, len);
+        int64_t from = n < 0 ? 0 : m, to = n < 0 ? len - m : len;
+        for (int64_t i = from; i < to; ++i) idx.push_back(i);
+    }
+    RNDN_ASSIGN_OR_RETURN(auto r, Gather(x, idx.data(), static_cast<int64_t>(idx.size())));
+    return Value(r);
+}
+}  // namespace
+Expected<Value> KTake(KernelCtx &, const std::vector<Value> &a) { return TakeDrop(a, true); }
+Expected<Value> KDrop(KernelCtx &, const std::vector<Value> &a) { return TakeDrop(a, false); }
+
+// ---------------------------------------------------------------------------------------------
+// Reductions
+
+Expected<Value> KLen(KernelCtx &, const std::vector<Value> &args) {
+    const Value &v = args[0];
+    int64_t n = 0;
+    switch (v.kind()) {
+        case ValueKind::VECTOR: n = v.vector().length; break;
+        case ValueKind::LIST: n = static_cast<int64_t>(v.list().cells.size()); break;
+        case ValueKind::TABLE: n = v.table().rows(); break;
+        case ValueKind::ENUM: n = v.enumeration().values->length; break;
+        case ValueKind::DICT: {
+            const Value &k = v.dict().keys;
+            n = k.is_vector() ? k.vector().length : k.kind() == ValueKind::LIST ? static_cast<int64_t>(k.list().cells.size()) : 0;
+            break;
+        }
+        case ValueKind::KTABLE: n = v.ktable().key->rows(); break;
+        default: return TypeError("@len: unsupported argument");
+    }
+    return Value(ScalarI64(n));
+}
+
+Expected<Value> KCount(KernelCtx &ctx, const std::vector<Value> &args) {
+    if (!args[0].is_vector()) return KLen(ctx, args);
+    const Vector &v = args[0].vector();
+    int64_t n = 0;
+    for (int64_t i = 0; i < v.length; ++i) n += v.IsValid(i);
+    return Value(ScalarI64(n));
+}
+
+namespace {
+int64_t ValidCount(const Vector &v) {
+    if (!v.HasNulls()) return v.length;
+    int64_t n = 0;
+    for (int64_t i = 0; i < v.length; ++i) n += v.IsValid(i);
+    return n;
+}
+
+Expected<std::shared_ptr<Vector>> NullScalar(const Type &t) {
+    std::shared_ptr<Vector> out;
+    if (IsString(t.kind)) {
+        RNDN_ASSIGN_OR_RETURN(out, MakeVector(t, 0));
+        out->AppendString("");
+    } else {
+        RNDN_ASSIGN_OR_RETURN(out, MakeVector(t, 1));
+    }
+    out->SetNull(0);
+    return out;
+}
+
+// Sum as the rule's type.  Integers accumulate in __int128 and are range-checked.
+Expected<std::shared_ptr<Vector>> SumVector(const Vector &v, const Type &rt, bool sql_empty = false) {
+    if ((v.HasNulls() || sql_empty) && ValidCount(v) == 0) return NullScalar(rt);
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(rt, 1));
+    bool nulls = v.HasNulls();
+    if (IsFloat(v.type.kind)) {
+        double s = 0;
+        VisitFixed(v.type.kind, [&](auto t) {
+            using T = decltype(t);
+            if constexpr (std::is_floating_point_v<T>) {
+                const T *x = v.Data<T>();
+                if (!nulls) for (int64_t i = 0; i < v.length; ++i) s += x[i];
+                else for (int64_t i = 0; i < v.length; ++i) if (v.IsValid(i)) s += x[i];
+            }
+            return 0;
+        });
+        if (rt.kind == TypeKind::F32) out->Data<float>()[0] = static_cast<float>(s);
+        else out->Data<double>()[0] = s;
+        return out;
+    }
+    __int128 s = 0;
+    bool ovf = false;
+    VisitFixed(v.type.kind, [&](auto t) {
+        using T = decltype(t);
+        if constexpr (!std::is_floating_point_v<T>) {
+            const T *x = v.Data<T>();
+            if constexpr (std::is_same_v<T, __int128>) {
+                for (int64_t i = 0; i < v.length; ++i)
+                    if (!nulls || v.IsValid(i)) ovf |= __builtin_add_overflow(s, x[i], &s);
+            } else {
+                int64_t acc = 0;
+                for (int64_t i = 0; i < v.length; ++i) {
+                    int64_t e = (!nulls || v.IsValid(i)) ? static_cast<int64_t>(x[i]) : 0;
+                    int64_t next;
+                    if (__builtin_add_overflow(acc, e, &next)) {
+                        s += acc;  // fold the partial sum into the wide accumulator
+                        acc = e;
+                    } else {
+                        acc = next;
+                    }
+                }
+                s += acc;
+            }
+        }
+        return 0;
+    });
+    if (ovf) return Status::UserError(sqlstate::kNumericOutOfRange, "value overflows numeric format");
+    if (IsDecimal(rt.kind)) {
+        out->Data<__int128>()[0] = s;
+        return out;
+    }
+    if (rt.kind == TypeKind::I64) {
+        if (s > INT64_MAX || s < INT64_MIN) return IntegerOutOfRange(TypeKind::I64);
+        out->Data<int64_t>()[0] = static_cast<int64_t>(s);
+    } else {
+        if (s > INT32_MAX || s < INT32_MIN) return IntegerOutOfRange(TypeKind::I32);
+        out->Data<int32_t>()[0] = static_cast<int32_t>(s);
+    }
+    return out;
+}
+
+Expected<Type> ReduceType(Builtin b, const Value &v) {
+    std::vector<Type> types{v.type()};
+    std::vector<const FuncRef *> funcs{nullptr};
+    RuleCtx ctx{types, funcs, nullptr};
+    auto r = GetBuiltin(b).rule(ctx);
+    if (!r.ok()) return TypeError(std::string("@") + GetBuiltin(b).name + ": " + r.status().message());
+    return r.value()[0];
+}
+}  // namespace
+
+Expected<Value> KSum(KernelCtx &ctx, const std::vector<Value> &args) {
+    bool sql_empty = ctx.options && ctx.options->sql_empty_aggregates;
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "sum", 0));
+    RNDN_ASSIGN_OR_RETURN(Type rt, ReduceType(Builtin::SUM, args[0]));
+    const Vector &v = args[0].vector();
+    if (IsDecimal(v.type.kind) && v.type.scale == Type::kUnknownScale) {
+        RNDN_ASSIGN_OR_RETURN(auto c, As(args[0].vector_ptr(), Type::Decimal(TypeKind::DEC128, v.scale_max)));
+        rt.scale = v.scale_max;
+        RNDN_ASSIGN_OR_RETURN(auto r, SumVector(*c, rt, sql_empty));
+        return V(r);
+    }
+    RNDN_ASSIGN_OR_RETURN(auto r, SumVector(v, rt, sql_empty));
+    return V(r);
+}
+
+Expected<Value> KAvg(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "avg", 0));
+    RNDN_ASSIGN_OR_RETURN(Type rt, ReduceType(Builtin::AVG, args[0]));
+    const Vector &v = args[0].vector();
+    int64_t cnt = ValidCount(v);
+    if (cnt == 0) return V(NullScalar(rt).value());  // SQL: avg of no rows is NULL
+    if (IsDecimal(v.type.kind)) {
+        int s = v.type.scale == Type::kUnknownScale ? v.scale_max : v.type.scale;
+        RNDN_ASSIGN_OR_RETURN(auto c, As(args[0].vector_ptr(), Type::Decimal(TypeKind::DEC128, s)));
+        RNDN_ASSIGN_OR_RETURN(auto sum, SumVector(*c, Type::Decimal(TypeKind::DEC128, s)));
+        __int128 total = sum->Data<__int128>()[0];
+        int rs = SelectDivScale(total, s, cnt, 0);
+        if (rs > 38) return Status::Unsupported("numeric avg result scale above 38");
+        RNDN_ASSIGN_OR_RETURN(__int128 q, DecimalDivide(total, s, cnt, 0, rs));
+        RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(Type::Decimal(TypeKind::DEC128, Type::kUnknownScale), 1));
+        out->Data<__int128>()[0] = q;
+        out->scale_max = rs;
+        out->elem_scale = {static_cast<uint8_t>(rs)};
+        return V(out);
+    }
+    RNDN_ASSIGN_OR_RETURN(auto sum, SumVector(v, IsFloat(v.type.kind) ? Type(TypeKind::F64) : Type(TypeKind::I64)));
+    double total = IsFloat(v.type.kind) ? sum->Data<double>()[0] : static_cast<double>(sum->Data<int64_t>()[0]);
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(rt, 1));
+    if (rt.kind == TypeKind::F32) out->Data<float>()[0] = static_cast<float>(total / static_cast<double>(cnt));
+    else out->Data<double>()[0] = total / static_cast<double>(cnt);
+    return V(out);
+}
+
+namespace {
+Expected<Value> MinMax(const std::vector<Value> &args, bool is_max, bool sql_empty) {
+    const char *fn = is_max ? "max" : "min";
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], fn, 0));
+    RNDN_RETURN_IF_ERROR(ReduceType(is_max ? Builtin::MAX : Builtin::MIN, args[0]).status());
+    const Vector &v = args[0].vector();
+    int64_t best = -1;
+    if (IsString(v.type.kind)) {
+        for (int64_t i = 0; i < v.length; ++i) {
+            if (!v.IsValid(i)) continue;
+            if (best < 0 || (is_max ? v.StringAt(i) > v.StringAt(best) : v.StringAt(i) < v.StringAt(best))) best = i;
+        }
+        if (best < 0) return V(NullScalar(v.type).value());
+        RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(v.type, 0));
+        out->AppendString(v.StringAt(best));
+        return V(out);
+    }
+    if ((v.HasNulls() || sql_empty) && ValidCount(v) == 0) return V(NullScalar(v.type).value());
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(v.type, 1));
+    out->scale_max = v.scale_max;
+    VisitFixed(v.type.kind, [&](auto t) {
+        using T = decltype(t);
+        const T *x = v.Data<T>();
+        T acc;
+        if constexpr (std::is_floating_point_v<T>) acc = is_max ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+        else if constexpr (std::is_same_v<T, __int128>) acc = is_max ? -(~static_cast<unsigned __int128>(0) >> 1) - 1 : static_cast<__int128>(~static_cast<unsigned __int128>(0) >> 1);
+        else acc = is_max ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
+        bool nulls = v.HasNulls();
+        if (is_max) {
+            for (int64_t i = 0; i < v.length; ++i)
+                if ((!nulls || v.IsValid(i)) && x[i] > acc) acc = x[i];
+        } else {
+            for (int64_t i = 0; i < v.length; ++i)
+                if ((!nulls || v.IsValid(i)) && x[i] < acc) acc = x[i];
+        }
+        out->template Data<T>()[0] = acc;
+        return 0;
+    });
+    if (!v.elem_scale.empty()) {
+        // per-element display scale: keep the scale of the chosen element
+        for (int64_t i = 0; i < v.length; ++i)
+            if (v.IsValid(i) && CompareElements(v, i, *out, 0) == 0) {
+                out->elem_scale = {v.elem_scale[static_cast<size_t>(i)]};
+                break;
+            }
+    }
+    return V(out);
+}
+}  // namespace
+
+Expected<Value> KMin(KernelCtx &ctx, const std::vector<Value> &a) { return MinMax(a, false, ctx.options && ctx.options->sql_empty_aggregates); }
+Expected<Value> KMax(KernelCtx &ctx, const std::vector<Value> &a) { return MinMax(a, true, ctx.options && ctx.options->sql_empty_aggregates); }
+
+namespace {
+Expected<Value> AnyAll(const std::vector<Value> &args, bool any) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], any ? "any" : "all", 0));
+    const Vector &v = args[0].vector();
+    if (v.type.kind != TypeKind::BOOL) return TypeError("expects a bool vector");
+    bool r = !any;
+    for (int64_t i = 0; i < v.length; ++i) {
+        if (!v.IsValid(i)) continue;
+        if (any && v.Data<uint8_t>()[i]) r = true;
+        if (!any && !v.Data<uint8_t>()[i]) r = false;
+    }
+    return Value(ScalarBool(r));
+}
+}  // namespace
+Expected<Value> KAny(KernelCtx &, const std::vector<Value> &a) { return AnyAll(a, true); }
+Expected<Value> KAll(KernelCtx &, const std::vector<Value> &a) { return AnyAll(a, false); }
+
+}  // namespace rndn::hir

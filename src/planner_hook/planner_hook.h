@@ -1,0 +1,44 @@
+// rndn::plan — the PostgreSQL planner side of rndn.
+//
+// After standard_planner, the planner hook walks the PlannedStmt, translates the largest
+// subtrees it can (the whole plan whenever possible) into one HorseIR program each, and puts a
+// CustomScan "rndn" in their place.  What it cannot translate stays exactly as PostgreSQL
+// planned it; the reason is logged at DEBUG1 and, with rndn.explain_fallback, shown by EXPLAIN.
+//
+// custom_private of an rndn CustomScan (named slots, see PrivateSlot) holds only String nodes,
+// so it survives copyObject / nodeToString / stringToNode (plan cache, parallel workers).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rndn::plan {
+
+// Slots of CustomScan.custom_private (each a String node).
+enum class PrivateSlot : int { PROGRAM = 0, RELATIONS = 1, SUMMARY = 2, TRANSLATE_MS = 3, FLAGS = 4, COUNT = 5 };
+// FLAGS: "ascii" when the loader must verify that all text is ASCII (else: run the fallback).
+// custom_plans holds PostgreSQL's own plan for the same subtree: the executor runs it when the
+// program cannot run after all (a guard fails, the device gives up).
+
+// One relation the program reads: the registry table `name` holds columns "a<attnum>".
+struct RelationRead {
+    unsigned relid = 0;            // pg_class OID
+    std::string name;              // registry name used by the program (r0, r1, ...)
+    std::vector<int> attnums;      // columns to load, ascending
+};
+
+// "r0 16384 1,5,6\n..." <-> relations.
+std::string SerializeRelations(const std::vector<RelationRead> &rels);
+bool ParseRelations(const std::string &text, std::vector<RelationRead> *rels);
+
+// Installs the planner hook and the EXPLAIN hook (chained to any previous hooks).
+void InstallHooks();
+
+}  // namespace rndn::plan
+
+// C-linkage helpers used by the executor (defined in hook.cpp).
+extern "C" {
+// The HorseIR program the statement text translates to (whole plan), or NULL with the
+// fallback reason in *reason (palloc'd).  Plans the query without executing it.
+char *rndn_translate_query_text(const char *query, char **reason);
+}

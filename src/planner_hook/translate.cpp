@@ -1,0 +1,1189 @@
+// Plan nodes -> HorseIR: scans (sequential, index, bitmap), filters and projections,
+// aggregation, sort, limit, unique, joins (hash, merge, nested loop; inner, outer, semi, anti),
+// init plans and correlated subqueries (decorrelated through Rel::extras).
+#include "planner_hook/translator.h"
+
+namespace rndn::plan::internal {
+// ---------------------------------------------------------------------------------------------
+// Relations
+
+std::function<Expected<std::string>()> ConstLen(const std::string &v) {
+    return [v]() -> Expected<std::string> { return v; };
+}
+
+Translator::RelP Translator::Take(const RelP &in, const std::string &idx, bool compress,
+                                  std::function<Expected<std::string>()> len) {
+    auto out = std::make_shared<Rel>();
+    for (const LazyPtr &c : in->cols)
+        out->cols.push_back(std::make_shared<LazyCol>([this, c, idx, compress]() -> Expected<Col> {
+            RNDN_ASSIGN_OR_RETURN(Col x, c->Get());
+            if (x.scalar) return x;
+            x.var = Emit(compress ? "@compress(" + idx + ", " + x.var + ")" : "@index(" + x.var + ", " + idx + ")");
+            return x;
+        }));
+    for (const auto &[key, c] : in->extras)
+        out->extras[key] = std::make_shared<LazyCol>([this, c, idx, compress]() -> Expected<Col> {
+            RNDN_ASSIGN_OR_RETURN(Col x, c->Get());
+            if (x.scalar) return x;
+            x.var = Emit(compress ? "@compress(" + idx + ", " + x.var + ")" : "@index(" + x.var + ", " + idx + ")");
+            return x;
+        });
+    out->deferred = in->deferred;
+    out->len_var = std::move(len);
+    return out;
+}
+
+Expected<std::string> Translator::Mask(List *quals, const Ctx &ctx) {
+    std::optional<Col> acc;
+    ListCell *lc;
+    foreach (lc, quals) {
+        RNDN_ASSIGN_OR_RETURN(Col c, X((Expr *)lfirst(lc), ctx));
+        if (c.type != BOOLOID) return Unsup(ctx.node, "non-boolean qual");
+        if (!acc) {
+            acc = c;
+        } else {
+            acc->var = Emit("@and(" + acc->var + ", " + c.var + ")");
+            acc->scalar = acc->scalar && c.scalar;
+        }
+    }
+    if (!acc) return Unsup(ctx.node, "empty qual");
+    if (acc->scalar) {
+        RNDN_ASSIGN_OR_RETURN(Col m, Materialize(*acc, ctx.len_var));
+        return m.var;
+    }
+    return acc->var;
+}
+
+Expected<Translator::RelP> Translator::FilterAndProject(Plan *plan, Ctx ctx, List *quals,
+                                                        std::map<int, Expr *> extra_exprs) {
+    if (quals != NIL) {
+        RNDN_ASSIGN_OR_RETURN(std::string mask, Mask(quals, ctx));
+        auto old_len = ctx.len_var;
+        auto memo = std::make_shared<std::optional<std::string>>();
+        auto new_len = [this, mask, old_len, memo]() -> Expected<std::string> {
+            if (!*memo) {
+                RNDN_ASSIGN_OR_RETURN(std::string lv, old_len());
+                *memo = Emit("@compress(" + mask + ", " + lv + ")");
+            }
+            return **memo;
+        };
+        if (ctx.outer) ctx.outer = Take(ctx.outer, mask, true, new_len);
+        if (ctx.aggs) {
+            auto filtered = std::make_shared<std::map<const Aggref *, LazyPtr>>();
+            for (const auto &[a, c] : *ctx.aggs)
+                (*filtered)[a] = std::make_shared<LazyCol>([this, c, mask]() -> Expected<Col> {
+                    RNDN_ASSIGN_OR_RETURN(Col x, c->Get());
+                    if (!x.scalar) x.var = Emit("@compress(" + mask + ", " + x.var + ")");
+                    return x;
+                });
+            ctx.aggs = filtered;
+        }
+        if (ctx.inner) ctx.inner = Take(ctx.inner, mask, true, new_len);
+        if (ctx.scan_col) {
+            auto base = ctx.scan_col;
+            auto cache = std::make_shared<std::map<AttrNumber, Col>>();
+            ctx.scan_col = [this, base, cache, mask](AttrNumber a) -> Expected<Col> {
+                auto it = cache->find(a);
+                if (it != cache->end()) return it->second;
+                RNDN_ASSIGN_OR_RETURN(Col x, base(a));
+                if (!x.scalar) x.var = Emit("@compress(" + mask + ", " + x.var + ")");
+                (*cache)[a] = x;
+                return x;
+            };
+        }
+        ctx.len_var = new_len;
+    }
+    auto out = std::make_shared<Rel>();
+    out->len_var = ctx.len_var;
+    auto shared_ctx = std::make_shared<Ctx>(ctx);
+    ListCell *lc;
+    foreach (lc, plan->targetlist) {
+        Expr *expr = ((TargetEntry *)lfirst(lc))->expr;
+        out->cols.push_back(std::make_shared<LazyCol>([this, shared_ctx, expr]() { return X(expr, *shared_ctx); }));
+    }
+    for (const auto &[key, expr] : extra_exprs) {
+        Expr *e = expr;
+        out->extras[key] = std::make_shared<LazyCol>([this, shared_ctx, e]() { return X(e, *shared_ctx); });
+    }
+    for (const RelP &r : {ctx.outer, ctx.inner}) {
+        if (!r) continue;
+        for (const auto &[key, c] : r->extras) {
+            if (key < 0) continue;  // private to the node below
+            if (out->extras.count(key)) return Unsup(plan, "a correlated parameter compared on both sides");
+            out->extras[key] = c;
+        }
+        out->deferred.insert(out->deferred.end(), r->deferred.begin(), r->deferred.end());
+    }
+    return out;
+}
+
+// Does the expression use one of the parameters in `ids`?
+bool UsesParamsWalker(Node *n, void *ids) {
+    if (n == nullptr) return false;
+    if (IsA(n, Param)) {
+        Param *p = (Param *)n;
+        return p->paramkind == PARAM_EXEC && ((std::set<int> *)ids)->count(p->paramid) > 0;
+    }
+    return expression_tree_walker(n, (bool (*)(void))(void *)UsesParamsWalker, ids);
+}
+bool UsesParams(Node *n, const std::set<int> &ids) { return UsesParamsWalker(n, (void *)&ids); }
+
+Expr *StripRelabel(Expr *e) {
+    while (e && IsA(e, RelabelType)) e = ((RelabelType *)e)->arg;
+    return e;
+}
+
+// `expr = $p` (or `$p = expr`) with p in ids and expr free of them.
+bool ParamEquality(Expr *q, const std::set<int> &ids, int *pid, Expr **other) {
+    if (!IsA(q, OpExpr) || list_length(((OpExpr *)q)->args) != 2) return false;
+    OpExpr *op = (OpExpr *)q;
+    const FnRow *row = LookupFunction(op->opfuncid ? op->opfuncid : get_opcode(op->opno));
+    if (row == nullptr || !(row->flags & F_EQ)) return false;
+    for (int side = 0; side < 2; ++side) {
+        Expr *a = StripRelabel((Expr *)list_nth(op->args, side));
+        Expr *b = (Expr *)list_nth(op->args, 1 - side);
+        if (IsA(a, Param) && ((Param *)a)->paramkind == PARAM_EXEC && ids.count(((Param *)a)->paramid) &&
+            !UsesParams((Node *)b, ids)) {
+            *pid = ((Param *)a)->paramid;
+            *other = b;
+            return true;
+        }
+    }
+    return false;
+}
+
+struct MarkerCtx {
+    Translator *t;
+    Index scanrelid;
+    std::map<int, Expr *> *extras;
+};
+
+Node *ReplaceVarsWithMarkers(Node *n, MarkerCtx *mc);
+
+Expected<Translator::RelP> Translator::Scan(Plan *plan, Index scanrelid, List *quals, List *index_tlist,
+                                            std::map<int, Expr *> extra_exprs) {
+    RangeTblEntry *rte = rt_fetch(scanrelid, stmt_->rtable);
+    if (rte->rtekind != RTE_RELATION) return Unsup(plan, "scan of a non-table range entry");
+    if (rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW)
+        return Unsup(plan, "scan of a relation that is not a plain table");
+    if (rte->tablesample != nullptr) return Unsup(plan, "TABLESAMPLE");
+    const Oid relid = rte->relid;
+    const size_t rel_index = rels_.size();
+    rels_.push_back(RelationRead{relid, "r" + std::to_string(rel_index), {}});
+    const std::string rname = rels_.back().name;
+    char *relname = get_rel_name(relid);
+    summary_order_.push_back(rname);
+    summary_cols_[rname] = std::string(relname ? relname : "?") + " (";
+    if (relname) pfree(relname);
+    const std::string tvar = Emit("@load_table(`" + rname + ":sym)");
+    auto cache = std::make_shared<std::map<AttrNumber, Col>>();
+    auto load = [this, relid, rel_index, rname, tvar, cache, plan](AttrNumber a) -> Expected<Col> {
+        auto it = cache->find(a);
+        if (it != cache->end()) return it->second;
+        Oid type, coll;
+        int32 typmod;
+        get_atttypetypmodcoll(relid, a, &type, &typmod, &coll);
+        const int scale = type == NUMERICOID ? NumericScale(typmod) : -1;
+        auto t = HirType(type, scale);
+        if (!t) return Unsup(plan, "column of type " + TypeName(type) + (type == NUMERICOID ? " without (precision, scale) <= 38" : ""));
+        Col c;
+        c.type = type;
+        c.typmod = typmod;
+        c.scale = scale;
+        c.var = Emit("check_cast(@column_value(" + tvar + ", `a" + std::to_string(a) + ":sym), " + *t + ")");
+        (*cache)[a] = c;
+        RelationRead &rr = rels_[rel_index];
+        rr.attnums.push_back(a);
+        std::sort(rr.attnums.begin(), rr.attnums.end());
+        char *an = get_attname(relid, a, true);
+        std::string &sum = summary_cols_[rname];
+        if (sum.back() != '(') sum += ", ";
+        sum += an ? an : "?";
+        if (an) pfree(an);
+        return c;
+    };
+    // The length of the relation: any column; the first one that is not dropped.
+    auto len = [load, relid, plan, cache]() -> Expected<std::string> {
+        if (!cache->empty()) return cache->begin()->second.var;
+        Relation r = RelationIdGetRelation(relid);
+        AttrNumber first = 0;
+        for (int i = 0; r && i < RelationGetDescr(r)->natts; ++i)
+            if (!TupleDescAttr(RelationGetDescr(r), i)->attisdropped) {
+                first = (AttrNumber)(i + 1);
+                break;
+            }
+        if (r) RelationClose(r);
+        if (first == 0) return Unsup(plan, "relation without columns");
+        RNDN_ASSIGN_OR_RETURN(Col c, load(first));
+        return c.var;
+    };
+    // Equalities with a parameter being decorrelated become hidden columns instead of filters;
+    // other conditions on such a parameter wait for the join (Rel::deferred).
+    List *plain = NIL;
+    std::vector<Expr *> deferred;
+    ListCell *qc;
+    foreach (qc, quals) {
+        Expr *q = (Expr *)lfirst(qc);
+        if (!decor_params_.empty() && UsesParams((Node *)q, decor_params_)) {
+            int pid;
+            Expr *other;
+            if (ParamEquality(q, decor_params_, &pid, &other) && !extra_exprs.count(pid)) {
+                extra_exprs[pid] = other;
+            } else {
+                MarkerCtx mc{this, scanrelid, &extra_exprs};
+                deferred.push_back((Expr *)ReplaceVarsWithMarkers((Node *)q, &mc));
+            }
+        } else {
+            plain = lappend(plain, q);
+        }
+    }
+    Ctx ctx;
+    ctx.node = plan;
+    ctx.scanrelid = scanrelid;
+    ctx.scan_col = load;
+    ctx.len_var = len;
+    ctx.index_tlist = index_tlist;
+    RNDN_ASSIGN_OR_RETURN(RelP out, FilterAndProject(plan, ctx, plain, extra_exprs));
+    out->deferred.insert(out->deferred.end(), deferred.begin(), deferred.end());
+    return out;
+}
+
+Node *ReplaceVarsWithMarkers(Node *n, MarkerCtx *mc) {
+    if (n == nullptr) return nullptr;
+    if (IsA(n, Var)) {
+        Var *v = (Var *)n;
+        Param *p = makeNode(Param);
+        p->paramkind = PARAM_EXEC;
+        p->paramid = mc->t->NextMarker();
+        p->paramtype = v->vartype;
+        p->paramtypmod = v->vartypmod;
+        p->paramcollid = v->varcollid;
+        p->location = -1;
+        (*mc->extras)[p->paramid] = (Expr *)v;
+        return (Node *)p;
+    }
+    return expression_tree_mutator(n, (Node * (*)(void))(void *)ReplaceVarsWithMarkers, (void *)mc);
+}
+
+Expected<Translator::RelP> Translator::IndexScanNode(Plan *plan, Oid indexid, Index scanrelid, List *quals,
+                                                     List *index_tlist, ScanDirection dir) {
+    // PostgreSQL returns the rows in index order (keys, then heap position); the loader reads
+    // them in heap order, and @order is stable: sorting by the keys gives the same sequence.
+    HeapTuple tup = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(indexid));
+    if (!HeapTupleIsValid(tup)) return Unsup(plan, "index not found");
+    Form_pg_index idx = (Form_pg_index)GETSTRUCT(tup);
+    const int nkeys = idx->indnkeyatts;
+    std::vector<AttrNumber> keys;
+    for (int i = 0; i < nkeys; ++i) keys.push_back(idx->indkey.values[i]);
+    bool isnull = true;
+    Datum opt = SysCacheGetAttr(INDEXRELID, tup, Anum_pg_index_indoption, &isnull);
+    std::vector<int16> options(nkeys, 0);
+    if (!isnull) {
+        int2vector *iv = (int2vector *)DatumGetPointer(opt);
+        for (int i = 0; i < nkeys && i < iv->dim1; ++i) options[i] = iv->values[i];
+    }
+    ReleaseSysCache(tup);
+    {
+        HeapTuple ct = SearchSysCache1(RELOID, ObjectIdGetDatum(indexid));
+        if (!HeapTupleIsValid(ct)) return Unsup(plan, "index not found");
+        const Oid am = ((Form_pg_class)GETSTRUCT(ct))->relam;
+        ReleaseSysCache(ct);
+        if (am != BTREE_AM_OID) return Unsup(plan, "index scan of a non-btree index");
+    }
+    std::map<int, Expr *> extra;
+    RangeTblEntry *rte = rt_fetch(scanrelid, stmt_->rtable);
+    for (int i = 0; i < nkeys; ++i) {
+        if (keys[i] <= 0) return Unsup(plan, "expression index");
+        Oid type, coll;
+        int32 typmod;
+        get_atttypetypmodcoll(rte->relid, keys[i], &type, &typmod, &coll);
+        if (IsTextType(type) && !lc_collate_is_c(coll)) return Unsup(plan, "text index order under a non-C collation");
+        extra[-1 - i] = (Expr *)makeVar(scanrelid, keys[i], type, typmod, coll, 0);
+    }
+    RNDN_ASSIGN_OR_RETURN(RelP rel, Scan(plan, scanrelid, quals, index_tlist, extra));
+    std::vector<std::string> kv;
+    std::string flags;
+    const bool backward = ScanDirectionIsBackward(dir);
+    for (int i = 0; i < nkeys; ++i) {
+        RNDN_ASSIGN_OR_RETURN(Col c, rel->extras[-1 - i]->Get());
+        if (!HirType(c.type, 0)) return Unsup(plan, "index key of type " + TypeName(c.type));
+        bool desc = (options[i] & INDOPTION_DESC) != 0;
+        const bool nulls_first = (options[i] & INDOPTION_NULLS_FIRST) != 0;
+        if (nulls_first != desc) return Unsup(plan, "index with non-default NULLS order");
+        if (backward) desc = !desc;
+        if (c.scalar) continue;
+        kv.push_back(c.var);
+        flags += flags.empty() ? "" : ",";
+        flags += desc ? "0" : "1";
+    }
+    for (int i = 0; i < nkeys; ++i) rel->extras.erase(-1 - i);
+    if (kv.empty()) return rel;
+    std::string order;
+    if (kv.size() == 1) {
+        order = Emit("@order(" + kv[0] + ", " + flags + ":bool)");
+    } else {
+        std::string l = "@list(";
+        for (size_t i = 0; i < kv.size(); ++i) l += (i ? ", " : "") + kv[i];
+        order = Emit("@order(" + Emit(l + ")") + ", (" + flags + "):bool)");
+    }
+    return Take(rel, order, false, ConstLen(order));
+}
+
+// Aggregate of one input column; `group_vals` is the @values of the grouping dictionary, or
+// null for a plain aggregate.
+Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const std::string *group_vals, const Plan *node) {
+    const bool distinct = a->aggdistinct != NIL;
+    if (distinct && FuncName(a->aggfnoid) != "count") return Unsup(node, "aggregate with DISTINCT other than count");
+    if (a->aggorder != NIL) return Unsup(node, "ordered aggregate");
+    if (a->aggfilter != nullptr) return Unsup(node, "aggregate with FILTER");
+    if (a->aggkind != AGGKIND_NORMAL || a->aggsplit != AGGSPLIT_SIMPLE) return Unsup(node, "non-simple aggregate");
+    const std::string name = FuncName(a->aggfnoid);
+    Col out;
+    out.type = a->aggtype;
+    if (a->aggstar) {
+        if (name != "count") return Unsup(node, name + "(*)");
+        if (group_vals) {
+            out.var = Emit("@raze(" + Emit("@each(@len, " + *group_vals + ")") + ")");
+        } else {
+            RNDN_ASSIGN_OR_RETURN(std::string lv, in.len_var());
+            out.var = Emit("@len(" + lv + ")");
+        }
+        return out;
+    }
+    if (list_length(a->args) != 1) return Unsup(node, "aggregate with several arguments");
+    Ctx ctx;
+    ctx.node = node;
+    ctx.outer = std::shared_ptr<Rel>(&in, [](Rel *) {});
+    ctx.len_var = in.len_var;
+    RNDN_ASSIGN_OR_RETURN(Col x, X(((TargetEntry *)linitial(a->args))->expr, ctx));
+    RNDN_ASSIGN_OR_RETURN(x, Materialize(x, in.len_var));
+    const Oid at = x.type;
+    std::string builtin;
+    std::string cast;
+    int scale = x.scale;
+    if (name == "count" && distinct) {
+        if (!HirType(at, at == NUMERICOID ? std::max(x.scale, 0) : 0)) return Unsup(node, "count(DISTINCT " + TypeName(at) + ")");
+        if (group_vals) {
+            std::string parts = Emit("@each_right(@index, " + x.var + ", " + *group_vals + ")");
+            std::string u = Emit("@each(@unique, " + parts + ")");
+            std::string d = Emit("@each_item(@index, " + parts + ", " + u + ")");
+            out.var = Emit("@raze(" + Emit("@each(@count, " + d + ")") + ")");
+        } else {
+            out.var = Emit("@count(" + Emit("@index(" + x.var + ", " + Emit("@unique(" + x.var + ")") + ")") + ")");
+        }
+        return out;
+    } else if (name == "count") {
+        builtin = "count";
+    } else if (name == "sum") {
+        builtin = "sum";
+        if (at == INT2OID || at == INT4OID) cast = "i64";
+        else if (at == INT8OID) cast = "dec128<0>", scale = 0;
+        else if (at != NUMERICOID && at != FLOAT4OID && at != FLOAT8OID) return Unsup(node, "sum(" + TypeName(at) + ")");
+    } else if (name == "avg") {
+        builtin = "avg";
+        if (IsIntType(at)) cast = "dec128<0>";
+        else if (at == FLOAT4OID) cast = "f64";
+        else if (at != NUMERICOID && at != FLOAT8OID) return Unsup(node, "avg(" + TypeName(at) + ")");
+        scale = -1;
+    } else if (name == "min" || name == "max") {
+        builtin = name;
+        if (!IsIntType(at) && at != NUMERICOID && at != FLOAT4OID && at != FLOAT8OID)
+            return Unsup(node, name + "(" + TypeName(at) + ")");
+    } else {
+        return Unsup(node, "aggregate " + name);
+    }
+    if (at == NUMERICOID && x.scale < 0 && builtin != "count")
+        return Unsup(node, name + " over numeric of unknown scale");
+    std::string xv = x.var;
+    if (!cast.empty()) xv = Emit("check_cast(" + xv + ", " + cast + ")");
+    out.scale = a->aggtype == NUMERICOID ? scale : -1;
+    if (group_vals) {
+        std::string parts = Emit("@each_right(@index, " + xv + ", " + *group_vals + ")");
+        out.var = Emit("@raze(" + Emit("@each(@" + builtin + ", " + parts + ")") + ")");
+        return out;
+    }
+    std::string v = Emit("@" + builtin + "(" + xv + ")");
+    if (builtin == "count" || builtin == "avg") {  // avg of no rows is NULL already
+        out.var = v;
+        return out;
+    }
+    // No input row (or only NULLs): SQL gives NULL.
+    std::string cnt = Emit("@count(" + xv + ")");
+    std::string none = Emit("@where(" + Emit("@eq(" + cnt + ", 0:i64)") + ")");
+    Col proto = out;
+    std::string nl;
+    RNDN_ASSIGN_OR_RETURN(nl, NullLiteral(proto, node));
+    out.var = Emit("@index_a(" + v + ", " + none + ", " + nl + ")");
+    return out;
+}
+
+bool CollectAggrefs(Node *n, void *ctx) {
+    if (n == nullptr) return false;
+    if (IsA(n, Aggref)) {
+        ((std::vector<Aggref *> *)ctx)->push_back((Aggref *)n);
+        return false;
+    }
+    return expression_tree_walker(n, (bool (*)(void))(void *)CollectAggrefs, ctx);
+}
+
+// Is the expression NULL whenever its aggregates are (only strict operators over them)?
+bool StrictTlist(Node *n) {
+    if (n == nullptr) return false;
+    if (IsA(n, Aggref)) return true;
+    if (IsA(n, RelabelType)) return StrictTlist((Node *)((RelabelType *)n)->arg);
+    List *args = nullptr;
+    Oid fn = InvalidOid;
+    if (IsA(n, OpExpr)) args = ((OpExpr *)n)->args, fn = ((OpExpr *)n)->opfuncid ? ((OpExpr *)n)->opfuncid : get_opcode(((OpExpr *)n)->opno);
+    else if (IsA(n, FuncExpr)) args = ((FuncExpr *)n)->args, fn = ((FuncExpr *)n)->funcid;
+    else return false;
+    const FnRow *row = LookupFunction(fn);
+    if (row == nullptr || !(row->kind == FnKind::BINARY || row->kind == FnKind::UNARY || row->kind == FnKind::CAST)) return false;
+    bool any = false;
+    ListCell *lc;
+    foreach (lc, args) {
+        Node *a = (Node *)lfirst(lc);
+        if (IsA(a, Const)) continue;
+        if (!StrictTlist(a)) return false;
+        any = true;
+    }
+    return any;
+}
+
+Expected<Translator::RelP> Translator::AggNode(Agg *agg, RelP in, const std::vector<int> &extra_keys) {
+    Plan *plan = &agg->plan;
+    for (const auto &[key, c] : in->extras)
+        if (key >= 0 && std::find(extra_keys.begin(), extra_keys.end(), key) == extra_keys.end())
+            return Unsup(plan, "aggregate over a correlated input");
+    if (!extra_keys.empty() && agg->numCols != 0) return Unsup(plan, "correlated grouped aggregate");
+    if (!in->deferred.empty()) return Unsup(plan, "aggregate over a correlated condition");
+    if (agg->aggsplit != AGGSPLIT_SIMPLE) return Unsup(plan, "partial aggregation");
+    if (agg->groupingSets != NIL || agg->aggstrategy == AGG_MIXED) return Unsup(plan, "grouping sets");
+    std::vector<Aggref *> aggrefs;
+    CollectAggrefs((Node *)plan->targetlist, &aggrefs);
+    CollectAggrefs((Node *)plan->qual, &aggrefs);
+    auto aggs = std::make_shared<std::map<const Aggref *, LazyPtr>>();
+    Ctx ctx;
+    ctx.node = plan;
+    if (agg->numCols == 0 && extra_keys.empty()) {
+        if (agg->aggstrategy != AGG_PLAIN) return Unsup(plan, "grouping without keys");
+        for (Aggref *a : aggrefs) {
+            RNDN_ASSIGN_OR_RETURN(Col c, AggCol(a, *in, nullptr, plan));
+            auto lc = std::make_shared<LazyCol>([c]() -> Expected<Col> { return c; });
+            (*aggs)[a] = lc;
+        }
+        // One output row: a length-1 vector stands for the row count.
+        std::string one = Emit("@vector(1:i64, 0:bool)");
+        ctx.len_var = ConstLen(one);
+        ctx.aggs = aggs;
+        auto keep = aggs;
+        RNDN_ASSIGN_OR_RETURN(RelP out, FilterAndProject(plan, ctx, plan->qual));
+        // Keep the aggregate map alive with the output relation.
+        auto wrapped = std::make_shared<Rel>();
+        wrapped->len_var = out->len_var;
+        for (auto &c : out->cols) wrapped->cols.push_back(std::make_shared<LazyCol>([c, keep]() { return c->Get(); }));
+        return wrapped;
+    }
+    std::vector<std::string> keys;
+    for (int k : extra_keys) {
+        RNDN_ASSIGN_OR_RETURN(Col c, in->extras[k]->Get());
+        RNDN_ASSIGN_OR_RETURN(c, Materialize(c, in->len_var));
+        keys.push_back(c.var);
+    }
+    for (int i = 0; i < agg->numCols; ++i) {
+        const AttrNumber k = agg->grpColIdx[i];
+        if (k < 1 || k > (int)in->cols.size()) return Unsup(plan, "grouping column out of range");
+        RNDN_ASSIGN_OR_RETURN(Col c, in->cols[k - 1]->Get());
+        RNDN_ASSIGN_OR_RETURN(c, Materialize(c, in->len_var));
+        keys.push_back(c.var);
+    }
+    std::string key_arg = keys[0];
+    if (keys.size() > 1) {
+        key_arg = "@list(";
+        for (size_t i = 0; i < keys.size(); ++i) key_arg += (i ? ", " : "") + keys[i];
+        key_arg = Emit(key_arg + ")");
+    }
+    std::string g = Emit("@group(" + key_arg + ")");
+    std::string reps = Emit("@keys(" + g + ")");
+    std::string vals = Emit("@values(" + g + ")");
+    // Groups in order of first appearance: PostgreSQL's order for sorted input (AGG_SORTED,
+    // Group); any order is PostgreSQL's for hashed aggregation.
+    std::string perm = Emit("@order(" + reps + ", 1:bool)");
+    std::string reps_sorted = Emit("@index(" + reps + ", " + perm + ")");
+    for (Aggref *a : aggrefs) {
+        RNDN_ASSIGN_OR_RETURN(Col c, AggCol(a, *in, &vals, plan));
+        c.var = Emit("@index(" + c.var + ", " + perm + ")");
+        (*aggs)[a] = std::make_shared<LazyCol>([c]() -> Expected<Col> { return c; });
+    }
+    ctx.outer = Take(in, reps_sorted, false, ConstLen(reps_sorted));
+    ctx.len_var = ConstLen(reps_sorted);
+    ctx.aggs = aggs;
+    RNDN_ASSIGN_OR_RETURN(RelP out, FilterAndProject(plan, ctx, plan->qual));
+    auto wrapped = std::make_shared<Rel>();
+    wrapped->len_var = out->len_var;
+    for (auto &c : out->cols) wrapped->cols.push_back(std::make_shared<LazyCol>([c, aggs]() { return c->Get(); }));
+    wrapped->extras = out->extras;
+    return wrapped;
+}
+
+Expected<Translator::RelP> Translator::SortNode(Plan *plan, int nkeys, AttrNumber *cols, Oid *ops, Oid *colls,
+                                                bool *nulls_first, RelP in) {
+    std::vector<std::string> keys;
+    std::string flags;
+    for (int i = 0; i < nkeys; ++i) {
+        if (cols[i] < 1 || cols[i] > (int)in->cols.size()) return Unsup(plan, "sort column out of range");
+        RNDN_ASSIGN_OR_RETURN(Col c, in->cols[cols[i] - 1]->Get());
+        Oid opfamily, opcintype;
+        int16 strategy;
+        if (!get_ordering_op_properties(ops[i], &opfamily, &opcintype, &strategy))
+            return Unsup(plan, "sort operator is not a btree ordering");
+        if (!HirType(c.type, c.type == NUMERICOID ? 0 : -1)) return Unsup(plan, "sort key of type " + TypeName(c.type));
+        if (opcintype != c.type && !(IsTextType(c.type) && IsTextType(opcintype)))
+            return Unsup(plan, "sort operator of another type");
+        const bool desc = strategy == BTGreaterStrategyNumber;
+        if (nulls_first[i] != desc) return Unsup(plan, "non-default NULLS FIRST/LAST");
+        if (IsTextType(c.type) && !lc_collate_is_c(colls[i])) return Unsup(plan, "text sort under a non-C collation");
+        if (c.scalar) continue;  // a constant key does not order anything
+        keys.push_back(c.var);
+        flags += flags.empty() ? "" : ",";
+        flags += desc ? "0" : "1";
+    }
+    if (keys.empty()) return in;
+    std::string order;
+    if (keys.size() == 1) {
+        order = Emit("@order(" + keys[0] + ", " + flags + ":bool)");
+    } else {
+        std::string l = "@list(";
+        for (size_t i = 0; i < keys.size(); ++i) l += (i ? ", " : "") + keys[i];
+        std::string lv = Emit(l + ")");
+        order = Emit("@order(" + lv + ", (" + flags + "):bool)");
+    }
+    return Take(in, order, false, ConstLen(order));
+}
+
+Expected<Translator::RelP> Translator::LimitNode(Limit *limit, RelP in) {
+    Plan *plan = &limit->plan;
+    if (limit->limitOption != LIMIT_OPTION_COUNT) return Unsup(plan, "FETCH ... WITH TIES");
+    auto const_i64 = [&](Node *n, int64 *v, bool *isnull) -> Status {
+        *isnull = true;
+        if (n == nullptr) return Status::Ok();
+        if (!IsA(n, Const) || ((Const *)n)->consttype != INT8OID) return Unsup(plan, "non-constant LIMIT/OFFSET");
+        *isnull = ((Const *)n)->constisnull;
+        if (!*isnull) *v = DatumGetInt64(((Const *)n)->constvalue);
+        return Status::Ok();
+    };
+    int64 count = 0, offset = 0;
+    bool count_null, offset_null;
+    RNDN_RETURN_IF_ERROR(const_i64(limit->limitCount, &count, &count_null));
+    RNDN_RETURN_IF_ERROR(const_i64(limit->limitOffset, &offset, &offset_null));
+    if (offset_null) offset = 0;
+    if (count < 0 || offset < 0) return Unsup(plan, "negative LIMIT/OFFSET");
+    RNDN_ASSIGN_OR_RETURN(std::string lv, in->len_var());
+    RNDN_ASSIGN_OR_RETURN(std::string n, LenOf(lv));
+    std::string start = Emit("@min(" + Emit("@append(" + std::to_string(offset) + ":i64, " + n + ")") + ")");
+    std::string rest = Emit("@minus(" + n + ", " + start + ")");
+    std::string cnt = rest;
+    if (!count_null) cnt = Emit("@min(" + Emit("@append(" + std::to_string(count) + ":i64, " + rest + ")") + ")");
+    std::string idx = Emit("@plus(" + Emit("@range(" + cnt + ")") + ", " + start + ")");
+    return Take(in, idx, false, ConstLen(idx));
+}
+
+Expected<Translator::RelP> Translator::UniqueNode(Plan *plan, int ncols, AttrNumber *cols, RelP in) {
+    std::vector<std::string> keys;
+    for (int i = 0; i < ncols; ++i) {
+        if (cols[i] < 1 || cols[i] > (int)in->cols.size()) return Unsup(plan, "column out of range");
+        RNDN_ASSIGN_OR_RETURN(Col c, in->cols[cols[i] - 1]->Get());
+        RNDN_ASSIGN_OR_RETURN(c, Materialize(c, in->len_var));
+        keys.push_back(c.var);
+    }
+    std::string arg = keys[0];
+    if (keys.size() > 1) {
+        std::string l = "@list(";
+        for (size_t i = 0; i < keys.size(); ++i) l += (i ? ", " : "") + keys[i];
+        arg = Emit(l + ")");
+    }
+    std::string reps = Emit("@keys(" + Emit("@group(" + arg + ")") + ")");
+    std::string idx = Emit("@index(" + reps + ", " + Emit("@order(" + reps + ", 1:bool)") + ")");
+    return Take(in, idx, false, ConstLen(idx));
+}
+
+Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses, RelP pre_inner,
+                                                std::vector<std::pair<Expr *, int>> param_keys) {
+    Plan *plan = &join->plan;
+    const JoinType jt = join->jointype;
+    if (jt != JOIN_INNER && jt != JOIN_SEMI && jt != JOIN_ANTI && jt != JOIN_LEFT && jt != JOIN_RIGHT && jt != JOIN_FULL)
+        return Unsup(plan, "join type " + std::to_string((int)jt));
+    RNDN_ASSIGN_OR_RETURN(RelP outer, NodeRel(plan->lefttree));
+    RelP inner = pre_inner;
+    if (!inner) {
+        RNDN_ASSIGN_OR_RETURN(inner, NodeRel(plan->righttree));
+    }
+    std::vector<std::pair<std::string, std::string>> key_vars;
+    if (!param_keys.empty()) {
+        Ctx kc;
+        kc.node = plan;
+        kc.outer = outer;
+        kc.len_var = outer->len_var;
+        auto stripped = std::make_shared<Rel>(*inner);
+        for (const auto &[expr, pid] : param_keys) {
+            if (!inner->extras.count(pid)) continue;  // only in deferred conditions
+            RNDN_ASSIGN_OR_RETURN(Col l, X(expr, kc));
+            RNDN_ASSIGN_OR_RETURN(Col r, inner->extras[pid]->Get());
+            if (l.scalar || r.scalar) return Unsup(plan, "constant join key");
+            key_vars.emplace_back(l.var, r.var);
+            stripped->extras.erase(pid);
+        }
+        inner = stripped;
+    }
+    if (!inner->deferred.empty() && param_keys.empty()) return Unsup(plan, "correlated condition of an outer query");
+    bool inner_extras = false;
+    for (const auto &kv : inner->extras) inner_extras = inner_extras || kv.first < kMarkerBase;
+    const bool has_extras = !outer->extras.empty() || inner_extras || !outer->deferred.empty();
+    if (has_extras && jt != JOIN_INNER && !(jt == JOIN_SEMI || jt == JOIN_ANTI))
+        return Unsup(plan, "outer join over a correlated input");
+    if ((jt == JOIN_SEMI || jt == JOIN_ANTI) && inner_extras)
+        return Unsup(plan, "semi/anti join with a correlated inner side");
+    Ctx kctx;
+    kctx.node = plan;
+    kctx.outer = outer;
+    kctx.inner = inner;
+    std::string li, ri;
+    RNDN_ASSIGN_OR_RETURN(std::string olen_v, outer->len_var());
+    RNDN_ASSIGN_OR_RETURN(std::string ilen_v, inner->len_var());
+    if (eq_clauses != NIL || !key_vars.empty()) {
+        std::vector<std::string> lk, rk;
+        for (const auto &[l, r] : key_vars) lk.push_back(l), rk.push_back(r);
+        ListCell *lc;
+        foreach (lc, eq_clauses) {
+            Expr *e = (Expr *)lfirst(lc);
+            if (!IsA(e, OpExpr) || list_length(((OpExpr *)e)->args) != 2) return Unsup(plan, "join clause is not a binary operator");
+            OpExpr *op = (OpExpr *)e;
+            const FnRow *row = LookupFunction(op->opfuncid ? op->opfuncid : get_opcode(op->opno));
+            if (row == nullptr || !(row->flags & F_EQ)) return Unsup(plan, "join operator is not a supported equality");
+            // The left operand reads the outer side, the right one the inner side.
+            Ctx lc = kctx, rc = kctx;
+            lc.inner = nullptr;
+            lc.len_var = outer->len_var;
+            rc.outer = nullptr;
+            rc.len_var = inner->len_var;
+            RNDN_ASSIGN_OR_RETURN(Col l, X((Expr *)linitial(op->args), lc));
+            RNDN_ASSIGN_OR_RETURN(Col r, X((Expr *)lsecond(op->args), rc));
+            if (l.scalar || r.scalar) return Unsup(plan, "constant join key");
+            lk.push_back(l.var);
+            rk.push_back(r.var);
+        }
+        std::string a = lk[0], b = rk[0];
+        if (lk.size() > 1) {
+            a = "@list(", b = "@list(";
+            for (size_t i = 0; i < lk.size(); ++i) a += (i ? ", " : "") + lk[i], b += (i ? ", " : "") + rk[i];
+            a = Emit(a + ")");
+            b = Emit(b + ")");
+        }
+        std::string j = Emit("@join_index(@eq, " + a + ", " + b + ")");
+        li = Emit("@index(" + j + ", 0:i64)");
+        ri = Emit("@index(" + j + ", 1:i64)");
+    } else {
+        // Cross product, outer-major.
+        RNDN_ASSIGN_OR_RETURN(std::string n1, LenOf(olen_v));
+        RNDN_ASSIGN_OR_RETURN(std::string n2, LenOf(ilen_v));
+        std::string all = Emit("@range(" + Emit("@mul(" + n1 + ", " + n2 + ")") + ")");
+        std::string d = Emit("@max(" + Emit("@append(" + n2 + ", 1:i64)") + ")");
+        li = Emit("@div(" + all + ", " + d + ")");
+        ri = Emit("@mod(" + all + ", " + d + ")");
+    }
+    // Conditions of the inner side on the parameters (e.g. `col <> $p`): evaluate them on the
+    // pairs, with each parameter taken from its outer row.
+    if (!inner->deferred.empty()) {
+        std::vector<int> set_params;
+        Ctx oc;
+        oc.node = plan;
+        oc.outer = outer;
+        oc.len_var = outer->len_var;
+        Status st;
+        for (const auto &[expr, pid] : param_keys) {
+            auto o = X(expr, oc);
+            if (!o.ok()) { st = o.status(); break; }
+            Col c = o.value();
+            auto m = Materialize(c, outer->len_var);
+            if (!m.ok()) { st = m.status(); break; }
+            c = m.value();
+            c.var = Emit("@index(" + c.var + ", " + li + ")");
+            params_[pid] = c;
+            set_params.push_back(pid);
+        }
+        for (auto it = inner->extras.begin(); st.ok() && it != inner->extras.end(); ++it) {
+            if (it->first < kMarkerBase) continue;
+            auto c = it->second->Get();
+            if (!c.ok()) { st = c.status(); break; }
+            Col x = c.value();
+            auto m = Materialize(x, inner->len_var);
+            if (!m.ok()) { st = m.status(); break; }
+            x = m.value();
+            x.var = Emit("@index(" + x.var + ", " + ri + ")");
+            params_[it->first] = x;
+            set_params.push_back(it->first);
+        }
+        std::string mask;
+        if (st.ok()) {
+            Ctx dc;
+            dc.node = plan;
+            dc.len_var = ConstLen(li);
+            List *quals = NIL;
+            for (Expr *q : inner->deferred) quals = lappend(quals, q);
+            auto m = Mask(quals, dc);
+            if (m.ok()) mask = m.value(); else st = m.status();
+        }
+        for (int id : set_params) params_.erase(id);
+        if (!st.ok()) return st;
+        li = Emit("@compress(" + mask + ", " + li + ")");
+        ri = Emit("@compress(" + mask + ", " + ri + ")");
+        auto stripped = std::make_shared<Rel>(*inner);
+        stripped->deferred.clear();
+        for (auto it = stripped->extras.begin(); it != stripped->extras.end();)
+            it = it->first >= kMarkerBase ? stripped->extras.erase(it) : std::next(it);
+        inner = stripped;
+    }
+    // Pairs that also satisfy the join's other clauses.
+    Ctx pctx;
+    pctx.node = plan;
+    pctx.outer = Take(outer, li, false, ConstLen(li));
+    pctx.inner = Take(inner, ri, false, ConstLen(li));
+    pctx.len_var = ConstLen(li);
+    if (join->joinqual != NIL) {
+        RNDN_ASSIGN_OR_RETURN(std::string m, Mask(join->joinqual, pctx));
+        li = Emit("@compress(" + m + ", " + li + ")");
+        ri = Emit("@compress(" + m + ", " + ri + ")");
+        pctx.outer = Take(outer, li, false, ConstLen(li));
+        pctx.inner = Take(inner, ri, false, ConstLen(li));
+        pctx.len_var = ConstLen(li);
+    }
+    if (jt == JOIN_INNER) return FilterAndProject(plan, pctx, plan->qual);
+    RNDN_ASSIGN_OR_RETURN(std::string n1, LenOf(olen_v));
+    std::string matched = Emit("@index_a(" + Emit("@vector(" + n1 + ", 0:bool)") + ", " + li + ", 1:bool)");
+    if (jt == JOIN_SEMI || jt == JOIN_ANTI) {
+        std::string keep = jt == JOIN_SEMI ? matched : Emit("@not(" + matched + ")");
+        std::string idx = Emit("@where(" + keep + ")");
+        Ctx sctx;
+        sctx.node = plan;
+        sctx.outer = Take(outer, idx, false, ConstLen(idx));
+        sctx.len_var = ConstLen(idx);
+        return FilterAndProject(plan, sctx, plan->qual);
+    }
+    // Outer joins: matched pairs, then the unmatched rows of the preserved side(s) with NULLs
+    // on the other side.
+    std::string um_o, um_i;
+    if (jt == JOIN_LEFT || jt == JOIN_FULL) um_o = Emit("@where(" + Emit("@not(" + matched + ")") + ")");
+    if (jt == JOIN_RIGHT || jt == JOIN_FULL) {
+        RNDN_ASSIGN_OR_RETURN(std::string n2, LenOf(ilen_v));
+        std::string matched_i = Emit("@index_a(" + Emit("@vector(" + n2 + ", 0:bool)") + ", " + ri + ", 1:bool)");
+        um_i = Emit("@where(" + Emit("@not(" + matched_i + ")") + ")");
+    }
+    std::string all_rows = li;
+    if (!um_o.empty()) all_rows = Emit("@append(" + all_rows + ", " + um_o + ")");
+    if (!um_i.empty()) all_rows = Emit("@append(" + all_rows + ", " + um_i + ")");
+    // side 0 = outer, 1 = inner: pairs index, own unmatched rows, NULLs for the other's.
+    auto extend = [this, plan](const RelP &side, const std::string &pairs, const std::string &own_um,
+                               const std::string &other_um, bool own_first, std::function<Expected<std::string>()> side_len,
+                               std::function<Expected<std::string>()> len) {
+        auto out = std::make_shared<Rel>();
+        for (const LazyPtr &c : side->cols)
+            out->cols.push_back(std::make_shared<LazyCol>([this, c, pairs, own_um, other_um, own_first, side_len, plan]() -> Expected<Col> {
+                RNDN_ASSIGN_OR_RETURN(Col x, c->Get());
+                RNDN_ASSIGN_OR_RETURN(x, Materialize(x, side_len));
+                std::string v = Emit("@index(" + x.var + ", " + pairs + ")");
+                std::string own = own_um.empty() ? "" : Emit("@index(" + x.var + ", " + own_um + ")");
+                std::string nulls;
+                if (!other_um.empty()) {
+                    RNDN_ASSIGN_OR_RETURN(std::string nl, NullLiteral(x, plan));
+                    nulls = Emit("@vector(" + Emit("@len(" + other_um + ")") + ", " + nl + ")");
+                }
+                const std::string first = own_first ? own : nulls, second = own_first ? nulls : own;
+                if (!first.empty()) v = Emit("@append(" + v + ", " + first + ")");
+                if (!second.empty()) v = Emit("@append(" + v + ", " + second + ")");
+                x.var = v;
+                return x;
+            }));
+        out->len_var = len;
+        return out;
+    };
+    Ctx lctx;
+    lctx.node = plan;
+    lctx.len_var = ConstLen(all_rows);
+    lctx.outer = extend(outer, li, um_o, um_i, true, outer->len_var, lctx.len_var);
+    lctx.inner = extend(inner, ri, um_i, um_o, false, inner->len_var, lctx.len_var);
+    return FilterAndProject(plan, lctx, plan->qual);
+}
+
+Expected<Col> Translator::SubPlanX(SubPlan *sp, const Ctx &ctx) {
+    const bool cmp = in_comparison_;
+    in_comparison_ = false;
+    if (sp->plan_id < 1 || sp->plan_id > list_length(stmt_->subplans)) return Unsup(ctx.node, "subplan not found");
+    Plan *sub = (Plan *)list_nth(stmt_->subplans, sp->plan_id - 1);
+    if (sp->subLinkType == ANY_SUBLINK && sp->parParam == NIL) {
+        // x IN (SELECT ...): SQL's three-valued membership.
+        Expr *t = (Expr *)sp->testexpr;
+        if (t == nullptr || !IsA(t, OpExpr) || list_length(((OpExpr *)t)->args) != 2 || list_length(sp->paramIds) != 1)
+            return Unsup(ctx.node, "IN subquery with several columns");
+        OpExpr *op = (OpExpr *)t;
+        const FnRow *row = LookupFunction(op->opfuncid ? op->opfuncid : get_opcode(op->opno));
+        Expr *rhs = StripRelabel((Expr *)lsecond(op->args));
+        if (row == nullptr || !(row->flags & F_EQ) || !IsA(rhs, Param) || ((Param *)rhs)->paramid != linitial_int(sp->paramIds))
+            return Unsup(ctx.node, "IN subquery with an operator other than =");
+        RNDN_ASSIGN_OR_RETURN(RelP r, NodeRel(sub));
+        if (r->cols.empty()) return Unsup(ctx.node, "subquery without columns");
+        RNDN_ASSIGN_OR_RETURN(Col sc, r->cols[0]->Get());
+        RNDN_ASSIGN_OR_RETURN(sc, Materialize(sc, r->len_var));
+        RNDN_ASSIGN_OR_RETURN(Col x, X((Expr *)linitial(op->args), ctx));
+        RNDN_ASSIGN_OR_RETURN(x, Materialize(x, ctx.len_var));
+        std::string m = Emit("@member(" + x.var + ", " + sc.var + ")");
+        std::string has_null = Emit("@gt(" + Emit("@minus(" + Emit("@len(" + sc.var + ")") + ", " + Emit("@count(" + sc.var + ")") + ")") + ", 0:i64)");
+        std::string unknown = Emit("@where(" + Emit("@and(" + Emit("@not(" + m + ")") + ", " + has_null + ")") + ")");
+        std::string m2 = Emit("@index_a(" + m + ", " + unknown + ", null:bool)");
+        std::string nonempty = Emit("@gt(" + Emit("@len(" + sc.var + ")") + ", 0:i64)");
+        Col out;
+        out.type = BOOLOID;
+        out.var = Emit("@and(" + m2 + ", " + nonempty + ")");
+        return out;
+    }
+    if (sp->subLinkType == EXPR_SUBLINK && sp->parParam != NIL) {
+        // Correlated scalar aggregate: aggregate per value of the correlation keys, then look
+        // each outer row's keys up (no group: the aggregate of no rows, NULL).
+        if (!IsA(sub, Agg) || ((Agg *)sub)->aggstrategy != AGG_PLAIN || ((Agg *)sub)->numCols != 0 || sub->qual != NIL ||
+            sub->initPlan != NIL)
+            return Unsup(ctx.node, "correlated subquery that is not a plain aggregate");
+        std::vector<Aggref *> aggrefs;
+        CollectAggrefs((Node *)sub->targetlist, &aggrefs);
+        for (Aggref *a : aggrefs)
+            if (FuncName(a->aggfnoid) == "count") return Unsup(ctx.node, "correlated count() (0 for no rows)");
+        if (!StrictTlist((Node *)((TargetEntry *)linitial(sub->targetlist))->expr))
+            return Unsup(ctx.node, "correlated subquery result is not NULL for no rows");
+        std::vector<int> ids;
+        ListCell *lc;
+        foreach (lc, sp->parParam) ids.push_back(lfirst_int(lc));
+        const std::set<int> saved = decor_params_;
+        for (int id : ids) decor_params_.insert(id);
+        Expected<RelP> child = NodeRel(sub->lefttree);
+        decor_params_ = saved;
+        if (!child.ok()) return child.status();
+        for (int id : ids)
+            if (!child.value()->extras.count(id)) return Unsup(ctx.node, "correlation not found in the subquery");
+        RNDN_ASSIGN_OR_RETURN(RelP g, AggNode((Agg *)sub, child.value(), ids));
+        RNDN_ASSIGN_OR_RETURN(Col res, g->cols[0]->Get());
+        RNDN_ASSIGN_OR_RETURN(res, Materialize(res, g->len_var));
+        std::vector<std::string> lk, rk;
+        int i = 0;
+        foreach (lc, sp->args) {
+            RNDN_ASSIGN_OR_RETURN(Col o, X((Expr *)lfirst(lc), ctx));
+            RNDN_ASSIGN_OR_RETURN(o, Materialize(o, ctx.len_var));
+            RNDN_ASSIGN_OR_RETURN(Col k, g->extras[ids[(size_t)i]]->Get());
+            lk.push_back(o.var);
+            rk.push_back(k.var);
+            ++i;
+        }
+        std::string a = lk[0], b = rk[0];
+        if (lk.size() > 1) {
+            a = "@list(", b = "@list(";
+            for (size_t k = 0; k < lk.size(); ++k) a += (k ? ", " : "") + lk[k], b += (k ? ", " : "") + rk[k];
+            a = Emit(a + ")");
+            b = Emit(b + ")");
+        }
+        std::string j = Emit("@join_index(@eq, " + a + ", " + b + ")");
+        std::string li = Emit("@index(" + j + ", 0:i64)");
+        std::string gi = Emit("@index(" + j + ", 1:i64)");
+        if (res.type == NUMERICOID && res.scale < 0) {
+            // Only compared: an exact rescale keeps every comparison's outcome.
+            if (!cmp) return Unsup(ctx.node, "correlated numeric result of unknown scale");
+            res.var = Emit("check_cast(" + res.var + ", dec128<24>)");
+            res.scale = 24;
+        }
+        RNDN_ASSIGN_OR_RETURN(std::string nl, NullLiteral(res, ctx.node));
+        if (!ctx.len_var) return Unsup(ctx.node, "subquery where the row count is unknown");
+        RNDN_ASSIGN_OR_RETURN(std::string lv, ctx.len_var());
+        RNDN_ASSIGN_OR_RETURN(std::string n, LenOf(lv));
+        std::string base = Emit("@vector(" + n + ", " + nl + ")");
+        Col out = res;
+        out.scalar = false;
+        out.var = Emit("@index_a(" + base + ", " + li + ", " + Emit("@index(" + res.var + ", " + gi + ")") + ")");
+        return out;
+    }
+    return Unsup(ctx.node, "subquery of this kind");
+}
+
+Status Translator::InitPlans(Plan *plan) {
+    ListCell *lc;
+    foreach (lc, plan->initPlan) {
+        SubPlan *sp = (SubPlan *)lfirst(lc);
+        if (sp->subLinkType != EXPR_SUBLINK || sp->parParam != NIL || list_length(sp->setParam) != 1)
+            return Unsup(plan, "init plan of this kind");
+        if (sp->plan_id < 1 || sp->plan_id > list_length(stmt_->subplans)) return Unsup(plan, "subplan not found");
+        Plan *sub = (Plan *)list_nth(stmt_->subplans, sp->plan_id - 1);
+        // Exactly one row (PostgreSQL raises for more, gives NULL for none): a plain aggregate.
+        if (!IsA(sub, Agg) || ((Agg *)sub)->aggstrategy != AGG_PLAIN || ((Agg *)sub)->numCols != 0 || sub->qual != NIL)
+            return Unsup(plan, "init plan that is not a plain aggregate");
+        RNDN_ASSIGN_OR_RETURN(RelP r, NodeRel(sub));
+        RNDN_ASSIGN_OR_RETURN(Col c, r->cols[0]->Get());
+        c.scalar = true;
+        params_[linitial_int(sp->setParam)] = c;
+    }
+    return Status::Ok();
+}
+
+Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
+    if (plan == nullptr) return Status::Unsupported("missing plan node");
+    if (plan->initPlan != NIL) RNDN_RETURN_IF_ERROR(InitPlans(plan));
+    switch (nodeTag(plan)) {
+        case T_SeqScan: {
+            SeqScan *s = (SeqScan *)plan;
+            return Scan(plan, s->scan.scanrelid, plan->qual);
+        }
+        case T_BitmapHeapScan: {
+            BitmapHeapScan *s = (BitmapHeapScan *)plan;
+            List *q = list_concat(list_copy(s->bitmapqualorig), plan->qual);
+            return Scan(plan, s->scan.scanrelid, q);
+        }
+        case T_SubqueryScan: {
+            SubqueryScan *s = (SubqueryScan *)plan;
+            RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(s->subplan));
+            Ctx ctx;
+            ctx.node = plan;
+            ctx.scanrelid = s->scan.scanrelid;
+            ctx.scan_col = [child, plan](AttrNumber a) -> Expected<Col> {
+                if (a < 1 || a > (int)child->cols.size()) return Unsup(plan, "column out of range");
+                return child->cols[a - 1]->Get();
+            };
+            ctx.len_var = child->len_var;
+            return FilterAndProject(plan, ctx, plan->qual);
+        }
+        case T_Result: {
+            Result *r = (Result *)plan;
+            if (r->resconstantqual != nullptr) return Unsup(plan, "constant qual (one-time filter)");
+            if (plan->lefttree == nullptr) return Unsup(plan, "Result without input");
+            RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
+            Ctx ctx;
+            ctx.node = plan;
+            ctx.outer = child;
+            ctx.len_var = child->len_var;
+            return FilterAndProject(plan, ctx, plan->qual);
+        }
+        case T_IndexScan: {
+            IndexScan *s = (IndexScan *)plan;
+            if (s->indexorderbyorig != NIL) return Unsup(plan, "ORDER BY distance");
+            List *q = list_concat(list_copy(s->indexqualorig), plan->qual);
+            return IndexScanNode(plan, s->indexid, s->scan.scanrelid, q, nullptr, s->indexorderdir);
+        }
+        case T_IndexOnlyScan: {
+            IndexOnlyScan *s = (IndexOnlyScan *)plan;
+            if (s->indexorderby != NIL) return Unsup(plan, "ORDER BY distance");
+            List *q = list_concat(list_copy(s->indexqual), plan->qual);
+            return IndexScanNode(plan, s->indexid, s->scan.scanrelid, q, s->indextlist, s->indexorderdir);
+        }
+        case T_Memoize:
+        case T_Material:
+        case T_Hash:
+        case T_Gather:
+        case T_GatherMerge: {
+            if (IsA(plan, Gather) && ((Gather *)plan)->initParam != nullptr) return Unsup(plan, "init plan params");
+            RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
+            Ctx ctx;
+            ctx.node = plan;
+            ctx.outer = child;
+            ctx.len_var = child->len_var;
+            return FilterAndProject(plan, ctx, plan->qual);
+        }
+        case T_Agg: {
+            RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
+            return AggNode((Agg *)plan, child);
+        }
+        case T_Group: {
+            Group *g = (Group *)plan;
+            RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
+            RNDN_ASSIGN_OR_RETURN(RelP u, UniqueNode(plan, g->numCols, g->grpColIdx, child));
+            Ctx ctx;
+            ctx.node = plan;
+            ctx.outer = u;
+            ctx.len_var = u->len_var;
+            return FilterAndProject(plan, ctx, plan->qual);
+        }
+        case T_Sort: {
+            Sort *s = (Sort *)plan;
+            RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
+            RNDN_ASSIGN_OR_RETURN(RelP sorted, SortNode(plan, s->numCols, s->sortColIdx, s->sortOperators, s->collations, s->nullsFirst, child));
+            Ctx ctx;
+            ctx.node = plan;
+            ctx.outer = sorted;
+            ctx.len_var = sorted->len_var;
+            return FilterAndProject(plan, ctx, nullptr);
+        }
+        case T_IncrementalSort: {
+            IncrementalSort *s = (IncrementalSort *)plan;
+            RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
+            RNDN_ASSIGN_OR_RETURN(RelP sorted, SortNode(plan, s->sort.numCols, s->sort.sortColIdx, s->sort.sortOperators, s->sort.collations, s->sort.nullsFirst, child));
+            Ctx ctx;
+            ctx.node = plan;
+            ctx.outer = sorted;
+            ctx.len_var = sorted->len_var;
+            return FilterAndProject(plan, ctx, nullptr);
+        }
+        case T_Limit: {
+            RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
+            RNDN_ASSIGN_OR_RETURN(RelP lim, LimitNode((Limit *)plan, child));
+            Ctx ctx;
+            ctx.node = plan;
+            ctx.outer = lim;
+            ctx.len_var = lim->len_var;
+            return FilterAndProject(plan, ctx, nullptr);
+        }
+        case T_Unique: {
+            Unique *u = (Unique *)plan;
+            RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
+            RNDN_ASSIGN_OR_RETURN(RelP uq, UniqueNode(plan, u->numCols, u->uniqColIdx, child));
+            Ctx ctx;
+            ctx.node = plan;
+            ctx.outer = uq;
+            ctx.len_var = uq->len_var;
+            return FilterAndProject(plan, ctx, nullptr);
+        }
+        case T_HashJoin: return JoinNode((Join *)plan, ((HashJoin *)plan)->hashclauses);
+        case T_MergeJoin: return JoinNode((Join *)plan, ((MergeJoin *)plan)->mergeclauses);
+        case T_NestLoop: {
+            NestLoop *nl = (NestLoop *)plan;
+            if (nl->nestParams == NIL) return JoinNode((Join *)plan, NIL);
+            // A parameterized inner side: its `col = $p` conditions become join keys.
+            std::vector<std::pair<Expr *, int>> keys;
+            const std::set<int> saved = decor_params_;
+            ListCell *lc;
+            foreach (lc, nl->nestParams) {
+                NestLoopParam *p = (NestLoopParam *)lfirst(lc);
+                keys.emplace_back((Expr *)p->paramval, p->paramno);
+                decor_params_.insert(p->paramno);
+            }
+            Expected<RelP> inner = NodeRel(plan->righttree);
+            decor_params_ = saved;
+            if (!inner.ok()) return inner.status();
+            return JoinNode((Join *)plan, NIL, inner.value(), keys);
+        }
+        default: return Unsup(plan, "node type not translated");
+    }
+}
+
+Expected<Translation> Translator::Run(Plan *root) {
+    RNDN_ASSIGN_OR_RETURN(RelP rel, NodeRel(root));
+    std::vector<std::string> cols;
+    int i = 0;
+    ListCell *lc;
+    foreach (lc, root->targetlist) {
+        TargetEntry *te = (TargetEntry *)lfirst(lc);
+        const Oid type = exprType((Node *)te->expr);
+        if (!HirType(type, 0)) return Unsup(root, "output column of type " + TypeName(type));
+        RNDN_ASSIGN_OR_RETURN(Col c, rel->cols[i]->Get());
+        RNDN_ASSIGN_OR_RETURN(c, Materialize(c, rel->len_var));
+        cols.push_back(c.var);
+        ++i;
+    }
+    if (cols.empty()) return Unsup(root, "no output columns");
+    std::string names = "(";
+    std::string list = "@list(";
+    for (size_t k = 0; k < cols.size(); ++k) {
+        names += (k ? "," : "") + std::string("`c") + std::to_string(k);
+        list += (k ? ", " : "") + cols[k];
+    }
+    names += "):sym";
+    std::string lv = Emit(list + ")");
+    std::string t = Emit("@table(" + names + ", " + lv + ")");
+    Translation out;
+    out.program = "module default{\n  import Builtin.*;\n  def main() : table{\n" + body_ + "    return " + t +
+                  ";\n  }\n}\n";
+    out.relations = rels_;
+    out.ascii_guard = ascii_guard_;
+    for (const std::string &r : summary_order_) {
+        if (!out.summary.empty()) out.summary += ", ";
+        out.summary += summary_cols_[r] + ")";
+    }
+    return out;
+}
+
+}  // namespace rndn::plan::internal
+
+namespace rndn::plan {
+
+Expected<Translation> TranslatePlan(PlannedStmt *stmt, Plan *plan) {
+    internal::Translator t(stmt);
+    return t.Run(plan);
+}
+
+const char *PlanNodeName(const Plan *plan) {
+    if (plan == nullptr) return "(none)";
+    switch (nodeTag(plan)) {
+        case T_SeqScan: return "Seq Scan";
+        case T_IndexScan: return "Index Scan";
+        case T_IndexOnlyScan: return "Index Only Scan";
+        case T_BitmapHeapScan: return "Bitmap Heap Scan";
+        case T_SubqueryScan: return "Subquery Scan";
+        case T_CteScan: return "CTE Scan";
+        case T_FunctionScan: return "Function Scan";
+        case T_ValuesScan: return "Values Scan";
+        case T_Result: return "Result";
+        case T_Agg: return "Aggregate";
+        case T_Group: return "Group";
+        case T_Sort: return "Sort";
+        case T_IncrementalSort: return "Incremental Sort";
+        case T_Limit: return "Limit";
+        case T_Unique: return "Unique";
+        case T_HashJoin: return "Hash Join";
+        case T_MergeJoin: return "Merge Join";
+        case T_NestLoop: return "Nested Loop";
+        case T_Hash: return "Hash";
+        case T_Material: return "Materialize";
+        case T_Memoize: return "Memoize";
+        case T_Gather: return "Gather";
+        case T_GatherMerge: return "Gather Merge";
+        case T_Append: return "Append";
+        case T_MergeAppend: return "Merge Append";
+        case T_SetOp: return "SetOp";
+        case T_WindowAgg: return "WindowAgg";
+        case T_ModifyTable: return "ModifyTable";
+        case T_LockRows: return "LockRows";
+        case T_CustomScan: return "Custom Scan";
+        default: return "plan node";
+    }
+}
+
+std::string SerializeRelations(const std::vector<RelationRead> &rels) {
+    std::string s;
+    for (const RelationRead &r : rels) {
+        s += r.name + " " + std::to_string(r.relid) + " ";
+        for (size_t i = 0; i < r.attnums.size(); ++i) s += (i ? "," : "") + std::to_string(r.attnums[i]);
+        s += "\n";
+    }
+    return s;
+}
+
+bool ParseRelations(const std::string &text, std::vector<RelationRead> *rels) {
+    rels->clear();
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t eol = text.find('\n', pos);
+        if (eol == std::string::npos) eol = text.size();
+        std::string line = text.substr(pos, eol - pos);
+        pos = eol + 1;
+        if (line.empty()) continue;
+        RelationRead r;
+        size_t a = line.find(' ');
+        if (a == std::string::npos) return false;
+        size_t b = line.find(' ', a + 1);
+        if (b == std::string::npos) return false;
+        r.name = line.substr(0, a);
+        r.relid = (unsigned)std::stoul(line.substr(a + 1, b - a - 1));
+        std::string cols = line.substr(b + 1);
+        size_t p = 0;
+        while (p < cols.size()) {
+            size_t c = cols.find(',', p);
+            if (c == std::string::npos) c = cols.size();
+            r.attnums.push_back(std::stoi(cols.substr(p, c - p)));
+            p = c + 1;
+        }
+        rels->push_back(r);
+    }
+    return true;
+}
+
+}  // namespace rndn::plan

@@ -1,0 +1,499 @@
+// Expressions -> HorseIR: constants, operators and functions (through pg_functions.def), CASE,
+// COALESCE, IN lists, NULL tests, parameters of init plans, subqueries (see translate.cpp).
+#include "planner_hook/translator.h"
+
+namespace rndn::plan::internal {
+// ---------------------------------------------------------------------------------------------
+// Constants
+
+std::string EscapeString(const char *s, size_t n, bool *ok) {
+    std::string out = "\"";
+    for (size_t i = 0; i < n; ++i) {
+        const unsigned char ch = (unsigned char)s[i];
+        switch (ch) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\t': out += "\\t"; break;
+            case '\r': out += "\\r"; break;
+            default:
+                if (ch < 0x20 || ch == 0x7f) *ok = false;
+                out += (char)ch;
+        }
+    }
+    out += "\"";
+    return out;
+}
+
+std::string StripBlanks(const char *s, size_t n) {
+    while (n > 0 && s[n - 1] == ' ') --n;
+    return std::string(s, n);
+}
+
+Expected<std::string> Translator::ScalarLiteral(Oid type, Datum d, bool isnull, int scale, const Plan *node) {
+    if (isnull) {
+        auto t = HirType(type, type == NUMERICOID ? std::max(scale, 0) : scale);
+        if (!t) return Unsup(node, "NULL constant of type " + TypeName(type));
+        return std::string("null");
+    }
+    char buf[64];
+    switch (type) {
+        case BOOLOID: return std::string(DatumGetBool(d) ? "1" : "0");
+        case INT2OID: return std::to_string(DatumGetInt16(d));
+        case INT4OID: return std::to_string(DatumGetInt32(d));
+        case INT8OID: return std::to_string(DatumGetInt64(d));
+        case FLOAT4OID:
+        case FLOAT8OID: {
+            const double v = type == FLOAT8OID ? DatumGetFloat8(d) : (double)DatumGetFloat4(d);
+            std::snprintf(buf, sizeof buf, "%.17g", v);
+            std::string s(buf);
+            if (s.find_first_of("eEin") != std::string::npos) return Unsup(node, "float constant " + s);
+            if (s.find('.') == std::string::npos) s += ".0";
+            return s;
+        }
+        case NUMERICOID: {
+            char *txt = DatumGetCString(DirectFunctionCall1(numeric_out, d));
+            std::string s(txt);
+            pfree(txt);
+            if (s.find_first_not_of("-0123456789.") != std::string::npos)
+                return Unsup(node, "numeric constant " + s);
+            return s;
+        }
+        case DATEOID: {
+            const DateADT v = DatumGetDateADT(d);
+            if (DATE_NOT_FINITE(v)) return Unsup(node, "infinite date constant");
+            int y, m, dd;
+            j2date(v + POSTGRES_EPOCH_JDATE, &y, &m, &dd);
+            if (y < 1 || y > 9999) return Unsup(node, "date constant out of 0001..9999");
+            std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", y, m, dd);
+            return std::string(buf);
+        }
+        case TEXTOID:
+        case VARCHAROID:
+        case BPCHAROID: {
+            text *t = DatumGetTextPP(d);
+            const char *p = VARDATA_ANY(t);
+            size_t n = VARSIZE_ANY_EXHDR(t);
+            std::string s = type == BPCHAROID ? StripBlanks(p, n) : std::string(p, n);
+            bool ok = true;
+            std::string lit = EscapeString(s.data(), s.size(), &ok);
+            if (!ok) return Unsup(node, "string constant with control characters");
+            return lit;
+        }
+        default: return Unsup(node, "constant of type " + TypeName(type));
+    }
+}
+
+int LiteralScale(const std::string &num) {
+    const size_t dot = num.find('.');
+    return dot == std::string::npos ? 0 : (int)(num.size() - dot - 1);
+}
+
+Expected<Col> Translator::Const_(Const *c, const Plan *node) {
+    Col out;
+    out.type = c->consttype;
+    out.typmod = c->consttypmod;
+    out.scalar = true;
+    int scale = -1;
+    if (c->consttype == NUMERICOID) {
+        if (c->constisnull) {
+            scale = std::max(NumericScale(c->consttypmod), 0);
+        } else {
+            RNDN_ASSIGN_OR_RETURN(std::string s, ScalarLiteral(NUMERICOID, c->constvalue, false, -1, node));
+            scale = LiteralScale(s);
+        }
+    }
+    RNDN_ASSIGN_OR_RETURN(std::string lit, ScalarLiteral(c->consttype, c->constvalue, c->constisnull, scale, node));
+    auto t = HirType(c->consttype, scale);
+    if (!t) return Unsup(node, "constant of type " + TypeName(c->consttype));
+    out.scale = scale;
+    out.var = lit + ":" + *t;
+    return out;
+}
+
+Expected<std::string> Translator::NullLiteral(const Col &c, const Plan *node) {
+    auto t = HirType(c.type, c.scale);
+    if (!t) return Unsup(node, "NULL of type " + TypeName(c.type) + " with unknown scale");
+    return "null:" + *t;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expressions
+
+Expected<Col> Translator::CastToScale(const Col &c, int scale) {
+    if (c.type != NUMERICOID || c.scale == scale) return c;
+    if (c.scale < 0 || scale < 0) return Status::Unsupported("numeric of unknown scale in a CASE/COALESCE");
+    Col out = c;
+    out.var = Emit("check_cast(" + c.var + ", dec128<" + std::to_string(scale) + ">)");
+    out.scalar = c.scalar;
+    out.scale = scale;
+    return out;
+}
+
+bool ContainsDivision(Node *n);
+bool DivWalker(Node *n, void *) {
+    if (n == nullptr) return false;
+    Oid fn = InvalidOid;
+    if (IsA(n, OpExpr)) fn = ((OpExpr *)n)->opfuncid ? ((OpExpr *)n)->opfuncid : get_opcode(((OpExpr *)n)->opno);
+    if (IsA(n, FuncExpr)) fn = ((FuncExpr *)n)->funcid;
+    if (OidIsValid(fn)) {
+        const FnRow *row = LookupFunction(fn);
+        if (row == nullptr || (row->flags & F_DIV)) return true;
+    }
+    return expression_tree_walker(n, (bool (*)(void))(void *)DivWalker, nullptr);
+}
+bool ContainsDivision(Node *n) { return DivWalker(n, nullptr); }
+
+Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result_typmod, Oid inputcollid,
+                               const Ctx &ctx) {
+    const FnRow *row = LookupFunction(fn);
+    if (row == nullptr) return Unsup(ctx.node, "function " + FuncName(fn) + " has no rndn translation");
+    const int nargs = list_length(args);
+    std::vector<Col> a;
+    const bool saved_cmp = in_comparison_;
+    if (row->kind == FnKind::BINARY && ((row->flags & (F_ORDERED | F_EQ)) || std::string(row->builtin) == "neq")) {
+        in_comparison_ = true;
+    } else if (!((row->kind == FnKind::BINARY || row->kind == FnKind::UNARY) &&
+                 (std::string(row->builtin) == "plus" || std::string(row->builtin) == "minus" ||
+                  std::string(row->builtin) == "mul" || std::string(row->builtin) == "neg" ||
+                  std::string(row->builtin) == "abs"))) {
+        in_comparison_ = false;
+    }
+    struct Restore {
+        bool &flag;
+        bool value;
+        ~Restore() { flag = value; }
+    } restore{in_comparison_, saved_cmp};
+    for (int i = 0; i < nargs; ++i) {
+        Expr *arg = (Expr *)list_nth(args, i);
+        // Constant arguments of LIKE / substring / extract are read directly below.
+        if ((row->kind == FnKind::LIKE || row->kind == FnKind::NOTLIKE || row->kind == FnKind::SUBSTR) && i > 0) continue;
+        if (row->kind == FnKind::EXTRACT && i == 0) continue;
+        RNDN_ASSIGN_OR_RETURN(Col c, X(arg, ctx));
+        a.push_back(c);
+    }
+    Col out;
+    out.type = result_type;
+    out.typmod = result_typmod;
+    const bool all_scalar = std::all_of(a.begin(), a.end(), [](const Col &c) { return c.scalar; });
+    switch (row->kind) {
+        case FnKind::BINARY: {
+            if (nargs != 2) return Unsup(ctx.node, FuncName(fn) + " with " + std::to_string(nargs) + " arguments");
+            if ((row->flags & F_ORDERED) && IsTextType(exprType((Node *)linitial(args))) && !lc_collate_is_c(inputcollid))
+                return Unsup(ctx.node, "text comparison under a non-C collation");
+            if (row->flags & F_NZCONST) {
+                Expr *d = (Expr *)lsecond(args);
+                if (!IsA(d, Const) || ((Const *)d)->constisnull || DatumGetFloat8(((Const *)d)->constvalue) == 0.0)
+                    return Unsup(ctx.node, FuncName(fn) + " by a non-constant divisor (PostgreSQL raises on zero)");
+            }
+            const std::string b = row->builtin;
+            out.var = Emit("@" + b + "(" + a[0].var + ", " + a[1].var + ")");
+            if (result_type == NUMERICOID) {
+                if (b == "plus" || b == "minus" || b == "mod")
+                    out.scale = (a[0].scale < 0 || a[1].scale < 0) ? -1 : std::max(a[0].scale, a[1].scale);
+                else if (b == "mul")
+                    out.scale = (a[0].scale < 0 || a[1].scale < 0) ? -1 : a[0].scale + a[1].scale;
+                else
+                    out.scale = -1;
+            }
+            break;
+        }
+        case FnKind::UNARY:
+            out.var = Emit("@" + std::string(row->builtin) + "(" + a[0].var + ")");
+            out.scale = a[0].scale;
+            break;
+        case FnKind::CAST: {
+            if (nargs != 1) return Unsup(ctx.node, FuncName(fn) + " with a length argument");
+            const int scale = result_type == NUMERICOID ? 0 : -1;
+            auto t = HirType(result_type, scale);
+            if (!t) return Unsup(ctx.node, "cast to " + TypeName(result_type));
+            out.var = Emit("check_cast(" + a[0].var + ", " + *t + ")");
+            out.scale = scale;
+            break;
+        }
+        case FnKind::RELABEL:
+            if (std::string(row->prosrc) == "rtrim1" && exprType((Node *)linitial(args)) != BPCHAROID)
+                return Unsup(ctx.node, "rtrim of text");
+            out = a[0];
+            out.type = result_type;
+            out.typmod = result_typmod;
+            return out;
+        case FnKind::LIKE:
+        case FnKind::NOTLIKE: {
+            if (exprType((Node *)linitial(args)) == BPCHAROID)
+                return Unsup(ctx.node, "LIKE on char(n) (PostgreSQL matches the blank padding)");
+            Expr *p = (Expr *)lsecond(args);
+            if (!IsA(p, Const) || ((Const *)p)->constisnull) return Unsup(ctx.node, "LIKE with a non-constant pattern");
+            RNDN_ASSIGN_OR_RETURN(std::string pat, ScalarLiteral(TEXTOID, ((Const *)p)->constvalue, false, -1, ctx.node));
+            if (pat.find("\\\\") != std::string::npos) return Unsup(ctx.node, "LIKE pattern with an escape");
+            if (pat.find('_') != std::string::npos && pg_database_encoding_max_length() > 1) {
+                for (unsigned char ch : pat)
+                    if (ch >= 0x80) return Unsup(ctx.node, "LIKE '_' with a non-ASCII pattern");
+                ascii_guard_ = true;
+            }
+            std::string m = Emit("@like(" + a[0].var + ", " + pat + ":str)");
+            out.var = row->kind == FnKind::NOTLIKE ? Emit("@not(" + m + ")") : m;
+            break;
+        }
+        case FnKind::SUBSTR: {
+            if (nargs != 3) return Unsup(ctx.node, "substring without a length");
+            Expr *s = (Expr *)lsecond(args), *l = (Expr *)lthird(args);
+            if (!IsA(s, Const) || !IsA(l, Const) || ((Const *)s)->constisnull || ((Const *)l)->constisnull)
+                return Unsup(ctx.node, "substring with non-constant bounds");
+            const int32 start = DatumGetInt32(((Const *)s)->constvalue), len = DatumGetInt32(((Const *)l)->constvalue);
+            if (start < 1 || len < 0) return Unsup(ctx.node, "substring start < 1 or negative length");
+            if (pg_database_encoding_max_length() > 1) ascii_guard_ = true;
+            out.var = Emit("@sub_string(" + a[0].var + ", (" + std::to_string(start) + "," + std::to_string(len) + "):i64)");
+            break;
+        }
+        case FnKind::EXTRACT: {
+            Expr *f = (Expr *)linitial(args);
+            if (!IsA(f, Const) || ((Const *)f)->constisnull) return Unsup(ctx.node, "extract with a non-constant field");
+            char *field = TextDatumGetCString(((Const *)f)->constvalue);
+            std::string fs(field);
+            pfree(field);
+            std::transform(fs.begin(), fs.end(), fs.begin(), ::tolower);
+            std::string b;
+            if (fs == "year") b = "date_year";
+            else if (fs == "month") b = "date_month";
+            else if (fs == "day") b = "date_day";
+            else return Unsup(ctx.node, "extract(" + fs + ")");
+            std::string p = Emit("@" + b + "(" + a[0].var + ")");
+            out.var = Emit("check_cast(" + p + ", dec128<0>)");
+            out.scale = 0;
+            break;
+        }
+    }
+    out.scalar = all_scalar;
+    return out;
+}
+
+Expected<Col> Translator::CaseX(CaseExpr *ce, const Ctx &ctx) {
+    if (ce->arg != nullptr) return Unsup(ctx.node, "CASE with a test expression");
+    if (ContainsDivision((Node *)ce)) return Unsup(ctx.node, "CASE whose branches may raise (division)");
+    const Oid type = ce->casetype;
+    std::vector<Col> conds, vals;
+    int scale = -1;
+    ListCell *lc;
+    foreach (lc, ce->args) {
+        CaseWhen *w = (CaseWhen *)lfirst(lc);
+        RNDN_ASSIGN_OR_RETURN(Col c, X(w->expr, ctx));
+        RNDN_ASSIGN_OR_RETURN(Col v, X(w->result, ctx));
+        conds.push_back(c);
+        vals.push_back(v);
+        scale = std::max(scale, v.scale);
+    }
+    std::optional<Col> def;
+    if (ce->defresult != nullptr && !(IsA(ce->defresult, Const) && ((Const *)ce->defresult)->constisnull)) {
+        RNDN_ASSIGN_OR_RETURN(Col d, X(ce->defresult, ctx));
+        def = d;
+        scale = std::max(scale, d.scale);
+    }
+    if (type == NUMERICOID) {
+        for (auto &v : vals) {
+            if (v.scale < 0) return Unsup(ctx.node, "CASE over numeric of unknown scale");
+            RNDN_ASSIGN_OR_RETURN(v, CastToScale(v, scale));
+        }
+        if (def) {
+            RNDN_ASSIGN_OR_RETURN(*def, CastToScale(*def, scale));
+        }
+    }
+    Col proto;
+    proto.type = type;
+    proto.scale = type == NUMERICOID ? scale : -1;
+    // Start from the ELSE value (or NULLs), then assign the branches from the last to the first
+    // so that the first true WHEN wins; a NULL condition counts as false (@where).
+    Col acc;
+    if (def) {
+        RNDN_ASSIGN_OR_RETURN(acc, Materialize(*def, ctx.len_var));
+    } else {
+        RNDN_ASSIGN_OR_RETURN(std::string nl, NullLiteral(proto, ctx.node));
+        Col n = proto;
+        n.var = nl;
+        n.scalar = true;
+        RNDN_ASSIGN_OR_RETURN(acc, Materialize(n, ctx.len_var));
+    }
+    for (int i = (int)conds.size() - 1; i >= 0; --i) {
+        RNDN_ASSIGN_OR_RETURN(Col c, Materialize(conds[i], ctx.len_var));
+        RNDN_ASSIGN_OR_RETURN(Col v, Materialize(vals[i], ctx.len_var));
+        std::string w = Emit("@where(" + c.var + ")");
+        std::string sel = Emit("@compress(" + c.var + ", " + v.var + ")");
+        acc.var = Emit("@index_a(" + acc.var + ", " + w + ", " + sel + ")");
+    }
+    acc.type = type;
+    acc.typmod = -1;
+    acc.scale = proto.scale;
+    acc.scalar = false;
+    return acc;
+}
+
+Expected<Col> Translator::CoalesceX(CoalesceExpr *ce, const Ctx &ctx) {
+    std::vector<Col> xs;
+    int scale = -1;
+    ListCell *lc;
+    foreach (lc, ce->args) {
+        RNDN_ASSIGN_OR_RETURN(Col c, X((Expr *)lfirst(lc), ctx));
+        xs.push_back(c);
+        scale = std::max(scale, c.scale);
+    }
+    if (ce->coalescetype == NUMERICOID)
+        for (auto &x : xs) {
+            if (x.scale < 0) return Unsup(ctx.node, "COALESCE over numeric of unknown scale");
+            RNDN_ASSIGN_OR_RETURN(x, CastToScale(x, scale));
+        }
+    Col acc = xs.back();
+    for (int i = (int)xs.size() - 2; i >= 0; --i) {
+        Col a = xs[i];
+        if (a.scalar) {
+            RNDN_ASSIGN_OR_RETURN(a, Materialize(a, ctx.len_var));
+        }
+        acc.var = Emit("@coalesce(" + a.var + ", " + acc.var + ")");
+        acc.scalar = false;
+    }
+    acc.type = ce->coalescetype;
+    acc.scale = ce->coalescetype == NUMERICOID ? scale : -1;
+    return acc;
+}
+
+Expected<Col> Translator::ArrayOp(ScalarArrayOpExpr *sa, const Ctx &ctx) {
+    const Oid fn = sa->opfuncid ? sa->opfuncid : get_opcode(sa->opno);
+    const FnRow *row = LookupFunction(fn);
+    if (row == nullptr || row->kind != FnKind::BINARY) return Unsup(ctx.node, "IN list with operator " + FuncName(fn));
+    const std::string b = row->builtin;
+    if (!((sa->useOr && b == "eq") || (!sa->useOr && b == "neq"))) return Unsup(ctx.node, "ANY/ALL other than IN / NOT IN");
+    Expr *arr = (Expr *)lsecond(sa->args);
+    if (!IsA(arr, Const) || ((Const *)arr)->constisnull) return Unsup(ctx.node, "IN list that is not a constant array");
+    RNDN_ASSIGN_OR_RETURN(Col x, X((Expr *)linitial(sa->args), ctx));
+    ArrayType *a = DatumGetArrayTypeP(((Const *)arr)->constvalue);
+    const Oid et = ARR_ELEMTYPE(a);
+    int16 typlen;
+    bool typbyval;
+    char typalign;
+    get_typlenbyvalalign(et, &typlen, &typbyval, &typalign);
+    Datum *elems;
+    bool *nulls;
+    int n;
+    deconstruct_array(a, et, typlen, typbyval, typalign, &elems, &nulls, &n);
+    if (n == 0) return Unsup(ctx.node, "empty IN list");
+    std::vector<std::string> lits;
+    int scale = 0;
+    for (int i = 0; i < n; ++i) {
+        if (nulls[i]) return Unsup(ctx.node, "IN list containing NULL");
+        RNDN_ASSIGN_OR_RETURN(std::string l, ScalarLiteral(et, elems[i], false, -1, ctx.node));
+        if (et == NUMERICOID) scale = std::max(scale, LiteralScale(l));
+        lits.push_back(l);
+    }
+    auto t = HirType(et, scale);
+    if (!t) return Unsup(ctx.node, "IN list of type " + TypeName(et));
+    std::string vec = "(";
+    for (int i = 0; i < n; ++i) vec += (i ? "," : "") + lits[i];
+    vec += "):" + *t;
+    Col xm = x;
+    if (x.scalar) {
+        RNDN_ASSIGN_OR_RETURN(xm, Materialize(x, ctx.len_var));
+    }
+    Col out;
+    out.type = BOOLOID;
+    std::string m = Emit("@member(" + xm.var + ", " + vec + ")");
+    out.var = sa->useOr ? m : Emit("@not(" + m + ")");
+    return out;
+}
+
+Expected<Col> Translator::X(Expr *e, const Ctx &ctx) {
+    if (e == nullptr) return Unsup(ctx.node, "missing expression");
+    switch (nodeTag(e)) {
+        case T_Var: {
+            Var *v = (Var *)e;
+            if (v->varlevelsup != 0) return Unsup(ctx.node, "outer-level Var");
+            if (v->varno == OUTER_VAR || v->varno == INNER_VAR) {
+                Rel *r = (v->varno == OUTER_VAR ? ctx.outer : ctx.inner).get();
+                if (r == nullptr || v->varattno < 1 || v->varattno > (int)r->cols.size())
+                    return Unsup(ctx.node, "Var out of range");
+                return r->cols[v->varattno - 1]->Get();
+            }
+            if (v->varno == INDEX_VAR && ctx.index_tlist != nullptr) {
+                if (v->varattno < 1 || v->varattno > list_length(ctx.index_tlist)) return Unsup(ctx.node, "index column out of range");
+                return X(((TargetEntry *)list_nth(ctx.index_tlist, v->varattno - 1))->expr, ctx);
+            }
+            if (ctx.scan_col && v->varno == (int)ctx.scanrelid) {
+                if (v->varattno < 1) return Unsup(ctx.node, "system or whole-row column");
+                return ctx.scan_col(v->varattno);
+            }
+            return Unsup(ctx.node, "Var of another relation");
+        }
+        case T_Const: return Const_((Const *)e, ctx.node);
+        case T_RelabelType: {
+            RNDN_ASSIGN_OR_RETURN(Col c, X(((RelabelType *)e)->arg, ctx));
+            c.type = ((RelabelType *)e)->resulttype;
+            c.typmod = ((RelabelType *)e)->resulttypmod;
+            return c;
+        }
+        case T_OpExpr: {
+            OpExpr *op = (OpExpr *)e;
+            const Oid fn = op->opfuncid ? op->opfuncid : get_opcode(op->opno);
+            return Call(fn, op->args, op->opresulttype, -1, op->inputcollid, ctx);
+        }
+        case T_FuncExpr: {
+            FuncExpr *f = (FuncExpr *)e;
+            if (f->funcretset) return Unsup(ctx.node, "set-returning function");
+            return Call(f->funcid, f->args, f->funcresulttype, exprTypmod((Node *)e), f->inputcollid, ctx);
+        }
+        case T_BoolExpr: {
+            BoolExpr *b = (BoolExpr *)e;
+            std::vector<Col> xs;
+            ListCell *lc;
+            foreach (lc, b->args) {
+                RNDN_ASSIGN_OR_RETURN(Col c, X((Expr *)lfirst(lc), ctx));
+                xs.push_back(c);
+            }
+            Col out;
+            out.type = BOOLOID;
+            if (b->boolop == NOT_EXPR) {
+                out.var = Emit("@not(" + xs[0].var + ")");
+                out.scalar = xs[0].scalar;
+                return out;
+            }
+            const char *fn = b->boolop == AND_EXPR ? "@and(" : "@or(";
+            out = xs[0];
+            for (size_t i = 1; i < xs.size(); ++i) {
+                out.var = Emit(fn + out.var + ", " + xs[i].var + ")");
+                out.scalar = out.scalar && xs[i].scalar;
+            }
+            return out;
+        }
+        case T_NullTest: {
+            NullTest *nt = (NullTest *)e;
+            if (nt->argisrow) return Unsup(ctx.node, "row IS NULL");
+            RNDN_ASSIGN_OR_RETURN(Col c, X(nt->arg, ctx));
+            Col out;
+            out.type = BOOLOID;
+            out.scalar = c.scalar;
+            out.var = Emit(std::string(nt->nulltesttype == IS_NULL ? "@is_null(" : "@is_not_null(") + c.var + ")");
+            return out;
+        }
+        case T_ScalarArrayOpExpr: return ArrayOp((ScalarArrayOpExpr *)e, ctx);
+        case T_CaseExpr: return CaseX((CaseExpr *)e, ctx);
+        case T_CoalesceExpr: return CoalesceX((CoalesceExpr *)e, ctx);
+        case T_Aggref: {
+            if (ctx.aggs == nullptr) return Unsup(ctx.node, "aggregate outside an Agg node");
+            auto it = ctx.aggs->find((Aggref *)e);
+            if (it == ctx.aggs->end()) return Unsup(ctx.node, "unknown aggregate");
+            return it->second->Get();
+        }
+        case T_Param: {
+            Param *p = (Param *)e;
+            if (p->paramkind == PARAM_EXEC && params_.count(p->paramid)) return params_[p->paramid];
+            return Unsup(ctx.node, p->paramkind == PARAM_EXEC ? "correlated or unsupported subquery parameter" : "query parameter");
+        }
+        case T_SubPlan: {
+            const bool saved = in_comparison_;
+            Expected<Col> c = SubPlanX((SubPlan *)e, ctx);
+            in_comparison_ = saved;
+            return c;
+        }
+        case T_AlternativeSubPlan: return Unsup(ctx.node, "alternative subplans");
+        default: return Unsup(ctx.node, "expression node " + std::to_string((int)nodeTag(e)));
+    }
+}
+
+}  // namespace rndn::plan::internal

@@ -1,0 +1,319 @@
+// Internal to src/planner_hook: the translator's vocabulary (function table, columns,
+// relations) and the Translator class.  translate_expr.cpp holds the expression half,
+// translate.cpp the plan-node half.
+//
+// Plan tree -> HorseIR text.  Every plan node becomes a relation of lazily emitted columns
+// (all of one length), so a column is loaded, filtered and gathered only when something above
+// actually reads it.  Anything not covered yields Status::Unsupported("<node>: <why>").
+#pragma once
+
+extern "C" {
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_aggregate.h"
+#include "catalog/pg_am.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_index.h"
+#include "catalog/pg_language.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "fmgr.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/plannodes.h"
+#include "parser/parsetree.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/datetime.h"
+#include "mb/pg_wchar.h"
+#include "utils/lsyscache.h"
+#include "utils/pg_locale.h"
+#include "utils/rel.h"
+#include "utils/relcache.h"
+#include "utils/syscache.h"
+}
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "planner_hook/translate.h"
+
+namespace rndn::plan::internal {
+
+// ---------------------------------------------------------------------------------------------
+// The function table (pg_functions.def)
+
+enum class FnKind : uint8_t { BINARY, UNARY, CAST, RELABEL, LIKE, NOTLIKE, SUBSTR, EXTRACT };
+enum : unsigned { F_DIV = 1, F_NZCONST = 2, F_ORDERED = 4, F_EQ = 8 };
+
+struct FnRow {
+    const char *prosrc;
+    FnKind kind;
+    const char *builtin;
+    unsigned flags;
+};
+
+#define BINARY FnKind::BINARY
+#define UNARY FnKind::UNARY
+#define CAST FnKind::CAST
+#define RELABEL FnKind::RELABEL
+#define LIKE FnKind::LIKE
+#define NOTLIKE FnKind::NOTLIKE
+#define SUBSTR FnKind::SUBSTR
+#define EXTRACT FnKind::EXTRACT
+#define RNDN_PGFN(src, kind, builtin, flags) {src, kind, builtin, flags},
+inline constexpr FnRow kFnRows[] = {
+#include "planner_hook/pg_functions.def"
+};
+#undef RNDN_PGFN
+#undef RNDN_CMP6
+#undef BINARY
+#undef UNARY
+#undef CAST
+#undef RELABEL
+#undef LIKE
+#undef NOTLIKE
+#undef SUBSTR
+#undef EXTRACT
+
+inline const std::unordered_map<std::string, const FnRow *> &FnTable() {
+    static const std::unordered_map<std::string, const FnRow *> table = [] {
+        std::unordered_map<std::string, const FnRow *> m;
+        for (const FnRow &r : kFnRows) m.emplace(r.prosrc, &r);
+        return m;
+    }();
+    return table;
+}
+
+// The row for a function OID: only internal-language functions qualify (their prosrc names
+// the C implementation).  Cached per backend; built-in OIDs never change meaning.
+inline const FnRow *LookupFunction(Oid fn) {
+    static std::unordered_map<Oid, const FnRow *> cache;
+    auto it = cache.find(fn);
+    if (it != cache.end()) return it->second;
+    const FnRow *row = nullptr;
+    HeapTuple tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn));
+    if (HeapTupleIsValid(tup)) {
+        Form_pg_proc proc = (Form_pg_proc)GETSTRUCT(tup);
+        if (proc->prolang == INTERNALlanguageId) {
+            bool isnull = true;
+            Datum src = SysCacheGetAttr(PROCOID, tup, Anum_pg_proc_prosrc, &isnull);
+            if (!isnull) {
+                char *s = TextDatumGetCString(src);
+                auto f = FnTable().find(s);
+                if (f != FnTable().end()) row = f->second;
+                pfree(s);
+            }
+        }
+        ReleaseSysCache(tup);
+    }
+    cache.emplace(fn, row);
+    return row;
+}
+
+inline std::string FuncName(Oid fn) {
+    char *n = get_func_name(fn);
+    std::string s = n ? n : ("function " + std::to_string(fn));
+    if (n) pfree(n);
+    return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Types
+
+inline bool IsTextType(Oid t) { return t == TEXTOID || t == VARCHAROID || t == BPCHAROID; }
+inline bool IsIntType(Oid t) { return t == INT2OID || t == INT4OID || t == INT8OID; }
+
+inline int NumericScale(int32 typmod) {
+    if (typmod < (int32)VARHDRSZ) return -1;
+    const int32 tm = typmod - VARHDRSZ;
+    const int scale = (((tm & 0x7ff) ^ 1024) - 1024);
+    const int precision = (tm >> 16) & 0xffff;
+    if (scale < 0 || precision > 38 || scale > precision) return -1;
+    return scale;
+}
+
+// HorseIR type text of a column of PostgreSQL type (type, typmod); scale for numeric.
+inline std::optional<std::string> HirType(Oid type, int scale) {
+    switch (type) {
+        case BOOLOID: return "bool";
+        case INT2OID: return "i16";
+        case INT4OID: return "i32";
+        case INT8OID: return "i64";
+        case FLOAT4OID: return "f32";
+        case FLOAT8OID: return "f64";
+        case DATEOID: return "date";
+        case TEXTOID:
+        case VARCHAROID:
+        case BPCHAROID: return "str";
+        case NUMERICOID:
+            if (scale < 0) return std::nullopt;
+            return "dec128<" + std::to_string(scale) + ">";
+        default: return std::nullopt;
+    }
+}
+
+inline std::string TypeName(Oid type) {
+    char *n = format_type_be(type);
+    std::string s(n);
+    pfree(n);
+    return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Columns and relations
+
+struct Col {
+    std::string var;  // a HorseIR variable, or a literal operand when scalar
+    Oid type = InvalidOid;
+    int32 typmod = -1;
+    bool scalar = false;  // length 1 (a constant): broadcast by element-wise builtins
+    int scale = -1;       // numeric: static scale when known
+};
+
+// A column whose statements are emitted on first use.
+class LazyCol {
+public:
+    explicit LazyCol(std::function<Expected<Col>()> fn) : fn_(std::move(fn)) {}
+    Expected<Col> Get() {
+        if (!memo_) memo_.emplace(fn_());
+        if (!memo_->ok()) return memo_->status();
+        return memo_->value();
+    }
+
+private:
+    std::function<Expected<Col>()> fn_;
+    std::optional<Expected<Col>> memo_;
+};
+using LazyPtr = std::shared_ptr<LazyCol>;
+
+struct Rel {
+    std::vector<LazyPtr> cols;
+    std::function<Expected<std::string>()> len_var;  // a full-length vector variable
+    // Hidden columns that travel with the rows: for a correlated parameter p being
+    // decorrelated, extras[p] is the expression the parameter was compared with (p >= 0);
+    // negative keys are private to one node (index order keys).
+    std::map<int, LazyPtr> extras;
+    // Conditions on a correlated parameter that are not `col = $p` (e.g. `col <> $p`): kept as
+    // expressions in which the relation's columns became markers (PARAM_EXEC ids >=
+    // kMarkerBase, each with its column in extras) until the join that sets the parameter.
+    std::vector<Expr *> deferred;
+};
+constexpr int kMarkerBase = 1 << 24;
+
+inline Status Unsup(const Plan *plan, const std::string &why) {
+    return Status::Unsupported(std::string(PlanNodeName(plan)) + ": " + why);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+class Translator {
+public:
+    explicit Translator(PlannedStmt *stmt) : stmt_(stmt) {}
+    Expected<Translation> Run(Plan *root);
+
+private:
+    struct Ctx {
+        const Plan *node = nullptr;
+        std::shared_ptr<Rel> outer;
+        std::shared_ptr<Rel> inner;
+        Index scanrelid = 0;
+        std::function<Expected<Col>(AttrNumber)> scan_col;
+        std::shared_ptr<const std::map<const Aggref *, LazyPtr>> aggs;
+        std::function<Expected<std::string>()> len_var;
+        List *index_tlist = nullptr;  // Index Only Scan: INDEX_VAR k -> index_tlist[k-1]
+    };
+
+    std::string NewVar() { return "t" + std::to_string(next_var_++); }
+    std::string Emit(const std::string &rhs) {
+        std::string v = NewVar();
+        body_ += "    " + v + ":? = " + rhs + ";\n";
+        return v;
+    }
+    Expected<std::string> LenOf(const std::string &var) {
+        auto it = len_cache_.find(var);
+        if (it != len_cache_.end()) return it->second;
+        std::string n = Emit("@len(" + var + ")");
+        len_cache_[var] = n;
+        return n;
+    }
+    // A full-length vector for c (scalars broadcast to the length of len_var).
+    Expected<Col> Materialize(const Col &c, const std::function<Expected<std::string>()> &len_var) {
+        if (!c.scalar) return c;
+        if (!len_var) return Status::Unsupported("constant where the row count is unknown");
+        RNDN_ASSIGN_OR_RETURN(std::string lv, len_var());
+        RNDN_ASSIGN_OR_RETURN(std::string n, LenOf(lv));
+        Col out = c;
+        out.var = Emit("@vector(" + n + ", " + c.var + ")");
+        out.scalar = false;
+        return out;
+    }
+
+    using RelP = std::shared_ptr<Rel>;
+    Expected<RelP> NodeRel(Plan *plan);
+    Expected<RelP> Scan(Plan *plan, Index scanrelid, List *quals, List *index_tlist = nullptr,
+                        std::map<int, Expr *> extra_exprs = {});
+    Expected<RelP> IndexScanNode(Plan *plan, Oid indexid, Index scanrelid, List *quals, List *index_tlist,
+                                 ScanDirection dir);
+    Expected<RelP> AggNode(Agg *agg, RelP in, const std::vector<int> &extra_keys = {});
+    Expected<Col> SubPlanX(SubPlan *sp, const Ctx &ctx);
+    Status InitPlans(Plan *plan);
+    Expected<RelP> SortNode(Plan *plan, int nkeys, AttrNumber *cols, Oid *ops, Oid *colls, bool *nulls_first, RelP in);
+    Expected<RelP> LimitNode(Limit *limit, RelP in);
+    Expected<RelP> UniqueNode(Plan *plan, int ncols, AttrNumber *cols, RelP in);
+    Expected<RelP> JoinNode(Join *join, List *eq_clauses, RelP pre_inner = nullptr,
+                            std::vector<std::pair<Expr *, int>> param_keys = {});
+
+    // Applies `quals` (if any) to every input of ctx, then evaluates plan->targetlist lazily.
+    Expected<RelP> FilterAndProject(Plan *plan, Ctx ctx, List *quals, std::map<int, Expr *> extra_exprs = {});
+    Expected<std::string> Mask(List *quals, const Ctx &ctx);
+    // Lazily gathered (@index) or compressed (@compress) copy of a relation.
+    RelP Take(const RelP &in, const std::string &idx, bool compress, std::function<Expected<std::string>()> len);
+
+    Expected<Col> X(Expr *e, const Ctx &ctx);
+    Expected<Col> Const_(Const *c, const Plan *node);
+    Expected<Col> Call(Oid fn, List *args, Oid result_type, int32 result_typmod, Oid inputcollid, const Ctx &ctx);
+    Expected<Col> CaseX(CaseExpr *ce, const Ctx &ctx);
+    Expected<Col> CoalesceX(CoalesceExpr *ce, const Ctx &ctx);
+    Expected<Col> ArrayOp(ScalarArrayOpExpr *sa, const Ctx &ctx);
+    Expected<std::string> ScalarLiteral(Oid type, Datum d, bool isnull, int scale, const Plan *node);
+    Expected<Col> CastToScale(const Col &c, int scale);
+    Expected<Col> AggCol(Aggref *a, Rel &in, const std::string *group_vals, const Plan *node);
+    Expected<std::string> NullLiteral(const Col &c, const Plan *node);
+
+    PlannedStmt *stmt_;
+    std::string body_;
+    int next_var_ = 0;
+    std::map<std::string, std::string> len_cache_;
+    std::map<int, Col> params_;      // PARAM_EXEC id -> value of an init plan (a scalar)
+    std::set<int> decor_params_;     // PARAM_EXEC ids being decorrelated (see Rel::extras)
+    bool in_comparison_ = false;     // X() is evaluating an operand of a comparison
+    bool ascii_guard_ = false;       // see Translation::ascii_guard
+
+public:
+    int NextMarker() { return kMarkerBase + next_marker_++; }
+
+private:
+    int next_marker_ = 0;
+    std::vector<RelationRead> rels_;
+    std::map<std::string, std::string> summary_cols_;  // relation name -> column list
+    std::vector<std::string> summary_order_;
+};
+
+
+// Shared helpers (defined in translate.cpp / translate_expr.cpp).
+std::function<Expected<std::string>()> ConstLen(const std::string &v);
+bool CollectAggrefs(Node *n, void *ctx);
+Expr *StripRelabel(Expr *e);
+
+}  // namespace rndn::plan::internal

@@ -1,0 +1,20 @@
+// libFuzzer target: HorseIR parser, type checker and printer on arbitrary text.  A program that
+// parses must check without crashing, and its printed form must parse again and print the same.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "horseir/horseir.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    std::string text(reinterpret_cast<const char *>(data), size);
+    auto p = rndn::hir::ParseProgram(text, "fuzz.hir");
+    if (!p.ok()) return 0;
+    std::string printed = rndn::hir::PrintProgram(*p);
+    auto q = rndn::hir::ParseProgram(printed, "fuzz.hir");
+    if (!q.ok()) std::abort();  // printer output must always parse
+    if (rndn::hir::PrintProgram(*q) != printed) std::abort();
+    (void)rndn::hir::CheckProgram(*p);
+    return 0;
+}

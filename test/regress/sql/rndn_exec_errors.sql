@@ -1,0 +1,48 @@
+-- rndn executor: errors are PostgreSQL's own (SQLSTATE and message), the memory limit gives
+-- SQLSTATE 53200, and statement_timeout stops a query inside rndn.
+CREATE TABLE rx_err (a int, b bigint, n numeric(8,2), z int);
+INSERT INTO rx_err SELECT g, g * 1000000000::bigint, g / 3.0, 0 FROM generate_series(1, 1000) g;
+EXPLAIN (COSTS OFF) SELECT a / z FROM rx_err;
+\set VERBOSITY sqlstate
+SELECT a / z FROM rx_err;
+SELECT n / z FROM rx_err;
+SELECT a % z FROM rx_err;
+SELECT max(a * 2147484) FROM rx_err;
+SELECT b * 10000000000 FROM rx_err;
+SELECT sum(a * 2147483) FROM rx_err;
+\set VERBOSITY default
+SELECT a / z FROM rx_err;
+SELECT max(a * 2147484) FROM rx_err;
+-- the same statements with rndn off give the same errors
+SET rndn.enabled = off;
+SELECT a / z FROM rx_err;
+SELECT max(a * 2147484) FROM rx_err;
+RESET rndn.enabled;
+-- a division guarded by CASE is never evaluated speculatively: such a CASE stays with PostgreSQL
+SELECT sum(CASE WHEN z = 0 THEN 0 ELSE a / z END) FROM rx_err;
+
+-- the memory limit
+CREATE TABLE rx_wide AS SELECT g AS a, repeat('x', 200) AS s FROM generate_series(1, 20000) g;
+SET rndn.memory_limit = '1MB';
+\set VERBOSITY sqlstate
+SELECT count(*) FROM rx_wide WHERE s LIKE '%y%';
+\set VERBOSITY default
+RESET rndn.memory_limit;
+SELECT count(*) FROM rx_wide WHERE s LIKE '%y%';
+
+-- statement_timeout and cancel reach a query while rndn loads or runs it
+CREATE TABLE rx_slow AS SELECT g AS a, g % 1000 AS b FROM generate_series(1, 2000000) g;
+SET rndn.chunk_rows = 1000;
+SET statement_timeout = '20ms';
+SELECT b, count(*) FROM rx_slow GROUP BY b ORDER BY b LIMIT 1;
+RESET statement_timeout;
+RESET rndn.chunk_rows;
+-- and the session carries on
+SELECT count(*) FROM rx_err;
+
+-- a device that is not available: the plan stays with PostgreSQL and says why
+SET rndn.device = cuda;
+SET rndn.explain_fallback = on;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM rx_err;
+RESET rndn.device;
+RESET rndn.explain_fallback;

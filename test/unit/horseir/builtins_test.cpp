@@ -1,0 +1,370 @@
+// Builtin semantics: every builtin on its types, NULLs, empty vectors, overflow and errors.
+// Expected values are worked out by hand from the language reference, or (decimal rows) were
+// printed by PostgreSQL 15 for the same SQL expression (noted beside them).
+#include "test_util.h"
+
+namespace rndn::hir::testing {
+namespace {
+
+TEST(Arithmetic, IntegerTypesAndWidening) {
+    EXPECT_EQ(E("@plus((1,2,3):i32, (10,20,30):i32)"), "11,22,33");
+    EXPECT_EQ(E("@plus((1,2,3):i32, 5:i64)"), "6,7,8");
+    EXPECT_EQ(TypeOf("@plus((1,2,3):i32, 5:i64)"), "i64");
+    EXPECT_EQ(TypeOf("@plus(1:i16, 2:i8)"), "i16");
+    EXPECT_EQ(E("@minus((1,2):i16, 3:i16)"), "-2,-1");
+    EXPECT_EQ(E("@mul(1:bool, 2.5:f64)"), "2.5");
+    EXPECT_EQ(E("@mul((1,0,1):bool, 3:i32)"), "3,0,3");
+    EXPECT_EQ(E("@div(7:i32, 2:i32)"), "3");
+    EXPECT_EQ(E("@div(-7:i32, 2:i32)"), "-3");
+    EXPECT_EQ(E("@div(7:f64, 2:i32)"), "3.5");
+    EXPECT_EQ(E("@mod((7,-7):i64, 3:i64)"), "1,-1");
+    EXPECT_EQ(E("@mod(7.5:f64, 2:f64)"), "1.5");
+    EXPECT_EQ(TypeOf("@mod(1:bool, 1:bool)"), "i16");
+    EXPECT_EQ(E("@plus(1:i32, (0.5,1.5):f64)"), "1.5,2.5");
+    EXPECT_EQ(TypeOf("@plus(1:i64, 1:f32)"), "f32");  // rank order, not precision order
+}
+
+TEST(Arithmetic, OverflowAndDivisionByZeroUsePostgresWording) {
+    EXPECT_EQ(E("@plus(2147483647:i32, 1:i32)"), "ERROR 22003: integer out of range");
+    EXPECT_EQ(E("@mul(65536:i32, 65536:i32)"), "ERROR 22003: integer out of range");
+    EXPECT_EQ(E("@minus(-32768:i16, 1:i16)"), "ERROR 22003: smallint out of range");
+    EXPECT_EQ(E("@plus(9223372036854775807:i64, 1:i64)"), "ERROR 22003: bigint out of range");
+    EXPECT_EQ(E("@minus(-9223372036854775807:i64, 2:i64)"), "ERROR 22003: bigint out of range");
+    EXPECT_EQ(E("@mul(4611686018427387904:i64, 2:i64)"), "ERROR 22003: bigint out of range");
+    EXPECT_EQ(E("@div(-9223372036854775807:i64, -1:i64)"), "9223372036854775807");
+    EXPECT_EQ(E("@neg(-2147483648:i32)"), "ERROR 22003: integer out of range");
+    EXPECT_EQ(E("@abs(-9223372036854775807:i64)"), "9223372036854775807");
+    EXPECT_EQ(E("@div((1,2):i32, (1,0):i32)"), "ERROR 22012: division by zero");
+    EXPECT_EQ(E("@mod(1:i64, 0:i64)"), "ERROR 22012: division by zero");
+    EXPECT_EQ(E("@div(1:f64, 0:f64)"), "Infinity");
+    EXPECT_EQ(E("@sum((2147483647,1):i32)"), "ERROR 22003: integer out of range");
+    EXPECT_EQ(E("@sum((9223372036854775807,1):i64)"), "ERROR 22003: bigint out of range");
+}
+
+TEST(Arithmetic, NullsPropagateAndHideErrors) {
+    EXPECT_EQ(E("@plus((1,null,3):i32, 1:i32)"), "2,null,4");
+    EXPECT_EQ(E("@div((1,2):i32, (null,2):i32)"), "null,1");
+    EXPECT_EQ(E("@div((1,2):i32, (0,2):i32)"), "ERROR 22012: division by zero");
+    EXPECT_EQ(E("@div((5,2):i32, (0,2):i32)", ""), "ERROR 22012: division by zero");
+    // a NULL row whose data would overflow is not an error
+    EXPECT_EQ(E("@plus((2147483647,null):i32, (null,1):i32)"), "null,null");
+}
+
+TEST(Arithmetic, ShapesAndEmpty) {
+    EXPECT_EQ(E("@plus((1,2):i32, (1,2,3):i32)"), "ERROR 22023: @plus: operand lengths 2 and 3 do not match");
+    EXPECT_EQ(E("@plus(z, 1:i32)", "z:? = @compress(0:bool, 1:i32);"), "");
+    EXPECT_EQ(E("@len(y)", "z:? = @compress(0:bool, 1:i32); y:? = @plus(z, 1:i32);"), "0");
+    EXPECT_EQ(E("@plus(z, z)", "z:? = @compress(0:bool, 1:i64);"), "");
+}
+
+TEST(Arithmetic, MathFunctions) {
+    EXPECT_EQ(E("@sqrt(16:f64)"), "4");
+    EXPECT_EQ(TypeOf("@sqrt(16:i32)"), "f32");
+    EXPECT_EQ(TypeOf("@sqrt(16:i64)"), "f64");
+    EXPECT_EQ(E("@exp(0:f64)"), "1");
+    EXPECT_EQ(E("@log(1:f64)"), "0");
+    EXPECT_EQ(E("@power(2:f64, 10:f64)"), "1024");
+    EXPECT_EQ(E("@logb(2:f64, 8:f64)"), "3");
+    EXPECT_EQ(E("@abs((-3,4):i32)"), "3,4");
+    EXPECT_EQ(E("@neg((1.5,-2):f64)"), "-1.5,2");
+    EXPECT_EQ(TypeOf("@neg(1:bool)"), "i16");
+    EXPECT_EQ(E("@signum((-5,0,7):i64)"), "-1,0,1");
+    EXPECT_EQ(E("@ceil((1.2,-1.2):f64)"), "2,-1");
+    EXPECT_EQ(E("@floor((1.2,-1.2):f64)"), "1,-2");
+    EXPECT_EQ(E("@round((2.5,-2.5,1.4):f64)"), "3,-3,1");
+    EXPECT_EQ(E("@fact((0,5):i32)"), "1,120");
+    EXPECT_EQ(E("@recip(4:f64)"), "0.25");
+}
+
+TEST(Compare, AllTypes) {
+    EXPECT_EQ(E("@lt((1,5,3):i32, 3:i32)"), "1,0,0");
+    EXPECT_EQ(E("@leq((1,5,3):i32, 3:i64)"), "1,0,1");
+    EXPECT_EQ(E("@gt(0.5:f64, (0,1):i32)"), "1,0");
+    EXPECT_EQ(E("@geq((1994-01-01,1993-12-31):date, 1994-01-01:date)"), "1,0");
+    EXPECT_EQ(E("@eq(('R','A'):char, 'R':char)"), "1,0");
+    EXPECT_EQ(E("@eq((`ab,`b):sym, `ab:sym)"), "1,0");
+    EXPECT_EQ(E("@neq((`ab,`b):sym, `ab:sym)"), "0,1");
+    EXPECT_EQ(E("@lt((\"a\",\"ab\",\"b\"):str, \"ab\":str)"), "1,0,0");
+    EXPECT_EQ(E("@eq((1,null):i32, 1:i32)"), "1,null");
+    EXPECT_EQ(E("@lt(12:30:minute, 13:00:minute)"), "1");
+    EXPECT_EQ(E("@lt(1994-01:month, 1994-02:month)"), "1");
+    EXPECT_EQ(E("@lt(1:i32, 1994-01-01:date)").substr(0, 11), "ERROR 42804");
+}
+
+TEST(Logic, KleeneNulls) {
+    EXPECT_EQ(E("@and((1,1,0,0):bool, (1,0,1,0):bool)"), "1,0,0,0");
+    EXPECT_EQ(E("@or((1,1,0,0):bool, (1,0,1,0):bool)"), "1,1,1,0");
+    EXPECT_EQ(E("@xor((1,1,0,0):bool, (1,0,1,0):bool)"), "0,1,1,0");
+    EXPECT_EQ(E("@nand((1,0):bool, 1:bool)"), "0,1");
+    EXPECT_EQ(E("@nor((1,0):bool, 0:bool)"), "0,1");
+    EXPECT_EQ(E("@and((null,null,null):bool, (1,0,null):bool)"), "null,0,null");
+    EXPECT_EQ(E("@or((null,null,null):bool, (1,0,null):bool)"), "1,null,null");
+    EXPECT_EQ(E("@not((1,0,null):bool)"), "0,1,null");
+}
+
+TEST(Selection, WhereCompressIndex) {
+    EXPECT_EQ(E("@where((1,0,1,0):bool)"), "0,2");
+    EXPECT_EQ(E("@where((1,null,1):bool)"), "0,2");
+    EXPECT_EQ(E("@compress((1,1,0):bool, (53,11,12):i32)"), "53,11");
+    EXPECT_EQ(E("@compress((1,null,1):bool, (`a,`b,`c):sym)"), "a,c");
+    EXPECT_EQ(E("@compress((1,0):bool, (1,2,3):i32)"), "ERROR 22023: @compress: mask length 2 differs from data length 3");
+    EXPECT_EQ(E("@index((-1,2,3):i32, (2,1):i32)"), "3,2");
+    EXPECT_EQ(E("@index((\"x\",\"yy\",\"z\"):str, (1,1,0):i64)"), "yy,yy,x");
+    EXPECT_EQ(E("@index((1,2):i32, 2:i64)"), "ERROR 22023: index 2 out of range for a vector of length 2");
+    EXPECT_EQ(E("@index((1,null,3):i32, (1,2):i64)"), "null,3");
+    EXPECT_EQ(E("@index_a((-1,2,3):i32, (2,1):i64, 0:i32)", "x:? = 1:i32;"), "-1,0,0");
+    EXPECT_EQ(Eval("x:? = (-1,2,3):i32;\n y:? = @index_a(x, (2,1):i64, (7,8):i32);\n return x;"), "-1,2,3");
+    EXPECT_EQ(E("@index_a(v, (1,3):i64, 1:bool)", "v:? = @vector(4:i32, 0:bool);"), "0,1,0,1");
+}
+
+TEST(Sorting, OrderGroupUnique) {
+    EXPECT_EQ(E("@order((32,12,7,78,23,45):i32, 1:bool)"), "2,1,4,0,5,3");
+    EXPECT_EQ(E("@order((32,12,7,78,23,45):i32, 0:bool)"), "3,5,0,4,1,2");
+    EXPECT_EQ(E("@order(k, (1,0):bool)", "a:? = (32,12,7,78,12,45):i32; b:? = (56,34,32,45,78,23):i32; k:? = @list(a, b);"), "2,4,1,0,5,3");
+    EXPECT_EQ(E("@order((`b,`a,`c,`a):sym, 1:bool)"), "1,3,0,2");
+    EXPECT_EQ(E("@order((2,null,1):i32, 1:bool)"), "2,0,1");  // NULLS LAST ascending
+    EXPECT_EQ(E("@order((2,null,1):i32, 0:bool)"), "1,0,2");  // NULLS FIRST descending
+    EXPECT_EQ(E("@order((1.5,-0.5):f64, 1:bool)"), "1,0");
+    EXPECT_EQ(E("@keys(g)", "g:? = @group((-1,3,2,3):i32);"), "0,2,1");
+    EXPECT_EQ(E("@values(g)", "g:? = @group((-1,3,2,3):i32);"), "(0),(2),(1,3)");
+    EXPECT_EQ(E("@values(g)", "a:? = (1,1,2,2):i32; b:? = ('x','y','x','x'):char; k:? = @list(a,b); g:? = @group(k);"), "(0),(1),(2,3)");
+    EXPECT_EQ(E("@unique((-1,2,2,3,3):i16)"), "0,1,3");
+    EXPECT_EQ(E("@unique((`b,`a,`b):sym)"), "0,1");
+    EXPECT_EQ(E("@len(k)", "z:? = @compress(0:bool, 1:i32); g:? = @group(z); k:? = @keys(g);"), "0");
+}
+
+TEST(Sets, MemberIndexOfJoin) {
+    EXPECT_EQ(E("@member((-1,2,3):i32, (1,3,-1):i32)"), "1,0,1");
+    EXPECT_EQ(E("@member((`a,`q):sym, (\"a\",\"b\"):str)"), "1,0");
+    EXPECT_EQ(E("@member((1,null):i32, (1,2):i32)"), "1,null");
+    EXPECT_EQ(E("@member(3:i32, (1,null):i32)"), "null");
+    EXPECT_EQ(E("@member((1,2):i64, (1.0,3.5):f64)"), "1,0");
+    EXPECT_EQ(E("@index_of((3,4):i32, (4,9,16):i32)"), "3,0");
+    EXPECT_EQ(E("@join_index(@eq, (1,2,3):i32, (3,1,1):i32)"), "(2,0,0),(0,1,2)");
+    EXPECT_EQ(E("@join_index(@lt, (1,2):i32, (2,3):i32)"), "(0,0,1),(0,1,1)");
+    EXPECT_EQ(E("@join_index(@lt, @eq, a, b)", "a:? = @list((1,5,1):i32, (7,7,8):i32); b:? = @list((3,3):i32, (7,8):i32);"),
+              "(0,2),(0,1)");
+    EXPECT_EQ(E("@join_index(@eq, (1,null):i32, (null,1):i32)"), "(0),(1)");
+    EXPECT_EQ(E("@join_index(@eq, 5:i64, (5,1,5):i32)"), "(0,0),(0,2)");
+}
+
+TEST(Vectors, AppendVectorRangeTakeDropReverse) {
+    EXPECT_EQ(E("@append(0:i32, (-1,2,3):i32)"), "0,-1,2,3");
+    EXPECT_EQ(E("@append(1:i32, 2.5:f64)"), "1,2.5");
+    EXPECT_EQ(E("@append((`a):sym, (`b,`c):sym)"), "a,b,c");
+    EXPECT_EQ(E("@vector(5:i32, (-1,2,3):i32)"), "-1,2,3,-1,2");
+    EXPECT_EQ(E("@vector(2:i32, 0:bool)"), "0,0");
+    EXPECT_EQ(E("@range(4:i32)"), "0,1,2,3");
+    EXPECT_EQ(E("@range(9000000000000000000:i64)").substr(0, 11), "ERROR 53200");
+    EXPECT_EQ(E("@vector(-1:i32, 1:i32)"), "ERROR 22023: @vector: negative length");
+    EXPECT_EQ(E("@take(2:i32, (1,2,3):i32)"), "1,2");
+    EXPECT_EQ(E("@take(-2:i32, (1,2,3):i32)"), "2,3");
+    EXPECT_EQ(E("@drop(1:i32, (1,2,3):i32)"), "2,3");
+    EXPECT_EQ(E("@drop(-1:i32, (1,2,3):i32)"), "1,2");
+    EXPECT_EQ(E("@reverse((1,2,3):i32)"), "3,2,1");
+}
+
+TEST(Reductions, SumAvgMinMaxLenCount) {
+    EXPECT_EQ(E("@sum((1,2):i32)"), "3");
+    EXPECT_EQ(TypeOf("@sum((1,2):i16)"), "i32");
+    EXPECT_EQ(TypeOf("@sum((1,2):i64)"), "i64");
+    EXPECT_EQ(E("@sum((1.5,2.25):f64)"), "3.75");
+    EXPECT_EQ(E("@sum(z)", "z:? = @compress(0:bool, 1:i32);"), "0");  // HorseIR: empty sum is 0
+    EXPECT_EQ(E("@sum((null,null):i32)"), "null");       // SQL: no valid rows -> NULL
+    EXPECT_EQ(E("@sum((1,null,2):i64)"), "3");
+    EXPECT_EQ(E("@avg((1,2):i32)"), "1.5");
+    EXPECT_EQ(TypeOf("@avg((1,2):i32)"), "f32");
+    EXPECT_EQ(E("@avg((1,null,4):f64)"), "2.5");
+    EXPECT_EQ(E("@min((3,1,2):i32)"), "1");
+    EXPECT_EQ(E("@max((-3.5,-1.5):f64)"), "-1.5");
+    EXPECT_EQ(E("@max((1994-01-01,1995-06-30):date)"), "1995-06-30");
+    EXPECT_EQ(E("@min((`pear,`apple):sym)"), "apple");
+    EXPECT_EQ(E("@max((null,4,null):i32)"), "4");
+    EXPECT_EQ(E("@len((1,2,3):f32)"), "3");
+    EXPECT_EQ(E("@count((1,null,3):f32)"), "2");
+    EXPECT_EQ(E("@any((0,1):bool)"), "1");
+    EXPECT_EQ(E("@all((0,1):bool)"), "0");
+}
+
+TEST(Lists, EachRazeTolist) {
+    const char *setup = "c:? = (10,20,30):i32; l:? = @list((0,2):i64, 1:i64);";
+    EXPECT_EQ(E("@each_right(@index, c, l)", setup), "(10,30),(20)");
+    EXPECT_EQ(E("@raze(s)", std::string(setup) + " x:? = @each_right(@index, c, l); s:? = @each(@sum, x);"), "40,20");
+    EXPECT_EQ(E("@each_left(@plus, l, 1:i64)", setup), "(1,3),(2)");
+    EXPECT_EQ(E("@each_item(@plus, l, l)", setup), "(0,4),(2)");
+    EXPECT_EQ(E("@raze(l)", "l:? = @list((1,2):i32, 3:i32);"), "1,2,3");
+    EXPECT_EQ(E("@tolist((1,2):i32)"), "(1),(2)");
+    EXPECT_EQ(E("@len(l)", "l:? = @list((1,2):i32, 3:i32);"), "2");
+    EXPECT_EQ(E("@index(l, 1:i64)", "l:? = @list((1,2):i32, (3):i32);"), "3");
+    EXPECT_EQ(E("@match((1,2):i32, (1,2):i32)"), "1");
+    EXPECT_EQ(E("@each(@unique, l)", "l:? = @list((1,1,2):i32, (3,3):i32);"), "(0,2),(0)");
+}
+
+TEST(Strings, LikeSubstring) {
+    EXPECT_EQ(E("@like((`\"PROMO X\",`XPROMO):sym, `\"PROMO%\":sym)"), "1,0");
+    EXPECT_EQ(E("@like((\"abc\",\"aXc\",\"ac\"):str, \"a_c\":str)"), "1,1,0");
+    EXPECT_EQ(E("@like((`\"special requests\",`\"specialrequest\"):sym, `\"%special%requests%\":sym)"), "1,0");
+    EXPECT_EQ(E("@like(\"\":str, \"%\":str)"), "1");
+    EXPECT_EQ(E("@sub_string((\"13-999\",\"31-1\",\"7\"):str, (1,2):i32)"), "13,31,7");
+    EXPECT_EQ(E("@sub_string(\"hello\":str, (2,3):i64)"), "ell");
+    EXPECT_EQ(E("@sub_string(\"hello\":str, (0,3):i64)"), "he");  // SQL: start 0 counts one position before the string
+}
+
+TEST(Calendar, ExtractAndArithmetic) {
+    EXPECT_EQ(E("@date_year(1995-03-15:date)"), "1995");
+    EXPECT_EQ(TypeOf("@date_year(1995-03-15:date)"), "i16");
+    EXPECT_EQ(E("@date_month((1995-03-15,2000-12-31):date)"), "3,12");
+    EXPECT_EQ(E("@date_day(1996-02-29:date)"), "29");
+    EXPECT_EQ(E("@date_year(1969-12-31:date)"), "1969");
+    EXPECT_EQ(E("@plus(1998-12-01:date, -90:i32)"), "1998-09-02");
+    EXPECT_EQ(E("@minus(1995-01-01:date, 1994-01-01:date)"), "365");
+    EXPECT_EQ(E("@datetime_add(1996-01-31:date, 1:i32, `month:sym)"), "1996-02-29");
+    EXPECT_EQ(E("@datetime_sub(1996-02-29:date, 1:i32, `year:sym)"), "1995-02-28");
+    EXPECT_EQ(E("@time_hour(12:30:15:second)"), "12");
+    EXPECT_EQ(E("@time_minute(12:30:15.250:time)"), "30");
+    EXPECT_EQ(E("@time_mill(12:30:15.250:time)"), "250");
+    EXPECT_EQ(E("@date(2019-01-02T17:10:21.001:dt)"), "2019-01-02");
+    EXPECT_EQ(E("@time_second(2019-01-02T17:10:21.001:dt)"), "21");
+}
+
+TEST(Casts, CheckCastAtRunTime) {
+    EXPECT_EQ(E("check_cast((1,2):i32, i64)"), "1,2");
+    EXPECT_EQ(E("check_cast((1.9,-1.9):f64, i64)"), "1,-1");
+    EXPECT_EQ(E("check_cast((0,5):i32, bool)"), "0,1");
+    EXPECT_EQ(E("check_cast(`abc:sym, str)"), "abc");
+    EXPECT_EQ(E("check_cast(1.25:dec64<2>, f64)"), "1.25");
+    EXPECT_EQ(E("check_cast(1.255:dec64<3>, dec64<2>)"), "1.26");  // rounds half away from zero
+    EXPECT_EQ(E("check_cast(7:i32, dec64<2>)"), "7.00");
+    EXPECT_EQ(TypeOf("check_cast((1,2):i64, i32)"), "ERROR: t.hir:5:11: cannot cast i64 to i32");
+}
+
+TEST(Nulls, IsNullCoalesce) {
+    EXPECT_EQ(E("@is_null((1,null):i32)"), "0,1");
+    EXPECT_EQ(E("@is_not_null((1,null):i32)"), "1,0");
+    EXPECT_EQ(E("@coalesce((1,null,null):i32, (5,6,null):i32)"), "1,6,null");
+    EXPECT_EQ(E("@coalesce((\"a\",null):str, \"z\":str)"), "a,z");
+}
+
+TEST(Tables, TableKeysValuesEnums) {
+    DataRegistry reg;
+    auto keys = MakeVector(TypeKind::I32, 3).value();
+    for (int i = 0; i < 3; ++i) keys->Data<int32_t>()[i] = 10 * (i + 1);  // 10,20,30
+    auto names = MakeVector(TypeKind::SYM, 0).value();
+    for (const char *s : {"ten", "twenty", "thirty"}) names->AppendString(s);
+    ASSERT_TRUE(reg.AddTable("dim", {"d_key", "d_name"}, {Value(keys), Value(names)}).ok());
+    auto fk = MakeVector(TypeKind::I32, 4).value();
+    int32_t vals[] = {30, 10, 30, 20};
+    for (int i = 0; i < 4; ++i) fk->Data<int32_t>()[i] = vals[i];
+    auto e = MakeEnum(keys, fk, "dim");
+    ASSERT_TRUE(e.ok());
+    ASSERT_TRUE(reg.AddTable("fact", {"f_key"}, {Value(std::shared_ptr<const Enum>(e.value()))}).ok());
+    const std::string load = "t:? = @load_table(`fact:sym); e:enum<i32> = check_cast(@column_value(t, `f_key:sym), enum<i32>);";
+    EXPECT_EQ(Eval(load + " r:? = @values(e); return r;", &reg), "2,0,2,1");
+    EXPECT_EQ(Eval(load + " r:? = @fetch(e); return r;", &reg), "30,10,30,20");
+    EXPECT_EQ(Eval(load + " r:? = @keys(e); return r;", &reg), "10,20,30");
+    EXPECT_EQ(Eval(load + " d:? = @load_table(`dim:sym); n:sym = check_cast(@column_value(d, `d_name:sym), sym); r:? = @index(n, @values(e)); return r;", &reg)
+                  .substr(0, 5),
+              "ERROR");  // calls do not nest
+    EXPECT_EQ(Eval(load + " d:? = @load_table(`dim:sym); n:sym = check_cast(@column_value(d, `d_name:sym), sym); v:? = @values(e); r:? = @index(n, v); return r;", &reg),
+              "thirty,ten,thirty,twenty");
+    EXPECT_EQ(Eval("t:? = @load_table(`nope:sym); return t;", &reg), "ERROR 22023: table \"nope\" not found in the data registry");
+    EXPECT_EQ(Eval("t:? = @load_table(`dim:sym); c:? = @column_value(t, `zz:sym); return c;", &reg), "ERROR 22023: column \"zz\" does not exist");
+    EXPECT_EQ(Eval("t:? = @load_table(`dim:sym); r:? = @keys(t); return r;", &reg), "d_key,d_name");
+    EXPECT_EQ(Eval("t:? = @load_table(`dim:sym); r:? = @len(t); return r;", &reg), "3");
+    EXPECT_EQ(Eval("n:? = (`a,`b):sym; c:? = @list((1,2):i32, (`x,`y):sym); t:? = @table(n, c); return t;"), "a|b\n1|x\n2|y\n");
+    EXPECT_EQ(Eval("n:? = (`a,`a):sym; c:? = @list((1,2):i32, (1,2):i32); t:? = @table(n, c); return t;"),
+              "ERROR 22023: @table: duplicate column name \"a\"");
+    EXPECT_EQ(Eval("n:? = (`a,`b):sym; c:? = @list((1,2):i32, 1:i32); t:? = @table(n, c); return t;"), "ERROR 22023: @table: columns differ in length");
+    // a foreign-key value missing from the keys is an error
+    auto bad = MakeVector(TypeKind::I32, 1).value();
+    bad->Data<int32_t>()[0] = 99;
+    EXPECT_FALSE(MakeEnum(keys, bad).ok());
+    EXPECT_EQ(E("@values(@enum((1,2,3):i32, (3,3,1):i32))").substr(0, 5), "ERROR");  // nested call: parse error
+    EXPECT_EQ(E("@values(x)", "x:? = @enum((1,2,3):i32, (3,3,1):i32);"), "2,2,0");
+    EXPECT_EQ(E("@keys(x)", "x:? = @dict((1,2):i32, (`a,`b):sym);"), "1,2");
+}
+
+TEST(Interpreter, CancelAndMemoryBudget) {
+    auto p = ParseProgram(Wrap("x:? = @range(1000:i64); y:? = @plus(x, x); return y;"), "c.hir");
+    ASSERT_TRUE(p.ok());
+    ASSERT_TRUE(CheckProgram(*p).ok());
+    DataRegistry reg;
+    InterpretOptions opts;
+    opts.should_cancel = [] { return true; };
+    auto r = Interpret(*p, reg, opts);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code(), Code::CANCELLED);
+    InterpretOptions small;
+    small.memory_budget = 1000;
+    auto r2 = Interpret(*p, reg, small);
+    ASSERT_FALSE(r2.ok());
+    EXPECT_EQ(r2.status().code(), Code::OUT_OF_MEMORY);
+    InterpretOptions fine;
+    fine.memory_budget = 1 << 20;
+    EXPECT_TRUE(Interpret(*p, reg, fine).ok());
+}
+
+TEST(Interpreter, SqlEmptyAggregatesOption) {
+    auto p = ParseProgram(Wrap("z:? = @compress(0:bool, 1:i32); s:? = @sum(z); m:? = @max(z); l:? = @list(s, m); return l;"), "a.hir");
+    ASSERT_TRUE(p.ok());
+    ASSERT_TRUE(CheckProgram(*p).ok());
+    DataRegistry reg;
+    InterpretOptions horse;
+    auto r1 = Interpret(*p, reg, horse);
+    ASSERT_TRUE(r1.ok());
+    EXPECT_EQ(Show(*r1), "(0),(-2147483648)");  // HorseIR: identities
+    InterpretOptions sql;
+    sql.sql_empty_aggregates = true;
+    auto r2 = Interpret(*p, reg, sql);
+    ASSERT_TRUE(r2.ok());
+    EXPECT_EQ(Show(*r2), "(null),(null)");
+}
+
+TEST(Interpreter, ControlFlowAndUserFunctions) {
+    const char *prog = R"(module m{
+  import Builtin.*;
+  def twice(x:i64) : i64, i64{
+    y:? = @plus(x, x);
+    return y, x;
+  }
+  def main() : i64{
+    var s:i64;
+    s = 0:i64;
+    i:i64 = 0:i64;
+    repeat (5:i32) {
+      s = @plus(s, i);
+      i = @plus(i, 1:i64);
+    }
+    c:bool = @lt(s, 100:i64);
+    while (c) {
+      s = @mul(s, 2:i64);
+      c = @lt(s, 100:i64);
+      if (@Builtin.eq(s, 0:i64)) break;
+    }
+    a:i64, b:i64 = @twice(s);
+    if (@Builtin.gt(a, b)) {
+      r:? = @minus(a, b);
+      return r;
+    } else {
+      return b;
+    }
+  }
+})";
+    auto r = RunProgram(prog);
+    ASSERT_FALSE(r.ok());  // if conditions are operands, not calls
+    std::string fixed = prog;
+    auto replace = [&](const std::string &from, const std::string &to) {
+        size_t p = fixed.find(from);
+        ASSERT_NE(p, std::string::npos);
+        fixed.replace(p, from.size(), to);
+    };
+    replace("      if (@Builtin.eq(s, 0:i64)) break;", "      z:bool = @Builtin.eq(s, 0:i64);\n      if (z) break;");
+    replace("    if (@Builtin.gt(a, b)) {", "    g:bool = @Builtin.gt(a, b);\n    if (g) {");
+    auto r2 = RunProgram(fixed);
+    ASSERT_TRUE(r2.ok()) << r2.status().ToString();
+    // s = 0+1+2+3+4 = 10 -> 20 -> 40 -> 80 -> 160; twice(160) = (320, 160); 320 - 160
+    EXPECT_EQ(Show(*r2), "160");
+}
+
+}  // namespace
+}  // namespace rndn::hir::testing

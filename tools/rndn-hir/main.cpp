@@ -1,0 +1,86 @@
+// rndn-hir: check | print | run a HorseIR program.
+//   rndn-hir check PROGRAM.hir
+//   rndn-hir print PROGRAM.hir
+//   rndn-hir run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time]
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "horseir/horseir.h"
+
+namespace {
+
+int Usage() {
+    std::fprintf(stderr, "usage: rndn-hir check|print|run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time]\n");
+    return 2;
+}
+
+bool ReadFile(const std::string &path, std::string &out) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    out = ss.str();
+    return true;
+}
+
+int Fail(const rndn::Status &st) {
+    std::fprintf(stderr, "%s\n", st.ToString().c_str());
+    return 1;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    if (argc < 3) return Usage();
+    std::string cmd = argv[1], path = argv[2], schema, data;
+    bool timing = false;
+    for (int i = 3; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "--schema" && i + 1 < argc) schema = argv[++i];
+        else if (a == "--data" && i + 1 < argc) data = argv[++i];
+        else if (a == "--time") timing = true;
+        else return Usage();
+    }
+    if (cmd != "check" && cmd != "print" && cmd != "run") return Usage();
+    std::string text;
+    if (!ReadFile(path, text)) {
+        std::fprintf(stderr, "cannot read %s\n", path.c_str());
+        return 1;
+    }
+    auto prog = rndn::hir::ParseProgram(text, path);
+    if (!prog.ok()) return Fail(prog.status());
+    if (cmd == "print") {
+        std::cout << rndn::hir::PrintProgram(*prog);
+        return 0;
+    }
+    rndn::Status st = rndn::hir::CheckProgram(*prog);
+    if (!st.ok()) return Fail(st);
+    if (cmd == "check") {
+        std::cout << path << ": ok\n";
+        return 0;
+    }
+    rndn::hir::DataRegistry registry;
+    if (!schema.empty()) {
+        std::string sql;
+        if (!ReadFile(schema, sql)) {
+            std::fprintf(stderr, "cannot read %s\n", schema.c_str());
+            return 1;
+        }
+        auto t0 = std::chrono::steady_clock::now();
+        rndn::Status ls = rndn::hir::LoadSchemaAndData(sql, data.empty() ? "." : data, registry);
+        if (!ls.ok()) return Fail(ls);
+        if (timing)
+            std::fprintf(stderr, "load: %.1f ms\n", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    rndn::hir::InterpretOptions opts;
+    auto t0 = std::chrono::steady_clock::now();
+    auto result = rndn::hir::Interpret(*prog, registry, opts);
+    auto t1 = std::chrono::steady_clock::now();
+    if (!result.ok()) return Fail(result.status());
+    if (timing) std::fprintf(stderr, "run: %.1f ms\n", std::chrono::duration<double, std::milli>(t1 - t0).count());
+    std::cout << rndn::hir::FormatValue(*result);
+    return 0;
+}
