@@ -161,6 +161,7 @@ demo: check-deps
 test: check-deps
 	$(MAKE) -j$(NPROC) all unit-tests
 	$(MAKE) install
+	tools/tpch.sh gen 0.01 >/dev/null   # the HorseIR unit tests run the TPC-H programs on it
 	$(RNDN_PYTHON) test/run_all.py
 
 # ---------------------------------------------------------------------------
