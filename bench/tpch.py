@@ -55,6 +55,7 @@ def main():
         for line in f:
             k, v = line.replace("export ", "").strip().split("=", 1)
             env[k] = v
+            os.environ[k] = v  # harness.explain_uses_rndn connects with os.environ
     con = None
     if not args.no_duckdb:
         import duckdb
