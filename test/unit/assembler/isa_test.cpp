@@ -92,7 +92,9 @@ TEST(IsaTables, ControlFieldsRoundTrip) {
         auto p = ParseControl(FormatControl(reuse_free));
         bool printable = (c.rbar <= 6 || c.rbar == 7) && (c.wbar <= 6 || c.wbar == 7);
         ASSERT_EQ(p.ok(), printable) << FormatControl(reuse_free);
-        if (p.ok()) EXPECT_EQ(*p, reuse_free);
+        if (p.ok()) {
+            EXPECT_EQ(*p, reuse_free);
+        }
     }
     Control c;
     c.stall = 4;

@@ -1,6 +1,9 @@
 // Builtin semantics: every builtin on its types, NULLs, empty vectors, overflow and errors.
 // Expected values are worked out by hand from the language reference, or (decimal rows) were
 // printed by PostgreSQL 15 for the same SQL expression (noted beside them).
+#include <cmath>
+#include <cstdio>
+
 #include "test_util.h"
 
 namespace rndn::hir::testing {
@@ -364,6 +367,42 @@ TEST(Interpreter, ControlFlowAndUserFunctions) {
     ASSERT_TRUE(r2.ok()) << r2.status().ToString();
     // s = 0+1+2+3+4 = 10 -> 20 -> 40 -> 80 -> 160; twice(160) = (320, 160); 320 - 160
     EXPECT_EQ(Show(*r2), "160");
+}
+
+}  // namespace
+}  // namespace rndn::hir::testing
+
+namespace rndn::hir::testing {
+namespace {
+
+// Trigonometric, hyperbolic and logarithm builtins against the C library on the same inputs.
+TEST(Arithmetic, TrigHyperbolicAndLogsMatchLibm) {
+    struct Case {
+        const char *name;
+        double (*ref)(double);
+        double x;
+    };
+    const Case cases[] = {
+        {"cos", [](double v) { return std::cos(v); }, 0.5},   {"sin", [](double v) { return std::sin(v); }, 0.5},
+        {"tan", [](double v) { return std::tan(v); }, 0.5},   {"acos", [](double v) { return std::acos(v); }, 0.5},
+        {"asin", [](double v) { return std::asin(v); }, 0.5}, {"atan", [](double v) { return std::atan(v); }, 0.5},
+        {"cosh", [](double v) { return std::cosh(v); }, 0.5}, {"sinh", [](double v) { return std::sinh(v); }, 0.5},
+        {"tanh", [](double v) { return std::tanh(v); }, 0.5}, {"acosh", [](double v) { return std::acosh(v); }, 1.5},
+        {"asinh", [](double v) { return std::asinh(v); }, 0.5}, {"atanh", [](double v) { return std::atanh(v); }, 0.5},
+        {"log2", [](double v) { return std::log2(v); }, 10.0}, {"log10", [](double v) { return std::log10(v); }, 10.0},
+    };
+    for (const Case &c : cases) {
+        char lit[64];
+        std::snprintf(lit, sizeof lit, "%.17g", c.x);
+        const std::string expr = std::string("@") + c.name + "(" + lit + ":f64)";
+        const std::string got = E(expr);
+        ASSERT_EQ(got.rfind("ERROR", 0), std::string::npos) << expr << ": " << got;
+        EXPECT_DOUBLE_EQ(std::stod(got), c.ref(c.x)) << expr;
+        EXPECT_EQ(E(std::string("@") + c.name + "(null:f64)"), "null") << c.name;
+    }
+    const std::string pi = E("@pi(2:f64)");
+    ASSERT_EQ(pi.rfind("ERROR", 0), std::string::npos) << pi;
+    EXPECT_DOUBLE_EQ(std::stod(pi), 2 * 3.14159265358979323846);
 }
 
 }  // namespace
