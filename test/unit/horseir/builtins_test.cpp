@@ -400,6 +400,8 @@ TEST(Arithmetic, TrigHyperbolicAndLogsMatchLibm) {
         EXPECT_DOUBLE_EQ(std::stod(got), c.ref(c.x)) << expr;
         EXPECT_EQ(E(std::string("@") + c.name + "(null:f64)"), "null") << c.name;
     }
+    // dt difference in milliseconds: one day and ten seconds
+    EXPECT_EQ(E("@datetime_diff(2000-01-02T00:00:10.000:dt, 2000-01-01T00:00:00.000:dt)"), "86410000");
     const std::string pi = E("@pi(2:f64)");
     ASSERT_EQ(pi.rfind("ERROR", 0), std::string::npos) << pi;
     EXPECT_DOUBLE_EQ(std::stod(pi), 2 * 3.14159265358979323846);
