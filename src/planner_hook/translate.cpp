@@ -54,6 +54,15 @@ Expected<std::string> Translator::Mask(List *quals, const Ctx &ctx) {
     return acc->var;
 }
 
+// The node's own quals and target list over a relation its children produced.
+Expected<Translator::RelP> Translator::ProjectOver(Plan *plan, RelP rel, List *quals) {
+    Ctx ctx;
+    ctx.node = plan;
+    ctx.outer = rel;
+    ctx.len_var = rel->len_var;
+    return FilterAndProject(plan, ctx, quals);
+}
+
 Expected<Translator::RelP> Translator::FilterAndProject(Plan *plan, Ctx ctx, List *quals,
                                                         std::map<int, Expr *> extra_exprs) {
     if (quals != NIL) {
@@ -958,11 +967,7 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
             if (r->resconstantqual != nullptr) return Unsup(plan, "constant qual (one-time filter)");
             if (plan->lefttree == nullptr) return Unsup(plan, "Result without input");
             RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
-            Ctx ctx;
-            ctx.node = plan;
-            ctx.outer = child;
-            ctx.len_var = child->len_var;
-            return FilterAndProject(plan, ctx, plan->qual);
+            return ProjectOver(plan, child, plan->qual);
         }
         case T_IndexScan: {
             IndexScan *s = (IndexScan *)plan;
@@ -983,11 +988,7 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
         case T_GatherMerge: {
             if (IsA(plan, Gather) && ((Gather *)plan)->initParam != nullptr) return Unsup(plan, "init plan params");
             RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
-            Ctx ctx;
-            ctx.node = plan;
-            ctx.outer = child;
-            ctx.len_var = child->len_var;
-            return FilterAndProject(plan, ctx, plan->qual);
+            return ProjectOver(plan, child, plan->qual);
         }
         case T_Agg: {
             RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
@@ -997,50 +998,26 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
             Group *g = (Group *)plan;
             RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
             RNDN_ASSIGN_OR_RETURN(RelP u, UniqueNode(plan, g->numCols, g->grpColIdx, child));
-            Ctx ctx;
-            ctx.node = plan;
-            ctx.outer = u;
-            ctx.len_var = u->len_var;
-            return FilterAndProject(plan, ctx, plan->qual);
+            return ProjectOver(plan, u, plan->qual);
         }
-        case T_Sort: {
-            Sort *s = (Sort *)plan;
+        case T_Sort:
+        case T_IncrementalSort: {
+            // IncrementalSort's first member is its Sort: the whole input is sorted either way.
+            Sort *s = IsA(plan, Sort) ? (Sort *)plan : &((IncrementalSort *)plan)->sort;
             RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
             RNDN_ASSIGN_OR_RETURN(RelP sorted, SortNode(plan, s->numCols, s->sortColIdx, s->sortOperators, s->collations, s->nullsFirst, child));
-            Ctx ctx;
-            ctx.node = plan;
-            ctx.outer = sorted;
-            ctx.len_var = sorted->len_var;
-            return FilterAndProject(plan, ctx, nullptr);
-        }
-        case T_IncrementalSort: {
-            IncrementalSort *s = (IncrementalSort *)plan;
-            RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
-            RNDN_ASSIGN_OR_RETURN(RelP sorted, SortNode(plan, s->sort.numCols, s->sort.sortColIdx, s->sort.sortOperators, s->sort.collations, s->sort.nullsFirst, child));
-            Ctx ctx;
-            ctx.node = plan;
-            ctx.outer = sorted;
-            ctx.len_var = sorted->len_var;
-            return FilterAndProject(plan, ctx, nullptr);
+            return ProjectOver(plan, sorted, nullptr);
         }
         case T_Limit: {
             RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
             RNDN_ASSIGN_OR_RETURN(RelP lim, LimitNode((Limit *)plan, child));
-            Ctx ctx;
-            ctx.node = plan;
-            ctx.outer = lim;
-            ctx.len_var = lim->len_var;
-            return FilterAndProject(plan, ctx, nullptr);
+            return ProjectOver(plan, lim, nullptr);
         }
         case T_Unique: {
             Unique *u = (Unique *)plan;
             RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
             RNDN_ASSIGN_OR_RETURN(RelP uq, UniqueNode(plan, u->numCols, u->uniqColIdx, child));
-            Ctx ctx;
-            ctx.node = plan;
-            ctx.outer = uq;
-            ctx.len_var = uq->len_var;
-            return FilterAndProject(plan, ctx, nullptr);
+            return ProjectOver(plan, uq, nullptr);
         }
         case T_HashJoin: return JoinNode((Join *)plan, ((HashJoin *)plan)->hashclauses);
         case T_MergeJoin: return JoinNode((Join *)plan, ((MergeJoin *)plan)->mergeclauses);

@@ -276,6 +276,7 @@ private:
 
     // Applies `quals` (if any) to every input of ctx, then evaluates plan->targetlist lazily.
     Expected<RelP> FilterAndProject(Plan *plan, Ctx ctx, List *quals, std::map<int, Expr *> extra_exprs = {});
+    Expected<RelP> ProjectOver(Plan *plan, RelP rel, List *quals);
     Expected<std::string> Mask(List *quals, const Ctx &ctx);
     // Lazily gathered (@index) or compressed (@compress) copy of a relation.
     RelP Take(const RelP &in, const std::string &idx, bool compress, std::function<Expected<std::string>()> len);
