@@ -68,6 +68,10 @@ Status BeginImpl(RndnScanState *s, CustomScan *cs) {
 }
 
 Status ExecuteImpl(ScanRun &run, Snapshot snapshot) {
+    // Intermediate payloads recycled by the interpreter go back to the system when this returns.
+    struct PoolRelease {
+        ~PoolRelease() { hir::ReleasePooledPayloads(); }
+    } pool_release;
     const auto t0 = std::chrono::steady_clock::now();
     RNDN_RETURN_IF_ERROR(LoadRelationsUnsafe(run, snapshot));
     const auto t1 = std::chrono::steady_clock::now();
@@ -340,6 +344,7 @@ void ExplainRndnScan(CustomScanState *node, List *ancestors, ExplainState *es) {
     if (es->analyze && s->fallback != nullptr) ExplainPropertyText("Fallback", "PostgreSQL plan (the program could not run)", es);
     if (es->analyze && s->run != nullptr && s->run->executed) {
         ExplainPropertyInteger("Rows Loaded", nullptr, s->run->rows_loaded, es);
+        ExplainPropertyInteger("Relations From Column Cache", nullptr, s->run->cached_relations, es);
         if (!g_settings.regression_mode) {
             ExplainPropertyInteger("Bytes Loaded", "bytes", s->run->bytes_loaded, es);
             if (list_length(cs->custom_private) > (int)plan::PrivateSlot::TRANSLATE_MS)

@@ -37,6 +37,11 @@ void DefineSettings() {
                             "Exceeding it raises an out-of-memory error (SQLSTATE 53200).",
                             &g_settings.memory_limit_mb, 4096, 1, INT_MAX / 2, PGC_USERSET, GUC_UNIT_MB, nullptr,
                             nullptr, nullptr);
+    DefineCustomIntVariable("rndn.column_cache", "Memory this backend may keep for columns loaded by earlier queries.",
+                            "Cached columns are reused only while every page they came from is unchanged and "
+                            "all-visible; 0 turns the cache off.",
+                            &g_settings.column_cache_mb, 2048, 0, INT_MAX / 2, PGC_USERSET, GUC_UNIT_MB, nullptr,
+                            nullptr, nullptr);
     DefineCustomEnumVariable("rndn.device", "Device that runs rndn programs.",
                              "auto picks the best available; interp is the HorseIR interpreter.",
                              &g_settings.device, (int)DeviceChoice::AUTO, kDeviceOptions, PGC_USERSET, 0, nullptr,

@@ -12,6 +12,7 @@ struct Settings {
     int chunk_rows = 65536;         // rndn.chunk_rows: rows the loader deforms per chunk
     int memory_limit_mb = 4096;     // rndn.memory_limit: bytes of column buffers + intermediates
     int device = 0;                 // rndn.device (DeviceChoice)
+    int column_cache_mb = 2048;     // rndn.column_cache: this backend's cache of loaded columns (0 = off)
 };
 
 extern Settings g_settings;

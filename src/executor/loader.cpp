@@ -5,12 +5,21 @@
 extern "C" {
 #include "postgres.h"
 
+#include "access/heapam.h"
+#include "access/htup_details.h"
 #include "access/relation.h"
 #include "access/table.h"
 #include "access/tableam.h"
+#include "access/tupmacs.h"
+#include "access/xact.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/bufmgr.h"
+#include "storage/bufpage.h"
+#include "storage/predicate.h"
 #include "utils/date.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -20,7 +29,9 @@ extern "C" {
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <new>
+#include <unordered_map>
 
 #include "executor/guc.h"
 #include "executor/scan_run.h"
@@ -252,9 +263,12 @@ Status Append(ColumnBuilder &b, HostAllocator &alloc, Datum d, bool isnull) {
         size_t n = VARSIZE_ANY_EXHDR(t);
         if (b.type == BPCHAROID)
             while (n > 0 && p[n - 1] == ' ') --n;
-        if (b.ascii_only)
+        if (!b.non_ascii)
             for (size_t k = 0; k < n; ++k)
-                if ((unsigned char)p[k] >= 0x80) return Status::Unsupported("non-ASCII text where the program counts bytes");
+                if ((unsigned char)p[k] >= 0x80) {
+                    b.non_ascii = true;
+                    break;
+                }
         if (!alloc.Charge((int64_t)n + 8)) return MemoryError(alloc, "rndn.memory_limit exceeded");
         v.bytes.append(p, n);
         v.offsets.push_back((int64_t)v.bytes.size());
@@ -274,10 +288,9 @@ Expected<std::shared_ptr<hir::Vector>> Finish(ColumnBuilder &b, HostAllocator &a
     }
     if (b.elem_size > 0) {
         if (b.buf == nullptr) RNDN_RETURN_IF_ERROR(Grow(b, alloc, 1));
-        HostAllocator *a = &alloc;
-        const int64_t bytes = b.cap * b.elem_size;
-        uint8_t *buf = b.buf;
-        v->data = std::shared_ptr<uint8_t[]>(buf, [a, bytes](uint8_t *p) { a->Free(p, bytes); });
+        // The bytes stay charged to this run; the buffer itself may outlive it in the column
+        // cache, so its deleter must not refer to the run's allocator.
+        v->data = std::shared_ptr<uint8_t[]>(b.buf, [](uint8_t *p) { std::free(p); });
         b.buf = nullptr;
         b.cap = 0;
     }
@@ -285,82 +298,332 @@ Expected<std::shared_ptr<hir::Vector>> Finish(ColumnBuilder &b, HostAllocator &a
     return v;
 }
 
+// ---- heap scan ----------------------------------------------------------------------------
+//
+// Heap relations are read page by page, the way heapam's page-at-a-time scan does it (prune
+// opportunistically, share-lock, decide visibility of every normal tuple under the snapshot,
+// unlock), and the visible tuples are deformed straight from the pinned page, only up to the
+// last attribute the program needs.  The page's all-visible flag and LSN, read under the same
+// lock as the visibility decisions, say whether its rows may be cached (see ColumnCache).
+
+// Deforms attributes [0, max_att) of one heap tuple into values/isnull.
+void DeformHeapTuple(TupleDesc desc, HeapTupleHeader td, int max_att, Datum *values, bool *isnull) {
+    const int natts = std::min<int>(HeapTupleHeaderGetNatts(td), max_att);
+    const bool hasnulls = (td->t_infomask & HEAP_HASNULL) != 0;
+    const bits8 *bp = td->t_bits;
+    const char *tp = (const char *)td + td->t_hoff;
+    uint32 off = 0;
+    for (int a = 0; a < natts; ++a) {
+        Form_pg_attribute att = TupleDescAttr(desc, a);
+        if (hasnulls && att_isnull(a, bp)) {
+            values[a] = (Datum)0;
+            isnull[a] = true;
+            continue;
+        }
+        if (att->attlen == -1)
+            off = att_align_pointer(off, att->attalign, -1, tp + off);
+        else
+            off = att_align_nominal(off, att->attalign);
+        values[a] = fetchatt(att, tp + off);
+        isnull[a] = false;
+        off = att_addlength_pointer(off, att->attlen, tp + off);
+    }
+    // Attributes added after the tuple was written: their "missing" default, else NULL.
+    for (int a = natts; a < max_att; ++a) values[a] = getmissingattr(desc, a + 1, &isnull[a]);
+}
+
+// Scans a heap relation into run.builders.  lsns[b] is block b's LSN when the page was
+// all-visible (its rows do not depend on the snapshot), else 0.
+Status ScanHeap(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, MemoryContext tmp,
+                std::vector<XLogRecPtr> *lsns, int64 *nrows) {
+    TupleDesc desc = RelationGetDescr(rel);
+    const BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+    lsns->assign(nblocks, InvalidXLogRecPtr);
+    std::vector<int> builder_of((size_t)max_att, -1);
+    for (size_t k = 0; k < run.builders.size(); ++k) builder_of[(size_t)run.builders[k].attnum - 1] = (int)k;
+    std::vector<Datum> values((size_t)max_att);
+    std::unique_ptr<bool[]> isnull(new bool[(size_t)max_att]);
+    std::vector<OffsetNumber> visible;
+    visible.reserve(MaxHeapTuplesPerPage);
+    PredicateLockRelation(rel, snapshot);
+    pgstat_count_heap_scan(rel);
+    BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
+    MemoryContext old = CurrentMemoryContext;
+    Status st;
+    int64 n = 0;
+    for (BlockNumber b = 0; b < nblocks && st.ok(); ++b) {
+        if ((b & 31) == 0 && InterruptRequested()) {
+            st = Status::Cancelled();
+            break;
+        }
+        Buffer buf = ReadBufferExtended(rel, MAIN_FORKNUM, b, RBM_NORMAL, strategy);
+        heap_page_prune_opt(rel, buf);
+        LockBuffer(buf, BUFFER_LOCK_SHARE);
+        Page page = BufferGetPage(buf);
+        const bool all_visible = PageIsAllVisible(page) && !snapshot->takenDuringRecovery;
+        if (all_visible) (*lsns)[b] = PageGetLSN(page);
+        const OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
+        visible.clear();
+        for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off = OffsetNumberNext(off)) {
+            ItemId lp = PageGetItemId(page, off);
+            if (!ItemIdIsNormal(lp)) continue;
+            HeapTupleData tup;
+            tup.t_tableOid = RelationGetRelid(rel);
+            tup.t_data = (HeapTupleHeader)PageGetItem(page, lp);
+            tup.t_len = ItemIdGetLength(lp);
+            ItemPointerSet(&tup.t_self, b, off);
+            const bool valid = all_visible || HeapTupleSatisfiesVisibility(&tup, snapshot, buf);
+            HeapCheckForSerializableConflictOut(valid, rel, &tup, buf, snapshot);
+            if (valid) visible.push_back(off);
+        }
+        LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+        // The pin keeps the visible tuples' data in place while they are deformed.
+        MemoryContextSwitchTo(tmp);
+        for (OffsetNumber off : visible) {
+            HeapTupleHeader td = (HeapTupleHeader)PageGetItem(page, PageGetItemId(page, off));
+            DeformHeapTuple(desc, td, max_att, values.data(), isnull.get());
+            for (ColumnBuilder &cb : run.builders) {
+                const int a = cb.attnum - 1;
+                if (AppendFast(cb, values[(size_t)a], isnull[(size_t)a])) continue;
+                st = Append(cb, run.alloc, values[(size_t)a], isnull[(size_t)a]);
+                if (!st.ok()) break;
+            }
+            if (!st.ok()) break;
+        }
+        MemoryContextSwitchTo(old);
+        ReleaseBuffer(buf);
+        n += (int64)visible.size();
+        if ((b & 255) == 255) MemoryContextReset(tmp);
+    }
+    FreeAccessStrategy(strategy);
+    *nrows = n;
+    return st;
+}
+
+// Any table AM: rows through table_scan_getnextslot.
+Status ScanTableAm(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, MemoryContext tmp, int64 *nrows) {
+    const int chunk = std::max(1, g_settings.chunk_rows);
+    MemoryContext old = CurrentMemoryContext;
+    TupleTableSlot *slot = table_slot_create(rel, nullptr);
+    // No synchronized scan: rows must come in heap order (index order is reproduced by a
+    // stable sort of that order).
+    TableScanDesc scan = table_beginscan_strat(rel, snapshot, 0, nullptr, true, false);
+    int64 n = 0;
+    Status st;
+    while (st.ok() && table_scan_getnextslot(scan, ForwardScanDirection, slot)) {
+        slot_getsomeattrs(slot, max_att);
+        MemoryContextSwitchTo(tmp);
+        const Datum *values = slot->tts_values;
+        const bool *nulls = slot->tts_isnull;
+        for (ColumnBuilder &b : run.builders) {
+            if (AppendFast(b, values[b.attnum - 1], nulls[b.attnum - 1])) continue;
+            st = Append(b, run.alloc, values[b.attnum - 1], nulls[b.attnum - 1]);
+            if (!st.ok()) break;
+        }
+        MemoryContextSwitchTo(old);
+        if (++n % chunk == 0) {
+            MemoryContextReset(tmp);
+            if (InterruptRequested()) st = Status::Cancelled();
+        }
+    }
+    table_endscan(scan);
+    ExecDropSingleTupleTableSlot(slot);
+    *nrows = n;
+    return st;
+}
+
+// ---- column cache ---------------------------------------------------------------------------
+//
+// This backend keeps the columns it loaded from relations whose every page was all-visible,
+// with each page's LSN.  An all-visible page holds only tuples visible to every snapshot still
+// in use, and any change to its tuples (insert, update, delete, pruning, freezing) is WAL-logged
+// and moves its LSN (and an insert, update or delete also clears the flag).  So while every
+// page is still all-visible with the LSN it had, and the relation has the same file and number
+// of blocks, the cached columns are exactly what a scan under the current snapshot would
+// return.  Checking that reads each page header under a share lock, without deforming.
+// Temporary and unlogged relations (no WAL, so no LSN changes), serializable transactions
+// (which need per-tuple conflict checks), hot standby snapshots and non-heap table AMs are
+// never cached.  rndn.column_cache bounds the memory; the least recently used go first.
+struct CachedRelation {
+    RelFileNode node;
+    std::vector<XLogRecPtr> lsns;
+    int64 rows = 0;
+    std::map<int, std::shared_ptr<hir::Vector>> columns;  // attnum -> column
+    std::map<int, bool> non_ascii;                        // string columns with a byte >= 0x80
+    int64 bytes = 0;
+    uint64 last_use = 0;
+};
+
+std::unordered_map<Oid, CachedRelation> &Cache() {
+    static auto *cache = new std::unordered_map<Oid, CachedRelation>();  // never destroyed
+    return *cache;
+}
+uint64 g_cache_clock = 0;
+
+int64 VectorBytes(const hir::Vector &v) {
+    return v.length * hir::ElementSize(v.type.kind) + (int64)v.bytes.size() + (int64)v.offsets.size() * 8 +
+           (int64)v.validity.size() * 8;
+}
+
+int64 CacheLimitBytes() { return (int64)g_settings.column_cache_mb << 20; }
+
+void EvictUntil(int64 budget, Oid keep) {
+    auto &cache = Cache();
+    int64 total = 0;
+    for (auto &e : cache) total += e.second.bytes;
+    while (total > budget) {
+        auto victim = cache.end();
+        for (auto it = cache.begin(); it != cache.end(); ++it)
+            if (it->first != keep && (victim == cache.end() || it->second.last_use < victim->second.last_use)) victim = it;
+        if (victim == cache.end()) break;
+        total -= victim->second.bytes;
+        cache.erase(victim);
+    }
+}
+
+bool CacheUsable(Relation rel, Snapshot snapshot) {
+    return g_settings.column_cache_mb > 0 && rel->rd_rel->relpersistence == RELPERSISTENCE_PERMANENT &&
+           rel->rd_tableam == GetHeapamTableAmRoutine() && IsMVCCSnapshot(snapshot) && !snapshot->takenDuringRecovery &&
+           !IsolationIsSerializable();
+}
+
+// True when every page of rel is still all-visible with the LSN the entry recorded.
+Expected<bool> CacheStillValid(Relation rel, const CachedRelation &e) {
+    if (!RelFileNodeEquals(e.node, rel->rd_node)) return false;
+    const BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+    if ((size_t)nblocks != e.lsns.size()) return false;
+    BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
+    bool ok = true;
+    for (BlockNumber b = 0; b < nblocks && ok; ++b) {
+        if ((b & 255) == 0 && InterruptRequested()) {
+            FreeAccessStrategy(strategy);
+            return Status::Cancelled();
+        }
+        Buffer buf = ReadBufferExtended(rel, MAIN_FORKNUM, b, RBM_NORMAL, strategy);
+        LockBuffer(buf, BUFFER_LOCK_SHARE);
+        Page page = BufferGetPage(buf);
+        ok = PageIsAllVisible(page) && PageGetLSN(page) == e.lsns[b];
+        UnlockReleaseBuffer(buf);
+    }
+    FreeAccessStrategy(strategy);
+    return ok;
+}
+
+Status NonAsciiGuard(const ScanRun &run, bool non_ascii) {
+    if (run.ascii_guard && non_ascii) return Status::Unsupported("non-ASCII text where the program counts bytes");
+    return Status::Ok();
+}
+
 }  // namespace
+
+void DropColumnCache() { Cache().clear(); }
 
 Status LoadRelationsUnsafe(ScanRun &run, void *snapshot_ptr) {
     Snapshot snapshot = (Snapshot)snapshot_ptr;
-    const int chunk = std::max(1, g_settings.chunk_rows);
     MemoryContext tmp = AllocSetContextCreate(CurrentMemoryContext, "rndn loader", ALLOCSET_DEFAULT_SIZES);
-    MemoryContext old = CurrentMemoryContext;
+    struct TmpGuard {
+        MemoryContext m;
+        ~TmpGuard() { MemoryContextDelete(m); }
+    } tmp_guard{tmp};
+    if (g_settings.column_cache_mb <= 0) Cache().clear();
     for (const plan::RelationRead &rr : run.relations) {
         Relation rel = table_open(rr.relid, AccessShareLock);
+        struct RelGuard {
+            Relation r;
+            ~RelGuard() { table_close(r, AccessShareLock); }
+        } rel_guard{rel};
+        std::vector<std::string> names;
+        std::vector<hir::Value> cols;
+        for (int a : rr.attnums) names.push_back("a" + std::to_string(a));
+
+        const bool cacheable = CacheUsable(rel, snapshot);
+        if (cacheable) {
+            auto it = Cache().find(rr.relid);
+            bool have_all = it != Cache().end();
+            for (size_t k = 0; have_all && k < rr.attnums.size(); ++k) have_all = it->second.columns.count(rr.attnums[k]) > 0;
+            if (have_all) {
+                PredicateLockRelation(rel, snapshot);
+                RNDN_ASSIGN_OR_RETURN(bool valid, CacheStillValid(rel, it->second));
+                if (valid) {
+                    CachedRelation &e = it->second;
+                    e.last_use = ++g_cache_clock;
+                    for (int a : rr.attnums) {
+                        RNDN_RETURN_IF_ERROR(NonAsciiGuard(run, e.non_ascii[a]));
+                        if (!run.alloc.Charge(VectorBytes(*e.columns[a]))) return MemoryError(run.alloc, "rndn.memory_limit exceeded");
+                        cols.emplace_back(std::shared_ptr<const hir::Vector>(e.columns[a]));
+                    }
+                    run.rows_loaded += e.rows;
+                    ++run.cached_relations;
+                    RNDN_RETURN_IF_ERROR(run.registry.AddTable(rr.name, std::move(names), std::move(cols)));
+                    continue;
+                }
+                Cache().erase(it);
+            }
+        }
+
         run.builders.clear();
         run.builders.resize(rr.attnums.size());
         int max_att = 0;
-        Status st;
-        for (size_t k = 0; k < rr.attnums.size() && st.ok(); ++k) {
-            // Capacity from the planner's row estimate (plus a margin): usually no regrowth.
-            const double est = rel->rd_rel->reltuples;
-            const int64_t expected = est > 0 ? (int64_t)(est * 1.02) + 16 : 0;
-            st = InitBuilder(run.builders[k], rel, rr.attnums[k], run.alloc, expected);
-            run.builders[k].ascii_only = run.ascii_guard;
+        // Capacity from the planner's row estimate (plus a margin): usually no regrowth.
+        const double est = rel->rd_rel->reltuples;
+        const int64_t expected = est > 0 ? (int64_t)(est * 1.02) + 16 : 0;
+        for (size_t k = 0; k < rr.attnums.size(); ++k) {
+            RNDN_RETURN_IF_ERROR(InitBuilder(run.builders[k], rel, rr.attnums[k], run.alloc, expected));
             max_att = std::max(max_att, rr.attnums[k]);
         }
-        if (!st.ok()) {
-            table_close(rel, AccessShareLock);
-            MemoryContextDelete(tmp);
-            return st;
-        }
-        TupleTableSlot *slot = table_slot_create(rel, nullptr);
-        // No synchronized scan: rows must come in heap order (index order is reproduced by a
-        // stable sort of that order).
-        TableScanDesc scan = table_beginscan_strat(rel, snapshot, 0, nullptr, true, false);
+        struct BuilderGuard {
+            ScanRun &run;
+            ~BuilderGuard() {
+                for (ColumnBuilder &b : run.builders)
+                    if (b.buf) run.alloc.Free(b.buf, b.cap * b.elem_size), b.buf = nullptr;
+                run.builders.clear();
+            }
+        } builder_guard{run};
         int64 n = 0;
-        while (st.ok() && table_scan_getnextslot(scan, ForwardScanDirection, slot)) {
-            slot_getsomeattrs(slot, max_att);
-            MemoryContextSwitchTo(tmp);
-            const Datum *values = slot->tts_values;
-            const bool *nulls = slot->tts_isnull;
-            for (ColumnBuilder &b : run.builders) {
-                if (AppendFast(b, values[b.attnum - 1], nulls[b.attnum - 1])) continue;
-                st = Append(b, run.alloc, values[b.attnum - 1], nulls[b.attnum - 1]);
-                if (!st.ok()) break;
-            }
-            MemoryContextSwitchTo(old);
-            if (++n % chunk == 0) {
-                MemoryContextReset(tmp);
-                if (InterruptRequested()) st = Status::Cancelled();
-            }
-        }
-        table_endscan(scan);
-        ExecDropSingleTupleTableSlot(slot);
-        table_close(rel, AccessShareLock);
+        std::vector<XLogRecPtr> lsns;
+        const bool heap = rel->rd_tableam == GetHeapamTableAmRoutine();
+        if (heap)
+            RNDN_RETURN_IF_ERROR(ScanHeap(run, rel, snapshot, max_att, tmp, &lsns, &n));
+        else
+            RNDN_RETURN_IF_ERROR(ScanTableAm(run, rel, snapshot, max_att, tmp, &n));
         MemoryContextReset(tmp);
-        if (!st.ok()) {
-            MemoryContextDelete(tmp);
-            for (ColumnBuilder &b : run.builders) run.alloc.Free(b.buf, b.cap * b.elem_size), b.buf = nullptr;
-            return st;
-        }
         run.rows_loaded += n;
-        std::vector<std::string> names;
-        std::vector<hir::Value> cols;
+        std::map<int, std::shared_ptr<hir::Vector>> finished;
+        std::map<int, bool> non_ascii;
         for (ColumnBuilder &b : run.builders) {
-            auto v = Finish(b, run.alloc);
-            if (!v.ok()) {
-                MemoryContextDelete(tmp);
-                return v.status();
-            }
-            names.push_back("a" + std::to_string(b.attnum));
-            cols.emplace_back(std::move(v.value()));
+            const bool na = b.non_ascii;
+            RNDN_ASSIGN_OR_RETURN(std::shared_ptr<hir::Vector> v, Finish(b, run.alloc));
+            RNDN_RETURN_IF_ERROR(NonAsciiGuard(run, na));
+            finished[b.attnum] = v;
+            non_ascii[b.attnum] = na;
         }
-        run.builders.clear();
-        Status add = run.registry.AddTable(rr.name, std::move(names), std::move(cols));
-        if (!add.ok()) {
-            MemoryContextDelete(tmp);
-            return add;
+        for (int a : rr.attnums) cols.emplace_back(std::shared_ptr<const hir::Vector>(finished[a]));
+        RNDN_RETURN_IF_ERROR(run.registry.AddTable(rr.name, std::move(names), std::move(cols)));
+
+        // Remember the columns when every page was all-visible.
+        bool all_visible = heap && cacheable;
+        for (XLogRecPtr l : lsns) all_visible = all_visible && l != InvalidXLogRecPtr;
+        if (all_visible) {
+            int64 bytes = 0;
+            for (auto &f : finished) bytes += VectorBytes(*f.second);
+            if (bytes <= CacheLimitBytes()) {
+                CachedRelation &e = Cache()[rr.relid];
+                if (!RelFileNodeEquals(e.node, rel->rd_node) || e.lsns != lsns) e = CachedRelation();
+                e.node = rel->rd_node;
+                e.lsns = std::move(lsns);
+                e.rows = n;
+                for (auto &f : finished) {
+                    e.columns[f.first] = f.second;
+                    e.non_ascii[f.first] = non_ascii[f.first];
+                }
+                e.bytes = 0;
+                for (auto &c : e.columns) e.bytes += VectorBytes(*c.second);
+                e.last_use = ++g_cache_clock;
+                EvictUntil(CacheLimitBytes(), rr.relid);
+                if (e.bytes > CacheLimitBytes()) Cache().erase(rr.relid);
+            }
         }
     }
-    MemoryContextDelete(tmp);
     run.bytes_loaded = run.alloc.used();
     return Status::Ok();
 }

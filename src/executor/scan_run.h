@@ -40,7 +40,7 @@ struct ColumnBuilder {
     int scale = 0;      // numeric
     hir::Type hir_type;
     int elem_size = 0;
-    bool ascii_only = false;  // the program needs ASCII text (see Translation::ascii_guard)
+    bool non_ascii = false;   // a loaded string had a byte >= 0x80
     uint8_t *buf = nullptr;  // fixed-width payload (from the allocator)
     int64_t cap = 0;         // elements
     int64_t length = 0;
@@ -63,6 +63,7 @@ struct ScanRun {
     bool executed = false;
     // statistics for EXPLAIN ANALYZE
     int64_t rows_loaded = 0;
+    int cached_relations = 0;  // relations served from the column cache
     int64_t bytes_loaded = 0;
     double load_ms = 0, exec_ms = 0;
 };
@@ -70,6 +71,9 @@ struct ScanRun {
 // Loads every relation of run.relations into run.registry through the table AM under
 // `snapshot` (a PostgreSQL Snapshot).  Calls PostgreSQL: never from a worker thread.
 Status LoadRelationsUnsafe(ScanRun &run, void *snapshot);
+
+// Empties this backend's column cache.
+void DropColumnCache();
 
 // True when a cancel or termination is pending (reads PostgreSQL's flags, calls nothing).
 bool InterruptRequested();

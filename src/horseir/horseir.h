@@ -429,6 +429,11 @@ Expected<Value> Interpret(const Program &program, DataRegistry &data,
 Expected<Value> CheckAndInterpret(Program &program, DataRegistry &data,
                                   const InterpretOptions &options);
 
+// Large vector payloads freed during a run are kept for reuse by later allocations (fresh
+// column-sized mappings cost page faults); this returns them to the system.  Call it when a
+// query is done.  Thread-safe.
+void ReleasePooledPayloads();
+
 // ----------------------------------------------------------------------------------------------
 // Calendar helpers (days since 2000-01-01 <-> civil date).
 int32_t DaysFromCivil(int32_t year, int32_t month, int32_t day);

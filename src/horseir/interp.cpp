@@ -1,5 +1,8 @@
 // The reference interpreter: walks statements; every builtin call runs a whole-column kernel
 // from the builtins.def table.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 
 #include "horseir/internal.h"
@@ -30,6 +33,8 @@ int64_t ValueBytes(const Value &v) {
 class Interp {
 public:
     Interp(const Program &p, DataRegistry &d, const InterpretOptions &o) : p_(p), data_(d), opts_(o) {
+        const char *prof = std::getenv("RNDN_HIR_PROFILE");
+        profile_ = prof != nullptr && *prof != '\0' && *prof != '0';
         for (size_t m = 0; m < p.modules.size(); ++m) module_index_[p.modules[m].name] = static_cast<int>(m);
     }
 
@@ -80,10 +85,51 @@ private:
         if (args.size() != fn.params.size()) return TypeError("@" + fn.name + ": wrong number of arguments");
         for (size_t i = 0; i < args.size(); ++i) frame[static_cast<size_t>(fn.params[i].slot)] = args[i];
         std::vector<Value> ret;
-        RNDN_ASSIGN_OR_RETURN(Flow f, ExecBlock(fn.body, frame, ret));
-        (void)f;
+        // Top-level statements run one by one; after each, the variables it used for the last
+        // time are dropped, so that a column-sized intermediate does not outlive its last reader
+        // (its payload then goes back to the allocator's pool for the next result).
+        const std::vector<std::vector<int>> &dead_after = DeadAfter(fn);
+        for (size_t k = 0; k < fn.body.size(); ++k) {
+            const auto t0 = profile_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+            RNDN_ASSIGN_OR_RETURN(Flow f, ExecStmt(fn.body[k], frame, ret));
+            if (profile_)
+                std::fprintf(stderr, "hir-profile %s:%d %.3f ms\n", fn.name.c_str(), fn.body[k].loc.line,
+                             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+            if (f == Flow::RETURN) break;
+            for (int slot : dead_after[k]) frame[static_cast<size_t>(slot)] = Value();
+        }
         --depth_;
         return ret;
+    }
+
+    // For each top-level statement of fn, the frame slots whose last mention (anywhere inside
+    // the statement, nested blocks included) is that statement.
+    const std::vector<std::vector<int>> &DeadAfter(const Function &fn) {
+        auto it = dead_after_.find(&fn);
+        if (it != dead_after_.end()) return it->second;
+        std::vector<int> last(static_cast<size_t>(fn.num_slots), -1);
+        for (size_t k = 0; k < fn.body.size(); ++k) MarkSlots(fn.body[k], static_cast<int>(k), last);
+        std::vector<std::vector<int>> dead(fn.body.size());
+        for (size_t slot = 0; slot < last.size(); ++slot)
+            if (last[slot] >= 0) dead[static_cast<size_t>(last[slot])].push_back(static_cast<int>(slot));
+        return dead_after_.emplace(&fn, std::move(dead)).first->second;
+    }
+    static void MarkOperand(const Operand &o, int k, std::vector<int> &last) {
+        if (o.kind == Operand::Kind::NAME && o.slot >= 0 && static_cast<size_t>(o.slot) < last.size()) last[static_cast<size_t>(o.slot)] = k;
+    }
+    static void MarkExpr(const Expr &e, int k, std::vector<int> &last) {
+        MarkOperand(e.operand, k, last);
+        MarkOperand(e.callee, k, last);
+        for (const auto &a : e.args) MarkOperand(a, k, last);
+        if (e.inner) MarkExpr(*e.inner, k, last);
+    }
+    static void MarkSlots(const Stmt &s, int k, std::vector<int> &last) {
+        for (const auto &t : s.targets)
+            if (t.slot >= 0 && static_cast<size_t>(t.slot) < last.size()) last[static_cast<size_t>(t.slot)] = k;
+        MarkExpr(s.expr, k, last);
+        for (const auto &o : s.operands) MarkOperand(o, k, last);
+        for (const auto &b : s.body) MarkSlots(b, k, last);
+        for (const auto &b : s.else_body) MarkSlots(b, k, last);
     }
 
     Expected<Flow> ExecBlock(const std::vector<Stmt> &body, std::vector<Value> &frame, std::vector<Value> &ret) {
@@ -258,6 +304,8 @@ private:
     const InterpretOptions &opts_;
     std::map<std::string, int> module_index_;
     std::map<int, Value> globals_;
+    std::map<const Function *, std::vector<std::vector<int>>> dead_after_;
+    bool profile_ = false;
     int depth_ = 0;
 };
 

@@ -310,6 +310,10 @@ Status DecArith(Ar op, const Vector &a, int sa, const Vector &b, int sb, Vector 
     }
     if (op == Ar::MUL) {
         BinaryLoop(x, a.length, y, b.length, o, n, [&](__int128 p, __int128 q) {
+            // Operands that fit in 64 bits cannot overflow 128 (the usual case: numeric(15,2)
+            // columns); only the others pay for the checked 128-bit multiply.
+            if (p == static_cast<int64_t>(p) && q == static_cast<int64_t>(q))
+                return static_cast<__int128>(static_cast<int64_t>(p)) * static_cast<int64_t>(q);
             __int128 r;
             bad |= __builtin_mul_overflow(p, q, &r);
             return r;
@@ -403,7 +407,7 @@ Expected<Value> Arith(Builtin bid, Ar op, const std::vector<Value> &args) {
         RNDN_ASSIGN_OR_RETURN(auto cb, As(pb, Type::Decimal(TypeKind::DEC128, align ? common : sb)));
         Type out_t = rt;
         if (op != Ar::DIV) out_t.scale = align ? common : sa + sb;
-        RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(out_t, n));
+        RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(out_t, n));  // DecArith writes every element
         RNDN_RETURN_IF_ERROR(DecArith(op, *ca, align ? common : sa, *cb, align ? common : sb, *out));
         SetCombinedValidity(*ca, *cb, *out);
         return V(out);

@@ -1,7 +1,10 @@
 // Whole-vector kernels: selection, gathering, sorting, grouping, joins, reductions.
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <numeric>
+#include <string_view>
+#include <unordered_map>
 
 #include "horseir/kernel_util.h"
 
@@ -38,9 +41,19 @@ Expected<std::shared_ptr<const Vector>> Gather(const Vector &v, const int64_t *i
         RNDN_ASSIGN_OR_RETURN(out, MakeVector(v.type, 0));
         int64_t bytes = 0;
         for (int64_t i = 0; i < n; ++i) bytes += v.offsets[static_cast<size_t>(idx[i]) + 1] - v.offsets[static_cast<size_t>(idx[i])];
-        out->bytes.reserve(static_cast<size_t>(bytes));
-        out->offsets.reserve(static_cast<size_t>(n) + 1);
-        for (int64_t i = 0; i < n; ++i) out->AppendString(v.StringAt(idx[i]));
+        out->bytes.resize(static_cast<size_t>(bytes));
+        out->offsets.resize(static_cast<size_t>(n) + 1);
+        char *dst = out->bytes.data();
+        int64_t *off = out->offsets.data();
+        int64_t pos = 0;
+        off[0] = 0;
+        for (int64_t i = 0; i < n; ++i) {
+            const std::string_view sv = v.StringAt(idx[i]);
+            std::memcpy(dst + pos, sv.data(), sv.size());
+            pos += static_cast<int64_t>(sv.size());
+            off[i + 1] = pos;
+        }
+        out->length = n;
     } else {
         RNDN_ASSIGN_OR_RETURN(out, MakeVectorUninit(v.type, n));
         VisitFixed(v.type.kind, [&](auto t) {
@@ -70,8 +83,7 @@ namespace {
 // (all NULLs share one rank).  NaN ranks above all other floats, like PostgreSQL.
 std::vector<int64_t> DenseRank(const Vector &v, int64_t *num_ranks) {
     int64_t n = v.length;
-    std::vector<int64_t> order(static_cast<size_t>(n));
-    std::iota(order.begin(), order.end(), 0);
+    std::vector<int64_t> order;  // filled only by the sorting paths
     std::vector<int64_t> rank(static_cast<size_t>(n));
     auto assign = [&](auto same) {
         int64_t r = -1;
@@ -119,13 +131,53 @@ std::vector<int64_t> DenseRank(const Vector &v, int64_t *num_ranks) {
         if (done) return rank;
     }
     if (IsString(v.type.kind)) {
-        auto less = [&](int64_t a, int64_t b) {
-            bool va = !nulls || v.IsValid(a), vb = !nulls || v.IsValid(b);
-            if (!va || !vb) return va && !vb;
-            return v.StringAt(a) < v.StringAt(b);
-        };
-        std::stable_sort(order.begin(), order.end(), less);
-        assign([&](int64_t a, int64_t b) { return !less(a, b) && !less(b, a); });
+        // Short strings (at most 6 bytes, like char(1) flags): pack each into a non-negative
+        // integer whose order is the strings' byte order (bytes big-endian, then the length),
+        // and rank those integers -- by counting when their range is small.
+        size_t longest = 0;
+        for (int64_t i = 0; i < n && longest <= 6; ++i) longest = std::max(longest, v.StringAt(i).size());
+        if (longest <= 6 && n > 0) {
+            auto keys = MakeVectorUninit(TypeKind::I64, n);
+            if (keys.ok()) {
+                int64_t *k = keys.value()->Data<int64_t>();
+                for (int64_t i = 0; i < n; ++i) {
+                    const std::string_view sv = v.StringAt(i);
+                    uint64_t key = 0;
+                    for (size_t b = 0; b < longest; ++b) key = (key << 8) | (b < sv.size() ? static_cast<unsigned char>(sv[b]) : 0u);
+                    k[i] = static_cast<int64_t>((key << 8) | sv.size());
+                }
+                if (nulls) keys.value()->validity = v.validity;
+                return DenseRank(*keys.value(), num_ranks);
+            }
+        }
+        // Hash the rows to provisional ids in order of first appearance (O(n)), then sort only
+        // the distinct strings (byte order, as std::string_view compares) to turn ids into ranks.
+        std::unordered_map<std::string_view, int64_t> first_id;
+        std::vector<std::string_view> distinct;
+        bool any_null = false;
+        for (int64_t i = 0; i < n; ++i) {
+            if (nulls && !v.IsValid(i)) {
+                any_null = true;
+                rank[static_cast<size_t>(i)] = -1;
+                continue;
+            }
+            auto [it, fresh] = first_id.try_emplace(v.StringAt(i), static_cast<int64_t>(distinct.size()));
+            if (fresh) distinct.push_back(it->first);
+            rank[static_cast<size_t>(i)] = it->second;
+        }
+        std::vector<int64_t> by_value(distinct.size());
+        std::iota(by_value.begin(), by_value.end(), 0);
+        std::sort(by_value.begin(), by_value.end(), [&](int64_t a, int64_t b) {
+            return distinct[static_cast<size_t>(a)] < distinct[static_cast<size_t>(b)];
+        });
+        std::vector<int64_t> id_rank(distinct.size());
+        for (size_t r = 0; r < by_value.size(); ++r) id_rank[static_cast<size_t>(by_value[r])] = static_cast<int64_t>(r);
+        const int64_t null_rank = static_cast<int64_t>(distinct.size());
+        for (int64_t i = 0; i < n; ++i) {
+            int64_t &x = rank[static_cast<size_t>(i)];
+            x = x < 0 ? null_rank : id_rank[static_cast<size_t>(x)];
+        }
+        *num_ranks = null_rank + (any_null ? 1 : 0);
         return rank;
     }
     VisitFixed(v.type.kind, [&](auto t) {
@@ -142,6 +194,8 @@ std::vector<int64_t> DenseRank(const Vector &v, int64_t *num_ranks) {
             }
             return x[a] < x[b];
         };
+        order.resize(static_cast<size_t>(n));
+        std::iota(order.begin(), order.end(), 0);
         std::stable_sort(order.begin(), order.end(), less);
         assign([&](int64_t a, int64_t b) { return !less(a, b) && !less(b, a); });
         return 0;
@@ -298,8 +352,53 @@ Expected<Value> KCompress(KernelCtx &, const std::vector<Value> &args) {
     if (m.type.kind != TypeKind::BOOL) return TypeError("@compress: the mask must be bool");
     if (m.length != d.length)
         return ShapeError("@compress: mask length " + std::to_string(m.length) + " differs from data length " + std::to_string(d.length));
-    std::vector<int64_t> idx;
     const uint8_t *x = m.Data<uint8_t>();
+    const bool mask_nulls = m.HasNulls();
+    if (!IsString(d.type.kind) && d.elem_scale.empty() && !d.HasNulls()) {
+        // Fixed-width data without NULLs: one counting pass, one copying pass, no index vector.
+        int64_t count = 0;
+        for (int64_t i = 0; i < m.length; ++i) count += (x[i] != 0 && (!mask_nulls || m.IsValid(i))) ? 1 : 0;
+        RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(d.type, count));
+        VisitFixed(d.type.kind, [&](auto t) {
+            using T = decltype(t);
+            const T *in = d.Data<T>();
+            T *o = out->template Data<T>();
+            int64_t k = 0;
+            for (int64_t i = 0; i < m.length; ++i)
+                if (x[i] != 0 && (!mask_nulls || m.IsValid(i))) o[k++] = in[i];
+            return 0;
+        });
+        out->scale_max = d.scale_max;
+        return Value(std::shared_ptr<const Vector>(out));
+    }
+    if (IsString(d.type.kind) && !d.HasNulls()) {
+        // Strings without NULLs: size the result in one pass, copy in a second.
+        int64_t count = 0, bytes = 0;
+        for (int64_t i = 0; i < m.length; ++i)
+            if (x[i] != 0 && (!mask_nulls || m.IsValid(i))) {
+                ++count;
+                bytes += d.offsets[static_cast<size_t>(i) + 1] - d.offsets[static_cast<size_t>(i)];
+            }
+        RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(d.type, 0));
+        out->bytes.resize(static_cast<size_t>(bytes));
+        out->offsets.resize(static_cast<size_t>(count) + 1);
+        char *dst = out->bytes.data();
+        int64_t *off = out->offsets.data();
+        const int64_t *src_off = d.offsets.data();
+        const char *src = d.bytes.data();
+        int64_t k = 0, pos = 0;
+        off[0] = 0;
+        for (int64_t i = 0; i < m.length; ++i)
+            if (x[i] != 0 && (!mask_nulls || m.IsValid(i))) {
+                const int64_t len = src_off[i + 1] - src_off[i];
+                std::memcpy(dst + pos, src + src_off[i], static_cast<size_t>(len));
+                pos += len;
+                off[++k] = pos;
+            }
+        out->length = count;
+        return Value(std::shared_ptr<const Vector>(out));
+    }
+    std::vector<int64_t> idx;
     idx.reserve(static_cast<size_t>(m.length));
     for (int64_t i = 0; i < m.length; ++i)
         if (x[i] && m.IsValid(i)) idx.push_back(i);
@@ -391,7 +490,8 @@ Expected<Value> KOrder(KernelCtx &, const std::vector<Value> &args) {
 
 namespace {
 // Groups rows by key tuple: groups in ascending key order, members ascending.
-Status GroupRows(const Value &key, const char *fn, std::vector<std::vector<int64_t>> &groups) {
+// Group ids (0..m-1, ascending key order) of the rows of a key column or list of columns.
+Status GroupIds(const Value &key, const char *fn, std::vector<int64_t> &ids, int64_t *m) {
     std::vector<std::shared_ptr<const Vector>> keys;
     RNDN_RETURN_IF_ERROR(KeyColumns(key, fn, keys));
     int64_t n = keys[0]->length;
@@ -400,25 +500,30 @@ Status GroupRows(const Value &key, const char *fn, std::vector<std::vector<int64
         int64_t cnt;
         ranks.push_back(DenseRank(*k, &cnt));
     }
-    std::vector<int64_t> ids;
-    int64_t m = CombineRanks(ranks, n, ids);
-    groups.assign(static_cast<size_t>(m), {});
-    for (int64_t i = 0; i < n; ++i) groups[static_cast<size_t>(ids[static_cast<size_t>(i)])].push_back(i);
+    *m = CombineRanks(ranks, n, ids);
     return Status::Ok();
 }
 }  // namespace
 
 Expected<Value> KGroup(KernelCtx &, const std::vector<Value> &args) {
-    std::vector<std::vector<int64_t>> groups;
-    RNDN_RETURN_IF_ERROR(GroupRows(args[0], "group", groups));
-    RNDN_ASSIGN_OR_RETURN(auto keys, MakeVector(TypeKind::I64, static_cast<int64_t>(groups.size())));
+    std::vector<int64_t> ids;
+    int64_t m = 0;
+    RNDN_RETURN_IF_ERROR(GroupIds(args[0], "group", ids, &m));
+    // Counting sort of the row numbers by group: exact-size index vectors, rows ascending.
+    std::vector<int64_t> fill(static_cast<size_t>(m), 0);
+    for (int64_t id : ids) ++fill[static_cast<size_t>(id)];
+    std::vector<int64_t *> dst(static_cast<size_t>(m));
+    RNDN_ASSIGN_OR_RETURN(auto keys, MakeVector(TypeKind::I64, m));
     auto vals = std::make_shared<List>();
-    vals->cells.reserve(groups.size());
-    for (size_t g = 0; g < groups.size(); ++g) {
-        keys->Data<int64_t>()[g] = groups[g][0];
-        RNDN_ASSIGN_OR_RETURN(auto cell, I64FromVector(groups[g]));
-        vals->cells.emplace_back(cell);
+    vals->cells.reserve(static_cast<size_t>(m));
+    for (int64_t g = 0; g < m; ++g) {
+        RNDN_ASSIGN_OR_RETURN(auto cell, MakeVectorUninit(TypeKind::I64, fill[static_cast<size_t>(g)]));
+        dst[static_cast<size_t>(g)] = cell->Data<int64_t>();
+        vals->cells.emplace_back(std::shared_ptr<const Vector>(cell));
     }
+    const int64_t n = static_cast<int64_t>(ids.size());
+    for (int64_t i = 0; i < n; ++i) *dst[static_cast<size_t>(ids[static_cast<size_t>(i)])]++ = i;
+    for (int64_t g = 0; g < m; ++g) keys->Data<int64_t>()[g] = vals->cells[static_cast<size_t>(g)].vector().Data<int64_t>()[0];
     auto d = std::make_shared<Dict>();
     d->keys = Value(keys);
     d->values = Value(std::shared_ptr<const List>(vals));
@@ -427,12 +532,13 @@ Expected<Value> KGroup(KernelCtx &, const std::vector<Value> &args) {
 
 Expected<Value> KUnique(KernelCtx &, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[0], "unique", 0));
-    std::vector<std::vector<int64_t>> groups;
-    RNDN_RETURN_IF_ERROR(GroupRows(args[0], "unique", groups));
-    std::vector<int64_t> firsts;
-    for (const auto &g : groups) firsts.push_back(g[0]);
-    std::sort(firsts.begin(), firsts.end());
-    RNDN_ASSIGN_OR_RETURN(auto out, I64FromVector(firsts));
+    std::vector<int64_t> ids;
+    int64_t m = 0;
+    RNDN_RETURN_IF_ERROR(GroupIds(args[0], "unique", ids, &m));
+    std::vector<int64_t> first(static_cast<size_t>(m), -1);
+    for (int64_t i = static_cast<int64_t>(ids.size()) - 1; i >= 0; --i) first[static_cast<size_t>(ids[static_cast<size_t>(i)])] = i;
+    std::sort(first.begin(), first.end());
+    RNDN_ASSIGN_OR_RETURN(auto out, I64FromVector(first));
     return V(out);
 }
 

@@ -6,6 +6,8 @@
 #include <new>
 #include <sys/mman.h>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <unordered_map>
 
 #include "horseir/internal.h"
@@ -98,23 +100,76 @@ void Vector::SetNull(int64_t i) {
 
 namespace {
 // Fixed-width payloads: 16-byte aligned; large ones 2 MiB aligned with transparent huge pages
-// requested, so that a fresh multi-megabyte column costs few page faults.
-uint8_t *AllocPayload(size_t bytes, bool zero) {
-    constexpr size_t kHuge = size_t(2) << 20;
-    uint8_t *p;
-    if (bytes >= 2 * kHuge) {
-        bytes = (bytes + kHuge - 1) & ~(kHuge - 1);
-        p = static_cast<uint8_t *>(std::aligned_alloc(kHuge, bytes));
-        if (!p) throw std::bad_alloc();
-        madvise(p, bytes, MADV_HUGEPAGE);
-    } else {
-        p = static_cast<uint8_t *>(std::aligned_alloc(16, bytes));
-        if (!p) throw std::bad_alloc();
+// requested.  Large payloads are recycled through a small pool: a column-sized vector is
+// above glibc's mmap threshold, so without reuse every intermediate result of a big query
+// costs a fresh mapping whose pages the kernel must fault in and zero (most of the time of an
+// interpreted TPC-H Q1 at SF 1 went there).  ReleasePooledPayloads() hands the pool back.
+constexpr size_t kHugeAlign = size_t(2) << 20;
+constexpr size_t kPoolMinBytes = 2 * kHugeAlign;
+constexpr size_t kPoolMaxBytes = size_t(3) << 30;
+
+struct PayloadPool {
+    std::mutex mu;
+    std::multimap<size_t, uint8_t *> free_buffers;  // capacity -> buffer
+    size_t cached = 0;
+
+    // A pooled buffer of at least `bytes` (and not much more), with its capacity; null if none.
+    uint8_t *Take(size_t bytes, size_t *capacity) {
+        std::lock_guard<std::mutex> lock(mu);
+        auto it = free_buffers.lower_bound(bytes);
+        // Reuse only a buffer of about the right size, so a small request does not pin a huge one.
+        if (it == free_buffers.end() || it->first > bytes + bytes / 4) return nullptr;
+        uint8_t *p = it->second;
+        *capacity = it->first;
+        cached -= it->first;
+        free_buffers.erase(it);
+        return p;
     }
-    if (zero) std::memset(p, 0, bytes);
-    return p;
+    void Give(uint8_t *p, size_t capacity) {
+        {
+            std::lock_guard<std::mutex> lock(mu);
+            if (cached + capacity <= kPoolMaxBytes) {
+                free_buffers.emplace(capacity, p);
+                cached += capacity;
+                return;
+            }
+        }
+        std::free(p);
+    }
+    void Release() {
+        std::multimap<size_t, uint8_t *> drop;
+        {
+            std::lock_guard<std::mutex> lock(mu);
+            drop.swap(free_buffers);
+            cached = 0;
+        }
+        for (auto &e : drop) std::free(e.second);
+    }
+};
+
+PayloadPool &Pool() {
+    static PayloadPool *pool = new PayloadPool();  // never destroyed: freed buffers may outlive statics
+    return *pool;
 }
 
+std::shared_ptr<uint8_t[]> AllocPayload(size_t bytes, bool zero) {
+    uint8_t *p;
+    if (bytes >= kPoolMinBytes) {
+        size_t capacity = (bytes + kHugeAlign - 1) & ~(kHugeAlign - 1);
+        p = Pool().Take(capacity, &capacity);
+        if (p == nullptr) {
+            p = static_cast<uint8_t *>(std::aligned_alloc(kHugeAlign, capacity));
+            if (!p) throw std::bad_alloc();
+            madvise(p, capacity, MADV_HUGEPAGE);
+        }
+        if (zero) std::memset(p, 0, bytes);
+        return std::shared_ptr<uint8_t[]>(p, [capacity](uint8_t *q) { Pool().Give(q, capacity); });
+    }
+    p = static_cast<uint8_t *>(std::aligned_alloc(16, bytes));
+    if (!p) throw std::bad_alloc();
+    if (zero) std::memset(p, 0, bytes);
+    return std::shared_ptr<uint8_t[]>(p, [](uint8_t *q) { std::free(q); });
+}
 Expected<std::shared_ptr<Vector>> AllocVector(const Type &type, int64_t length, bool zero) {
     if (!IsBasic(type.kind)) return Status::Internal("MakeVector: not a basic type " + TypeToString(type));
     if (length < 0) return Status::Internal("MakeVector: negative length");
@@ -130,8 +185,7 @@ Expected<std::shared_ptr<Vector>> AllocVector(const Type &type, int64_t length, 
             size_t bytes = static_cast<size_t>(length) * static_cast<size_t>(ElementSize(type.kind));
             bytes = (bytes + 15) & ~size_t(15);
             if (bytes == 0) bytes = 16;
-            uint8_t *p = AllocPayload(bytes, zero);
-            v->data = std::shared_ptr<uint8_t[]>(p, [](uint8_t *q) { std::free(q); });
+            v->data = AllocPayload(bytes, zero);
         }
         return v;
     } catch (const std::bad_alloc &) {
@@ -139,6 +193,8 @@ Expected<std::shared_ptr<Vector>> AllocVector(const Type &type, int64_t length, 
     }
 }
 }  // namespace
+
+void ReleasePooledPayloads() { Pool().Release(); }
 
 Expected<std::shared_ptr<Vector>> MakeVector(const Type &type, int64_t length) { return AllocVector(type, length, true); }
 Expected<std::shared_ptr<Vector>> MakeVectorUninit(const Type &type, int64_t length) { return AllocVector(type, length, false); }

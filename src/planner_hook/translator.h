@@ -235,9 +235,15 @@ private:
     };
 
     std::string NewVar() { return "t" + std::to_string(next_var_++); }
+    // Every builtin the translator emits is a pure function of its operands and the program
+    // is straight-line single-assignment code, so an expression already computed is reused
+    // (common subexpressions such as PostgreSQL's repeated (1 - l_discount) in TPC-H Q1).
     std::string Emit(const std::string &rhs) {
+        auto it = emitted_.find(rhs);
+        if (it != emitted_.end()) return it->second;
         std::string v = NewVar();
         body_ += "    " + v + ":? = " + rhs + ";\n";
+        emitted_.emplace(rhs, v);
         return v;
     }
     Expected<std::string> LenOf(const std::string &var) {
@@ -294,6 +300,7 @@ private:
 
     PlannedStmt *stmt_;
     std::string body_;
+    std::unordered_map<std::string, std::string> emitted_;  // right-hand side -> variable
     int next_var_ = 0;
     std::map<std::string, std::string> len_cache_;
     std::map<int, Col> params_;      // PARAM_EXEC id -> value of an init plan (a scalar)

@@ -136,6 +136,20 @@ TEST(Sorting, OrderGroupUnique) {
     EXPECT_EQ(E("@len(k)", "z:? = @compress(0:bool, 1:i32); g:? = @group(z); k:? = @keys(g);"), "0");
 }
 
+// String keys rank in unsigned byte order on both ranking paths: packed (every string at most
+// six bytes) and hashed (a longer string present); multi-byte UTF-8 sorts above ASCII.
+TEST(Sorting, StringKeysInByteOrder) {
+    const char *short_keys = "(\"b\",\"\xc3\xa4\",\"a\",\"\",\"ab\",\"\xc3\xa4\",\"zz\"):str";
+    const char *long_keys = "(\"bbbbbbbbb\",\"\xc3\xa4\xc3\xa4\xc3\xa4\xc3\xa4\",\"a\",\"\",\"ab\",\"\xc3\xa4\xc3\xa4\xc3\xa4\xc3\xa4\",\"zz\"):str";
+    for (const char *keys : {short_keys, long_keys}) {
+        EXPECT_EQ(E("@keys(g)", std::string("g:? = @group(") + keys + ");"), "3,2,4,0,6,1") << keys;
+        EXPECT_EQ(E("@values(g)", std::string("g:? = @group(") + keys + ");"), "(3),(2),(4),(0),(6),(1,5)") << keys;
+        EXPECT_EQ(E(std::string("@order(") + keys + ", 1:bool)"), "3,2,4,0,6,1,5") << keys;
+        EXPECT_EQ(E(std::string("@unique(") + keys + ")"), "0,1,2,3,4,6") << keys;
+    }
+    EXPECT_EQ(E("@compress((1,0,1,1):bool, (\"x\",\"yy\",\"\",\"zzz\"):str)"), "x,,zzz");
+}
+
 TEST(Sets, MemberIndexOfJoin) {
     EXPECT_EQ(E("@member((-1,2,3):i32, (1,3,-1):i32)"), "1,0,1");
     EXPECT_EQ(E("@member((`a,`q):sym, (\"a\",\"b\"):str)"), "1,0");
