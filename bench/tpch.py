@@ -4,9 +4,13 @@ measured in one run, with ratios.  Not a test; never run in CI.
     .venv/bin/python bench/tpch.py [--sf 1] [--queries 1,6] [--repeat 3] [--no-duckdb]
 
 Loads the scale factor into the throwaway cluster (tools/tpch.sh) if needed and stops the
-cluster at the end.  Times are server-side elapsed times of the whole statement as psql's
-\\timing reports them (the median of --repeat runs after one warm-up run); DuckDB runs the same
-query text on the same .tbl files, in memory, on all cores.
+cluster at the end.  Times are elapsed times of the whole statement as psql's \\timing reports
+them.  Each engine runs the query 1 + --repeat times in one session (one psql connection, as an
+application with a connection pool would): "cold" is the first run in a fresh session (for rndn:
+every column loaded from the heap), "warm" the median of the others (for rndn: columns served
+from the backend's column cache when the relation's pages are unchanged and all-visible; for
+PostgreSQL: its buffer and catalog caches warm).  DuckDB runs the same query text on the same
+.tbl files, in memory, on all cores.
 """
 import argparse
 import os
@@ -23,14 +27,15 @@ import harness  # noqa: E402
 TABLES = ["region", "nation", "part", "supplier", "partsupp", "customer", "orders", "lineitem"]
 
 
-def pg_time(env, db, sql, rndn):
-    script = "\\timing on\n" + sql
+def session_times(env, db, sql, rndn, runs):
+    """Times (ms) of `runs` executions of sql in one session; None and the error on failure."""
+    script = "\\timing on\n" + "".join(f"\\echo @@run {i}\n{sql}\n" for i in range(runs))
     p = subprocess.run(["psql", "-X", "-q", "-A", "-d", db, "-v", "ON_ERROR_STOP=1"], input=script,
                        capture_output=True, text=True, env={**env, "PGOPTIONS": f"-c rndn.enabled={rndn}"})
     if p.returncode != 0:
         return None, p.stderr.strip().splitlines()[-1]
-    ms = sum(float(x) for x in re.findall(r"^Time: ([0-9.]+) ms", p.stdout, re.M))
-    return ms, None
+    chunks = p.stdout.split("@@run ")[1:]
+    return [sum(float(x) for x in re.findall(r"^Time: ([0-9.]+) ms", c, re.M)) for c in chunks], None
 
 
 def duck_time(con, sql):
@@ -69,25 +74,26 @@ def main():
             con.execute(f"DELETE FROM {t}")
             con.execute(f"INSERT INTO {t} SELECT * EXCLUDE (dbgen_trailer) FROM read_csv('{tbl}/{t}.tbl', "
                         f"delim='|', header=false, quote='', columns={{{spec}}})")
-    print(f"TPC-H SF {args.sf}: median of {args.repeat} runs after a warm-up, milliseconds")
-    print(f"{'query':>5} {'PostgreSQL':>11} {'rndn':>11} {'PG/rndn':>8} {'DuckDB':>11} {'DuckDB/rndn':>11}")
+    print(f"TPC-H SF {args.sf}: milliseconds; cold = first run in a new session, warm = median of "
+          f"the next {args.repeat} in that session")
+    print(f"{'query':>5} {'PG warm':>9} {'rndn cold':>9} {'rndn warm':>9} {'PG/rndn':>8} {'PG/cold':>8} "
+          f"{'DuckDB':>9} {'Duck/rndn':>9}")
     try:
         for q in [int(x) for x in args.queries.split(",")]:
             sql = harness.query_text(q)
             row = {}
             for name, rndn in (("pg", "off"), ("rndn", "on")):
-                pg_time(env, db, sql, rndn)
-                runs = [pg_time(env, db, sql, rndn) for _ in range(args.repeat)]
-                errs = [e for _, e in runs if e]
-                row[name] = statistics.median(ms for ms, _ in runs) if not errs else None
+                times, err = session_times(env, db, sql, rndn, 1 + args.repeat)
+                row[name] = (times[0], statistics.median(times[1:])) if times else (None, None)
             if con is not None:
                 duck_time(con, sql)
                 row["duck"] = statistics.median(duck_time(con, sql) for _ in range(args.repeat))
-            ran = harness.explain_uses_rndn(db, sql) if row["rndn"] is not None else False
-            fmt = lambda v: f"{v:11.1f}" if v is not None else f"{'error':>11}"
+            ran = harness.explain_uses_rndn(db, sql) if row["rndn"][1] is not None else False
+            fmt = lambda v: f"{v:9.1f}" if v is not None else f"{'error':>9}"
             ratio = lambda a, b: f"{a / b:8.2f}" if a and b else f"{'-':>8}"
-            print(f"{'Q' + str(q):>5} {fmt(row['pg'])} {fmt(row['rndn'])} {ratio(row['pg'], row['rndn'])} "
-                  f"{fmt(row.get('duck'))} {ratio(row.get('duck'), row['rndn']):>11}"
+            print(f"{'Q' + str(q):>5} {fmt(row['pg'][1])} {fmt(row['rndn'][0])} {fmt(row['rndn'][1])} "
+                  f"{ratio(row['pg'][1], row['rndn'][1])} {ratio(row['pg'][1], row['rndn'][0])} "
+                  f"{fmt(row.get('duck'))} {ratio(row.get('duck'), row['rndn'][1]):>9}"
                   f"{'' if ran else '   (rndn fell back to PostgreSQL)'}", flush=True)
     finally:
         subprocess.run(["tools/pgcluster.sh", "stop"])

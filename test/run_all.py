@@ -200,7 +200,7 @@ def tpch(cluster):
     db = p.stdout.strip().splitlines()[-1]
     p = run([PY, "test/tpch/harness.py", "selftest"], env=cluster.env)
     record("tpch harness selftest", "passed" if p.returncode == 0 else "failed", p.stdout.strip()[-500:])
-    for mode, args in (("answers", [db, SF]), ("differential", [db])):
+    for mode, args in (("answers", [db, SF]), ("differential", [db]), ("session", [db])):
         p = run([PY, "test/tpch/harness.py", mode, *args], env=cluster.env, timeout=3600)
         for line in p.stdout.splitlines():
             m = re.match(r"^(tpch \S+(?: \S+)? q\d+): (ok|FAILED)(.*)$", line)

@@ -1,14 +1,16 @@
 """TPC-H harness: runs the 22 queries of test/tpch/queries through psql against the throwaway
 cluster (PGHOST/PGPORT/PGUSER from tools/pgcluster.sh).
 
-Two checks, each one test per query:
+Three checks, each one test per query:
   answers      PostgreSQL's own result (rndn.enabled = off) against the official answer
                published with the generator (DuckDB's tpch_answers(), SF 0.01/0.1/1).
                This proves the harness and the data before anything judges rndn.
   differential rndn.enabled off and on give exactly the same text (rows, order, numeric
                scale, dates) or the same error; EXPLAIN shows whether rndn ran the query.
+  session      all 22 twice in one rndn session (the second pass from the column cache),
+               each output equal to PostgreSQL's, and lineitem served from the cache.
 
-    harness.py answers DB SF        harness.py differential DB [--explain]
+    harness.py answers DB SF        harness.py differential DB        harness.py session DB
 Prints one line per query and a closing 'N passed, M failed' line; exit 1 on any failure.
 """
 import os
@@ -135,6 +137,43 @@ def run_differential(db: str) -> int:
     return 1 if failed else 0
 
 
+def run_session(db: str) -> int:
+    """All 22 queries twice in one session with rndn on (the second pass finds the columns in
+    the backend's column cache), every output equal to PostgreSQL's; the cache must be used."""
+    def script(passes):
+        return "".join(f"\\echo @@q {p} {n}\n{query_text(n)}\n" for p in range(passes) for n in range(1, 23))
+
+    def split(out):
+        parts = {}
+        for chunk in out.split("@@q ")[1:]:
+            head, _, body = chunk.partition("\n")
+            parts[tuple(int(x) for x in head.split())] = body
+        return parts
+
+    ok_off, out_off, err_off = psql(db, script(1), {"rndn.enabled": "off"})
+    q6 = statements(query_text(6))[0]
+    probe = f"\\echo @@q 9 0\nEXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) {q6};\n"
+    ok_on, out_on, err_on = psql(db, script(2) + probe, {"rndn.enabled": "on"})
+    if not ok_off or not ok_on:
+        print(f"tpch session q1: FAILED ({err_off or err_on})")
+        return 1
+    off, on = split(out_off), split(out_on)
+    failed = 0
+    for n in range(1, 23):
+        for p in range(2):
+            if on.get((p, n)) != off.get((0, n)):
+                failed += 1
+                print(f"tpch session q{n}: FAILED (pass {p + 1} differs from PostgreSQL)")
+                break
+        else:
+            print(f"tpch session q{n}: ok")
+    used = "Relations From Column Cache: 1" in on.get((9, 0), "")
+    print(f"tpch session cache q6: {'ok' if used else 'FAILED (lineitem was not served from the column cache)'}")
+    failed += 0 if used else 1
+    print(f"{22 + 1 - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
 def selftest() -> int:
     """The comparison must tell a wrong answer from a right one."""
     official = "a|b\nAIR|1.50\nRAIL|2.25\n"
@@ -159,4 +198,6 @@ if __name__ == "__main__":
         sys.exit(run_answers(sys.argv[2], sys.argv[3]))
     if len(sys.argv) == 3 and sys.argv[1] == "differential":
         sys.exit(run_differential(sys.argv[2]))
+    if len(sys.argv) == 3 and sys.argv[1] == "session":
+        sys.exit(run_session(sys.argv[2]))
     raise SystemExit(__doc__)
