@@ -68,9 +68,14 @@ Status BeginImpl(RndnScanState *s, CustomScan *cs) {
 }
 
 Status ExecuteImpl(ScanRun &run, Snapshot snapshot) {
-    // Intermediate payloads recycled by the interpreter go back to the system when this returns.
+    // Intermediate payloads recycled by the interpreter go back to the system when this returns,
+    // except for up to a quarter of rndn.column_cache (at most 1 GB) kept for the next query
+    // (the column cache off keeps nothing).
     struct PoolRelease {
-        ~PoolRelease() { hir::ReleasePooledPayloads(); }
+        ~PoolRelease() {
+            const size_t keep = std::min<size_t>(size_t(1) << 30, (size_t)g_settings.column_cache_mb << 18);
+            hir::ReleasePooledPayloads(keep);
+        }
     } pool_release;
     const auto t0 = std::chrono::steady_clock::now();
     RNDN_RETURN_IF_ERROR(LoadRelationsUnsafe(run, snapshot));

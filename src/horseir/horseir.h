@@ -430,9 +430,9 @@ Expected<Value> CheckAndInterpret(Program &program, DataRegistry &data,
                                   const InterpretOptions &options);
 
 // Large vector payloads freed during a run are kept for reuse by later allocations (fresh
-// column-sized mappings cost page faults); this returns them to the system.  Call it when a
-// query is done.  Thread-safe.
-void ReleasePooledPayloads();
+// column-sized mappings cost page faults, and the kernel zeroes every page); this returns them
+// to the system, largest first, until at most keep_bytes stay pooled.  Thread-safe.
+void ReleasePooledPayloads(size_t keep_bytes = 0);
 
 // ----------------------------------------------------------------------------------------------
 // Calendar helpers (days since 2000-01-01 <-> civil date).

@@ -136,14 +136,19 @@ struct PayloadPool {
         }
         std::free(p);
     }
-    void Release() {
-        std::multimap<size_t, uint8_t *> drop;
+    // Frees pooled buffers, largest first, until at most keep_bytes stay.
+    void Release(size_t keep_bytes) {
+        std::vector<uint8_t *> drop;
         {
             std::lock_guard<std::mutex> lock(mu);
-            drop.swap(free_buffers);
-            cached = 0;
+            while (cached > keep_bytes && !free_buffers.empty()) {
+                auto last = std::prev(free_buffers.end());
+                cached -= last->first;
+                drop.push_back(last->second);
+                free_buffers.erase(last);
+            }
         }
-        for (auto &e : drop) std::free(e.second);
+        for (uint8_t *p : drop) std::free(p);
     }
 };
 
@@ -194,7 +199,7 @@ Expected<std::shared_ptr<Vector>> AllocVector(const Type &type, int64_t length, 
 }
 }  // namespace
 
-void ReleasePooledPayloads() { Pool().Release(); }
+void ReleasePooledPayloads(size_t keep_bytes) { Pool().Release(keep_bytes); }
 
 Expected<std::shared_ptr<Vector>> MakeVector(const Type &type, int64_t length) { return AllocVector(type, length, true); }
 Expected<std::shared_ptr<Vector>> MakeVectorUninit(const Type &type, int64_t length) { return AllocVector(type, length, false); }
