@@ -921,6 +921,7 @@ Status Translator::InitPlans(Plan *plan) {
     ListCell *lc;
     foreach (lc, plan->initPlan) {
         SubPlan *sp = (SubPlan *)lfirst(lc);
+        if (sp->subLinkType == CTE_SUBLINK) continue;  // read by its CTE Scan nodes
         if (sp->subLinkType != EXPR_SUBLINK || sp->parParam != NIL || list_length(sp->setParam) != 1)
             return Unsup(plan, "init plan of this kind");
         if (sp->plan_id < 1 || sp->plan_id > list_length(stmt_->subplans)) return Unsup(plan, "subplan not found");
@@ -961,6 +962,34 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
             };
             ctx.len_var = child->len_var;
             return FilterAndProject(plan, ctx, plan->qual);
+        }
+        case T_CteScan: {
+            // A CTE referenced more than once (or MATERIALIZED): its plan is translated at each
+            // reference, and Emit's common-subexpression table makes the statements shared.
+            CteScan *c = (CteScan *)plan;
+            if (c->ctePlanId < 1 || c->ctePlanId > list_length(stmt_->subplans)) return Unsup(plan, "CTE plan not found");
+            RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel((Plan *)list_nth(stmt_->subplans, c->ctePlanId - 1)));
+            if (!child->extras.empty() || !child->deferred.empty()) return Unsup(plan, "correlated CTE");
+            Ctx ctx;
+            ctx.node = plan;
+            ctx.scanrelid = c->scan.scanrelid;
+            ctx.scan_col = [child, plan](AttrNumber a) -> Expected<Col> {
+                if (a < 1 || a > (int)child->cols.size()) return Unsup(plan, "column out of range");
+                return child->cols[a - 1]->Get();
+            };
+            ctx.len_var = child->len_var;
+            return FilterAndProject(plan, ctx, plan->qual);
+        }
+        case T_Append: {
+            Append *a = (Append *)plan;
+            if (a->part_prune_info != nullptr) return Unsup(plan, "run-time partition pruning");
+            return AppendRels(plan, a->appendplans);
+        }
+        case T_MergeAppend: {
+            MergeAppend *m = (MergeAppend *)plan;
+            if (m->part_prune_info != nullptr) return Unsup(plan, "run-time partition pruning");
+            RNDN_ASSIGN_OR_RETURN(RelP all, AppendRels(plan, m->mergeplans));
+            return SortNode(plan, m->numCols, m->sortColIdx, m->sortOperators, m->collations, m->nullsFirst, all);
         }
         case T_Result: {
             Result *r = (Result *)plan;
@@ -1040,6 +1069,47 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
         }
         default: return Unsup(plan, "node type not translated");
     }
+}
+
+Expected<Translator::RelP> Translator::AppendRels(Plan *plan, List *children) {
+    if (children == NIL) return Unsup(plan, "no input");
+    std::vector<RelP> rels;
+    ListCell *lc;
+    foreach (lc, children) {
+        RNDN_ASSIGN_OR_RETURN(RelP r, NodeRel((Plan *)lfirst(lc)));
+        if (!r->extras.empty() || !r->deferred.empty()) return Unsup(plan, "correlated input");
+        rels.push_back(r);
+    }
+    const int ncols = list_length(plan->targetlist);
+    if (ncols == 0) return Unsup(plan, "no output columns");
+    for (const RelP &r : rels)
+        if ((int)r->cols.size() < ncols) return Unsup(plan, "input with fewer columns");
+    auto out = std::make_shared<Rel>();
+    for (int k = 0; k < ncols; ++k) {
+        TargetEntry *te = (TargetEntry *)list_nth(plan->targetlist, k);
+        const Oid type = exprType((Node *)te->expr);
+        out->cols.push_back(std::make_shared<LazyCol>([this, rels, k, plan, type]() -> Expected<Col> {
+            std::optional<Col> acc;
+            for (const RelP &r : rels) {
+                RNDN_ASSIGN_OR_RETURN(Col c, r->cols[(size_t)k]->Get());
+                RNDN_ASSIGN_OR_RETURN(c, Materialize(c, r->len_var));
+                if (c.type != type) return Unsup(plan, "inputs of different types");
+                if (!acc) {
+                    acc = c;
+                    continue;
+                }
+                if (type == NUMERICOID && c.scale != acc->scale) return Unsup(plan, "numeric inputs of different scales");
+                acc->var = Emit("@append(" + acc->var + ", " + c.var + ")");
+                if (c.typmod != acc->typmod) acc->typmod = -1;
+            }
+            return *acc;
+        }));
+    }
+    out->len_var = [first = out->cols[0]]() -> Expected<std::string> {
+        RNDN_ASSIGN_OR_RETURN(Col c, first->Get());
+        return c.var;
+    };
+    return out;
 }
 
 Expected<Translation> Translator::Run(Plan *root) {

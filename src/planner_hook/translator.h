@@ -267,6 +267,9 @@ private:
 
     using RelP = std::shared_ptr<Rel>;
     Expected<RelP> NodeRel(Plan *plan);
+    // Append / MergeAppend: the children's rows one after another (column k of the output is
+    // column k of every child).
+    Expected<RelP> AppendRels(Plan *plan, List *children);
     Expected<RelP> Scan(Plan *plan, Index scanrelid, List *quals, List *index_tlist = nullptr,
                         std::map<int, Expr *> extra_exprs = {});
     Expected<RelP> IndexScanNode(Plan *plan, Oid indexid, Index scanrelid, List *quals, List *index_tlist,

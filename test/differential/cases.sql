@@ -35,6 +35,14 @@ INSERT INTO rhs VALUES (2, 'r2'), (3, 'r3'), (3, 'r3b'), (4, 'r4'), (NULL, 'rnul
 CREATE TABLE overflow (a int, b int, c bigint, s smallint);
 INSERT INTO overflow VALUES (2147483647, 1, 9223372036854775807, 32767), (1, 1, 1, 1);
 
+CREATE TABLE parted (k int, d date, x numeric(10,2), s text) PARTITION BY RANGE (d);
+CREATE TABLE parted_1994 PARTITION OF parted FOR VALUES FROM ('1994-01-01') TO ('1995-01-01');
+CREATE TABLE parted_1995 PARTITION OF parted FOR VALUES FROM ('1995-01-01') TO ('1996-01-01');
+CREATE TABLE parted_rest PARTITION OF parted DEFAULT;
+INSERT INTO parted SELECT i, DATE '1993-07-01' + (i % 1000), (i % 97) / 4.0, 'p' || (i % 5)
+  FROM generate_series(1, 5000) AS i;
+INSERT INTO parted VALUES (NULL, NULL, NULL, NULL), (-1, DATE '1994-06-01', NULL, 'pnull');
+
 ANALYZE;
 
 -- query: scan_all_types
@@ -166,3 +174,25 @@ SELECT sum(x * y) AS revenue FROM big WHERE x BETWEEN 0.05 AND 0.07 AND k < 2400
 -- query: tpch_q1_shape
 SELECT g, sum(x) AS sum_qty, sum(x * (1 - y / 100000)) AS sum_disc, avg(x), avg(y), count(*)
   FROM big WHERE k <= 90000 GROUP BY g ORDER BY g;
+-- query: union_all_ordered
+SELECT k, a FROM lhs UNION ALL SELECT k, b FROM rhs ORDER BY 1, 2;
+-- query: union_all_with_nulls_and_numeric
+SELECT id, n FROM nums WHERE id < 4 UNION ALL SELECT id + 100, n FROM nums WHERE n IS NULL OR n > 50 ORDER BY id;
+-- query: union_distinct
+SELECT k FROM lhs UNION SELECT k FROM rhs ORDER BY 1;
+-- query: union_distinct_text
+SELECT a FROM lhs UNION SELECT b FROM rhs;
+-- query: union_all_aggregate
+SELECT s, count(*), sum(x) FROM (SELECT s, x FROM big WHERE k < 100 UNION ALL SELECT t, n FROM nums) u GROUP BY s ORDER BY s;
+-- query: partitioned_scan
+SELECT count(*), sum(x), min(k), max(k) FROM parted;
+-- query: partitioned_pruned_group
+SELECT s, count(*), sum(x) FROM parted WHERE d >= DATE '1994-03-01' AND d < DATE '1995-03-01' GROUP BY s ORDER BY s;
+-- query: partitioned_ordered_limit
+SELECT k, d, x FROM parted ORDER BY d, k LIMIT 20;
+-- query: cte_materialized_twice
+WITH c AS MATERIALIZED (SELECT g, sum(x) AS sx, count(*) AS n FROM big GROUP BY g)
+SELECT a.g, a.sx, b.n FROM c a JOIN c b ON a.g = b.g ORDER BY a.g;
+-- query: cte_referenced_twice
+WITH c AS (SELECT k, a FROM lhs WHERE k IS NOT NULL)
+SELECT x.k, x.a, y.a FROM c x JOIN c y ON x.k = y.k ORDER BY 1, 2, 3;
