@@ -396,7 +396,10 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const std::string *group_va
         scale = -1;
     } else if (name == "min" || name == "max") {
         builtin = name;
-        if (!IsIntType(at) && at != NUMERICOID && at != FLOAT4OID && at != FLOAT8OID)
+        // Text compares bytewise in the interpreter: only under a C collation.
+        if (IsTextType(at) && !lc_collate_is_c(a->inputcollid))
+            return Unsup(node, name + "(" + TypeName(at) + ") under a non-C collation");
+        if (!IsIntType(at) && at != NUMERICOID && at != FLOAT4OID && at != FLOAT8OID && at != DATEOID && !IsTextType(at))
             return Unsup(node, name + "(" + TypeName(at) + ")");
     } else {
         return Unsup(node, "aggregate " + name);
@@ -549,9 +552,14 @@ Expected<Translator::RelP> Translator::SortNode(Plan *plan, int nkeys, AttrNumbe
         if (opcintype != c.type && !(IsTextType(c.type) && IsTextType(opcintype)))
             return Unsup(plan, "sort operator of another type");
         const bool desc = strategy == BTGreaterStrategyNumber;
-        if (nulls_first[i] != desc) return Unsup(plan, "non-default NULLS FIRST/LAST");
         if (IsTextType(c.type) && !lc_collate_is_c(colls[i])) return Unsup(plan, "text sort under a non-C collation");
         if (c.scalar) continue;  // a constant key does not order anything
+        if (nulls_first[i] != desc) {
+            // @order puts NULLs last ascending and first descending; the other placement comes
+            // from a leading ascending key: not-NULL for NULLS FIRST, is-NULL for NULLS LAST.
+            keys.push_back(Emit(std::string(nulls_first[i] ? "@is_not_null(" : "@is_null(") + c.var + ")"));
+            flags += flags.empty() ? "1" : ",1";
+        }
         keys.push_back(c.var);
         flags += flags.empty() ? "" : ",";
         flags += desc ? "0" : "1";

@@ -473,6 +473,20 @@ Expected<Col> Translator::X(Expr *e, const Ctx &ctx) {
         }
         case T_ScalarArrayOpExpr: return ArrayOp((ScalarArrayOpExpr *)e, ctx);
         case T_CaseExpr: return CaseX((CaseExpr *)e, ctx);
+        case T_NullIfExpr: {
+            // NULLIF(a, b): a, with NULL where a = b is true.
+            NullIfExpr *n = (NullIfExpr *)e;
+            if (list_length(n->args) != 2) return Unsup(ctx.node, "NULLIF arity");
+            const Oid fn = n->opfuncid ? n->opfuncid : get_opcode(n->opno);
+            RNDN_ASSIGN_OR_RETURN(Col eq, Call(fn, n->args, BOOLOID, -1, n->inputcollid, ctx));
+            RNDN_ASSIGN_OR_RETURN(Col a, X((Expr *)linitial(n->args), ctx));
+            if (a.scalar && eq.scalar) return Unsup(ctx.node, "NULLIF of constants");
+            RNDN_ASSIGN_OR_RETURN(a, Materialize(a, ctx.len_var));
+            RNDN_ASSIGN_OR_RETURN(eq, Materialize(eq, ctx.len_var));
+            RNDN_ASSIGN_OR_RETURN(std::string nl, NullLiteral(a, ctx.node));
+            a.var = Emit("@index_a(" + a.var + ", " + Emit("@where(" + eq.var + ")") + ", " + nl + ")");
+            return a;
+        }
         case T_CoalesceExpr: return CoalesceX((CoalesceExpr *)e, ctx);
         case T_Aggref: {
             if (ctx.aggs == nullptr) return Unsup(ctx.node, "aggregate outside an Agg node");
