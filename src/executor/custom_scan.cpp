@@ -87,6 +87,7 @@ Status ExecuteImpl(ScanRun &run, Snapshot snapshot) {
     hir::InterpretOptions options;
     options.should_cancel = [] { return InterruptRequested(); };
     options.memory_budget = std::max<int64_t>(1, run.alloc.limit() - run.alloc.used());
+    options.sql_float_errors = true;
     Expected<hir::Value> result = hir::CheckAndInterpret(program, run.registry, options);
     run.exec_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
     if (!result.ok()) {

@@ -417,6 +417,11 @@ struct InterpretOptions {
     // SQL aggregate semantics everywhere: @sum/@min/@max over no valid element give NULL even
     // when the input has no validity bitmap (HorseIR's own rule: @sum of an empty vector is 0).
     bool sql_empty_aggregates = false;
+    // SQL float semantics in @plus/@minus/@mul/@div on f32/f64: a finite computation that
+    // overflows to infinity or underflows to zero raises 22003 "value out of range: overflow" /
+    // "...: underflow", and division by zero raises 22012, as PostgreSQL's float4/float8
+    // operators do (HorseIR's own rule is IEEE arithmetic).
+    bool sql_float_errors = false;
 };
 
 // Runs `main` of a program that CheckProgram accepted (an unchecked program is an INTERNAL

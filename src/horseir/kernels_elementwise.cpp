@@ -271,6 +271,26 @@ void FloatArith(Ar op, const Vector &a, const Vector &b, Vector &out) {
     }
 }
 
+// PostgreSQL's checks after a float operation (float.h: float_overflow_error and friends).
+template <class T>
+Status SqlFloatChecks(Ar op, const Vector &a, const Vector &b, const Vector &out) {
+    const T *x = a.Data<T>();
+    const T *y = b.Data<T>();
+    const T *o = out.Data<T>();
+    const bool nulls = a.HasNulls() || b.HasNulls();
+    for (int64_t i = 0; i < out.length; ++i) {
+        const T p = x[a.length == 1 ? 0 : i], q = y[b.length == 1 ? 0 : i], r = o[i];
+        if (std::isfinite(r) && r != 0) continue;
+        if (nulls && !(ValidAt(a, i) && ValidAt(b, i))) continue;
+        if (op == Ar::DIV && q == 0 && !std::isnan(p)) return DivisionByZero();
+        if (std::isinf(r) && !std::isinf(p) && !std::isinf(q))
+            return Status::UserError(sqlstate::kNumericOutOfRange, "value out of range: overflow");
+        if (r == 0 && ((op == Ar::MUL && p != 0 && q != 0) || (op == Ar::DIV && p != 0 && !std::isinf(q))))
+            return Status::UserError(sqlstate::kNumericOutOfRange, "value out of range: underflow");
+    }
+    return Status::Ok();
+}
+
 Status NumericOverflow() { return Status::UserError(sqlstate::kNumericOutOfRange, "value overflows numeric format"); }
 
 // Decimal arithmetic on __int128 operands already at their scales (sa, sb).
@@ -387,7 +407,7 @@ Expected<Value> CalendarArith(Ar op, const Vector &a, const Vector &b, const Typ
     return V(out);
 }
 
-Expected<Value> Arith(Builtin bid, Ar op, const std::vector<Value> &args) {
+Expected<Value> Arith(Builtin bid, Ar op, const std::vector<Value> &args, bool sql_float = false) {
     const char *fn = GetBuiltin(bid).name;
     RNDN_RETURN_IF_ERROR(NeedVector(args[0], fn, 0));
     RNDN_RETURN_IF_ERROR(NeedVector(args[1], fn, 1));
@@ -418,8 +438,14 @@ Expected<Value> Arith(Builtin bid, Ar op, const std::vector<Value> &args) {
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(rt, n));
     Status st;
     switch (rt.kind) {
-        case TypeKind::F32: FloatArith<float>(op, *ca, *cb, *out); break;
-        case TypeKind::F64: FloatArith<double>(op, *ca, *cb, *out); break;
+        case TypeKind::F32:
+            FloatArith<float>(op, *ca, *cb, *out);
+            if (sql_float && op != Ar::MOD) st = SqlFloatChecks<float>(op, *ca, *cb, *out);
+            break;
+        case TypeKind::F64:
+            FloatArith<double>(op, *ca, *cb, *out);
+            if (sql_float && op != Ar::MOD) st = SqlFloatChecks<double>(op, *ca, *cb, *out);
+            break;
         case TypeKind::I64: st = I64Arith(op, *ca, *cb, *out); break;
         case TypeKind::I32: st = IntArith<int32_t>(op, *ca, *cb, *out, rt.kind); break;
         case TypeKind::I16: st = IntArith<int16_t>(op, *ca, *cb, *out, rt.kind); break;
@@ -433,12 +459,14 @@ Expected<Value> Arith(Builtin bid, Ar op, const std::vector<Value> &args) {
     return V(out);
 }
 
+bool SqlFloat(const KernelCtx &ctx) { return ctx.options != nullptr && ctx.options->sql_float_errors; }
+
 }  // namespace
 
-Expected<Value> KPlus(KernelCtx &, const std::vector<Value> &a) { return Arith(Builtin::PLUS, Ar::PLUS, a); }
-Expected<Value> KMinus(KernelCtx &, const std::vector<Value> &a) { return Arith(Builtin::MINUS, Ar::MINUS, a); }
-Expected<Value> KMul(KernelCtx &, const std::vector<Value> &a) { return Arith(Builtin::MUL, Ar::MUL, a); }
-Expected<Value> KDiv(KernelCtx &, const std::vector<Value> &a) { return Arith(Builtin::DIV, Ar::DIV, a); }
+Expected<Value> KPlus(KernelCtx &ctx, const std::vector<Value> &a) { return Arith(Builtin::PLUS, Ar::PLUS, a, SqlFloat(ctx)); }
+Expected<Value> KMinus(KernelCtx &ctx, const std::vector<Value> &a) { return Arith(Builtin::MINUS, Ar::MINUS, a, SqlFloat(ctx)); }
+Expected<Value> KMul(KernelCtx &ctx, const std::vector<Value> &a) { return Arith(Builtin::MUL, Ar::MUL, a, SqlFloat(ctx)); }
+Expected<Value> KDiv(KernelCtx &ctx, const std::vector<Value> &a) { return Arith(Builtin::DIV, Ar::DIV, a, SqlFloat(ctx)); }
 Expected<Value> KMod(KernelCtx &, const std::vector<Value> &a) { return Arith(Builtin::MOD, Ar::MOD, a); }
 
 // power / logb: computed in double, stored as the rule's float type.

@@ -1,5 +1,7 @@
 // Expressions -> HorseIR: constants, operators and functions (through pg_functions.def), CASE,
 // COALESCE, IN lists, NULL tests, parameters of init plans, subqueries (see translate.cpp).
+#include <cmath>
+
 #include "planner_hook/translator.h"
 
 namespace rndn::plan::internal {
@@ -47,8 +49,10 @@ Expected<std::string> Translator::ScalarLiteral(Oid type, Datum d, bool isnull, 
             const double v = type == FLOAT8OID ? DatumGetFloat8(d) : (double)DatumGetFloat4(d);
             std::snprintf(buf, sizeof buf, "%.17g", v);
             std::string s(buf);
-            if (s.find_first_of("eEin") != std::string::npos) return Unsup(node, "float constant " + s);
-            if (s.find('.') == std::string::npos) s += ".0";
+            // %.17g round-trips every finite double (exponent form included); no literal for
+            // infinity or NaN.
+            if (!std::isfinite(v)) return Unsup(node, "float constant " + s);
+            if (s.find_first_of(".e") == std::string::npos) s += ".0";
             return s;
         }
         case NUMERICOID: {

@@ -196,3 +196,11 @@ SELECT a.g, a.sx, b.n FROM c a JOIN c b ON a.g = b.g ORDER BY a.g;
 -- query: cte_referenced_twice
 WITH c AS (SELECT k, a FROM lhs WHERE k IS NOT NULL)
 SELECT x.k, x.a, y.a FROM c x JOIN c y ON x.k = y.k ORDER BY 1, 2, 3;
+-- query: float_overflow_mul
+SELECT id, f8 * 1e308 FROM nums WHERE f8 IS NOT NULL ORDER BY id;
+-- query: float_underflow_mul
+SELECT id, f8 * 1e-320 FROM nums WHERE f8 > 1 ORDER BY id;
+-- query: float_overflow_plus_ok_and_mixed
+SELECT id, f8 + 1e308, f4 * f8, f8 - f4, f4 + 1 FROM nums WHERE f8 IS NOT NULL AND f8 < 1e9 ORDER BY id;
+-- query: float_div_constant
+SELECT id, f8 / 3, f4 / 2 FROM nums ORDER BY id;

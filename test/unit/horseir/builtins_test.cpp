@@ -337,6 +337,41 @@ TEST(Interpreter, SqlEmptyAggregatesOption) {
     EXPECT_EQ(Show(*r2), "(null),(null)");
 }
 
+// With sql_float_errors, float arithmetic raises where PostgreSQL's float8/float4 operators do
+// (select 1e308::float8 * 10 -> 22003 overflow; 1e-320 * 1e-10 -> underflow; x / 0 -> 22012);
+// zero operands and NULL rows raise nothing.  Without it: IEEE results.
+TEST(Interpreter, SqlFloatErrorsOption) {
+    struct Case {
+        const char *expr;
+        const char *ieee;
+        const char *sql;
+    } cases[] = {
+        {"@mul((1e+308,2):f64, 10:f64)", "Infinity,20", "ERROR 22003: value out of range: overflow"},
+        {"@plus(1e+308:f64, 1e+308:f64)", "Infinity", "ERROR 22003: value out of range: overflow"},
+        {"@minus(-3e+38:f32, 3e+38:f32)", "-Infinity", "ERROR 22003: value out of range: overflow"},
+        {"@mul(1e-320:f64, 1e-10:f64)", "0", "ERROR 22003: value out of range: underflow"},
+        {"@div(1e-320:f64, 1e+10:f64)", "0", "ERROR 22003: value out of range: underflow"},
+        {"@div((1,2):f64, (1,0):f64)", "1,Infinity", "ERROR 22012: division by zero"},
+        {"@mul((1e+308,null):f64, (10,10):f64)", "Infinity,null", "ERROR 22003: value out of range: overflow"},
+        {"@mul((null,2):f64, (10,10):f64)", "null,20", "null,20"},
+        {"@mul(1e+308:f64, 0:f64)", "0", "0"},
+        {"@mul(0:f64, 1e-320:f64)", "0", "0"},
+    };
+    for (const Case &c : cases) {
+        auto p = ParseProgram(Wrap(std::string("r:? = ") + c.expr + "; return r;"), "f.hir");
+        ASSERT_TRUE(p.ok()) << c.expr << ": " << p.status().ToString();
+        ASSERT_TRUE(CheckProgram(*p).ok()) << c.expr;
+        DataRegistry reg;
+        InterpretOptions ieee, sql;
+        sql.sql_float_errors = true;
+        auto a = Interpret(*p, reg, ieee);
+        auto b = Interpret(*p, reg, sql);
+        EXPECT_EQ(a.ok() ? Show(*a) : "ERROR " + a.status().ToString(), c.ieee) << c.expr;
+        std::string got = b.ok() ? Show(*b) : std::string("ERROR ") + b.status().sqlstate().chars + ": " + b.status().message();
+        EXPECT_EQ(got, c.sql) << c.expr;
+    }
+}
+
 TEST(Interpreter, ControlFlowAndUserFunctions) {
     const char *prog = R"(module m{
   import Builtin.*;
