@@ -67,7 +67,7 @@ Status BeginImpl(RndnScanState *s, CustomScan *cs) {
     return Status::Ok();
 }
 
-Status ExecuteImpl(ScanRun &run, Snapshot snapshot) {
+Status ExecuteImpl(ScanRun &run, Snapshot snapshot, ParamListInfo params) {
     // Intermediate payloads recycled by the interpreter go back to the system when this returns,
     // except for up to a quarter of rndn.column_cache (at most 1 GB) kept for the next query
     // (the column cache off keeps nothing).
@@ -77,6 +77,19 @@ Status ExecuteImpl(ScanRun &run, Snapshot snapshot) {
             hir::ReleasePooledPayloads(keep);
         }
     } pool_release;
+    if (run.program_text.find("$P") != std::string::npos) {
+        RNDN_RETURN_IF_ERROR(plan::SubstituteParams(run.program_text, [params](int id, unsigned *type, uintptr_t *value, bool *isnull) {
+            if (params == nullptr || id < 1 || id > params->numParams) return false;
+            ParamExternData scratch;
+            ParamExternData *prm = params->paramFetch != nullptr ? params->paramFetch(params, id, false, &scratch)
+                                                                 : &params->params[id - 1];
+            if (prm == nullptr || !OidIsValid(prm->ptype)) return false;
+            *type = prm->ptype;
+            *value = (uintptr_t)prm->value;
+            *isnull = prm->isnull;
+            return true;
+        }));
+    }
     const auto t0 = std::chrono::steady_clock::now();
     RNDN_RETURN_IF_ERROR(LoadRelationsUnsafe(run, snapshot));
     const auto t1 = std::chrono::steady_clock::now();
@@ -239,7 +252,7 @@ TupleTableSlot *FetchNext(ScanState *ss) {
     }
     if (!run->executed) {
         EState *estate = ss->ps.state;
-        const Outcome out = RunGuarded([run, estate]() { return ExecuteImpl(*run, estate->es_snapshot); });
+        const Outcome out = RunGuarded([run, estate]() { return ExecuteImpl(*run, estate->es_snapshot, estate->es_param_list_info); });
         CustomScan *cs = (CustomScan *)ss->ps.plan;
         if ((out.code == Code::UNSUPPORTED || out.code == Code::INTERNAL) && cs->custom_plans != NIL) {
             // The program cannot run after all: PostgreSQL's own plan gives the answer.

@@ -9,8 +9,12 @@
 // so it survives copyObject / nodeToString / stringToNode (plan cache, parallel workers).
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "common/status.h"
 
 namespace rndn::plan {
 
@@ -30,6 +34,13 @@ struct RelationRead {
 // "r0 16384 1,5,6\n..." <-> relations.
 std::string SerializeRelations(const std::vector<RelationRead> &rels);
 bool ParseRelations(const std::string &text, std::vector<RelationRead> *rels);
+
+// Generic plans: a program may hold placeholders "$P<n>:<type>$" for query parameter n.  Before
+// each run the executor replaces every one (outside string literals) by the literal of the
+// parameter's value; `fetch(n, &type_oid, &datum, &isnull)` supplies it (false: no value).
+// UNSUPPORTED when a value has no HorseIR literal (the executor then runs PostgreSQL's plan).
+using ParamFetchFn = std::function<bool(int, unsigned *, uintptr_t *, bool *)>;
+Status SubstituteParams(std::string &program, const ParamFetchFn &fetch);
 
 // Installs the planner hook and the EXPLAIN hook (chained to any previous hooks).
 void InstallHooks();

@@ -501,6 +501,20 @@ Expected<Col> Translator::X(Expr *e, const Ctx &ctx) {
         case T_Param: {
             Param *p = (Param *)e;
             if (p->paramkind == PARAM_EXEC && params_.count(p->paramid)) return params_[p->paramid];
+            if (p->paramkind == PARAM_EXTERN) {
+                // A generic plan's parameter: a placeholder "$P<n>:<type>$" that the executor
+                // replaces by the value's literal (plan::SubstituteParams) before each run.
+                // Numeric parameters are left out: their scale is known only then.
+                if (p->paramtype == NUMERICOID) return Unsup(ctx.node, "numeric parameter of a generic plan");
+                auto t = HirType(p->paramtype, -1);
+                if (!t) return Unsup(ctx.node, "parameter of type " + TypeName(p->paramtype));
+                Col c;
+                c.type = p->paramtype;
+                c.typmod = p->paramtypmod;
+                c.scalar = true;
+                c.var = "$P" + std::to_string(p->paramid) + ":" + *t + "$";
+                return c;
+            }
             return Unsup(ctx.node, p->paramkind == PARAM_EXEC ? "correlated or unsupported subquery parameter" : "query parameter");
         }
         case T_SubPlan: {
@@ -515,3 +529,48 @@ Expected<Col> Translator::X(Expr *e, const Ctx &ctx) {
 }
 
 }  // namespace rndn::plan::internal
+
+namespace rndn::plan {
+
+Status SubstituteParams(std::string &program, const ParamFetchFn &fetch) {
+    std::string out;
+    out.reserve(program.size());
+    size_t i = 0;
+    const size_t n = program.size();
+    while (i < n) {
+        const char ch = program[i];
+        if (ch == '"') {  // a string literal: copied as is (escapes included)
+            size_t j = i + 1;
+            while (j < n && program[j] != '"') j += program[j] == '\\' ? 2 : 1;
+            j = std::min(j + 1, n);
+            out.append(program, i, j - i);
+            i = j;
+            continue;
+        }
+        if (ch == '$' && i + 1 < n && program[i + 1] == 'P') {
+            const size_t colon = program.find(':', i);
+            const size_t end = colon == std::string::npos ? colon : program.find('$', colon);
+            if (end == std::string::npos) return Status::Internal("malformed parameter placeholder in the program");
+            const int id = std::atoi(program.c_str() + i + 2);
+            const std::string type = program.substr(colon + 1, end - colon - 1);
+            unsigned ptype = 0;
+            uintptr_t value = 0;
+            bool isnull = true;
+            if (!fetch(id, &ptype, &value, &isnull)) return Status::Unsupported("parameter $" + std::to_string(id) + " has no value");
+            internal::Translator t(nullptr);
+            Expected<std::string> lit = t.LiteralOf(ptype, (Datum)value, isnull);
+            if (!lit.ok()) return Status::Unsupported("parameter $" + std::to_string(id) + ": " + lit.status().message());
+            out += lit.value();
+            out += ':';
+            out += type;
+            i = end + 1;
+            continue;
+        }
+        out += ch;
+        ++i;
+    }
+    program = std::move(out);
+    return Status::Ok();
+}
+
+}  // namespace rndn::plan

@@ -221,6 +221,8 @@ class Translator {
 public:
     explicit Translator(PlannedStmt *stmt) : stmt_(stmt) {}
     Expected<Translation> Run(Plan *root);
+    // The literal text (without ":type") of a value of PostgreSQL type `type`.
+    Expected<std::string> LiteralOf(Oid type, Datum d, bool isnull) { return ScalarLiteral(type, d, isnull, -1, nullptr); }
 
 private:
     struct Ctx {

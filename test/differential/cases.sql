@@ -204,3 +204,15 @@ SELECT id, f8 * 1e-320 FROM nums WHERE f8 > 1 ORDER BY id;
 SELECT id, f8 + 1e308, f4 * f8, f8 - f4, f4 + 1 FROM nums WHERE f8 IS NOT NULL AND f8 < 1e9 ORDER BY id;
 -- query: float_div_constant
 SELECT id, f8 / 3, f4 / 2 FROM nums ORDER BY id;
+-- query: prepared_generic_plan_typed_params
+SET plan_cache_mode = force_generic_plan;
+PREPARE gp(date, text, int, float8) AS
+  SELECT id, d, t, i4, f8 FROM nums WHERE d >= $1 AND (t <> $2 OR t IS NULL) AND coalesce(i4, 0) < $3 AND coalesce(f8, 0) < $4 ORDER BY id;
+EXECUTE gp('1994-06-01', 'beta', 95, 100);
+EXECUTE gp('1990-01-01', 'alpha', 1000, 1e20);
+EXECUTE gp(NULL, 'x', 1, 1);
+-- query: prepared_generic_plan_grouped
+SET plan_cache_mode = force_generic_plan;
+PREPARE gg(int, text) AS SELECT s, count(*), sum(x) FROM big WHERE k < $1 AND s <> $2 GROUP BY s ORDER BY s;
+EXECUTE gg(50000, 'row3');
+EXECUTE gg(10, 'row"$P1:i32$');
