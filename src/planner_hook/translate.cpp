@@ -36,6 +36,10 @@ Translator::RelP Translator::Take(const RelP &in, const std::string &idx, bool c
 Expected<std::string> Translator::Mask(List *quals, const Ctx &ctx) {
     std::optional<Col> acc;
     ListCell *lc;
+    // PostgreSQL evaluates quals in order and stops at the first false one.
+    for (int i = 1; i < list_length(quals); ++i)
+        if (ContainsDivision((Node *)list_nth(quals, i)))
+            return Unsup(ctx.node, "a division in a qual after the first (PostgreSQL may skip it)");
     foreach (lc, quals) {
         RNDN_ASSIGN_OR_RETURN(Col c, X((Expr *)lfirst(lc), ctx));
         if (c.type != BOOLOID) return Unsup(ctx.node, "non-boolean qual");

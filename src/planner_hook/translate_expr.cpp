@@ -142,10 +142,31 @@ bool DivWalker(Node *n, void *) {
     if (IsA(n, FuncExpr)) fn = ((FuncExpr *)n)->funcid;
     if (OidIsValid(fn)) {
         const FnRow *row = LookupFunction(fn);
-        if (row == nullptr || (row->flags & F_DIV)) return true;
+        if (row == nullptr) return true;
+        if (row->flags & F_DIV) {
+            // By a non-zero integer or float constant it cannot raise division by zero.
+            List *args = IsA(n, OpExpr) ? ((OpExpr *)n)->args : ((FuncExpr *)n)->args;
+            Node *d = list_length(args) == 2 ? (Node *)lsecond(args) : nullptr;
+            bool safe = false;
+            if (d != nullptr && IsA(d, Const) && !((Const *)d)->constisnull) {
+                const Const *c = (const Const *)d;
+                switch (c->consttype) {
+                    case INT2OID: safe = DatumGetInt16(c->constvalue) != 0 && DatumGetInt16(c->constvalue) != -1; break;
+                    case INT4OID: safe = DatumGetInt32(c->constvalue) != 0 && DatumGetInt32(c->constvalue) != -1; break;
+                    case INT8OID: safe = DatumGetInt64(c->constvalue) != 0 && DatumGetInt64(c->constvalue) != -1; break;
+                    case FLOAT8OID: safe = DatumGetFloat8(c->constvalue) != 0.0 && std::fabs(DatumGetFloat8(c->constvalue)) >= 1.0; break;
+                    case FLOAT4OID: safe = DatumGetFloat4(c->constvalue) != 0.0f && std::fabs(DatumGetFloat4(c->constvalue)) >= 1.0f; break;
+                    default: break;
+                }
+            }
+            if (!safe) return true;
+        }
     }
     return expression_tree_walker(n, (bool (*)(void))(void *)DivWalker, nullptr);
 }
+// True when n holds a division that may raise (by a non-constant, or by a constant that could
+// overflow or underflow).  Such an expression must not be evaluated for rows PostgreSQL would
+// not evaluate it for: a CASE branch, or a qual / AND / OR argument after the first.
 bool ContainsDivision(Node *n) { return DivWalker(n, nullptr); }
 
 Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result_typmod, Oid inputcollid,
@@ -173,6 +194,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
         // Constant arguments of LIKE / substring / extract are read directly below.
         if ((row->kind == FnKind::LIKE || row->kind == FnKind::NOTLIKE || row->kind == FnKind::SUBSTR) && i > 0) continue;
         if (row->kind == FnKind::EXTRACT && i == 0) continue;
+        if ((row->kind == FnKind::DATE_TS && i == 1) || (row->kind == FnKind::TS_DATE && i == 0)) continue;
         RNDN_ASSIGN_OR_RETURN(Col c, X(arg, ctx));
         a.push_back(c);
     }
@@ -240,14 +262,48 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             break;
         }
         case FnKind::SUBSTR: {
-            if (nargs != 3) return Unsup(ctx.node, "substring without a length");
-            Expr *s = (Expr *)lsecond(args), *l = (Expr *)lthird(args);
-            if (!IsA(s, Const) || !IsA(l, Const) || ((Const *)s)->constisnull || ((Const *)l)->constisnull)
+            // substring(x FROM s [FOR l]); without FOR: to the end of the string.
+            if (nargs != 2 && nargs != 3) return Unsup(ctx.node, "substring arity");
+            Expr *s = (Expr *)lsecond(args), *l = nargs == 3 ? (Expr *)lthird(args) : nullptr;
+            if (!IsA(s, Const) || ((Const *)s)->constisnull || (l != nullptr && (!IsA(l, Const) || ((Const *)l)->constisnull)))
                 return Unsup(ctx.node, "substring with non-constant bounds");
-            const int32 start = DatumGetInt32(((Const *)s)->constvalue), len = DatumGetInt32(((Const *)l)->constvalue);
+            const int32 start = DatumGetInt32(((Const *)s)->constvalue);
+            const int32 len = l != nullptr ? DatumGetInt32(((Const *)l)->constvalue) : PG_INT32_MAX;
             if (start < 1 || len < 0) return Unsup(ctx.node, "substring start < 1 or negative length");
             if (pg_database_encoding_max_length() > 1) ascii_guard_ = true;
             out.var = Emit("@sub_string(" + a[0].var + ", (" + std::to_string(start) + "," + std::to_string(len) + "):i64)");
+            break;
+        }
+        case FnKind::DATE_TS:
+        case FnKind::TS_DATE: {
+            if (nargs != 2) return Unsup(ctx.node, FuncName(fn) + " arity");
+            const bool swapped = row->kind == FnKind::TS_DATE;
+            Expr *t = (Expr *)list_nth(args, swapped ? 0 : 1);
+            if (!IsA(t, Const) || ((Const *)t)->constisnull) return Unsup(ctx.node, "date compared with a non-constant timestamp");
+            const Timestamp ts = DatumGetTimestamp(((Const *)t)->constvalue);
+            if (TIMESTAMP_NOT_FINITE(ts)) return Unsup(ctx.node, "date compared with an infinite timestamp");
+            // ts = D days + f (0 <= f < 1 day) after 2000-01-01 midnight; the date d means d 00:00.
+            int64 days = ts / USECS_PER_DAY;
+            if (ts % USECS_PER_DAY < 0) --days;
+            const bool frac = ts - days * USECS_PER_DAY != 0;
+            if (days < INT32_MIN / 2 || days > INT32_MAX / 2) return Unsup(ctx.node, "timestamp out of the date range");
+            RNDN_ASSIGN_OR_RETURN(std::string dlit, ScalarLiteral(DATEOID, DateADTGetDatum((DateADT)days), false, -1, ctx.node));
+            std::string op = row->builtin;  // as written: date OP timestamp, or timestamp OP date
+            if (swapped) {  // ts OP d  <=>  d OP' ts
+                static const std::map<std::string, std::string> kFlip = {{"lt", "gt"}, {"leq", "geq"}, {"gt", "lt"}, {"geq", "leq"}, {"eq", "eq"}, {"neq", "neq"}};
+                op = kFlip.at(op);
+            }
+            const std::string d = a[0].var;
+            if (!frac) {
+                out.var = Emit("@" + op + "(" + d + ", " + dlit + ":date)");
+            } else {
+                // D < ts < D+1: d < ts and d <= ts mean d <= D; d > ts and d >= ts mean d > D;
+                // d = ts is false and d <> ts true (NULL for a NULL d either way).
+                if (op == "lt" || op == "leq") out.var = Emit("@leq(" + d + ", " + dlit + ":date)");
+                else if (op == "gt" || op == "geq") out.var = Emit("@gt(" + d + ", " + dlit + ":date)");
+                else if (op == "eq") out.var = Emit("@lt(" + d + ", " + d + ")");
+                else out.var = Emit("@eq(" + d + ", " + d + ")");
+            }
             break;
         }
         case FnKind::EXTRACT: {
@@ -446,6 +502,10 @@ Expected<Col> Translator::X(Expr *e, const Ctx &ctx) {
             BoolExpr *b = (BoolExpr *)e;
             std::vector<Col> xs;
             ListCell *lc;
+            // AND / OR stop at the first decisive argument; all of them are computed here.
+            for (int i = 1; i < list_length(b->args); ++i)
+                if (ContainsDivision((Node *)list_nth(b->args, i)))
+                    return Unsup(ctx.node, "a division after the first argument of AND/OR (PostgreSQL may skip it)");
             foreach (lc, b->args) {
                 RNDN_ASSIGN_OR_RETURN(Col c, X((Expr *)lfirst(lc), ctx));
                 xs.push_back(c);

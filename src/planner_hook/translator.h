@@ -53,7 +53,7 @@ namespace rndn::plan::internal {
 // ---------------------------------------------------------------------------------------------
 // The function table (pg_functions.def)
 
-enum class FnKind : uint8_t { BINARY, UNARY, CAST, RELABEL, LIKE, NOTLIKE, SUBSTR, EXTRACT };
+enum class FnKind : uint8_t { BINARY, UNARY, CAST, RELABEL, LIKE, NOTLIKE, SUBSTR, EXTRACT, DATE_TS, TS_DATE };
 enum : unsigned { F_DIV = 1, F_NZCONST = 2, F_ORDERED = 4, F_EQ = 8 };
 
 struct FnRow {
@@ -71,6 +71,8 @@ struct FnRow {
 #define NOTLIKE FnKind::NOTLIKE
 #define SUBSTR FnKind::SUBSTR
 #define EXTRACT FnKind::EXTRACT
+#define DATE_TS FnKind::DATE_TS
+#define TS_DATE FnKind::TS_DATE
 #define RNDN_PGFN(src, kind, builtin, flags) {src, kind, builtin, flags},
 inline constexpr FnRow kFnRows[] = {
 #include "planner_hook/pg_functions.def"
@@ -85,6 +87,8 @@ inline constexpr FnRow kFnRows[] = {
 #undef NOTLIKE
 #undef SUBSTR
 #undef EXTRACT
+#undef DATE_TS
+#undef TS_DATE
 
 inline const std::unordered_map<std::string, const FnRow *> &FnTable() {
     static const std::unordered_map<std::string, const FnRow *> table = [] {
@@ -210,6 +214,9 @@ struct Rel {
     std::vector<Expr *> deferred;
 };
 constexpr int kMarkerBase = 1 << 24;
+
+// True when n holds a division that may raise (see translate_expr.cpp).
+bool ContainsDivision(Node *n);
 
 inline Status Unsup(const Plan *plan, const std::string &why) {
     return Status::Unsupported(std::string(PlanNodeName(plan)) + ": " + why);

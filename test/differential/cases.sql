@@ -216,3 +216,28 @@ SET plan_cache_mode = force_generic_plan;
 PREPARE gg(int, text) AS SELECT s, count(*), sum(x) FROM big WHERE k < $1 AND s <> $2 GROUP BY s ORDER BY s;
 EXECUTE gg(50000, 'row3');
 EXECUTE gg(10, 'row"$P1:i32$');
+-- query: date_vs_timestamp_constants
+SELECT id, d < TIMESTAMP '1995-06-15 12:00', d <= TIMESTAMP '1995-06-15 12:00', d > TIMESTAMP '1995-06-15 12:00',
+       d >= TIMESTAMP '1995-06-15 12:00', d = TIMESTAMP '1995-06-15 12:00', d <> TIMESTAMP '1995-06-15 12:00',
+       d = TIMESTAMP '1995-06-15', TIMESTAMP '1995-06-15' <= d, TIMESTAMP '1996-02-29 00:00:01' > d
+  FROM nums ORDER BY id;
+-- query: tpch_q1_qgen_interval
+SELECT count(*), min(d), max(d) FROM nums WHERE d <= DATE '1998-12-01' - INTERVAL '90' DAY;
+-- query: tpch_q6_qgen_interval_year
+SELECT id, d FROM nums WHERE d >= DATE '1994-01-01' AND d < DATE '1994-01-01' + INTERVAL '1' YEAR ORDER BY id;
+-- query: substring_to_end
+SELECT id, substring(t FROM 3), substring(v FROM 1) FROM nums WHERE t IS NULL OR t < 'b' ORDER BY id;
+-- query: float_division_by_column
+SELECT id, f8 / f4 FROM nums WHERE f4 <> 0 ORDER BY id;
+-- query: float_division_by_zero_column
+SELECT id, f8 / f4 FROM nums ORDER BY id;
+-- query: float_division_zero_in_null_row
+SELECT id, f8 / (f4 - f4) FROM nums WHERE f4 IS NULL;
+-- query: division_guarded_by_earlier_qual
+SELECT id FROM nums WHERE i4 <> 0 AND 100 / i4 > 1 ORDER BY id;
+-- query: float_division_guarded_by_earlier_qual
+SELECT id FROM nums WHERE f4 <> 0 AND f8 / f4 > 1 ORDER BY id;
+-- query: division_guarded_in_or
+SELECT id FROM nums WHERE i4 = 0 OR 100 / i4 > 1 ORDER BY id;
+-- query: case_division_by_constant
+SELECT id, CASE WHEN i4 > 20 THEN i4 / 2 ELSE i4 / 3 END, CASE WHEN f8 > 1 THEN f8 / 2 END FROM nums ORDER BY id;
