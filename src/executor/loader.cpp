@@ -82,7 +82,8 @@ int NumericTypmodScale(int32 typmod) {
 // PostgreSQL's numeric on-disk form -> integer scaled by 10^scale.  False for NaN/Infinity
 // or digits beyond the scale (cannot happen in a numeric(p,s) column).
 bool NumericToScaled(Datum d, int scale, __int128 *out) {
-    struct varlena *v = pg_detoast_datum_packed((struct varlena *)DatumGetPointer(d));
+    struct varlena *raw = (struct varlena *)DatumGetPointer(d);
+    struct varlena *v = (VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw)) ? pg_detoast_datum_packed(raw) : raw;
     const uint8_t *data = (const uint8_t *)VARDATA_ANY(v);
     const int64 size = VARSIZE_ANY_EXHDR(v);
     uint16 header;
@@ -104,6 +105,35 @@ bool NumericToScaled(Datum d, int scale, __int128 *out) {
         weight = w;
         digits = data + 4;
         ndigits = (size - 4) / 2;
+    }
+    // The usual case (numeric(p,s) values of up to 16 significant digits, short format): exact
+    // in 64-bit arithmetic.
+    if ((header & 0x8000) && ndigits <= 4 && (void *)v == (void *)raw) {
+        static const int64 kPow64[15] = {1LL, 10LL, 100LL, 1000LL, 10000LL, 100000LL, 1000000LL, 10000000LL, 100000000LL,
+                                         1000000000LL, 10000000000LL, 100000000000LL, 1000000000000LL,
+                                         10000000000000LL, 100000000000000LL};
+        int64 acc = 0;
+        bool fits = true;
+        for (int64 i = 0; i < ndigits && fits; ++i) {
+            int16 dig;
+            std::memcpy(&dig, digits + 2 * i, 2);
+            const int e = 4 * (weight - (int)i) + scale;
+            if (e >= 0 && e <= 14) {
+                acc += (int64)dig * kPow64[e];
+            } else if (e < 0 && e >= -3) {
+                const int64 div = kPow64[-e];
+                if (dig % div != 0) fits = false;
+                acc += dig / div;
+            } else if (e < -3) {
+                if (dig != 0) fits = false;
+            } else {
+                fits = false;
+            }
+        }
+        if (fits) {
+            *out = negative ? -(__int128)acc : (__int128)acc;
+            return true;
+        }
     }
     static const struct Pow10Table {
         __int128 p[39];
@@ -258,7 +288,8 @@ Status Append(ColumnBuilder &b, HostAllocator &alloc, Datum d, bool isnull) {
         v.offsets.push_back((int64_t)v.bytes.size());
         MarkNull(b, i);
     } else {
-        struct varlena *t = pg_detoast_datum_packed((struct varlena *)DatumGetPointer(d));
+        struct varlena *raw = (struct varlena *)DatumGetPointer(d);
+        struct varlena *t = (VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw)) ? pg_detoast_datum_packed(raw) : raw;
         const char *p = VARDATA_ANY(t);
         size_t n = VARSIZE_ANY_EXHDR(t);
         if (b.type == BPCHAROID)
