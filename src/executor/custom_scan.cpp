@@ -101,6 +101,7 @@ Status ExecuteImpl(ScanRun &run, Snapshot snapshot, ParamListInfo params) {
     options.should_cancel = [] { return InterruptRequested(); };
     options.memory_budget = std::max<int64_t>(1, run.alloc.limit() - run.alloc.used());
     options.sql_float_errors = true;
+    options.sql_casts = true;
     Expected<hir::Value> result = hir::CheckAndInterpret(program, run.registry, options);
     run.exec_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
     if (!result.ok()) {
@@ -254,10 +255,16 @@ TupleTableSlot *FetchNext(ScanState *ss) {
         EState *estate = ss->ps.state;
         const Outcome out = RunGuarded([run, estate]() { return ExecuteImpl(*run, estate->es_snapshot, estate->es_param_list_info); });
         CustomScan *cs = (CustomScan *)ss->ps.plan;
-        if ((out.code == Code::UNSUPPORTED || out.code == Code::INTERNAL) && cs->custom_plans != NIL) {
-            // The program cannot run after all: PostgreSQL's own plan gives the answer.
+        if ((out.code == Code::UNSUPPORTED || out.code == Code::INTERNAL || out.code == Code::USER_ERROR) &&
+            cs->custom_plans != NIL) {
+            // The program cannot run after all: PostgreSQL's own plan gives the answer.  A SQL
+            // error raised by the program (overflow, division by zero, a range error) goes the
+            // same way: the program computes whole columns, so it may meet an error in a row
+            // or an expression PostgreSQL never evaluates, or another error first; PostgreSQL's
+            // plan then raises exactly its own error, or none.
             ereport(out.code == Code::INTERNAL ? LOG : DEBUG1,
-                    (errmsg("rndn: running PostgreSQL's plan instead: %s", out.message)));
+                    (errmsg("rndn: running PostgreSQL's plan instead: %s%s%s", out.code == Code::USER_ERROR ? out.sqlstate : "",
+                            out.code == Code::USER_ERROR ? " " : "", out.message)));
             s->fallback = ExecInitNode((Plan *)linitial(cs->custom_plans), estate, s->eflags);
             s->css.custom_ps = list_make1(s->fallback);
             DeleteRun(s);

@@ -62,10 +62,13 @@ bool IsCastable(const Type &dest, const Type &src) {
     if (IsFloat(d) && IsDecimal(s)) return true;
     if (d == TypeKind::BOOL && IsInteger(s)) return true;
     if (IsInteger(d) && s == TypeKind::BOOL) return true;
-    if (IsInteger(d) && IsInteger(s)) return BitWidth(d) >= BitWidth(s);
-    if (IsInteger(d) && IsFloat(s)) return BitWidth(d) >= BitWidth(s);
+    // Narrowing conversions are allowed; InterpretOptions::sql_casts decides what happens to
+    // values out of the target's range.
+    if (IsInteger(d) && IsInteger(s)) return true;
+    if (IsInteger(d) && IsFloat(s)) return true;
+    if (IsInteger(d) && IsDecimal(s)) return true;  // rounds half away from zero, range-checked
     if (IsFloat(d) && IsInteger(s)) return true;
-    if (IsFloat(d) && IsFloat(s)) return BitWidth(d) >= BitWidth(s);
+    if (IsFloat(d) && IsFloat(s)) return true;
     return false;
 }
 

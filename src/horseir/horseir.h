@@ -422,6 +422,11 @@ struct InterpretOptions {
     // "...: underflow", and division by zero raises 22012, as PostgreSQL's float4/float8
     // operators do (HorseIR's own rule is IEEE arithmetic).
     bool sql_float_errors = false;
+    // SQL semantics for narrowing check_cast (i64 -> i32, f64 -> i32, f64 -> f32, ...): a value
+    // out of the target's range raises PostgreSQL's error ("integer out of range", "value out of
+    // range: overflow"), and float -> integer rounds half to even (rint) as PostgreSQL does.
+    // HorseIR's own rule: C conversions (integers wrap, floats truncate and saturate).
+    bool sql_casts = false;
 };
 
 // Runs `main` of a program that CheckProgram accepted (an unchecked program is an INTERNAL

@@ -62,7 +62,7 @@ Type WidestType(const Type &a, const Type &b);  // §3.2 with decimal extension
 bool IsCastable(const Type &dest, const Type &src);
 // Casts a vector to another basic type (check_cast at run time and implicit widening).
 Expected<std::shared_ptr<const Vector>> CastVector(const std::shared_ptr<const Vector> &v,
-                                                   const Type &to);
+                                                   const Type &to, bool sql = false);
 Status ShapeError(const std::string &what);
 Status TypeError(const std::string &what);
 

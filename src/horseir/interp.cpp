@@ -295,7 +295,7 @@ private:
         const Type &src = v.vector().type;
         if (src == t || (IsDecimal(t.kind) && t.scale == Type::kUnknownScale && src.kind == t.kind)) return v;
         if (!IsCastable(t, src)) return fail();
-        RNDN_ASSIGN_OR_RETURN(auto r, CastVector(v.vector_ptr(), t));
+        RNDN_ASSIGN_OR_RETURN(auto r, CastVector(v.vector_ptr(), t, opts_.sql_casts));
         return Value(r);
     }
 

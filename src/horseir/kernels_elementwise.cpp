@@ -1,6 +1,7 @@
 // Element-wise kernels: casts, arithmetic, comparisons, logic, unary math, calendar, strings.
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <limits>
 
 #include "horseir/kernel_util.h"
@@ -29,7 +30,7 @@ int ScaleOrZero(const Type &t) { return IsDecimal(t.kind) ? t.scale : 0; }
 
 }  // namespace
 
-Expected<std::shared_ptr<const Vector>> CastVector(const std::shared_ptr<const Vector> &v, const Type &to) {
+Expected<std::shared_ptr<const Vector>> CastVector(const std::shared_ptr<const Vector> &v, const Type &to, bool sql) {
     const Vector &src = *v;
     const Type &from = src.type;
     if (from == to) return v;
@@ -103,6 +104,7 @@ Expected<std::shared_ptr<const Vector>> CastVector(const std::shared_ptr<const V
         }
         return std::shared_ptr<const Vector>(out);
     }
+    Status st;
     VisitFixed(from.kind, [&](auto s) {
         using S = decltype(s);
         const S *in = src.Data<S>();
@@ -111,6 +113,39 @@ Expected<std::shared_ptr<const Vector>> CastVector(const std::shared_ptr<const V
             D *o = out->Data<D>();
             if (to.kind == TypeKind::BOOL) {
                 for (int64_t i = 0; i < n; ++i) o[i] = in[i] != S{0};
+            } else if (sql && !std::is_same_v<D, __int128> && !std::is_same_v<S, __int128>) {
+                // PostgreSQL's conversions: range errors, float -> integer by rint.
+                for (int64_t i = 0; i < n && st.ok(); ++i) {
+                    if constexpr (std::is_integral_v<D> && std::is_integral_v<S>) {
+                        if (static_cast<__int128>(in[i]) > static_cast<__int128>(std::numeric_limits<D>::max()) ||
+                            static_cast<__int128>(in[i]) < static_cast<__int128>(std::numeric_limits<D>::min())) {
+                            if (src.IsValid(i)) st = IntegerOutOfRange(to.kind);
+                            o[i] = 0;
+                        } else {
+                            o[i] = static_cast<D>(in[i]);
+                        }
+                    } else if constexpr (std::is_integral_v<D> && std::is_floating_point_v<S>) {
+                        const double r = std::rint(static_cast<double>(in[i]));
+                        // In range when -2^(bits-1) <= r < 2^(bits-1), exactly representable bounds.
+                        const double lim = std::ldexp(1.0, static_cast<int>(sizeof(D) * 8 - 1));
+                        if (!(r >= -lim && r < lim)) {
+                            if (src.IsValid(i)) st = IntegerOutOfRange(to.kind);
+                            o[i] = 0;
+                        } else {
+                            o[i] = static_cast<D>(r);
+                        }
+                    } else if constexpr (std::is_floating_point_v<D>) {
+                        o[i] = static_cast<D>(in[i]);
+                        if constexpr (std::is_floating_point_v<S> && sizeof(D) < sizeof(S)) {
+                            if (src.IsValid(i) && std::isinf(o[i]) && !std::isinf(in[i]))
+                                st = Status::UserError(sqlstate::kNumericOutOfRange, "value out of range: overflow");
+                            else if (src.IsValid(i) && o[i] == 0 && in[i] != 0)
+                                st = Status::UserError(sqlstate::kNumericOutOfRange, "value out of range: underflow");
+                        }
+                    } else {
+                        o[i] = ConvertNumber<D, S>(in[i]);
+                    }
+                }
             } else {
                 for (int64_t i = 0; i < n; ++i) o[i] = ConvertNumber<D, S>(in[i]);
             }
@@ -118,6 +153,7 @@ Expected<std::shared_ptr<const Vector>> CastVector(const std::shared_ptr<const V
         });
         return 0;
     });
+    RNDN_RETURN_IF_ERROR(st);
     return std::shared_ptr<const Vector>(out);
 }
 

@@ -438,7 +438,35 @@ Expected<Value> KIndexA(KernelCtx &, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[2], "index_a", 2));
     RNDN_ASSIGN_OR_RETURN(auto idx, IndexVector(args[1], "index_a"));
     const Vector &x = args[0].vector();
-    if (IsString(x.type.kind)) return Status::Unsupported("@index_a on strings");
+    if (IsString(x.type.kind)) {
+        // Strings: note for every row where its value comes from, then rebuild bytes/offsets.
+        const Vector &vals = args[2].vector();
+        if (!IsString(vals.type.kind)) return TypeError("@index_a: string vector assigned non-string values");
+        if (vals.length != 1 && vals.length != idx->length) return ShapeError("@index_a: values and indexes differ in length");
+        std::vector<int64_t> from(static_cast<size_t>(x.length));  // >= 0: row of x; < 0: -(row of vals) - 1
+        std::iota(from.begin(), from.end(), 0);
+        const int64_t *ix = idx->Data<int64_t>();
+        for (int64_t i = 0; i < idx->length; ++i) {
+            const int64_t k = ix[i];
+            if (k < 0 || k >= x.length) return ShapeError("index " + std::to_string(k) + " out of range for a vector of length " + std::to_string(x.length));
+            from[static_cast<size_t>(k)] = -(vals.length == 1 ? 0 : i) - 1;
+        }
+        RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(x.type, 0));
+        std::vector<int64_t> null_rows;
+        for (int64_t r = 0; r < x.length; ++r) {
+            const int64_t f = from[static_cast<size_t>(r)];
+            const Vector &src = f >= 0 ? x : vals;
+            const int64_t row = f >= 0 ? f : -f - 1;
+            if (src.IsValid(row)) {
+                out->AppendString(src.StringAt(row));
+            } else {
+                out->AppendString(std::string_view());
+                null_rows.push_back(r);
+            }
+        }
+        for (int64_t r : null_rows) out->SetNull(r);
+        return V(out);
+    }
     RNDN_ASSIGN_OR_RETURN(auto vals, As(args[2].vector_ptr(), x.type));
     if (vals->length != 1 && vals->length != idx->length) return ShapeError("@index_a: values and indexes differ in length");
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(x.type, x.length));

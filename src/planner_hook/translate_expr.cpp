@@ -350,6 +350,11 @@ Expected<Col> Translator::CaseX(CaseExpr *ce, const Ctx &ctx) {
         scale = std::max(scale, d.scale);
     }
     if (type == NUMERICOID) {
+        // PostgreSQL keeps each row's own display scale (CASE ... THEN n ELSE 0 prints 0, not
+        // 0.000): only branches of one scale are translated.
+        for (const auto &v : vals)
+            if (v.scale != scale) return Unsup(ctx.node, "CASE over numerics of different scales");
+        if (def && def->scale != scale) return Unsup(ctx.node, "CASE over numerics of different scales");
         for (auto &v : vals) {
             if (v.scale < 0) return Unsup(ctx.node, "CASE over numeric of unknown scale");
             RNDN_ASSIGN_OR_RETURN(v, CastToScale(v, scale));
@@ -399,6 +404,8 @@ Expected<Col> Translator::CoalesceX(CoalesceExpr *ce, const Ctx &ctx) {
     if (ce->coalescetype == NUMERICOID)
         for (auto &x : xs) {
             if (x.scale < 0) return Unsup(ctx.node, "COALESCE over numeric of unknown scale");
+            // Each row keeps the display scale of the argument it came from.
+            if (x.scale != scale) return Unsup(ctx.node, "COALESCE over numerics of different scales");
             RNDN_ASSIGN_OR_RETURN(x, CastToScale(x, scale));
         }
     Col acc = xs.back();

@@ -241,3 +241,18 @@ SELECT id FROM nums WHERE f4 <> 0 AND f8 / f4 > 1 ORDER BY id;
 SELECT id FROM nums WHERE i4 = 0 OR 100 / i4 > 1 ORDER BY id;
 -- query: case_division_by_constant
 SELECT id, CASE WHEN i4 > 20 THEN i4 / 2 ELSE i4 / 3 END, CASE WHEN f8 > 1 THEN f8 / 2 END FROM nums ORDER BY id;
+-- query: narrowing_casts
+SELECT id, n::int, n::bigint, n::smallint, f8::int, f8::bigint, f4::int, i8::int, i4::smallint, f8::real, i4::real, n::real
+  FROM nums WHERE id <> 9 ORDER BY id;
+-- query: cast_rounding_half_even_and_away
+SELECT id, (id - 0.5)::float8::int, (id - 0.5)::int, (0.5 - id)::float8::bigint, (0.5 - id)::smallint FROM nums ORDER BY id;
+-- query: cast_out_of_range_int
+SELECT i8::int FROM nums ORDER BY id;
+-- query: cast_out_of_range_smallint
+SELECT i4::smallint * 0 FROM nums WHERE i4 > 50 ORDER BY id;
+-- query: cast_float_overflow_real
+SELECT (f8 * 1e300)::real FROM nums WHERE f8 > 1 ORDER BY id;
+-- query: coalesce_numeric_mixed_scales
+SELECT id, COALESCE(n, n4, 0), COALESCE(n, 0.00) FROM nums ORDER BY id;
+-- query: case_numeric_mixed_scales
+SELECT id, CASE WHEN n > 1 THEN n WHEN n < 0 THEN -n ELSE 0 END, CASE WHEN n > 1 THEN n ELSE 0.00 END FROM nums ORDER BY id;

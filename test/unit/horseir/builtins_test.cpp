@@ -118,6 +118,9 @@ TEST(Selection, WhereCompressIndex) {
     EXPECT_EQ(E("@index_a((-1,2,3):i32, (2,1):i64, 0:i32)", "x:? = 1:i32;"), "-1,0,0");
     EXPECT_EQ(Eval("x:? = (-1,2,3):i32;\n y:? = @index_a(x, (2,1):i64, (7,8):i32);\n return x;"), "-1,2,3");
     EXPECT_EQ(E("@index_a(v, (1,3):i64, 1:bool)", "v:? = @vector(4:i32, 0:bool);"), "0,1,0,1");
+    EXPECT_EQ(E("@index_a((\"a\",\"bb\",null,\"d\"):str, (2,0):i64, (\"x\",null):str)"), "null,bb,x,d");
+    EXPECT_EQ(E("@index_a((\"a\",\"bb\"):str, (1):i64, \"zz\":str)"), "a,zz");
+    EXPECT_EQ(E("check_cast((2.5,-2.5,3.49):dec128<2>, i32)"), "3,-3,3");
 }
 
 TEST(Sorting, OrderGroupUnique) {
@@ -252,7 +255,41 @@ TEST(Casts, CheckCastAtRunTime) {
     EXPECT_EQ(E("check_cast(1.25:dec64<2>, f64)"), "1.25");
     EXPECT_EQ(E("check_cast(1.255:dec64<3>, dec64<2>)"), "1.26");  // rounds half away from zero
     EXPECT_EQ(E("check_cast(7:i32, dec64<2>)"), "7.00");
-    EXPECT_EQ(TypeOf("check_cast((1,2):i64, i32)"), "ERROR: t.hir:5:11: cannot cast i64 to i32");
+    EXPECT_EQ(TypeOf("check_cast((\"1\",\"2\"):str, i32)"), "ERROR: t.hir:5:11: cannot cast str to i32");
+}
+
+// Narrowing casts: HorseIR's C conversions by default; with sql_casts, PostgreSQL's range errors
+// and rint rounding (select 2.5::float8::int -> 2, 3.5::float8::int -> 4, 3000000000::int8::int
+// -> integer out of range, 1e300::float8::float4 -> value out of range: overflow).
+TEST(Casts, NarrowingWithAndWithoutSqlCasts) {
+    struct Case {
+        const char *expr;
+        const char *horseir;
+        const char *sql;
+    } cases[] = {
+        {"check_cast((3000000000,5):i64, i32)", "-1294967296,5", "ERROR 22003: integer out of range"},
+        {"check_cast((3000000000,null):i64, i32)", "-1294967296,null", "ERROR 22003: integer out of range"},
+        {"check_cast((5,null):i64, i16)", "5,null", "5,null"},
+        {"check_cast(40000:i32, i16)", "-25536", "ERROR 22003: smallint out of range"},
+        {"check_cast((2.5,3.5,-2.5,2.7):f64, i32)", "2,3,-2,2", "2,4,-2,3"},
+        {"check_cast(3e+09:f64, i32)", "2147483647", "ERROR 22003: integer out of range"},
+        {"check_cast(-2147483648.4:f64, i32)", "-2147483648", "-2147483648"},
+        {"check_cast(1e+300:f64, f32)", "Infinity", "ERROR 22003: value out of range: overflow"},
+        {"check_cast(1e-300:f64, f32)", "0", "ERROR 22003: value out of range: underflow"},
+        {"check_cast(0.5:f64, f32)", "0.5", "0.5"},
+    };
+    for (const Case &c : cases) {
+        auto p = ParseProgram(Wrap(std::string("r:? = ") + c.expr + "; return r;"), "c.hir");
+        ASSERT_TRUE(p.ok()) << c.expr << ": " << p.status().ToString();
+        ASSERT_TRUE(CheckProgram(*p).ok()) << c.expr;
+        DataRegistry reg;
+        InterpretOptions horse, sql;
+        sql.sql_casts = true;
+        auto a = Interpret(*p, reg, horse);
+        auto b = Interpret(*p, reg, sql);
+        EXPECT_EQ(a.ok() ? Show(*a) : std::string("ERROR ") + a.status().sqlstate().chars + ": " + a.status().message(), c.horseir) << c.expr;
+        EXPECT_EQ(b.ok() ? Show(*b) : std::string("ERROR ") + b.status().sqlstate().chars + ": " + b.status().message(), c.sql) << c.expr;
+    }
 }
 
 TEST(Nulls, IsNullCoalesce) {
