@@ -279,7 +279,7 @@ Node *ReplaceVarsWithMarkers(Node *n, MarkerCtx *mc) {
 }
 
 Expected<Translator::RelP> Translator::IndexScanNode(Plan *plan, Oid indexid, Index scanrelid, List *quals,
-                                                     List *index_tlist, ScanDirection dir) {
+                                                     List *index_tlist, ScanDirection dir, bool order_free) {
     // PostgreSQL returns the rows in index order (keys, then heap position); the loader reads
     // them in heap order, and @order is stable: sorting by the keys gives the same sequence.
     HeapTuple tup = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(indexid));
@@ -330,7 +330,7 @@ Expected<Translator::RelP> Translator::IndexScanNode(Plan *plan, Oid indexid, In
         flags += desc ? "0" : "1";
     }
     for (int i = 0; i < nkeys; ++i) rel->extras.erase(-1 - i);
-    if (kv.empty()) return rel;
+    if (kv.empty() || order_free) return rel;  // nobody downstream sees the order
     std::string order;
     if (kv.size() == 1) {
         order = Emit("@order(" + kv[0] + ", " + flags + ":bool)");
@@ -636,6 +636,9 @@ Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses, Re
     RNDN_ASSIGN_OR_RETURN(RelP outer, NodeRel(plan->lefttree));
     RelP inner = pre_inner;
     if (!inner) {
+        // A semi or anti join only asks whether a match exists: the inner rows' order is free
+        // (an index scan there need not be sorted into index order).
+        order_free_ = jt == JOIN_SEMI || jt == JOIN_ANTI;
         RNDN_ASSIGN_OR_RETURN(inner, NodeRel(plan->righttree));
     }
     std::vector<std::pair<std::string, std::string>> key_vars;
@@ -951,6 +954,9 @@ Status Translator::InitPlans(Plan *plan) {
 
 Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
     if (plan == nullptr) return Status::Unsupported("missing plan node");
+    // order_free_ holds for this node only (the inner side of a semi or anti join, through
+    // pass-through nodes): its row order cannot show in the result.
+    const bool order_free = std::exchange(order_free_, false);
     if (plan->initPlan != NIL) RNDN_RETURN_IF_ERROR(InitPlans(plan));
     switch (nodeTag(plan)) {
         case T_SeqScan: {
@@ -1014,13 +1020,13 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
             IndexScan *s = (IndexScan *)plan;
             if (s->indexorderbyorig != NIL) return Unsup(plan, "ORDER BY distance");
             List *q = list_concat(list_copy(s->indexqualorig), plan->qual);
-            return IndexScanNode(plan, s->indexid, s->scan.scanrelid, q, nullptr, s->indexorderdir);
+            return IndexScanNode(plan, s->indexid, s->scan.scanrelid, q, nullptr, s->indexorderdir, order_free);
         }
         case T_IndexOnlyScan: {
             IndexOnlyScan *s = (IndexOnlyScan *)plan;
             if (s->indexorderby != NIL) return Unsup(plan, "ORDER BY distance");
             List *q = list_concat(list_copy(s->indexqual), plan->qual);
-            return IndexScanNode(plan, s->indexid, s->scan.scanrelid, q, s->indextlist, s->indexorderdir);
+            return IndexScanNode(plan, s->indexid, s->scan.scanrelid, q, s->indextlist, s->indexorderdir, order_free);
         }
         case T_Memoize:
         case T_Material:
@@ -1028,6 +1034,7 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
         case T_Gather:
         case T_GatherMerge: {
             if (IsA(plan, Gather) && ((Gather *)plan)->initParam != nullptr) return Unsup(plan, "init plan params");
+            order_free_ = order_free;
             RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
             return ProjectOver(plan, child, plan->qual);
         }
@@ -1074,6 +1081,7 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
                 keys.emplace_back((Expr *)p->paramval, p->paramno);
                 decor_params_.insert(p->paramno);
             }
+            order_free_ = nl->join.jointype == JOIN_SEMI || nl->join.jointype == JOIN_ANTI;
             Expected<RelP> inner = NodeRel(plan->righttree);
             decor_params_ = saved;
             if (!inner.ok()) return inner.status();

@@ -282,7 +282,7 @@ private:
     Expected<RelP> Scan(Plan *plan, Index scanrelid, List *quals, List *index_tlist = nullptr,
                         std::map<int, Expr *> extra_exprs = {});
     Expected<RelP> IndexScanNode(Plan *plan, Oid indexid, Index scanrelid, List *quals, List *index_tlist,
-                                 ScanDirection dir);
+                                 ScanDirection dir, bool order_free = false);
     Expected<RelP> AggNode(Agg *agg, RelP in, const std::vector<int> &extra_keys = {});
     Expected<Col> SubPlanX(SubPlan *sp, const Ctx &ctx);
     Status InitPlans(Plan *plan);
@@ -313,6 +313,7 @@ private:
     PlannedStmt *stmt_;
     std::string body_;
     std::unordered_map<std::string, std::string> emitted_;  // right-hand side -> variable
+    bool order_free_ = false;  // the next NodeRel's row order cannot show (see NodeRel)
     int next_var_ = 0;
     std::map<std::string, std::string> len_cache_;
     std::map<int, Col> params_;      // PARAM_EXEC id -> value of an init plan (a scalar)
