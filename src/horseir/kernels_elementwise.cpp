@@ -137,7 +137,7 @@ Expected<std::shared_ptr<const Vector>> CastVector(const std::shared_ptr<const V
                     } else if constexpr (std::is_floating_point_v<D>) {
                         o[i] = static_cast<D>(in[i]);
                         if constexpr (std::is_floating_point_v<S> && sizeof(D) < sizeof(S)) {
-                            if (src.IsValid(i) && std::isinf(o[i]) && !std::isinf(in[i]))
+                            if (src.IsValid(i) && std::isinf(o[i]) && !std::isinf(static_cast<double>(in[i])))
                                 st = Status::UserError(sqlstate::kNumericOutOfRange, "value out of range: overflow");
                             else if (src.IsValid(i) && o[i] == 0 && in[i] != 0)
                                 st = Status::UserError(sqlstate::kNumericOutOfRange, "value out of range: underflow");

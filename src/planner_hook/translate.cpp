@@ -971,15 +971,7 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
         case T_SubqueryScan: {
             SubqueryScan *s = (SubqueryScan *)plan;
             RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(s->subplan));
-            Ctx ctx;
-            ctx.node = plan;
-            ctx.scanrelid = s->scan.scanrelid;
-            ctx.scan_col = [child, plan](AttrNumber a) -> Expected<Col> {
-                if (a < 1 || a > (int)child->cols.size()) return Unsup(plan, "column out of range");
-                return child->cols[a - 1]->Get();
-            };
-            ctx.len_var = child->len_var;
-            return FilterAndProject(plan, ctx, plan->qual);
+            return ScanOverRel(plan, s->scan.scanrelid, child);
         }
         case T_CteScan: {
             // A CTE referenced more than once (or MATERIALIZED): its plan is translated at each
@@ -988,15 +980,7 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
             if (c->ctePlanId < 1 || c->ctePlanId > list_length(stmt_->subplans)) return Unsup(plan, "CTE plan not found");
             RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel((Plan *)list_nth(stmt_->subplans, c->ctePlanId - 1)));
             if (!child->extras.empty() || !child->deferred.empty()) return Unsup(plan, "correlated CTE");
-            Ctx ctx;
-            ctx.node = plan;
-            ctx.scanrelid = c->scan.scanrelid;
-            ctx.scan_col = [child, plan](AttrNumber a) -> Expected<Col> {
-                if (a < 1 || a > (int)child->cols.size()) return Unsup(plan, "column out of range");
-                return child->cols[a - 1]->Get();
-            };
-            ctx.len_var = child->len_var;
-            return FilterAndProject(plan, ctx, plan->qual);
+            return ScanOverRel(plan, c->scan.scanrelid, child);
         }
         case T_Append: {
             Append *a = (Append *)plan;
@@ -1089,6 +1073,20 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
         }
         default: return Unsup(plan, "node type not translated");
     }
+}
+
+// A scan node whose "relation" is another plan's output (subquery, CTE): its Vars of
+// scanrelid name the child's columns by position.
+Expected<Translator::RelP> Translator::ScanOverRel(Plan *plan, Index scanrelid, RelP child) {
+    Ctx ctx;
+    ctx.node = plan;
+    ctx.scanrelid = scanrelid;
+    ctx.scan_col = [child, plan](AttrNumber a) -> Expected<Col> {
+        if (a < 1 || a > (int)child->cols.size()) return Unsup(plan, "column out of range");
+        return child->cols[a - 1]->Get();
+    };
+    ctx.len_var = child->len_var;
+    return FilterAndProject(plan, ctx, plan->qual);
 }
 
 Expected<Translator::RelP> Translator::AppendRels(Plan *plan, List *children) {

@@ -279,6 +279,7 @@ private:
     // Append / MergeAppend: the children's rows one after another (column k of the output is
     // column k of every child).
     Expected<RelP> AppendRels(Plan *plan, List *children);
+    Expected<RelP> ScanOverRel(Plan *plan, Index scanrelid, RelP child);
     Expected<RelP> Scan(Plan *plan, Index scanrelid, List *quals, List *index_tlist = nullptr,
                         std::map<int, Expr *> extra_exprs = {});
     Expected<RelP> IndexScanNode(Plan *plan, Oid indexid, Index scanrelid, List *quals, List *index_tlist,

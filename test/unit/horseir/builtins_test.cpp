@@ -258,6 +258,20 @@ TEST(Casts, CheckCastAtRunTime) {
     EXPECT_EQ(TypeOf("check_cast((\"1\",\"2\"):str, i32)"), "ERROR: t.hir:5:11: cannot cast str to i32");
 }
 
+// r:? = EXPR run with default options and with `sql` options: "value" or "ERROR <state>: msg".
+std::pair<std::string, std::string> RunTwoWays(const std::string &expr, const InterpretOptions &sql) {
+    auto p = ParseProgram(Wrap("r:? = " + expr + "; return r;"), "two.hir");
+    if (!p.ok()) return {"PARSE " + p.status().ToString(), ""};
+    Status st = CheckProgram(*p);
+    if (!st.ok()) return {"CHECK " + st.ToString(), ""};
+    auto show = [](const Expected<Value> &r) {
+        return r.ok() ? Show(*r) : std::string("ERROR ") + r.status().sqlstate().chars + ": " + r.status().message();
+    };
+    DataRegistry reg;
+    InterpretOptions plain;
+    return {show(Interpret(*p, reg, plain)), show(Interpret(*p, reg, sql))};
+}
+
 // Narrowing casts: HorseIR's C conversions by default; with sql_casts, PostgreSQL's range errors
 // and rint rounding (select 2.5::float8::int -> 2, 3.5::float8::int -> 4, 3000000000::int8::int
 // -> integer out of range, 1e300::float8::float4 -> value out of range: overflow).
@@ -278,17 +292,12 @@ TEST(Casts, NarrowingWithAndWithoutSqlCasts) {
         {"check_cast(1e-300:f64, f32)", "0", "ERROR 22003: value out of range: underflow"},
         {"check_cast(0.5:f64, f32)", "0.5", "0.5"},
     };
+    InterpretOptions sql;
+    sql.sql_casts = true;
     for (const Case &c : cases) {
-        auto p = ParseProgram(Wrap(std::string("r:? = ") + c.expr + "; return r;"), "c.hir");
-        ASSERT_TRUE(p.ok()) << c.expr << ": " << p.status().ToString();
-        ASSERT_TRUE(CheckProgram(*p).ok()) << c.expr;
-        DataRegistry reg;
-        InterpretOptions horse, sql;
-        sql.sql_casts = true;
-        auto a = Interpret(*p, reg, horse);
-        auto b = Interpret(*p, reg, sql);
-        EXPECT_EQ(a.ok() ? Show(*a) : std::string("ERROR ") + a.status().sqlstate().chars + ": " + a.status().message(), c.horseir) << c.expr;
-        EXPECT_EQ(b.ok() ? Show(*b) : std::string("ERROR ") + b.status().sqlstate().chars + ": " + b.status().message(), c.sql) << c.expr;
+        auto [horse, with_sql] = RunTwoWays(c.expr, sql);
+        EXPECT_EQ(horse, c.horseir) << c.expr;
+        EXPECT_EQ(with_sql, c.sql) << c.expr;
     }
 }
 
@@ -394,18 +403,12 @@ TEST(Interpreter, SqlFloatErrorsOption) {
         {"@mul(1e+308:f64, 0:f64)", "0", "0"},
         {"@mul(0:f64, 1e-320:f64)", "0", "0"},
     };
+    InterpretOptions sql;
+    sql.sql_float_errors = true;
     for (const Case &c : cases) {
-        auto p = ParseProgram(Wrap(std::string("r:? = ") + c.expr + "; return r;"), "f.hir");
-        ASSERT_TRUE(p.ok()) << c.expr << ": " << p.status().ToString();
-        ASSERT_TRUE(CheckProgram(*p).ok()) << c.expr;
-        DataRegistry reg;
-        InterpretOptions ieee, sql;
-        sql.sql_float_errors = true;
-        auto a = Interpret(*p, reg, ieee);
-        auto b = Interpret(*p, reg, sql);
-        EXPECT_EQ(a.ok() ? Show(*a) : "ERROR " + a.status().ToString(), c.ieee) << c.expr;
-        std::string got = b.ok() ? Show(*b) : std::string("ERROR ") + b.status().sqlstate().chars + ": " + b.status().message();
-        EXPECT_EQ(got, c.sql) << c.expr;
+        auto [ieee, with_sql] = RunTwoWays(c.expr, sql);
+        EXPECT_EQ(ieee, c.ieee) << c.expr;
+        EXPECT_EQ(with_sql, c.sql) << c.expr;
     }
 }
 
