@@ -195,6 +195,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
         if ((row->kind == FnKind::LIKE || row->kind == FnKind::NOTLIKE || row->kind == FnKind::SUBSTR) && i > 0) continue;
         if (row->kind == FnKind::EXTRACT && i == 0) continue;
         if ((row->kind == FnKind::DATE_TS && i == 1) || (row->kind == FnKind::TS_DATE && i == 0)) continue;
+        if (row->kind == FnKind::ROUND && i == 1) continue;
         RNDN_ASSIGN_OR_RETURN(Col c, X(arg, ctx));
         a.push_back(c);
     }
@@ -272,6 +273,17 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             if (start < 1 || len < 0) return Unsup(ctx.node, "substring start < 1 or negative length");
             if (pg_database_encoding_max_length() > 1) ascii_guard_ = true;
             out.var = Emit("@sub_string(" + a[0].var + ", (" + std::to_string(start) + "," + std::to_string(len) + "):i64)");
+            break;
+        }
+        case FnKind::ROUND: {
+            if (nargs != 2) return Unsup(ctx.node, "round arity");
+            Expr *k = (Expr *)lsecond(args);
+            if (!IsA(k, Const) || ((Const *)k)->constisnull) return Unsup(ctx.node, "round to a non-constant scale");
+            const int32 places = DatumGetInt32(((Const *)k)->constvalue);
+            if (places < 0 || places > 30) return Unsup(ctx.node, "round to " + std::to_string(places) + " places");
+            if (a[0].scale < 0) return Unsup(ctx.node, "round of a numeric of unknown scale");
+            out.var = Emit("check_cast(" + a[0].var + ", dec128<" + std::to_string(places) + ">)");
+            out.scale = places;
             break;
         }
         case FnKind::DATE_TS:
@@ -444,25 +456,36 @@ Expected<Col> Translator::ArrayOp(ScalarArrayOpExpr *sa, const Ctx &ctx) {
     if (n == 0) return Unsup(ctx.node, "empty IN list");
     std::vector<std::string> lits;
     int scale = 0;
+    bool has_null = false;
     for (int i = 0; i < n; ++i) {
-        if (nulls[i]) return Unsup(ctx.node, "IN list containing NULL");
+        if (nulls[i]) {
+            has_null = true;
+            continue;
+        }
         RNDN_ASSIGN_OR_RETURN(std::string l, ScalarLiteral(et, elems[i], false, -1, ctx.node));
         if (et == NUMERICOID) scale = std::max(scale, LiteralScale(l));
         lits.push_back(l);
     }
     auto t = HirType(et, scale);
     if (!t) return Unsup(ctx.node, "IN list of type " + TypeName(et));
-    std::string vec = "(";
-    for (int i = 0; i < n; ++i) vec += (i ? "," : "") + lits[i];
-    vec += "):" + *t;
     Col xm = x;
     if (x.scalar) {
         RNDN_ASSIGN_OR_RETURN(xm, Materialize(x, ctx.len_var));
     }
     Col out;
     out.type = BOOLOID;
+    if (lits.empty()) {  // only NULLs: x IN (NULL) and x NOT IN (NULL) are NULL for every row
+        out.var = Emit("@vector(" + Emit("@len(" + xm.var + ")") + ", null:bool)");
+        return out;
+    }
+    std::string vec = "(";
+    for (size_t i = 0; i < lits.size(); ++i) vec += (i ? "," : "") + lits[i];
+    vec += "):" + *t;
     std::string m = Emit("@member(" + xm.var + ", " + vec + ")");
     out.var = sa->useOr ? m : Emit("@not(" + m + ")");
+    // A NULL in the list: x IN (..., NULL) is true when x matches, else NULL; x NOT IN
+    // (..., NULL) is false when x matches, else NULL (three-valued OR / AND with NULL).
+    if (has_null) out.var = Emit(std::string(sa->useOr ? "@or(" : "@and(") + out.var + ", null:bool)");
     return out;
 }
 

@@ -53,7 +53,7 @@ namespace rndn::plan::internal {
 // ---------------------------------------------------------------------------------------------
 // The function table (pg_functions.def)
 
-enum class FnKind : uint8_t { BINARY, UNARY, CAST, RELABEL, LIKE, NOTLIKE, SUBSTR, EXTRACT, DATE_TS, TS_DATE };
+enum class FnKind : uint8_t { BINARY, UNARY, CAST, RELABEL, LIKE, NOTLIKE, SUBSTR, EXTRACT, DATE_TS, TS_DATE, ROUND };
 enum : unsigned { F_DIV = 1, F_NZCONST = 2, F_ORDERED = 4, F_EQ = 8 };
 
 struct FnRow {
@@ -73,6 +73,7 @@ struct FnRow {
 #define EXTRACT FnKind::EXTRACT
 #define DATE_TS FnKind::DATE_TS
 #define TS_DATE FnKind::TS_DATE
+#define ROUND FnKind::ROUND
 #define RNDN_PGFN(src, kind, builtin, flags) {src, kind, builtin, flags},
 inline constexpr FnRow kFnRows[] = {
 #include "planner_hook/pg_functions.def"
@@ -89,6 +90,7 @@ inline constexpr FnRow kFnRows[] = {
 #undef EXTRACT
 #undef DATE_TS
 #undef TS_DATE
+#undef ROUND
 
 inline const std::unordered_map<std::string, const FnRow *> &FnTable() {
     static const std::unordered_map<std::string, const FnRow *> table = [] {

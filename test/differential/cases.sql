@@ -256,3 +256,9 @@ SELECT (f8 * 1e300)::real FROM nums WHERE f8 > 1 ORDER BY id;
 SELECT id, COALESCE(n, n4, 0), COALESCE(n, 0.00) FROM nums ORDER BY id;
 -- query: case_numeric_mixed_scales
 SELECT id, CASE WHEN n > 1 THEN n WHEN n < 0 THEN -n ELSE 0 END, CASE WHEN n > 1 THEN n ELSE 0.00 END FROM nums ORDER BY id;
+-- query: in_list_with_null
+SELECT id, i4 IN (10, NULL), i4 NOT IN (10, NULL), v IN ('AIR', NULL), i4 IN (NULL::int), i4 NOT IN (NULL::int) FROM nums ORDER BY id;
+-- query: in_list_with_null_filter
+SELECT id FROM nums WHERE i4 NOT IN (20, NULL) OR id > 8 ORDER BY id;
+-- query: round_numeric
+SELECT id, round(n, 1), round(n, 0), round(n4, 2), round(n, 4), round(-n, 1) FROM nums ORDER BY id;
