@@ -982,6 +982,56 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
             if (!child->extras.empty() || !child->deferred.empty()) return Unsup(plan, "correlated CTE");
             return ScanOverRel(plan, c->scan.scanrelid, child);
         }
+        case T_ValuesScan: {
+            // VALUES of constants: one vector literal per column.
+            ValuesScan *vs = (ValuesScan *)plan;
+            if (vs->values_lists == NIL) return Unsup(plan, "empty VALUES");
+            const int ncols = list_length((List *)linitial(vs->values_lists));
+            auto cols = std::make_shared<std::vector<Col>>();
+            for (int k = 0; k < ncols; ++k) {
+                Oid type = InvalidOid;
+                std::vector<Const *> consts;
+                ListCell *lc;
+                foreach (lc, vs->values_lists) {
+                    List *row = (List *)lfirst(lc);
+                    Node *e = (Node *)list_nth(row, k);
+                    while (IsA(e, RelabelType)) e = (Node *)((RelabelType *)e)->arg;
+                    if (!IsA(e, Const)) return Unsup(plan, "VALUES with a non-constant expression");
+                    consts.push_back((Const *)e);
+                    type = exprType((Node *)list_nth(row, k));
+                }
+                int scale = -1;
+                std::vector<std::string> lits;
+                for (Const *c : consts) {
+                    RNDN_ASSIGN_OR_RETURN(std::string l, ScalarLiteral(c->consttype, c->constvalue, c->constisnull, -1, plan));
+                    if (type == NUMERICOID && !c->constisnull) {
+                        const int sc = LiteralScale(l);
+                        if (scale >= 0 && sc != scale) return Unsup(plan, "VALUES numerics of different scales");
+                        scale = sc;
+                    }
+                    lits.push_back(l);
+                }
+                if (type == NUMERICOID && scale < 0) scale = 0;
+                auto t = HirType(type, scale);
+                if (!t) return Unsup(plan, "VALUES column of type " + TypeName(type));
+                std::string vec = "(";
+                for (size_t i = 0; i < lits.size(); ++i) vec += (i ? "," : "") + lits[i];
+                Col c;
+                c.type = type;
+                c.scale = type == NUMERICOID ? scale : -1;
+                c.var = Emit(vec + "):" + *t);
+                cols->push_back(c);
+            }
+            Ctx ctx;
+            ctx.node = plan;
+            ctx.scanrelid = vs->scan.scanrelid;
+            ctx.scan_col = [cols, plan](AttrNumber a) -> Expected<Col> {
+                if (a < 1 || a > (int)cols->size()) return Unsup(plan, "column out of range");
+                return (*cols)[a - 1];
+            };
+            ctx.len_var = ConstLen((*cols)[0].var);
+            return FilterAndProject(plan, ctx, plan->qual);
+        }
         case T_Append: {
             Append *a = (Append *)plan;
             if (a->part_prune_info != nullptr) return Unsup(plan, "run-time partition pruning");

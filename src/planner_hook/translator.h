@@ -337,6 +337,8 @@ private:
 
 // Shared helpers (defined in translate.cpp / translate_expr.cpp).
 std::function<Expected<std::string>()> ConstLen(const std::string &v);
+// Digits after the decimal point of a numeric literal.
+int LiteralScale(const std::string &num);
 bool CollectAggrefs(Node *n, void *ctx);
 Expr *StripRelabel(Expr *e);
 

@@ -262,3 +262,7 @@ SELECT id, i4 IN (10, NULL), i4 NOT IN (10, NULL), v IN ('AIR', NULL), i4 IN (NU
 SELECT id FROM nums WHERE i4 NOT IN (20, NULL) OR id > 8 ORDER BY id;
 -- query: round_numeric
 SELECT id, round(n, 1), round(n, 0), round(n4, 2), round(n, 4), round(-n, 1) FROM nums ORDER BY id;
+-- query: values_join
+SELECT n.id, v.label, v.w FROM nums n JOIN (VALUES (1, 'one', 1.5), (4, 'four', 2.0), (7, NULL, NULL)) v(k, label, w) ON n.id = v.k ORDER BY n.id;
+-- query: values_filtered
+SELECT x, y FROM (VALUES (3, DATE '1995-01-01'), (1, NULL), (2, DATE '1994-06-30')) v(x, y) WHERE y IS NOT NULL OR x = 1 ORDER BY x;
