@@ -876,10 +876,14 @@ Expected<Col> Translator::SubPlanX(SubPlan *sp, const Ctx &ctx) {
             return Unsup(ctx.node, "correlated subquery that is not a plain aggregate");
         std::vector<Aggref *> aggrefs;
         CollectAggrefs((Node *)sub->targetlist, &aggrefs);
-        for (Aggref *a : aggrefs)
-            if (FuncName(a->aggfnoid) == "count") return Unsup(ctx.node, "correlated count() (0 for no rows)");
-        if (!StrictTlist((Node *)((TargetEntry *)linitial(sub->targetlist))->expr))
-            return Unsup(ctx.node, "correlated subquery result is not NULL for no rows");
+        // The result for an outer row without matches: NULL, or 0 when the result is count().
+        Node *result_expr = (Node *)((TargetEntry *)linitial(sub->targetlist))->expr;
+        const bool bare_count = IsA(result_expr, Aggref) && FuncName(((Aggref *)result_expr)->aggfnoid) == "count";
+        if (!bare_count) {
+            for (Aggref *a : aggrefs)
+                if (FuncName(a->aggfnoid) == "count") return Unsup(ctx.node, "correlated expression over count() (0 for no rows)");
+            if (!StrictTlist(result_expr)) return Unsup(ctx.node, "correlated subquery result is not NULL for no rows");
+        }
         std::vector<int> ids;
         ListCell *lc;
         foreach (lc, sp->parParam) ids.push_back(lfirst_int(lc));
@@ -919,7 +923,10 @@ Expected<Col> Translator::SubPlanX(SubPlan *sp, const Ctx &ctx) {
             res.var = Emit("check_cast(" + res.var + ", dec128<24>)");
             res.scale = 24;
         }
-        RNDN_ASSIGN_OR_RETURN(std::string nl, NullLiteral(res, ctx.node));
+        std::string nl = "0:i64";
+        if (!bare_count) {
+            RNDN_ASSIGN_OR_RETURN(nl, NullLiteral(res, ctx.node));
+        }
         if (!ctx.len_var) return Unsup(ctx.node, "subquery where the row count is unknown");
         RNDN_ASSIGN_OR_RETURN(std::string lv, ctx.len_var());
         RNDN_ASSIGN_OR_RETURN(std::string n, LenOf(lv));

@@ -266,3 +266,5 @@ SELECT id, round(n, 1), round(n, 0), round(n4, 2), round(n, 4), round(-n, 1) FRO
 SELECT n.id, v.label, v.w FROM nums n JOIN (VALUES (1, 'one', 1.5), (4, 'four', 2.0), (7, NULL, NULL)) v(k, label, w) ON n.id = v.k ORDER BY n.id;
 -- query: values_filtered
 SELECT x, y FROM (VALUES (3, DATE '1995-01-01'), (1, NULL), (2, DATE '1994-06-30')) v(x, y) WHERE y IS NOT NULL OR x = 1 ORDER BY x;
+-- query: correlated_count_zero_for_no_rows
+SELECT l.k, l.a, (SELECT count(*) FROM rhs r WHERE r.k = l.k), (SELECT count(r.b) FROM rhs r WHERE r.k = l.k AND r.b <> 'r3') FROM lhs l ORDER BY 1, 2;
