@@ -69,11 +69,11 @@ Status BeginImpl(RndnScanState *s, CustomScan *cs) {
 
 Status ExecuteImpl(ScanRun &run, Snapshot snapshot, ParamListInfo params) {
     // Intermediate payloads recycled by the interpreter go back to the system when this returns,
-    // except for up to a quarter of rndn.column_cache (at most 1 GB) kept for the next query
+    // except for up to an eighth of rndn.column_cache (at most 256 MB) kept for the next query
     // (the column cache off keeps nothing).
     struct PoolRelease {
         ~PoolRelease() {
-            const size_t keep = std::min<size_t>(size_t(1) << 30, (size_t)g_settings.column_cache_mb << 18);
+            const size_t keep = std::min<size_t>(size_t(256) << 20, (size_t)g_settings.column_cache_mb << 17);
             hir::ReleasePooledPayloads(keep);
         }
     } pool_release;
@@ -361,7 +361,8 @@ void ExplainRndnScan(CustomScanState *node, List *ancestors, ExplainState *es) {
     (void)ancestors;
     RndnScanState *s = (RndnScanState *)node;
     CustomScan *cs = (CustomScan *)node->ss.ps.plan;
-    ExplainPropertyText("Relations", PrivateString(cs, plan::PrivateSlot::SUMMARY), es);
+    const char *summary = PrivateString(cs, plan::PrivateSlot::SUMMARY);
+    ExplainPropertyText("Relations", summary[0] != '\0' ? summary : "(none: constants only)", es);
     DeviceChoice d = DeviceChoice::INTERP;
     const char *why = nullptr;
     if (!ResolveDevice(&d, &why)) d = DeviceChoice::INTERP;
