@@ -320,6 +320,8 @@ void Device::Impl::Optimize(llvm::Module &m) {
     pb.crossRegisterProxies(lam, fam, cam, mam);
     llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
     mpm.run(m, mam);
+    // Debugging aid: RNDN_CPUJIT_DUMP_IR=1 prints every optimised kernel module to stderr.
+    if (const char *dump = std::getenv("RNDN_CPUJIT_DUMP_IR"); dump && dump[0] == '1') m.print(llvm::errs(), nullptr);
 }
 
 Expected<std::shared_ptr<const Module>> Device::Impl::Load(const std::string &key, const std::string *text,
