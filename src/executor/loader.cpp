@@ -329,6 +329,16 @@ Expected<std::shared_ptr<hir::Vector>> Finish(ColumnBuilder &b, HostAllocator &a
     return v;
 }
 
+// Appends one row (values/isnull indexed by attribute number - 1) to every column builder.
+Status AppendRow(ScanRun &run, const Datum *values, const bool *isnull) {
+    for (ColumnBuilder &b : run.builders) {
+        const int a = b.attnum - 1;
+        if (AppendFast(b, values[a], isnull[a])) continue;
+        RNDN_RETURN_IF_ERROR(Append(b, run.alloc, values[a], isnull[a]));
+    }
+    return Status::Ok();
+}
+
 // ---- heap scan ----------------------------------------------------------------------------
 //
 // Heap relations are read page by page, the way heapam's page-at-a-time scan does it (prune
@@ -370,8 +380,6 @@ Status ScanHeap(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, Memo
     TupleDesc desc = RelationGetDescr(rel);
     const BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
     lsns->assign(nblocks, InvalidXLogRecPtr);
-    std::vector<int> builder_of((size_t)max_att, -1);
-    for (size_t k = 0; k < run.builders.size(); ++k) builder_of[(size_t)run.builders[k].attnum - 1] = (int)k;
     std::vector<Datum> values((size_t)max_att);
     std::unique_ptr<bool[]> isnull(new bool[(size_t)max_att]);
     std::vector<OffsetNumber> visible;
@@ -413,12 +421,7 @@ Status ScanHeap(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, Memo
         for (OffsetNumber off : visible) {
             HeapTupleHeader td = (HeapTupleHeader)PageGetItem(page, PageGetItemId(page, off));
             DeformHeapTuple(desc, td, max_att, values.data(), isnull.get());
-            for (ColumnBuilder &cb : run.builders) {
-                const int a = cb.attnum - 1;
-                if (AppendFast(cb, values[(size_t)a], isnull[(size_t)a])) continue;
-                st = Append(cb, run.alloc, values[(size_t)a], isnull[(size_t)a]);
-                if (!st.ok()) break;
-            }
+            st = AppendRow(run, values.data(), isnull.get());
             if (!st.ok()) break;
         }
         MemoryContextSwitchTo(old);
@@ -444,13 +447,7 @@ Status ScanTableAm(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, M
     while (st.ok() && table_scan_getnextslot(scan, ForwardScanDirection, slot)) {
         slot_getsomeattrs(slot, max_att);
         MemoryContextSwitchTo(tmp);
-        const Datum *values = slot->tts_values;
-        const bool *nulls = slot->tts_isnull;
-        for (ColumnBuilder &b : run.builders) {
-            if (AppendFast(b, values[b.attnum - 1], nulls[b.attnum - 1])) continue;
-            st = Append(b, run.alloc, values[b.attnum - 1], nulls[b.attnum - 1]);
-            if (!st.ok()) break;
-        }
+        st = AppendRow(run, slot->tts_values, slot->tts_isnull);
         MemoryContextSwitchTo(old);
         if (++n % chunk == 0) {
             MemoryContextReset(tmp);
@@ -546,8 +543,6 @@ Status NonAsciiGuard(const ScanRun &run, bool non_ascii) {
 }
 
 }  // namespace
-
-void DropColumnCache() { Cache().clear(); }
 
 Status LoadRelationsUnsafe(ScanRun &run, void *snapshot_ptr) {
     Snapshot snapshot = (Snapshot)snapshot_ptr;

@@ -72,9 +72,6 @@ struct ScanRun {
 // `snapshot` (a PostgreSQL Snapshot).  Calls PostgreSQL: never from a worker thread.
 Status LoadRelationsUnsafe(ScanRun &run, void *snapshot);
 
-// Empties this backend's column cache.
-void DropColumnCache();
-
 // True when a cancel or termination is pending (reads PostgreSQL's flags, calls nothing).
 bool InterruptRequested();
 
