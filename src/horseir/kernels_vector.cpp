@@ -32,28 +32,43 @@ int CompareElements(const Vector &a, int64_t i, const Vector &b, int64_t j) {
     });
 }
 
+namespace {
+// The strings of v at the rows for_each_row(f) passes to f, in that order, as a new vector
+// (sized in a first pass, copied in a second; no validity).
+template <class ForEachRow>
+Expected<std::shared_ptr<Vector>> CollectStrings(const Vector &v, ForEachRow for_each_row) {
+    int64_t count = 0, bytes = 0;
+    for_each_row([&](int64_t r) {
+        ++count;
+        bytes += v.offsets[static_cast<size_t>(r) + 1] - v.offsets[static_cast<size_t>(r)];
+    });
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(v.type, 0));
+    out->bytes.resize(static_cast<size_t>(bytes));
+    out->offsets.resize(static_cast<size_t>(count) + 1);
+    char *dst = out->bytes.data();
+    int64_t *off = out->offsets.data();
+    int64_t k = 0, pos = 0;
+    off[0] = 0;
+    for_each_row([&](int64_t r) {
+        const std::string_view sv = v.StringAt(r);
+        std::memcpy(dst + pos, sv.data(), sv.size());
+        pos += static_cast<int64_t>(sv.size());
+        off[++k] = pos;
+    });
+    out->length = count;
+    return out;
+}
+}  // namespace
+
 Expected<std::shared_ptr<const Vector>> Gather(const Vector &v, const int64_t *idx, int64_t n) {
     for (int64_t i = 0; i < n; ++i)
         if (idx[i] < 0 || idx[i] >= v.length)
             return ShapeError("index " + std::to_string(idx[i]) + " out of range for a vector of length " + std::to_string(v.length));
     std::shared_ptr<Vector> out;
     if (IsString(v.type.kind)) {
-        RNDN_ASSIGN_OR_RETURN(out, MakeVector(v.type, 0));
-        int64_t bytes = 0;
-        for (int64_t i = 0; i < n; ++i) bytes += v.offsets[static_cast<size_t>(idx[i]) + 1] - v.offsets[static_cast<size_t>(idx[i])];
-        out->bytes.resize(static_cast<size_t>(bytes));
-        out->offsets.resize(static_cast<size_t>(n) + 1);
-        char *dst = out->bytes.data();
-        int64_t *off = out->offsets.data();
-        int64_t pos = 0;
-        off[0] = 0;
-        for (int64_t i = 0; i < n; ++i) {
-            const std::string_view sv = v.StringAt(idx[i]);
-            std::memcpy(dst + pos, sv.data(), sv.size());
-            pos += static_cast<int64_t>(sv.size());
-            off[i + 1] = pos;
-        }
-        out->length = n;
+        RNDN_ASSIGN_OR_RETURN(out, CollectStrings(v, [&](auto &&row) {
+            for (int64_t i = 0; i < n; ++i) row(idx[i]);
+        }));
     } else {
         RNDN_ASSIGN_OR_RETURN(out, MakeVectorUninit(v.type, n));
         VisitFixed(v.type.kind, [&](auto t) {
@@ -354,10 +369,11 @@ Expected<Value> KCompress(KernelCtx &, const std::vector<Value> &args) {
         return ShapeError("@compress: mask length " + std::to_string(m.length) + " differs from data length " + std::to_string(d.length));
     const uint8_t *x = m.Data<uint8_t>();
     const bool mask_nulls = m.HasNulls();
+    auto keep = [&](int64_t i) { return x[i] != 0 && (!mask_nulls || m.IsValid(i)); };
     if (!IsString(d.type.kind) && d.elem_scale.empty() && !d.HasNulls()) {
         // Fixed-width data without NULLs: one counting pass, one copying pass, no index vector.
         int64_t count = 0;
-        for (int64_t i = 0; i < m.length; ++i) count += (x[i] != 0 && (!mask_nulls || m.IsValid(i))) ? 1 : 0;
+        for (int64_t i = 0; i < m.length; ++i) count += keep(i) ? 1 : 0;
         RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(d.type, count));
         VisitFixed(d.type.kind, [&](auto t) {
             using T = decltype(t);
@@ -365,43 +381,24 @@ Expected<Value> KCompress(KernelCtx &, const std::vector<Value> &args) {
             T *o = out->template Data<T>();
             int64_t k = 0;
             for (int64_t i = 0; i < m.length; ++i)
-                if (x[i] != 0 && (!mask_nulls || m.IsValid(i))) o[k++] = in[i];
+                if (keep(i)) o[k++] = in[i];
             return 0;
         });
         out->scale_max = d.scale_max;
         return Value(std::shared_ptr<const Vector>(out));
     }
     if (IsString(d.type.kind) && !d.HasNulls()) {
-        // Strings without NULLs: size the result in one pass, copy in a second.
-        int64_t count = 0, bytes = 0;
-        for (int64_t i = 0; i < m.length; ++i)
-            if (x[i] != 0 && (!mask_nulls || m.IsValid(i))) {
-                ++count;
-                bytes += d.offsets[static_cast<size_t>(i) + 1] - d.offsets[static_cast<size_t>(i)];
-            }
-        RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(d.type, 0));
-        out->bytes.resize(static_cast<size_t>(bytes));
-        out->offsets.resize(static_cast<size_t>(count) + 1);
-        char *dst = out->bytes.data();
-        int64_t *off = out->offsets.data();
-        const int64_t *src_off = d.offsets.data();
-        const char *src = d.bytes.data();
-        int64_t k = 0, pos = 0;
-        off[0] = 0;
-        for (int64_t i = 0; i < m.length; ++i)
-            if (x[i] != 0 && (!mask_nulls || m.IsValid(i))) {
-                const int64_t len = src_off[i + 1] - src_off[i];
-                std::memcpy(dst + pos, src + src_off[i], static_cast<size_t>(len));
-                pos += len;
-                off[++k] = pos;
-            }
-        out->length = count;
+        // Strings without NULLs: straight from the mask, no index vector.
+        RNDN_ASSIGN_OR_RETURN(auto out, CollectStrings(d, [&](auto &&row) {
+            for (int64_t i = 0; i < m.length; ++i)
+                if (keep(i)) row(i);
+        }));
         return Value(std::shared_ptr<const Vector>(out));
     }
     std::vector<int64_t> idx;
     idx.reserve(static_cast<size_t>(m.length));
     for (int64_t i = 0; i < m.length; ++i)
-        if (x[i] && m.IsValid(i)) idx.push_back(i);
+        if (keep(i)) idx.push_back(i);
     RNDN_ASSIGN_OR_RETURN(auto r, Gather(d, idx.data(), static_cast<int64_t>(idx.size())));
     return Value(r);
 }
