@@ -258,29 +258,37 @@ TEST(Casts, CheckCastAtRunTime) {
     EXPECT_EQ(TypeOf("check_cast((\"1\",\"2\"):str, i32)"), "ERROR: t.hir:5:11: cannot cast str to i32");
 }
 
-// r:? = EXPR run with default options and with `sql` options: "value" or "ERROR <state>: msg".
-std::pair<std::string, std::string> RunTwoWays(const std::string &expr, const InterpretOptions &sql) {
-    auto p = ParseProgram(Wrap("r:? = " + expr + "; return r;"), "two.hir");
-    if (!p.ok()) return {"PARSE " + p.status().ToString(), ""};
-    Status st = CheckProgram(*p);
-    if (!st.ok()) return {"CHECK " + st.ToString(), ""};
+// One expression and its expected result ("value" or "ERROR <state>: message") under default
+// options and under SQL options.
+struct TwoWayCase {
+    const char *expr;
+    const char *plain;
+    const char *sql;
+};
+
+// Runs r:? = EXPR for every case with default options and with `sql`, and checks both results.
+void ExpectTwoWays(std::initializer_list<TwoWayCase> cases, const InterpretOptions &sql) {
     auto show = [](const Expected<Value> &r) {
         return r.ok() ? Show(*r) : std::string("ERROR ") + r.status().sqlstate().chars + ": " + r.status().message();
     };
-    DataRegistry reg;
-    InterpretOptions plain;
-    return {show(Interpret(*p, reg, plain)), show(Interpret(*p, reg, sql))};
+    for (const TwoWayCase &c : cases) {
+        auto p = ParseProgram(Wrap(std::string("r:? = ") + c.expr + "; return r;"), "two.hir");
+        ASSERT_TRUE(p.ok()) << c.expr << ": " << p.status().ToString();
+        ASSERT_TRUE(CheckProgram(*p).ok()) << c.expr;
+        DataRegistry reg;
+        InterpretOptions plain;
+        EXPECT_EQ(show(Interpret(*p, reg, plain)), c.plain) << c.expr;
+        EXPECT_EQ(show(Interpret(*p, reg, sql)), c.sql) << c.expr;
+    }
 }
 
 // Narrowing casts: HorseIR's C conversions by default; with sql_casts, PostgreSQL's range errors
 // and rint rounding (select 2.5::float8::int -> 2, 3.5::float8::int -> 4, 3000000000::int8::int
 // -> integer out of range, 1e300::float8::float4 -> value out of range: overflow).
 TEST(Casts, NarrowingWithAndWithoutSqlCasts) {
-    struct Case {
-        const char *expr;
-        const char *horseir;
-        const char *sql;
-    } cases[] = {
+    InterpretOptions sql;
+    sql.sql_casts = true;
+    ExpectTwoWays({
         {"check_cast((3000000000,5):i64, i32)", "-1294967296,5", "ERROR 22003: integer out of range"},
         {"check_cast((3000000000,null):i64, i32)", "-1294967296,null", "ERROR 22003: integer out of range"},
         {"check_cast((5,null):i64, i16)", "5,null", "5,null"},
@@ -291,14 +299,7 @@ TEST(Casts, NarrowingWithAndWithoutSqlCasts) {
         {"check_cast(1e+300:f64, f32)", "Infinity", "ERROR 22003: value out of range: overflow"},
         {"check_cast(1e-300:f64, f32)", "0", "ERROR 22003: value out of range: underflow"},
         {"check_cast(0.5:f64, f32)", "0.5", "0.5"},
-    };
-    InterpretOptions sql;
-    sql.sql_casts = true;
-    for (const Case &c : cases) {
-        auto [horse, with_sql] = RunTwoWays(c.expr, sql);
-        EXPECT_EQ(horse, c.horseir) << c.expr;
-        EXPECT_EQ(with_sql, c.sql) << c.expr;
-    }
+    }, sql);
 }
 
 TEST(Nulls, IsNullCoalesce) {
@@ -387,11 +388,9 @@ TEST(Interpreter, SqlEmptyAggregatesOption) {
 // (select 1e308::float8 * 10 -> 22003 overflow; 1e-320 * 1e-10 -> underflow; x / 0 -> 22012);
 // zero operands and NULL rows raise nothing.  Without it: IEEE results.
 TEST(Interpreter, SqlFloatErrorsOption) {
-    struct Case {
-        const char *expr;
-        const char *ieee;
-        const char *sql;
-    } cases[] = {
+    InterpretOptions sql;
+    sql.sql_float_errors = true;
+    ExpectTwoWays({
         {"@mul((1e+308,2):f64, 10:f64)", "Infinity,20", "ERROR 22003: value out of range: overflow"},
         {"@plus(1e+308:f64, 1e+308:f64)", "Infinity", "ERROR 22003: value out of range: overflow"},
         {"@minus(-3e+38:f32, 3e+38:f32)", "-Infinity", "ERROR 22003: value out of range: overflow"},
@@ -402,14 +401,7 @@ TEST(Interpreter, SqlFloatErrorsOption) {
         {"@mul((null,2):f64, (10,10):f64)", "null,20", "null,20"},
         {"@mul(1e+308:f64, 0:f64)", "0", "0"},
         {"@mul(0:f64, 1e-320:f64)", "0", "0"},
-    };
-    InterpretOptions sql;
-    sql.sql_float_errors = true;
-    for (const Case &c : cases) {
-        auto [ieee, with_sql] = RunTwoWays(c.expr, sql);
-        EXPECT_EQ(ieee, c.ieee) << c.expr;
-        EXPECT_EQ(with_sql, c.sql) << c.expr;
-    }
+    }, sql);
 }
 
 TEST(Interpreter, ControlFlowAndUserFunctions) {
