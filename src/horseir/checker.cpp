@@ -25,21 +25,6 @@ int Rank(TypeKind k) {
         default: return -1;
     }
 }
-int BitWidth(TypeKind k) {
-    switch (k) {
-        case TypeKind::BOOL: return 1;
-        case TypeKind::CHAR:
-        case TypeKind::I8: return 8;
-        case TypeKind::I16: return 16;
-        case TypeKind::I32:
-        case TypeKind::F32: return 32;
-        case TypeKind::I64:
-        case TypeKind::F64:
-        case TypeKind::DEC64: return 64;
-        case TypeKind::DEC128: return 128;
-        default: return 0;
-    }
-}
 }  // namespace
 
 Type WidestType(const Type &a, const Type &b) {

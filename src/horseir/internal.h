@@ -69,6 +69,8 @@ Status TypeError(const std::string &what);
 // Overflow error for the result type (PostgreSQL wording).
 Status IntegerOutOfRange(TypeKind k);
 Status DivisionByZero();
+// PostgreSQL's float range error: which is "overflow" or "underflow".
+Status FloatOutOfRange(const char *which);
 
 // Per-element helpers used by kernels.
 inline uint64_t *BitmapWords(Vector &v) { return v.validity.data(); }

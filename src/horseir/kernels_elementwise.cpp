@@ -138,9 +138,9 @@ Expected<std::shared_ptr<const Vector>> CastVector(const std::shared_ptr<const V
                         o[i] = static_cast<D>(in[i]);
                         if constexpr (std::is_floating_point_v<S> && sizeof(D) < sizeof(S)) {
                             if (src.IsValid(i) && std::isinf(o[i]) && !std::isinf(static_cast<double>(in[i])))
-                                st = Status::UserError(sqlstate::kNumericOutOfRange, "value out of range: overflow");
+                                st = FloatOutOfRange("overflow");
                             else if (src.IsValid(i) && o[i] == 0 && in[i] != 0)
-                                st = Status::UserError(sqlstate::kNumericOutOfRange, "value out of range: underflow");
+                                st = FloatOutOfRange("underflow");
                         }
                     } else {
                         o[i] = ConvertNumber<D, S>(in[i]);
@@ -320,9 +320,9 @@ Status SqlFloatChecks(Ar op, const Vector &a, const Vector &b, const Vector &out
         if (nulls && !(ValidAt(a, i) && ValidAt(b, i))) continue;
         if (op == Ar::DIV && q == 0 && !std::isnan(p)) return DivisionByZero();
         if (std::isinf(r) && !std::isinf(p) && !std::isinf(q))
-            return Status::UserError(sqlstate::kNumericOutOfRange, "value out of range: overflow");
+            return FloatOutOfRange("overflow");
         if (r == 0 && ((op == Ar::MUL && p != 0 && q != 0) || (op == Ar::DIV && p != 0 && !std::isinf(q))))
-            return Status::UserError(sqlstate::kNumericOutOfRange, "value out of range: underflow");
+            return FloatOutOfRange("underflow");
     }
     return Status::Ok();
 }

@@ -662,6 +662,9 @@ Status IntegerOutOfRange(TypeKind k) {
     const char *m = k == TypeKind::I64 ? "bigint out of range" : k == TypeKind::I16 ? "smallint out of range" : "integer out of range";
     return Status::UserError(sqlstate::kNumericOutOfRange, m);
 }
+Status FloatOutOfRange(const char *which) {
+    return Status::UserError(sqlstate::kNumericOutOfRange, std::string("value out of range: ") + which);
+}
 Status DivisionByZero() { return Status::UserError(sqlstate::kDivisionByZero, "division by zero"); }
 
 }  // namespace rndn::hir
