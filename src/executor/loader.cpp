@@ -388,8 +388,9 @@ Status ScanHeap(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, Memo
     pgstat_count_heap_scan(rel);
     BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
     MemoryContext old = CurrentMemoryContext;
+    const int64 chunk = std::max(1, g_settings.chunk_rows);
     Status st;
-    int64 n = 0;
+    int64 n = 0, since_reset = 0;
     for (BlockNumber b = 0; b < nblocks && st.ok(); ++b) {
         if ((b & 31) == 0 && InterruptRequested()) {
             st = Status::Cancelled();
@@ -427,7 +428,11 @@ Status ScanHeap(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, Memo
         MemoryContextSwitchTo(old);
         ReleaseBuffer(buf);
         n += (int64)visible.size();
-        if ((b & 255) == 255) MemoryContextReset(tmp);
+        since_reset += (int64)visible.size();
+        if (since_reset >= chunk) {  // rndn.chunk_rows rows per chunk of temporary memory
+            MemoryContextReset(tmp);
+            since_reset = 0;
+        }
     }
     FreeAccessStrategy(strategy);
     *nrows = n;
