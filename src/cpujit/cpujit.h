@@ -71,10 +71,14 @@ public:
     const std::vector<ParamInfo> &params() const { return params_; }
     uint64_t static_shared_bytes() const { return static_shared_; }
     double jit_ms() const { return jit_ms_; }
+    // The lanes of a warp run in lock-step as one vectorised function (kernels without
+    // synchronisation points); otherwise each thread runs on its own, resumed at every cut.
+    bool lockstep() const { return lockstep_; }
 
 private:
     friend class Device;
     friend struct ModuleBuilder;
+    bool lockstep_ = false;
     std::string name_;
     std::vector<ParamInfo> params_;
     uint32_t param_bytes_ = 0;

@@ -54,6 +54,7 @@ struct ModuleBuilder {
         k.cut_kinds_ = p.cut_kinds;
         k.cut_lines_ = p.cut_lines;
         k.line_ = p.line;
+        k.lockstep_ = p.lockstep;
     }
     static std::vector<std::unique_ptr<uint8_t[]>> &Globals(Module &m) { return m.globals_; }
     static std::vector<std::pair<const uint8_t *, uint64_t>> &Ranges(Module &m) { return m.global_ranges_; }
@@ -147,6 +148,7 @@ struct Worker {
     std::vector<uint8_t> state;
     std::vector<int32_t> at;  // cut id a waiting thread stopped at
     std::vector<uint64_t> site_cache;  // 2 words per access site, reset at each launch
+    uint64_t current_cta = 0;          // the CTA running (named when it faults)
 };
 
 const char *ErrText(ErrKind k) {
@@ -230,6 +232,11 @@ struct Device::Impl {
     std::unique_ptr<llvm::orc::LLJIT> jit;
     std::unique_ptr<llvm::TargetMachine> tm;
     Status init_status;
+    // RNDN_CPUJIT_LOCKSTEP=0 runs every kernel thread by thread (for comparisons and tests)
+    bool lockstep = [] {
+        const char *e = std::getenv("RNDN_CPUJIT_LOCKSTEP");
+        return !(e && e[0] == '0');
+    }();
     std::unordered_map<std::string, std::shared_ptr<const Module>> cache;
     int module_counter = 0;
     std::mutex mem_mu;
@@ -246,10 +253,12 @@ struct Device::Impl {
     bool ResolveWarp(const Kernel &k, Worker &w, uint32_t first, uint32_t count);
     // RunCta under the fault backstop.  Only trivially destructible state lives in RunCta's frame
     // while kernel code runs, so jumping out of it skips no destructor.
-    Status GuardedCta(const Kernel &k, const LaunchConfig &cfg, const uint8_t *params, RunState &run, Worker &w,
-                      uint64_t cta) {
+    // Runs CTAs [begin, end) under one fault guard.
+    Status GuardedCtas(const Kernel &k, const LaunchConfig &cfg, const uint8_t *params, RunState &run, Worker &w,
+                       uint64_t begin, uint64_t end) {
         sigjmp_buf jb;
         if (sigsetjmp(jb, 0) != 0) {
+            uint64_t cta = w.current_cta;
             char buf[64];
             std::snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)tl_fault_addr);
             const Dim3 &g = cfg.grid;
@@ -259,7 +268,11 @@ struct Device::Impl {
                                                                    " in " + where);
         }
         tl_fault_jmp = &jb;
-        Status st = RunCta(k, cfg, params, run, w, cta);
+        Status st;
+        for (uint64_t cta = begin; cta < end && st.ok(); ++cta) {
+            w.current_cta = cta;
+            st = RunCta(k, cfg, params, run, w, cta);
+        }
         tl_fault_jmp = nullptr;
         return st;
     }
@@ -291,6 +304,8 @@ Status Device::Impl::InitJit() {
     };
     add("rndn_cj_check", (void *)&rndn_cj_check);
     add("rndn_cj_fail", (void *)&rndn_cj_fail);
+    add("rndn_cj_fail_lane", (void *)&rndn_cj_fail_lane);
+    add("rndn_cj_check_warp", (void *)&rndn_cj_check_warp);
     add("rndn_cj_clock64", (void *)&rndn_cj_clock64);
     add("rndn_cj_globaltimer", (void *)&rndn_cj_globaltimer);
     add("rndn_cj_f32_op", (void *)&rndn_cj_f32_op);
@@ -363,7 +378,7 @@ Expected<std::shared_ptr<const Module>> Device::Impl::Load(const std::string &ke
         auto lm = std::make_unique<llvm::Module>("rndn_" + f.name, *ctx);
         lm->setDataLayout(jit->getDataLayout());
         lm->setTargetTriple(tm->getTargetTriple().str());
-        RNDN_ASSIGN_OR_RETURN(KernelPlan plan, TranslateKernel(km, flat, addrs, *lm));
+        RNDN_ASSIGN_OR_RETURN(KernelPlan plan, TranslateKernel(km, flat, addrs, *lm, lockstep));
         Optimize(*lm);
         if (auto e = jit->addIRModule(jd, llvm::orc::ThreadSafeModule(std::move(lm), std::move(ctx))))
             return Status::Internal("cpujit: " + ToString(std::move(e)));
@@ -540,6 +555,7 @@ Status Device::Impl::RunCta(const Kernel &k, const LaunchConfig &cfg, const uint
         c.local_size = k.local_bytes_;
         c.dyn_shared = cfg.dynamic_shared;
         c.site_cache = w.site_cache.data();
+        c.tid_tab = run.tid_tab.data();
         if (k.cta_fn_(&c) != 0) return FailStatus(k, c);
         return Status::Ok();
     }
@@ -711,6 +727,14 @@ Status Device::Launch(const Kernel &k, const LaunchConfig &cfg, const std::vecto
     }
     RunState run;
     run.check_bounds = cfg.check_bounds;
+    if (k.lockstep_) {  // tid.x/y/z of every thread of the CTA, for the lock-step warps
+        run.tid_tab.assign(3 * kMaxThreads, 0);
+        for (uint32_t t = 0; t < threads; ++t) {
+            run.tid_tab[t] = t % cfg.block.x;
+            run.tid_tab[kMaxThreads + t] = (t / cfg.block.x) % cfg.block.y;
+            run.tid_tab[2 * kMaxThreads + t] = t / (cfg.block.x * cfg.block.y);
+        }
+    }
     {
         std::lock_guard<std::mutex> g(impl_->mem_mu);
         for (auto &r : impl_->regions) run.ranges.push_back(r);
@@ -723,6 +747,8 @@ Status Device::Launch(const Kernel &k, const LaunchConfig &cfg, const std::vecto
     }
     std::sort(run.ranges.begin(), run.ranges.end());
     std::atomic<uint64_t> next{0};
+    // CTAs are handed out in chunks (a shared counter per CTA costs more than a small CTA)
+    uint64_t chunk = std::clamp<uint64_t>(ctas / (8 * (uint64_t)impl_->workers.size()), 1, 64);
     std::atomic<bool> failed{false};
     std::mutex err_mu;
     Status first_error;
@@ -731,9 +757,9 @@ Status Device::Launch(const Kernel &k, const LaunchConfig &cfg, const std::vecto
         // the registered ranges may have changed since the last launch: empty every site's cache
         w.site_cache.assign(2 * (size_t)std::max<uint32_t>(1, k.check_sites_), 0);
         while (!failed.load(std::memory_order_relaxed)) {
-            uint64_t cta = next.fetch_add(1);
+            uint64_t cta = next.fetch_add(chunk);
             if (cta >= ctas) break;
-            Status st = impl_->GuardedCta(k, cfg, params.data(), run, w, cta);
+            Status st = impl_->GuardedCtas(k, cfg, params.data(), run, w, cta, std::min(ctas, cta + chunk));
             if (!st.ok()) {
                 std::lock_guard<std::mutex> g(err_mu);
                 if (!failed.exchange(true)) first_error = std::move(st);

@@ -56,6 +56,7 @@ struct ThreadCtx {
     uint64_t dyn_shared;   // 200  dynamic shared bytes
     uint8_t *local_base;   // 208  CTA loop: thread t's local memory is local_base + t * local_size
     uint64_t *site_cache;  // 216  per global-access site: last accessible range [lo, hi) hit there
+    const uint32_t *tid_tab;  // 224  lock-step kernels: tid.x/y/z of CTA thread t at [d * kMaxThreads + t]
 };
 
 namespace ctx_off {
@@ -87,6 +88,7 @@ RNDN_CJ_OFF(err_size)
 RNDN_CJ_OFF(dyn_shared)
 RNDN_CJ_OFF(local_base)
 RNDN_CJ_OFF(site_cache)
+RNDN_CJ_OFF(tid_tab)
 #undef RNDN_CJ_OFF
 }  // namespace ctx_off
 
@@ -94,6 +96,12 @@ RNDN_CJ_OFF(site_cache)
 extern "C" {
 int32_t rndn_cj_check(ThreadCtx *ctx, uint64_t addr, uint64_t size, uint32_t line, uint32_t is_store, uint64_t *site);
 void rndn_cj_fail(ThreadCtx *ctx, uint32_t kind, uint64_t addr, uint64_t size, uint32_t line);
+// Lock-step kernels: every lane in `mask` of warp ctx->warpid accesses `size` bytes at addrs[lane];
+// returns 1 if all may, else records the first failing lane's error (and its tid) and returns 0.
+int32_t rndn_cj_check_warp(ThreadCtx *ctx, const uint64_t *addrs, uint32_t mask, uint64_t size, uint32_t line,
+                           uint32_t is_store, uint64_t *site);
+// Lock-step kernels: records an error for lane `lane` of warp ctx->warpid (sets ctx->tid/laneid).
+void rndn_cj_fail_lane(ThreadCtx *ctx, uint32_t kind, uint64_t addr, uint64_t size, uint32_t line, uint32_t lane);
 uint64_t rndn_cj_clock64();
 uint64_t rndn_cj_globaltimer();
 float rndn_cj_f32_op(uint32_t op, uint32_t mode, float a, float b, float c);

@@ -7,6 +7,7 @@
 
 #include "cpujit/rt.h"
 #include "cpujit/run_state.h"
+#include "cpujit/translate.h"
 
 namespace rndn::cpujit {
 
@@ -40,6 +41,65 @@ extern "C" int32_t rndn_cj_check(ThreadCtx *ctx, uint64_t addr, uint64_t size, u
     ctx->err_size = size | ((uint64_t)is_store << 63);
     ctx->err_line = line;
     return 0;
+}
+
+namespace {
+void SetLane(ThreadCtx *ctx, uint32_t lane) {
+    uint32_t t = ctx->warpid * 32 + lane;
+    for (int d = 0; d < 3; ++d) ctx->tid[d] = ctx->tid_tab[d * kMaxThreads + t];
+    ctx->laneid = lane;
+}
+}  // namespace
+
+extern "C" int32_t rndn_cj_check_warp(ThreadCtx *ctx, const uint64_t *addrs, uint32_t mask, uint64_t size,
+                                      uint32_t line, uint32_t is_store, uint64_t *site) {
+    const RunState *run = ctx->run;
+    if (!run->check_bounds) {
+        site[0] = 0;
+        site[1] = ~0ull;
+        return 1;
+    }
+    auto sh = (uint64_t)(uintptr_t)ctx->shared;
+    // the warp's local windows, one after the other
+    uint64_t lo = (uint64_t)(uintptr_t)ctx->local_base + (uint64_t)ctx->warpid * 32 * ctx->local_size;
+    uint64_t lo_end = lo + 32 * ctx->local_size;
+    const auto &r = run->ranges;
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+        if (!((mask >> lane) & 1)) continue;
+        uint64_t addr = addrs[lane], end = addr + size;
+        bool ok = false;
+        if (end >= addr) {
+            if ((addr >= sh && end <= sh + ctx->shared_size) || (addr >= lo && end <= lo_end)) {
+                ok = true;
+            } else {
+                auto it = std::upper_bound(r.begin(), r.end(), addr,
+                                           [](uint64_t a, const std::pair<uint64_t, uint64_t> &x) { return a < x.first; });
+                if (it != r.begin()) {
+                    --it;
+                    if (addr >= it->first && end <= it->second) {
+                        ok = true;
+                        site[0] = it->first;
+                        site[1] = it->second;
+                    }
+                }
+            }
+        }
+        if (!ok) {
+            ctx->err_kind = (uint32_t)ErrKind::OOB_GLOBAL;
+            ctx->err_addr = addr;
+            ctx->err_size = size | ((uint64_t)is_store << 63);
+            ctx->err_line = line;
+            SetLane(ctx, lane);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+extern "C" void rndn_cj_fail_lane(ThreadCtx *ctx, uint32_t kind, uint64_t addr, uint64_t size, uint32_t line,
+                                  uint32_t lane) {
+    rndn_cj_fail(ctx, kind, addr, size, line);
+    SetLane(ctx, lane);
 }
 
 extern "C" void rndn_cj_fail(ThreadCtx *ctx, uint32_t kind, uint64_t addr, uint64_t size, uint32_t line) {

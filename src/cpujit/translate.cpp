@@ -8,6 +8,7 @@
 // reloads the registers and continues after the cut, reading the collective's result.
 #include <functional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
@@ -51,6 +52,15 @@ struct SymInfo {
 
 uint64_t AlignUp(uint64_t v, uint64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
 
+// Synchronisation points (cuts) of the per-thread model.
+bool HasCuts(const kir::Function &f) {
+    static const char *const kCutOps[] = {"bar", "barrier", "shfl", "vote", "match", "activemask"};
+    for (auto &in : f.body)
+        for (auto *op : kCutOps)
+            if (in.op == op) return true;
+    return false;
+}
+
 class FnTranslator;
 using Handler = void (FnTranslator::*)(const kir::Instr &);
 
@@ -84,10 +94,47 @@ private:
     std::unordered_map<std::string, SymInfo> syms_;
     const kir::Instr *cur_ = nullptr;
     std::string err_;
+    // Warp mode (lock-step): one call runs the 32 lanes of a warp; every value is a lane vector,
+    // control flow follows per-lane program counters (block ids) under an active mask.
+    int W_ = 1;
+    Value *em_ = nullptr;        // lanes the current instruction runs for (<W x i1>)
+    Value *cur_lane_ = nullptr;  // inside PerLane: the lane index (i32)
+    Value *block_mask_ = nullptr;
+    llvm::AllocaInst *pc_slot_ = nullptr, *live_slot_ = nullptr, *mask_slot_ = nullptr;
+    BasicBlock *dispatch_bb_ = nullptr, *warp_done_bb_ = nullptr;
+    void ExitLanes(Value *live) {  // stores the live lanes and continues (returns when none is left)
+        B_.CreateStore(live, live_slot_);
+        B_.CreateCondBr(B_.CreateICmpEQ(MaskBits(live), SCI(W_, 0)), warp_done_bb_, dispatch_bb_);
+    }
+    std::vector<BasicBlock *> wblocks_;
+    std::unordered_map<std::string, int> label_block_;
+    int cur_block_ = 0;
+    std::unordered_map<std::string, Value *> wspecial_;  // special registers (i32 lane vectors)
+    Value *local_lanes_ = nullptr;                       // <W x i64>: each lane's local window
+    std::unordered_set<std::string> exposed_;  // registers some block reads before writing them
+    // Registers holding one value for all lanes (kept scalar): written once, in the entry block,
+    // by a pure instruction of uniform operands.  The instructions that write them.
+    std::unordered_set<std::string> uniform_regs_;
+    std::unordered_set<const kir::Instr *> uniform_instrs_;
+    void FindUniform(size_t entry_end);
+    Value *LoadReg(const std::string &name, const RegSlot &r) {
+        if (uniform_regs_.count(name)) {
+            Value *v = B_.CreateLoad(S(r.bits), r.slot);
+            return W_ > 1 ? B_.CreateVectorSplat(W_, v) : v;
+        }
+        return B_.CreateLoad(I(r.bits), r.slot);
+    }
+    void FindExposed(const std::vector<size_t> &starts);
 
     // ---- basic helpers ----
-    Type *I(int bits) { return llvm::IntegerType::get(C_, bits); }
-    Type *FT(int bits) { return bits == 64 ? B_.getDoubleTy() : B_.getFloatTy(); }
+    // Value types are per lane: a scalar when the function runs one PTX thread (W_ == 1), a
+    // vector of W_ elements when it runs a whole warp in lock-step.  S/SCI are always scalar.
+    Type *Lane(Type *t) { return W_ == 1 ? t : llvm::FixedVectorType::get(t, W_); }
+    Type *S(int bits) { return llvm::IntegerType::get(C_, bits); }
+    Value *SCI(int bits, uint64_t v) { return llvm::ConstantInt::get(S(bits), v); }
+    Type *I(int bits) { return Lane(S(bits)); }
+    Type *SFT(int bits) { return bits == 64 ? B_.getDoubleTy() : B_.getFloatTy(); }
+    Type *FT(int bits) { return Lane(SFT(bits)); }
     Value *CI(int bits, uint64_t v) { return llvm::ConstantInt::get(I(bits), v); }
     void Fail(const std::string &msg) {
         if (err_.empty()) err_ = "line " + std::to_string(cur_ ? cur_->line : 0) + ": " + msg;
@@ -110,15 +157,75 @@ private:
         return B_.CreateCall(f, args);
     }
 
+    // ---- lanes (warp mode) ----
+    // Runs `body` once for every lane set in `mask`, in lane order, on the lanes' elements of
+    // `args` (scalar arguments pass through); the body emits scalar code.  Returns the results as
+    // a lane vector (nullptr when sret is void).  In thread mode it simply runs `body` on `args`.
+    Value *PerLane(Value *mask, const std::vector<Value *> &args,
+                   const std::function<Value *(const std::vector<Value *> &)> &body) {
+        if (W_ == 1) return body(args);
+        BasicBlock *pre = B_.GetInsertBlock();
+        BasicBlock *loop = NewBlock("lane"), *run = NewBlock("lane_run"), *latch = NewBlock("lane_next"),
+                   *done = NewBlock("lanes_done");
+        B_.CreateBr(loop);
+        B_.SetInsertPoint(loop);
+        llvm::PHINode *i = B_.CreatePHI(S(32), 2);
+        i->addIncoming(SCI(32, 0), pre);
+        B_.CreateCondBr(B_.CreateExtractElement(mask, i), run, latch);
+        B_.SetInsertPoint(run);
+        std::vector<Value *> sc;
+        for (auto *a : args) sc.push_back(a->getType()->isVectorTy() ? B_.CreateExtractElement(a, i) : a);
+        int saved_w = W_;
+        Value *saved_em = em_, *saved_lane = cur_lane_;
+        W_ = 1;
+        em_ = nullptr;
+        cur_lane_ = i;
+        Value *r = body(sc);
+        W_ = saved_w;
+        em_ = saved_em;
+        cur_lane_ = saved_lane;
+        Type *vret = r && !r->getType()->isVoidTy() ? Lane(r->getType()) : nullptr;
+        llvm::PHINode *acc = nullptr;
+        if (vret) {
+            llvm::IRBuilder<> pb(loop, loop->getFirstInsertionPt());
+            acc = pb.CreatePHI(vret, 2);
+            acc->addIncoming(llvm::Constant::getNullValue(vret), pre);
+        }
+        Value *acc1 = acc ? B_.CreateInsertElement(acc, r, i) : nullptr;
+        BasicBlock *run_end = B_.GetInsertBlock();
+        B_.CreateBr(latch);
+        B_.SetInsertPoint(latch);
+        llvm::PHINode *acc2 = nullptr;
+        if (acc) {
+            acc2 = B_.CreatePHI(vret, 2);
+            acc2->addIncoming(acc, loop);
+            acc2->addIncoming(acc1, run_end);
+            acc->addIncoming(acc2, latch);
+        }
+        Value *i1 = B_.CreateAdd(i, SCI(32, 1));
+        i->addIncoming(i1, latch);
+        B_.CreateCondBr(B_.CreateICmpULT(i1, SCI(32, W_)), loop, done);
+        B_.SetInsertPoint(done);
+        return acc2;
+    }
+    // Calls a runtime helper with the scalar signature (sret, sargs); in warp mode once per lane
+    // the instruction runs for.
+    Value *CallHelper(const char *name, Type *sret, std::vector<Type *> sargs, const std::vector<Value *> &args) {
+        auto h = Helper(name, sret, std::move(sargs));
+        if (W_ == 1) return B_.CreateCall(h, args);
+        return PerLane(em_, args, [&](const std::vector<Value *> &a) { return B_.CreateCall(h, a); });
+    }
+    Value *MaskBits(Value *mask) { return B_.CreateBitCast(mask, S(W_)); }
+
     Value *Resize(Value *v, int bits, bool sign) {
-        int have = (int)v->getType()->getIntegerBitWidth();
+        int have = (int)v->getType()->getScalarSizeInBits();
         if (have == bits) return v;
         if (have > bits) return B_.CreateTrunc(v, I(bits));
         return sign ? B_.CreateSExt(v, I(bits)) : B_.CreateZExt(v, I(bits));
     }
     Value *Bits(Value *v) {
-        if (v->getType()->isFloatTy()) return B_.CreateBitCast(v, I(32));
-        if (v->getType()->isDoubleTy()) return B_.CreateBitCast(v, I(64));
+        if (v->getType()->getScalarType()->isFloatTy()) return B_.CreateBitCast(v, I(32));
+        if (v->getType()->getScalarType()->isDoubleTy()) return B_.CreateBitCast(v, I(64));
         return v;
     }
 
@@ -143,13 +250,13 @@ private:
                 Fail("unknown register " + o.name);
                 return llvm::UndefValue::get(I(bits));
             }
-            v = B_.CreateLoad(I(it->second.bits), it->second.slot);
+            v = LoadReg(o.name, it->second);
             if (o.neg) v = B_.CreateNot(v);
             if (bits == 1 && it->second.bits != 1) v = B_.CreateICmpNE(v, CI(it->second.bits, 0));
             return Resize(v, bits, sign);
         }
         case K::IMM_INT:
-            if (bits == 1) return B_.getInt1(o.imm != 0);
+            if (bits == 1) return CI(1, o.imm != 0);
             return CI(bits, (uint64_t)o.imm);
         case K::IMM_F32:
         case K::IMM_F64: {
@@ -200,8 +307,14 @@ private:
             return;
         }
         v = Bits(v);
-        if (it->second.bits == 1 && v->getType()->getIntegerBitWidth() != 1) v = B_.CreateICmpNE(v, CI(v->getType()->getIntegerBitWidth(), 0));
-        B_.CreateStore(Resize(v, it->second.bits, sign), it->second.slot);
+        int vb = (int)v->getType()->getScalarSizeInBits();
+        if (it->second.bits == 1 && vb != 1) v = B_.CreateICmpNE(v, CI(vb, 0));
+        v = Resize(v, it->second.bits, sign);
+        // Lanes outside the mask keep their value, unless nobody can read it: an unguarded write
+        // of a register that no block reads before writing it.
+        if (W_ > 1 && (em_ != block_mask_ || exposed_.count(o.name)))
+            v = B_.CreateSelect(em_, v, B_.CreateLoad(I(it->second.bits), it->second.slot));
+        B_.CreateStore(v, it->second.slot);
     }
 
     // ---- instruction types ----
@@ -223,7 +336,7 @@ private:
     }
     Value *Ftz(Value *f) {  // flush a subnormal to sign-preserving zero
         Type *t = f->getType();
-        double tiny = t->isFloatTy() ? 1.17549435e-38 : 2.2250738585072014e-308;
+        double tiny = t->getScalarType()->isFloatTy() ? 1.17549435e-38 : 2.2250738585072014e-308;
         Value *a = Intr(llvm::Intrinsic::fabs, {t}, {f});
         Value *is_sub = B_.CreateFCmpOLT(a, llvm::ConstantFP::get(t, tiny));
         Value *zero = Intr(llvm::Intrinsic::copysign, {t}, {llvm::ConstantFP::get(t, 0.0), f});
@@ -250,17 +363,67 @@ private:
         return Space::GENERIC;
     }
     void ErrorExit(ErrKind kind, Value *addr, uint64_t size) {
-        auto f = Helper("rndn_cj_fail", B_.getVoidTy(), {B_.getInt8PtrTy(), I(32), I(64), I(64), I(32)});
-        B_.CreateCall(f, {ctx_, CI(32, (uint32_t)kind), addr, CI(64, size), CI(32, cur_->line)});
-        B_.CreateRet(CI(32, (uint32_t)-1));
+        if (cur_lane_) {  // inside a PerLane body: name the lane
+            auto f = Helper("rndn_cj_fail_lane", B_.getVoidTy(), {B_.getInt8PtrTy(), S(32), S(64), S(64), S(32), S(32)});
+            B_.CreateCall(f, {ctx_, SCI(32, (uint32_t)kind), addr, SCI(64, size), SCI(32, cur_->line), cur_lane_});
+        } else {
+            auto f = Helper("rndn_cj_fail", B_.getVoidTy(), {B_.getInt8PtrTy(), S(32), S(64), S(64), S(32)});
+            B_.CreateCall(f, {ctx_, SCI(32, (uint32_t)kind), addr, SCI(64, size), SCI(32, cur_->line)});
+        }
+        B_.CreateRet(SCI(32, (uint32_t)-1));
     }
     // Returns a host pointer (i8*) for a checked access of `size` bytes.
     Value *Address(const kir::Instr &in, Space space, const kir::Operand &a, uint64_t size, bool is_store);
+    // Warp mode: the lanes' host addresses (<W x i64>) for a checked access of `size` bytes each.
+    Value *WarpAddress(Space space, const kir::Operand &a, uint64_t size, bool is_store);
+    Value *LaneOffsets(uint64_t step) {
+        std::vector<llvm::Constant *> c;
+        for (int l = 0; l < W_; ++l) c.push_back(llvm::ConstantInt::get(S(64), (uint64_t)l * step));
+        return llvm::ConstantVector::get(c);
+    }
+    // Branches to `yes` when every lane runs and the addresses are consecutive `step` apart.
+    Value *Contiguous(Value *addr, uint64_t step) {
+        Value *a0 = B_.CreateExtractElement(addr, (uint64_t)0);
+        Value *same = B_.CreateICmpEQ(addr, B_.CreateAdd(B_.CreateVectorSplat(W_, a0), LaneOffsets(step)));
+        Value *all = B_.CreateAnd(em_, same);
+        return B_.CreateICmpEQ(MaskBits(all), llvm::ConstantInt::getAllOnesValue(S(W_)));
+    }
+    Value *LoadLanes(Value *addr, int bits, bool vol);
+    // Warp mode: the host pointer of an access that is the same for every lane and needs no
+    // run-time check (a kernel parameter or module variable at a constant offset), else nullptr.
+    Value *UniformPtr(const kir::Operand &a, uint64_t size) {
+        if (a.kind != kir::OperandKind::ADDR || a.elems.size() != 1 || a.elems[0].kind != kir::OperandKind::SYMBOL)
+            return nullptr;
+        auto it = syms_.find(a.elems[0].name);
+        if (it == syms_.end() || a.imm < 0 || (uint64_t)a.imm + size > it->second.size) return nullptr;
+        const SymInfo &sym = it->second;
+        if (sym.space == SymInfo::KPARAM)
+            return B_.CreateConstInBoundsGEP1_64(B_.getInt8Ty(), CtxLoad(ctx_off::params, B_.getInt8PtrTy()), sym.value + a.imm);
+        if (sym.space == SymInfo::ABS) return B_.CreateIntToPtr(SCI(64, sym.value + (uint64_t)a.imm), B_.getInt8PtrTy());
+        return nullptr;
+    }
+    void StoreLanes(Value *addr, Value *v, int bits, bool vol);
+    llvm::AllocaInst *addr_buf_ = nullptr;  // warp mode: [W x i64] for the lanes' addresses
+    // Continues when `ok` holds (for every lane the instruction runs for), else fails with `kind`
+    // (naming the first failing lane in warp mode).
     void CheckedBranch(Value *ok, ErrKind kind, Value *addr, uint64_t size) {
         BasicBlock *good = NewBlock("ok"), *bad = NewBlock("oob");
+        Value *bad_bits = nullptr;
+        if (W_ > 1) {
+            bad_bits = MaskBits(B_.CreateAnd(em_, B_.CreateNot(ok)));
+            ok = B_.CreateICmpEQ(bad_bits, SCI(W_, 0));
+        }
         B_.CreateCondBr(ok, good, bad, llvm::MDBuilder(C_).createBranchWeights(1000, 1));
         B_.SetInsertPoint(bad);
-        ErrorExit(kind, addr, size);
+        if (W_ > 1) {
+            Value *lane = B_.CreateTrunc(Intr(llvm::Intrinsic::cttz, {S(W_)}, {bad_bits, B_.getTrue()}), S(32));
+            Value *a = addr->getType()->isVectorTy() ? B_.CreateExtractElement(addr, lane) : addr;
+            auto f = Helper("rndn_cj_fail_lane", B_.getVoidTy(), {B_.getInt8PtrTy(), S(32), S(64), S(64), S(32), S(32)});
+            B_.CreateCall(f, {ctx_, SCI(32, (uint32_t)kind), a, SCI(64, size), SCI(32, cur_->line), lane});
+            B_.CreateRet(SCI(32, (uint32_t)-1));
+        } else {
+            ErrorExit(kind, addr, size);
+        }
         B_.SetInsertPoint(good);
     }
 
@@ -339,6 +502,7 @@ private:
     void Nop(const kir::Instr &) {}
     void Fence(const kir::Instr &) { B_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent); }
     void Trap(const kir::Instr &) {
+        if (W_ > 1) return CheckedBranch(CI(1, 0), ErrKind::TRAP, CI(64, 0), 0);
         ErrorExit(ErrKind::TRAP, CI(64, 0), 0);
         B_.SetInsertPoint(NewBlock("after_trap"));
     }
@@ -348,6 +512,14 @@ private:
     Status Layout();
     void EmitCtaLoop();
     void Emit(const kir::Instr &in);
+    void AddRegs(bool in_frame);
+    // warp mode
+public:
+    Status RunWarp();
+private:
+    void EmitWarp(const kir::Instr &in);
+    void WarpGoto(Value *mask, int target);
+    void EmitWarpCtaLoop(llvm::Function *warp_fn);
     Value *FloatRounded(FOp op, RMode mode, Value *a, Value *b, Value *c);
 };
 
@@ -381,28 +553,34 @@ const std::unordered_map<std::string, Handler> &FnTranslator::Table() {
 
 // ---------------------------------------------------------------------------------------------
 Value *FnTranslator::Special(const std::string &name, int bits) {
-    struct S {
+    struct Field {
         const char *name;
         unsigned off;
     };
-    static const S kFields[] = {
+    static const Field kFields[] = {
         {"%tid.x", ctx_off::tid},          {"%tid.y", ctx_off::tid + 4},        {"%tid.z", ctx_off::tid + 8},
         {"%ntid.x", ctx_off::ntid},        {"%ntid.y", ctx_off::ntid + 4},      {"%ntid.z", ctx_off::ntid + 8},
         {"%ctaid.x", ctx_off::ctaid},      {"%ctaid.y", ctx_off::ctaid + 4},    {"%ctaid.z", ctx_off::ctaid + 8},
         {"%nctaid.x", ctx_off::nctaid},    {"%nctaid.y", ctx_off::nctaid + 4},  {"%nctaid.z", ctx_off::nctaid + 8},
         {"%laneid", ctx_off::laneid},      {"%warpid", ctx_off::warpid},        {"%nwarpid", ctx_off::nwarpid},
     };
-    for (auto &s : kFields)
-        if (name == s.name) return Resize(CtxLoad(s.off, I(32)), bits, false);
+    // uniform values are loaded once and splat in warp mode (the lanes of a warp read one clock)
+    auto uniform = [&](Value *v) { return W_ > 1 ? B_.CreateVectorSplat(W_, v) : v; };
+    if (W_ > 1) {
+        auto it = wspecial_.find(name);
+        if (it != wspecial_.end()) return Resize(it->second, bits, false);
+    }
+    for (auto &f : kFields)
+        if (name == f.name) return Resize(uniform(CtxLoad(f.off, S(32))), bits, false);
     if (name == "%clock64" || name == "%clock")
-        return Resize(B_.CreateCall(Helper("rndn_cj_clock64", I(64), {})), bits, false);
+        return Resize(uniform(B_.CreateCall(Helper("rndn_cj_clock64", S(64), {}))), bits, false);
     if (name == "%globaltimer")
-        return Resize(B_.CreateCall(Helper("rndn_cj_globaltimer", I(64), {})), bits, false);
-    if (name == "%dynamic_smem_size") return Resize(CtxLoad(ctx_off::dyn_shared, I(64)), bits, false);
+        return Resize(uniform(B_.CreateCall(Helper("rndn_cj_globaltimer", S(64), {}))), bits, false);
+    if (name == "%dynamic_smem_size") return Resize(uniform(CtxLoad(ctx_off::dyn_shared, S(64))), bits, false);
     if (name == "%smid" || name == "%gridid") return CI(bits, 0);
     if (name == "%nsmid") return CI(bits, 1);
     if (name.rfind("%lanemask_", 0) == 0) {
-        Value *lane = CtxLoad(ctx_off::laneid, I(32));
+        Value *lane = W_ > 1 ? wspecial_.at("%laneid") : CtxLoad(ctx_off::laneid, I(32));
         Value *bit = B_.CreateShl(CI(32, 1), lane);
         std::string k = name.substr(10);
         Value *r = nullptr;
@@ -497,6 +675,143 @@ Value *FnTranslator::Address(const kir::Instr &in, Space space, const kir::Opera
     }
 }
 
+Value *FnTranslator::WarpAddress(Space space, const kir::Operand &a, uint64_t size, bool is_store) {
+    if (a.kind != kir::OperandKind::ADDR) {
+        Fail("expected an address operand");
+        return CI(64, 0);
+    }
+    Value *addr = CI(64, (uint64_t)a.imm);
+    const SymInfo *sym = nullptr;
+    if (!a.elems.empty()) {
+        const kir::Operand &base = a.elems[0];
+        if (base.kind == kir::OperandKind::REG) {
+            addr = B_.CreateAdd(SrcI(base, 64), addr);
+        } else {
+            auto it = syms_.find(base.name);
+            if (it == syms_.end()) {
+                Fail("unknown symbol '" + base.name + "'");
+                return CI(64, 0);
+            }
+            sym = &it->second;
+            addr = CI(64, sym->value + (uint64_t)a.imm);
+        }
+    }
+    if (sym) {
+        switch (sym->space) {
+        case SymInfo::ABS: space = space == Space::CONST ? Space::CONST : Space::GLOBAL; break;
+        case SymInfo::SHARED: space = Space::SHARED; break;
+        case SymInfo::LOCAL: space = Space::LOCAL; break;
+        case SymInfo::KPARAM: space = Space::PARAM; break;
+        }
+    }
+    auto splat_ptr = [&](unsigned off) {
+        return B_.CreateVectorSplat(W_, B_.CreatePtrToInt(CtxLoad(off, B_.getInt8PtrTy()), S(64)));
+    };
+    switch (space) {
+    case Space::SHARED:
+    case Space::LOCAL: {
+        bool sh = space == Space::SHARED;
+        Value *limit = B_.CreateVectorSplat(W_, CtxLoad(sh ? ctx_off::shared_size : ctx_off::local_size, S(64)));
+        Value *end = B_.CreateAdd(addr, CI(64, size));
+        Value *ok = B_.CreateAnd(B_.CreateICmpULE(end, limit), B_.CreateICmpULT(addr, end));
+        CheckedBranch(ok, sh ? ErrKind::OOB_SHARED : ErrKind::OOB_LOCAL, addr, size);
+        return B_.CreateAdd(sh ? splat_ptr(ctx_off::shared) : local_lanes_, addr);
+    }
+    case Space::PARAM: {
+        if (sym) {
+            if ((uint64_t)a.imm + size > sym->size && sym->space == SymInfo::KPARAM) Fail("parameter access out of range");
+        } else {
+            Value *ok = B_.CreateICmpULE(B_.CreateAdd(addr, CI(64, size)), CI(64, plan_.param_bytes));
+            CheckedBranch(ok, ErrKind::OOB_PARAM, addr, size);
+        }
+        return B_.CreateAdd(splat_ptr(ctx_off::params), addr);
+    }
+    default: {
+        // The lanes' [lowest, highest + size) span is checked against the range this access site
+        // hit last; otherwise every lane is checked by the runtime (which refreshes the cache).
+        uint32_t site = plan_.check_sites++;
+        Value *cache = CtxLoad(ctx_off::site_cache, S(64)->getPointerTo());
+        Value *lo_p = B_.CreateConstInBoundsGEP1_64(S(64), cache, 2 * site);
+        Value *hi_p = B_.CreateConstInBoundsGEP1_64(S(64), cache, 2 * site + 1);
+        Value *lo = B_.CreateLoad(S(64), lo_p), *hi = B_.CreateLoad(S(64), hi_p);
+        BasicBlock *good = NewBlock("ok"), *slow = NewBlock("check"), *bad = NewBlock("oob"), *spread = NewBlock("spread");
+        {  // every lane, consecutive: one span [a0, a0 + W * size)
+            Value *a0 = B_.CreateExtractElement(addr, (uint64_t)0);
+            Value *a_end = B_.CreateAdd(a0, SCI(64, size * W_));
+            Value *in = B_.CreateAnd(B_.CreateICmpUGE(a0, lo), B_.CreateICmpULE(a_end, hi));
+            in = B_.CreateAnd(in, B_.CreateICmpULT(a0, a_end));
+            B_.CreateCondBr(B_.CreateAnd(Contiguous(addr, size), in), good, spread,
+                            llvm::MDBuilder(C_).createBranchWeights(1000, 1));
+            B_.SetInsertPoint(spread);
+        }
+        Value *amin = Intr(llvm::Intrinsic::vector_reduce_umin, {I(64)},
+                           {B_.CreateSelect(em_, addr, llvm::ConstantInt::getAllOnesValue(I(64)))});
+        Value *amax = Intr(llvm::Intrinsic::vector_reduce_umax, {I(64)}, {B_.CreateSelect(em_, addr, CI(64, 0))});
+        Value *fast = B_.CreateAnd(B_.CreateICmpUGE(amin, lo), B_.CreateICmpULE(B_.CreateAdd(amax, SCI(64, size)), hi));
+        fast = B_.CreateAnd(fast, B_.CreateICmpULE(amin, B_.CreateAdd(amin, SCI(64, size))));
+        B_.CreateCondBr(fast, good, slow, llvm::MDBuilder(C_).createBranchWeights(1000, 1));
+        B_.SetInsertPoint(slow);
+        B_.CreateAlignedStore(addr, B_.CreateBitCast(addr_buf_, I(64)->getPointerTo()), llvm::MaybeAlign(8));
+        auto chk = Helper("rndn_cj_check_warp", S(32),
+                          {B_.getInt8PtrTy(), S(64)->getPointerTo(), S(32), S(64), S(32), S(32), S(64)->getPointerTo()});
+        Value *buf = B_.CreateBitCast(addr_buf_, S(64)->getPointerTo());
+        Value *r = B_.CreateCall(chk, {ctx_, buf, MaskBits(em_), SCI(64, size), SCI(32, cur_->line), SCI(32, is_store), lo_p});
+        B_.CreateCondBr(B_.CreateICmpNE(r, SCI(32, 0)), good, bad);
+        B_.SetInsertPoint(bad);
+        B_.CreateRet(SCI(32, (uint32_t)-1));
+        B_.SetInsertPoint(good);
+        return addr;
+    }
+    }
+}
+
+Value *FnTranslator::LoadLanes(Value *addr, int bits, bool vol) {
+    Type *st = S(bits);
+    if (vol)
+        return PerLane(em_, {addr}, [&](const std::vector<Value *> &a) {
+            auto *ld = B_.CreateAlignedLoad(st, B_.CreateIntToPtr(a[0], st->getPointerTo()), llvm::MaybeAlign(1));
+            ld->setVolatile(true);
+            return ld;
+        });
+    BasicBlock *vec = NewBlock("ld_vec"), *gat = NewBlock("ld_gather"), *join = NewBlock("ld_join");
+    B_.CreateCondBr(Contiguous(addr, (uint64_t)bits / 8), vec, gat);
+    B_.SetInsertPoint(vec);
+    Value *a0 = B_.CreateExtractElement(addr, (uint64_t)0);
+    Value *v1 = B_.CreateAlignedLoad(I(bits), B_.CreateIntToPtr(a0, I(bits)->getPointerTo()), llvm::MaybeAlign(1));
+    B_.CreateBr(join);
+    B_.SetInsertPoint(gat);
+    Value *ptrs = B_.CreateIntToPtr(addr, Lane(st->getPointerTo()));
+    Value *v2 = B_.CreateMaskedGather(I(bits), ptrs, llvm::Align(1), em_, llvm::Constant::getNullValue(I(bits)));
+    B_.CreateBr(join);
+    B_.SetInsertPoint(join);
+    llvm::PHINode *phi = B_.CreatePHI(I(bits), 2);
+    phi->addIncoming(v1, vec);
+    phi->addIncoming(v2, gat);
+    return phi;
+}
+
+void FnTranslator::StoreLanes(Value *addr, Value *v, int bits, bool vol) {
+    Type *st = S(bits);
+    if (vol) {
+        PerLane(em_, {addr, v}, [&](const std::vector<Value *> &a) -> Value * {
+            auto *s = B_.CreateAlignedStore(a[1], B_.CreateIntToPtr(a[0], st->getPointerTo()), llvm::MaybeAlign(1));
+            s->setVolatile(true);
+            return nullptr;
+        });
+        return;
+    }
+    BasicBlock *vec = NewBlock("st_vec"), *sc = NewBlock("st_scatter"), *join = NewBlock("st_join");
+    B_.CreateCondBr(Contiguous(addr, (uint64_t)bits / 8), vec, sc);
+    B_.SetInsertPoint(vec);
+    Value *a0 = B_.CreateExtractElement(addr, (uint64_t)0);
+    B_.CreateAlignedStore(v, B_.CreateIntToPtr(a0, I(bits)->getPointerTo()), llvm::MaybeAlign(1));
+    B_.CreateBr(join);
+    B_.SetInsertPoint(sc);
+    B_.CreateMaskedScatter(v, B_.CreateIntToPtr(addr, Lane(st->getPointerTo())), llvm::Align(1), em_);
+    B_.CreateBr(join);
+    B_.SetInsertPoint(join);
+}
+
 // ---------------------------------------------------------------------------------------------
 void FnTranslator::Mov(const kir::Instr &in) {
     Ty t = LastTy(in);
@@ -528,8 +843,25 @@ void FnTranslator::Ld(const kir::Instr &in) {
     const kir::Operand &d = in.args[0];
     int n = d.kind == kir::OperandKind::VEC ? (int)d.elems.size() : 1;
     int eb = std::max(1, t.bits / 8);
-    Value *p = Address(in, InstrSpace(in), in.args[1], (uint64_t)eb * n, false);
     bool vol = in.Has("volatile") || in.Has("relaxed") || in.Has("acquire");
+    if (W_ > 1) {
+        if (Value *p = UniformPtr(in.args[1], (uint64_t)eb * n)) {  // one load for the warp
+            for (int k = 0; k < n; ++k) {
+                Value *pk = B_.CreateConstInBoundsGEP1_64(B_.getInt8Ty(), p, k * eb);
+                auto *ld = B_.CreateAlignedLoad(S(t.bits), B_.CreateBitCast(pk, S(t.bits)->getPointerTo()), llvm::MaybeAlign(1));
+                if (vol) ld->setVolatile(true);
+                Dst(n == 1 ? d : d.elems[k], B_.CreateVectorSplat(W_, ld), t.is_signed());
+            }
+            return;
+        }
+        Value *addr = WarpAddress(InstrSpace(in), in.args[1], (uint64_t)eb * n, false);
+        std::vector<Value *> vals;
+        for (int k = 0; k < n; ++k)
+            vals.push_back(LoadLanes(k ? B_.CreateAdd(addr, CI(64, (uint64_t)k * eb)) : addr, eb * 8, vol));
+        for (int k = 0; k < n; ++k) Dst(n == 1 ? d : d.elems[k], Resize(vals[k], t.bits, false), t.is_signed());
+        return;
+    }
+    Value *p = Address(in, InstrSpace(in), in.args[1], (uint64_t)eb * n, false);
     for (int k = 0; k < n; ++k) {
         Value *pk = B_.CreateConstInBoundsGEP1_64(B_.getInt8Ty(), p, k * eb);
         auto *ld = B_.CreateAlignedLoad(I(t.bits), B_.CreateBitCast(pk, I(t.bits)->getPointerTo()), llvm::MaybeAlign(1));
@@ -546,8 +878,14 @@ void FnTranslator::St(const kir::Instr &in) {
     int eb = std::max(1, t.bits / 8);
     std::vector<Value *> vals;
     for (int k = 0; k < n; ++k) vals.push_back(SrcI(n == 1 ? a : a.elems[k], t.bits));
-    Value *p = Address(in, InstrSpace(in), in.args[0], (uint64_t)eb * n, true);
     bool vol = in.Has("volatile") || in.Has("relaxed") || in.Has("release");
+    if (W_ > 1) {
+        Value *addr = WarpAddress(InstrSpace(in), in.args[0], (uint64_t)eb * n, true);
+        for (int k = 0; k < n; ++k)
+            StoreLanes(k ? B_.CreateAdd(addr, CI(64, (uint64_t)k * eb)) : addr, Resize(vals[k], eb * 8, false), eb * 8, vol);
+        return;
+    }
+    Value *p = Address(in, InstrSpace(in), in.args[0], (uint64_t)eb * n, true);
     for (int k = 0; k < n; ++k) {
         Value *pk = B_.CreateConstInBoundsGEP1_64(B_.getInt8Ty(), p, k * eb);
         auto *st = B_.CreateAlignedStore(vals[k], B_.CreateBitCast(pk, I(t.bits)->getPointerTo()), llvm::MaybeAlign(1));
@@ -560,7 +898,11 @@ void FnTranslator::Cvta(const kir::Instr &in) {
     bool to = in.Has("to");
     Value *a = SrcI(in.args[1], 64);
     Value *r = a;
-    auto base_of = [&](unsigned off) { return B_.CreatePtrToInt(CtxLoad(off, B_.getInt8PtrTy()), I(64)); };
+    auto base_of = [&](unsigned off) -> Value * {
+        Value *b = B_.CreatePtrToInt(CtxLoad(off, B_.getInt8PtrTy()), S(64));
+        if (W_ == 1) return b;
+        return off == ctx_off::local ? local_lanes_ : B_.CreateVectorSplat(W_, b);
+    };
     if (in.Has("shared")) r = to ? B_.CreateSub(a, base_of(ctx_off::shared)) : B_.CreateAdd(a, base_of(ctx_off::shared));
     else if (in.Has("local")) r = to ? B_.CreateSub(a, base_of(ctx_off::local)) : B_.CreateAdd(a, base_of(ctx_off::local));
     else if (in.Has("param")) r = to ? B_.CreateSub(a, base_of(ctx_off::params)) : B_.CreateAdd(a, base_of(ctx_off::params));
@@ -568,12 +910,12 @@ void FnTranslator::Cvta(const kir::Instr &in) {
 }
 
 Value *FnTranslator::FloatRounded(FOp op, RMode mode, Value *a, Value *b, Value *c) {
-    bool d = a->getType()->isDoubleTy();
-    Type *ft = a->getType();
+    bool d = a->getType()->getScalarType()->isDoubleTy();
+    Type *ft = a->getType(), *sft = ft->getScalarType();
     if (!b) b = llvm::ConstantFP::get(ft, 0.0);
     if (!c) c = llvm::ConstantFP::get(ft, 0.0);
-    auto h = Helper(d ? "rndn_cj_f64_op" : "rndn_cj_f32_op", ft, {I(32), I(32), ft, ft, ft});
-    return B_.CreateCall(h, {CI(32, (uint32_t)op), CI(32, (uint32_t)mode), a, b, c});
+    return CallHelper(d ? "rndn_cj_f64_op" : "rndn_cj_f32_op", sft, {S(32), S(32), sft, sft, sft},
+                      {SCI(32, (uint32_t)op), SCI(32, (uint32_t)mode), a, b, c});
 }
 
 void FnTranslator::Cvt(const kir::Instr &in) {
@@ -587,7 +929,7 @@ void FnTranslator::Cvt(const kir::Instr &in) {
         Value *v = SrcI(a, st.bits, st.is_signed());
         if (sat && (dt.bits < st.bits || dt.is_signed() != st.is_signed())) {
             // clamp the source value into the destination's range
-            int w = std::max(st.bits, dt.bits) + 1;
+            int w = std::max(st.bits, dt.bits) < 64 ? 64 : 128;  // room for both ranges (no odd-width vectors)
             Value *x = Resize(v, w, st.is_signed());
             int64_t lo = dt.is_signed() ? -(int64_t)(1ull << (dt.bits - 1)) : 0;
             uint64_t hi = dt.is_signed() ? (1ull << (dt.bits - 1)) - 1 : (dt.bits == 64 ? ~0ull : (1ull << dt.bits) - 1);
@@ -606,9 +948,10 @@ void FnTranslator::Cvt(const kir::Instr &in) {
         else if (dt.bits < st.bits) r = rm == RMode::RN ? B_.CreateFPTrunc(v, FT(dt.bits)) : nullptr;
         else r = v;
         if (!r) {  // directed rounding f64 -> f32
-            auto h = Helper("rndn_cj_f64_op", B_.getDoubleTy(), {I(32), I(32), B_.getDoubleTy(), B_.getDoubleTy(), B_.getDoubleTy()});
-            Value *rd = B_.CreateCall(h, {CI(32, (uint32_t)FOp::CVT), CI(32, (uint32_t)rm), v, v, v});
-            r = B_.CreateFPTrunc(rd, B_.getFloatTy());  // exact: the helper already rounded to float
+            Type *dt64 = B_.getDoubleTy();
+            Value *rd = CallHelper("rndn_cj_f64_op", dt64, {S(32), S(32), dt64, dt64, dt64},
+                                   {SCI(32, (uint32_t)FOp::CVT), SCI(32, (uint32_t)rm), v, v, v});
+            r = B_.CreateFPTrunc(rd, FT(32));  // exact: the helper already rounded to float
         }
         if (int_round) {
             static const llvm::Intrinsic::ID ids[] = {llvm::Intrinsic::rint, llvm::Intrinsic::trunc, llvm::Intrinsic::floor,
@@ -637,8 +980,8 @@ void FnTranslator::Cvt(const kir::Instr &in) {
     } else {
         Value *v64 = Resize(v, 64, st.is_signed());
         bool d64 = dt.bits == 64;
-        auto h = Helper(d64 ? "rndn_cj_cvt_f64_i64" : "rndn_cj_cvt_f32_i64", FT(dt.bits), {I(32), I(64), I(32)});
-        r = B_.CreateCall(h, {CI(32, (uint32_t)rm), v64, CI(32, st.is_signed())});
+        r = CallHelper(d64 ? "rndn_cj_cvt_f64_i64" : "rndn_cj_cvt_f32_i64", SFT(dt.bits), {S(32), S(64), S(32)},
+                       {SCI(32, (uint32_t)rm), v64, SCI(32, st.is_signed())});
     }
     if (ftz) r = Ftz(r);
     if (sat) r = Sat(r);
@@ -728,6 +1071,7 @@ void FnTranslator::DivRem(const kir::Instr &in) {
     Value *a = SrcI(in.args[1], t.bits, sign), *b = SrcI(in.args[2], t.bits, sign);
     Value *zero = B_.CreateICmpEQ(b, CI(t.bits, 0));
     CheckedBranch(B_.CreateNot(zero), ErrKind::DIV_ZERO, CI(64, 0), 0);
+    if (W_ > 1) b = B_.CreateSelect(em_, b, CI(t.bits, 1));  // lanes not running may hold zero
     bool div = in.op == "div";
     Value *r;
     if (sign) {
@@ -935,11 +1279,17 @@ void FnTranslator::Carry(const kir::Instr &in, Value *a, Value *b, bool with_car
     auto &cc = regs_.at("%rndn_cc");
     bool sub = in.op == "sub" || in.op == "subc";
     int w = t.bits;
-    Value *wa = B_.CreateZExt(a, I(w + 1)), *wb = B_.CreateZExt(b, I(w + 1));
-    Value *cin = with_carry_in ? B_.CreateZExt(B_.CreateLoad(I(1), cc.slot), I(w + 1)) : CI(w + 1, 0);
-    Value *wide = sub ? B_.CreateSub(B_.CreateSub(wa, wb), cin) : B_.CreateAdd(B_.CreateAdd(wa, wb), cin);
-    if (in.Has("cc")) B_.CreateStore(B_.CreateTrunc(B_.CreateLShr(wide, CI(w + 1, w)), I(1)), cc.slot);
-    Dst(in.args[0], B_.CreateTrunc(wide, I(w)));
+    // two overflowing steps (odd-width integer vectors are miscompiled by LLVM 14's x86 backend)
+    auto id = sub ? llvm::Intrinsic::usub_with_overflow : llvm::Intrinsic::uadd_with_overflow;
+    Value *cin = with_carry_in ? B_.CreateZExt(B_.CreateLoad(I(1), cc.slot), I(w)) : CI(w, 0);
+    Value *s1 = Intr(id, {I(w)}, {a, b});
+    Value *s2 = Intr(id, {I(w)}, {B_.CreateExtractValue(s1, 0), cin});
+    if (in.Has("cc")) {
+        Value *cf = B_.CreateOr(B_.CreateExtractValue(s1, 1), B_.CreateExtractValue(s2, 1));
+        if (W_ > 1) cf = B_.CreateSelect(em_, cf, B_.CreateLoad(I(1), cc.slot));
+        B_.CreateStore(cf, cc.slot);
+    }
+    Dst(in.args[0], B_.CreateExtractValue(s2, 0));
 }
 
 void FnTranslator::Selp(const kir::Instr &in) {
@@ -1060,17 +1410,18 @@ void FnTranslator::Atom(const kir::Instr &in) {
         if (in.args.size() < first + 3) return Fail("atom.cas needs a swap value");
         c = SrcI(in.args[first + 2], t.bits);
     }
-    Value *p = Address(in, sp, in.args[first], eb, true);
-    Value *r = nullptr;
+    if ((op == "inc" || op == "dec") && t.bits != 32) return Fail("atom.inc/dec need 32-bit operands");
+    if (t.is_float() && op != "add" && op != "exch") return Fail("atomic float min/max is not supported");
+    // the atomic itself on one thread's scalars (in warp mode once per lane, in lane order)
+    auto atomic = [&](Value *p, Value *b, Value *c) -> Value * {
     auto order = llvm::AtomicOrdering::SequentiallyConsistent;
     if (op == "cas") {
         Value *tp = B_.CreateBitCast(p, I(t.bits)->getPointerTo());
         auto *x = B_.CreateAtomicCmpXchg(tp, b, c, llvm::MaybeAlign(eb), order, order);
-        r = B_.CreateExtractValue(x, 0);
+        return B_.CreateExtractValue(x, 0);
     } else if (op == "inc" || op == "dec") {
-        if (t.bits != 32) return Fail("atom.inc/dec need 32-bit operands");
         auto h = Helper(op == "inc" ? "rndn_cj_atom_inc" : "rndn_cj_atom_dec", I(32), {I(32)->getPointerTo(), I(32)});
-        r = B_.CreateCall(h, {B_.CreateBitCast(p, I(32)->getPointerTo()), b});
+        return B_.CreateCall(h, {B_.CreateBitCast(p, I(32)->getPointerTo()), b});
     } else {
         using BO = llvm::AtomicRMWInst::BinOp;
         BO bo;
@@ -1079,7 +1430,6 @@ void FnTranslator::Atom(const kir::Instr &in) {
         else if (op == "and") bo = BO::And;
         else if (op == "or") bo = BO::Or;
         else if (op == "xor") bo = BO::Xor;
-        else if (t.is_float()) return Fail("atomic float min/max is not supported");
         else if (op == "min") bo = t.is_signed() ? BO::Min : BO::UMin;
         else bo = t.is_signed() ? BO::Max : BO::UMax;
         Type *vt = b->getType();
@@ -1088,7 +1438,19 @@ void FnTranslator::Atom(const kir::Instr &in) {
             b = Bits(b);
         }
         Value *tp = B_.CreateBitCast(p, vt->getPointerTo());
-        r = B_.CreateAtomicRMW(bo, tp, b, llvm::MaybeAlign(eb), order);
+        return B_.CreateAtomicRMW(bo, tp, b, llvm::MaybeAlign(eb), order);
+    }
+    };
+    Value *r;
+    if (W_ == 1) {
+        r = atomic(Address(in, sp, in.args[first], eb, true), b, c);
+    } else {
+        Value *addr = WarpAddress(sp, in.args[first], eb, true);
+        std::vector<Value *> args = {addr, b};
+        if (c) args.push_back(c);
+        r = PerLane(em_, args, [&](const std::vector<Value *> &a) {
+            return atomic(B_.CreateIntToPtr(a[0], B_.getInt8PtrTy()), a[1], a.size() > 2 ? a[2] : nullptr);
+        });
     }
     if (!is_red) Dst(in.args[0], r);
 }
@@ -1116,16 +1478,16 @@ void FnTranslator::BitOp(const kir::Instr &in) {
 void FnTranslator::Bfe(const kir::Instr &in) {
     Ty t = LastTy(in);
     Value *a = Resize(SrcI(in.args[1], t.bits), 64, false);
-    auto h = Helper("rndn_cj_bfe", I(64), {I(64), I(32), I(32), I(32), I(32)});
-    Value *r = B_.CreateCall(h, {a, SrcI(in.args[2], 32), SrcI(in.args[3], 32), CI(32, t.bits), CI(32, t.is_signed())});
+    Value *r = CallHelper("rndn_cj_bfe", S(64), {S(64), S(32), S(32), S(32), S(32)},
+                          {a, SrcI(in.args[2], 32), SrcI(in.args[3], 32), SCI(32, t.bits), SCI(32, t.is_signed())});
     Dst(in.args[0], Resize(r, t.bits, false));
 }
 
 void FnTranslator::Bfi(const kir::Instr &in) {
     Ty t = LastTy(in);
     Value *a = Resize(SrcI(in.args[1], t.bits), 64, false), *b = Resize(SrcI(in.args[2], t.bits), 64, false);
-    auto h = Helper("rndn_cj_bfi", I(64), {I(64), I(64), I(32), I(32), I(32)});
-    Value *r = B_.CreateCall(h, {a, b, SrcI(in.args[3], 32), SrcI(in.args[4], 32), CI(32, t.bits)});
+    Value *r = CallHelper("rndn_cj_bfi", S(64), {S(64), S(64), S(32), S(32), S(32)},
+                          {a, b, SrcI(in.args[3], 32), SrcI(in.args[4], 32), SCI(32, t.bits)});
     Dst(in.args[0], Resize(r, t.bits, false));
 }
 
@@ -1134,8 +1496,8 @@ void FnTranslator::Prmt(const kir::Instr &in) {
     uint32_t mode = 0;
     for (uint32_t k = 1; k < 7; ++k)
         if (in.Has(kModes[k])) mode = k;
-    auto h = Helper("rndn_cj_prmt", I(32), {I(32), I(32), I(32), I(32)});
-    Value *r = B_.CreateCall(h, {SrcI(in.args[1], 32), SrcI(in.args[2], 32), SrcI(in.args[3], 32), CI(32, mode)});
+    Value *r = CallHelper("rndn_cj_prmt", S(32), {S(32), S(32), S(32), S(32)},
+                          {SrcI(in.args[1], 32), SrcI(in.args[2], 32), SrcI(in.args[3], 32), SCI(32, mode)});
     Dst(in.args[0], r);
 }
 
@@ -1239,6 +1601,7 @@ Status FnTranslator::Layout() {
 
 void FnTranslator::Emit(const kir::Instr &in) {
     cur_ = &in;
+    if (W_ > 1) return EmitWarp(in);
     if (in.op == "call") return Fail("call was not inlined");
     auto &tab = Table();
     auto it = tab.find(in.op);
@@ -1278,27 +1641,10 @@ Status FnTranslator::Run() {
     // A kernel with synchronisation points keeps every register in its frame slot (no spill and
     // reload code at each cut, which would grow as registers x cuts); others use allocas, which
     // mem2reg turns into SSA values.
-    static const char *const kCutOps[] = {"bar", "barrier", "shfl", "vote", "match", "activemask"};
-    for (auto &in : f_.body)
-        for (auto *op : kCutOps) regs_in_frame_ |= in.op == op;
-    Value *frame = regs_in_frame_ ? CtxLoad(ctx_off::frame, I(64)->getPointerTo()) : nullptr;
-    int idx = 0;
-    auto add_reg = [&](const std::string &name, int bits) {
-        Value *slot;
-        if (regs_in_frame_)
-            slot = B_.CreateBitCast(B_.CreateConstInBoundsGEP1_64(I(64), frame, idx), I(bits)->getPointerTo(), name);
-        else
-            slot = B_.CreateAlloca(I(bits), nullptr, name);
-        regs_[name] = {slot, bits, idx++};
-        reg_order_.push_back(name);
-    };
-    for (auto &r : f_.regs) {
-        Ty t = ParseTy(r.type);
-        if (!t.bits) return Status::Unsupported("kernel " + f_.name + ": unsupported register type ." + r.type);
-        add_reg(r.name, t.bits);
-    }
-    add_reg("%rndn_cc", 1);
-    plan_.frame_slots = (uint32_t)idx;
+    regs_in_frame_ = HasCuts(f_);
+    for (auto &r : f_.regs)
+        if (!ParseTy(r.type).bits) return Status::Unsupported("kernel " + f_.name + ": unsupported register type ." + r.type);
+    AddRegs(regs_in_frame_);
     for (auto &in : f_.body)
         if (!in.label.empty()) labels_[in.label] = BasicBlock::Create(C_, in.label, fn_);
     BasicBlock *start = NewBlock("start");
@@ -1327,6 +1673,319 @@ Status FnTranslator::Run() {
     if (llvm::verifyFunction(*fn_, &os)) return Status::Internal("kernel " + f_.name + ": invalid LLVM IR: " + os.str());
     if (!regs_in_frame_) EmitCtaLoop();
     return Status::Ok();
+}
+
+void FnTranslator::AddRegs(bool in_frame) {
+    Value *frame = in_frame ? CtxLoad(ctx_off::frame, I(64)->getPointerTo()) : nullptr;
+    int idx = 0;
+    auto add_reg = [&](const std::string &name, int bits) {
+        Value *slot;
+        if (in_frame) {
+            slot = B_.CreateBitCast(B_.CreateConstInBoundsGEP1_64(I(64), frame, idx), I(bits)->getPointerTo(), name);
+        } else {
+            Type *t = uniform_regs_.count(name) ? S(bits) : I(bits);
+            slot = B_.CreateAlloca(t, nullptr, name);
+            if (W_ > 1) B_.CreateStore(llvm::Constant::getNullValue(t), slot);
+        }
+        regs_[name] = {slot, bits, idx++};
+        reg_order_.push_back(name);
+    };
+    for (auto &r : f_.regs) add_reg(r.name, ParseTy(r.type).bits);
+    add_reg("%rndn_cc", 1);
+    plan_.frame_slots = (uint32_t)idx;
+}
+
+// ---- warp mode --------------------------------------------------------------------------------
+// The kernel becomes `i32 warp_fn(ctx)` running the lanes of warp ctx->warpid in lock-step.  The
+// body is cut into blocks (at labels and after branches and exits), numbered in program order.
+// Each lane has a program counter (the block it runs next); the dispatcher picks the lowest
+// program counter among the live lanes and runs that block for every lane waiting there, so
+// lanes that diverged meet again at the first block they share (loop exits and if/else joins
+// come later in program order).  While the warp is converged, a uniform branch jumps straight
+// to its target.  Registers are lane vectors; writes are masked by the running lanes.
+Status FnTranslator::RunWarp() {
+    W_ = 32;
+    RNDN_RETURN_IF_ERROR(Layout());
+    for (auto &r : f_.regs)
+        if (!ParseTy(r.type).bits) return Status::Unsupported("kernel " + f_.name + ": unsupported register type ." + r.type);
+    // blocks
+    std::vector<size_t> starts;
+    bool cut_next = true;
+    for (size_t i = 0; i < f_.body.size(); ++i) {
+        const kir::Instr &in = f_.body[i];
+        if (!in.label.empty()) {
+            starts.push_back(i);
+            label_block_[in.label] = (int)starts.size() - 1;
+            cut_next = false;
+            continue;
+        }
+        if (cut_next) starts.push_back(i);
+        cut_next = in.op == "bra" || in.op == "ret" || in.op == "exit";
+    }
+    if (starts.empty()) starts.push_back(0);
+    FindExposed(starts);
+    if (f_.body.empty() || f_.body[0].label.empty())  // the entry block runs once, for every lane
+        FindUniform(starts.size() > 1 ? starts[1] : f_.body.size());
+    plan_.symbol = "rndn_w_" + f_.name;
+    auto *fty = llvm::FunctionType::get(S(32), {B_.getInt8PtrTy()}, false);
+    fn_ = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, plan_.symbol, &M_);
+    fn_->addParamAttr(0, llvm::Attribute::NoAlias);
+    fn_->addFnAttr(llvm::Attribute::NoUnwind);
+    // wide vector spills need an aligned frame; LLVM 14 does not always realign it on its own
+    fn_->addFnAttr("stackrealign");
+    ctx_ = fn_->getArg(0);
+    BasicBlock *entry = NewBlock("entry");
+    B_.SetInsertPoint(entry);
+    AddRegs(false);
+    addr_buf_ = B_.CreateAlloca(llvm::ArrayType::get(S(64), W_), nullptr, "addr_buf");
+    pc_slot_ = B_.CreateAlloca(I(32), nullptr, "pc");
+    live_slot_ = B_.CreateAlloca(I(1), nullptr, "live");
+    mask_slot_ = B_.CreateAlloca(I(1), nullptr, "mask");
+    // special registers
+    Value *warp = CtxLoad(ctx_off::warpid, S(32));
+    Value *n = B_.CreateMul(B_.CreateMul(CtxLoad(ctx_off::ntid, S(32)), CtxLoad(ctx_off::ntid + 4, S(32))),
+                            CtxLoad(ctx_off::ntid + 8, S(32)));
+    std::vector<llvm::Constant *> lanes;
+    for (int l = 0; l < W_; ++l) lanes.push_back(llvm::ConstantInt::get(S(32), l));
+    Value *lane = llvm::ConstantVector::get(lanes);
+    Value *first = B_.CreateMul(warp, SCI(32, (uint32_t)W_));
+    Value *t = B_.CreateAdd(B_.CreateVectorSplat(W_, first), lane);
+    Value *tab = CtxLoad(ctx_off::tid_tab, S(32)->getPointerTo());
+    static const char *const kTid[] = {"%tid.x", "%tid.y", "%tid.z"};
+    for (int d = 0; d < 3; ++d) {
+        Value *p = B_.CreateGEP(S(32), tab, B_.CreateAdd(first, SCI(32, (uint32_t)d * kMaxThreads)));
+        wspecial_[kTid[d]] = B_.CreateAlignedLoad(I(32), B_.CreateBitCast(p, I(32)->getPointerTo()), llvm::MaybeAlign(4));
+    }
+    wspecial_["%laneid"] = lane;
+    Value *lsize = CtxLoad(ctx_off::local_size, S(64));
+    Value *lbase = B_.CreatePtrToInt(CtxLoad(ctx_off::local_base, B_.getInt8PtrTy()), S(64));
+    local_lanes_ = B_.CreateAdd(B_.CreateVectorSplat(W_, lbase),
+                                B_.CreateMul(B_.CreateZExt(t, I(64)), B_.CreateVectorSplat(W_, lsize)));
+    B_.CreateStore(CI(32, 0), pc_slot_);
+    B_.CreateStore(B_.CreateICmpULT(t, B_.CreateVectorSplat(W_, n)), live_slot_);
+    for (size_t b = 0; b < starts.size(); ++b) wblocks_.push_back(NewBlock("blk"));
+    dispatch_bb_ = NewBlock("dispatch");
+    B_.CreateBr(dispatch_bb_);
+    B_.SetInsertPoint(dispatch_bb_);
+    {
+        Value *live = B_.CreateLoad(I(1), live_slot_), *pc = B_.CreateLoad(I(32), pc_slot_);
+        Value *masked = B_.CreateSelect(live, pc, llvm::ConstantInt::getAllOnesValue(I(32)));
+        Value *minpc = Intr(llvm::Intrinsic::vector_reduce_umin, {I(32)}, {masked});
+        B_.CreateStore(B_.CreateAnd(live, B_.CreateICmpEQ(pc, B_.CreateVectorSplat(W_, minpc))), mask_slot_);
+        BasicBlock *done = warp_done_bb_ = NewBlock("warp_done");
+        llvm::SwitchInst *sw = B_.CreateSwitch(minpc, done, (unsigned)wblocks_.size());
+        for (size_t b = 0; b < wblocks_.size(); ++b) sw->addCase(llvm::cast<llvm::ConstantInt>(SCI(32, b)), wblocks_[b]);
+        B_.SetInsertPoint(done);
+        B_.CreateRet(SCI(32, 0));
+    }
+    for (size_t b = 0; b < starts.size(); ++b) {
+        cur_block_ = (int)b;
+        B_.SetInsertPoint(wblocks_[b]);
+        block_mask_ = B_.CreateLoad(I(1), mask_slot_);
+        size_t end = b + 1 < starts.size() ? starts[b + 1] : f_.body.size();
+        for (size_t i = starts[b]; i < end; ++i) {
+            if (!f_.body[i].label.empty()) continue;
+            Emit(f_.body[i]);
+            if (!err_.empty()) return Status::Unsupported("kernel " + f_.name + ": " + err_);
+            if (Terminated()) break;
+        }
+        if (!Terminated()) WarpGoto(block_mask_, (int)b + 1);
+    }
+    std::string verr;
+    llvm::raw_string_ostream os(verr);
+    if (llvm::verifyFunction(*fn_, &os)) return Status::Internal("kernel " + f_.name + ": invalid LLVM IR: " + os.str());
+    EmitWarpCtaLoop(fn_);
+    return Status::Ok();
+}
+
+// Registers read in some block before that block writes them (reads come before the writes
+// of the same instruction; a guarded write does not count as a write).  The others hold only
+// block-local values, so their writes need not preserve the lanes outside the mask.
+void FnTranslator::FindUniform(size_t entry_end) {
+    static const std::unordered_set<std::string> kPure = {"mov", "add", "sub", "mul", "mad", "shl", "shr", "and",
+                                                          "or", "xor", "not", "cvt", "min", "max", "neg", "abs",
+                                                          "selp", "setp", "cvta", "ld"};
+    static const std::unordered_set<std::string> kUniformSpecial = {
+        "%ntid.x", "%ntid.y", "%ntid.z", "%ctaid.x", "%ctaid.y", "%ctaid.z", "%nctaid.x", "%nctaid.y",
+        "%nctaid.z", "%warpid", "%nwarpid", "%dynamic_smem_size", "%smid", "%nsmid", "%gridid"};
+    std::unordered_map<std::string, int> writes;
+    std::function<void(const kir::Operand &)> count = [&](const kir::Operand &o) {
+        if (o.kind == kir::OperandKind::REG) ++writes[o.name];
+        for (auto &e : o.elems) count(e);
+    };
+    for (auto &in : f_.body)
+        if (!in.label.empty() || in.args.empty()) continue;
+        else if (in.op != "st" && in.op != "red" && in.op != "bra") count(in.args[0]);
+    std::function<bool(const kir::Operand &)> uniform = [&](const kir::Operand &o) -> bool {
+        switch (o.kind) {
+        case kir::OperandKind::REG: return uniform_regs_.count(o.name) > 0;
+        case kir::OperandKind::SPECIAL: return kUniformSpecial.count(o.name) > 0;
+        case kir::OperandKind::SYMBOL: {
+            auto it = syms_.find(o.name);
+            return it != syms_.end() && it->second.space != SymInfo::LOCAL;
+        }
+        case kir::OperandKind::ADDR:
+        case kir::OperandKind::VEC:
+        case kir::OperandKind::PAIR:
+            return false;
+        default: return true;  // immediates
+        }
+    };
+    for (size_t i = 0; i < entry_end; ++i) {
+        const kir::Instr &in = f_.body[i];
+        if (!in.label.empty() || !in.guard.empty() || !kPure.count(in.op) || in.args.size() < 2) continue;
+        if (in.Has("cc") || in.Has("local") || (in.op == "cvta" && !in.Has("to") && !in.Has("shared") && !in.Has("param") &&
+                                                 !in.Has("global")))
+            continue;
+        const kir::Operand &d = in.args[0];
+        if (d.kind != kir::OperandKind::REG || writes[d.name] != 1) continue;
+        bool ok = true;
+        if (in.op == "ld") {  // a kernel parameter or module variable at a constant offset
+            const kir::Operand &a = in.args[1];
+            ok = a.kind == kir::OperandKind::ADDR && a.elems.size() == 1 && a.elems[0].kind == kir::OperandKind::SYMBOL;
+            if (ok) {
+                auto it = syms_.find(a.elems[0].name);
+                ok = it != syms_.end() && (it->second.space == SymInfo::KPARAM || it->second.space == SymInfo::ABS) &&
+                     a.imm >= 0 && !in.Has("volatile");
+            }
+        } else {
+            for (size_t k = 1; k < in.args.size() && ok; ++k) ok = uniform(in.args[k]);
+        }
+        if (!ok) continue;
+        uniform_regs_.insert(d.name);
+        uniform_instrs_.insert(&in);
+    }
+}
+
+void FnTranslator::FindExposed(const std::vector<size_t> &starts) {
+    static const std::unordered_set<std::string> kNoDest = {"st", "red", "bra", "ret", "exit", "bar", "barrier",
+                                                            "membar", "fence", "prefetch", "nanosleep", "pmevent",
+                                                            "trap", "call"};
+    std::function<void(const kir::Operand &, std::vector<std::string> &)> regs_of = [&](const kir::Operand &o,
+                                                                                       std::vector<std::string> &out) {
+        if (o.kind == kir::OperandKind::REG) out.push_back(o.name);
+        for (auto &e : o.elems) regs_of(e, out);
+    };
+    for (size_t b = 0; b < starts.size(); ++b) {
+        size_t end = b + 1 < starts.size() ? starts[b + 1] : f_.body.size();
+        std::unordered_set<std::string> written;
+        for (size_t i = starts[b]; i < end; ++i) {
+            const kir::Instr &in = f_.body[i];
+            if (!in.label.empty()) continue;
+            std::vector<std::string> reads, writes;
+            bool has_dest = !kNoDest.count(in.op) && !in.args.empty();
+            for (size_t k = has_dest ? 1 : 0; k < in.args.size(); ++k) regs_of(in.args[k], reads);
+            if (!in.guard.empty()) reads.push_back(in.guard);
+            if (in.op == "addc" || in.op == "subc") reads.push_back("%rndn_cc");
+            if (has_dest) regs_of(in.args[0], writes);
+            if (in.Has("cc")) writes.push_back("%rndn_cc");
+            for (auto &r : reads)
+                if (!written.count(r)) exposed_.insert(r);
+            if (in.guard.empty())
+                for (auto &w : writes) written.insert(w);
+        }
+    }
+}
+
+// The lanes in `mask` continue at block `target` (past the last block: they exit).
+void FnTranslator::WarpGoto(Value *mask, int target) {
+    Value *live = B_.CreateLoad(I(1), live_slot_);
+    if (target >= (int)wblocks_.size()) return ExitLanes(B_.CreateAnd(live, B_.CreateNot(mask)));
+    Value *pc = B_.CreateLoad(I(32), pc_slot_);
+    B_.CreateStore(B_.CreateSelect(mask, CI(32, (uint32_t)target), pc), pc_slot_);
+    Value *converged = B_.CreateICmpEQ(MaskBits(mask), MaskBits(live));
+    B_.CreateCondBr(converged, wblocks_[target], dispatch_bb_);
+}
+
+void FnTranslator::EmitWarp(const kir::Instr &in) {
+    if (in.op == "call") return Fail("call was not inlined");
+    auto &tab = Table();
+    auto it = tab.find(in.op);
+    if (it == tab.end()) return Fail("unsupported instruction '" + in.op + "'");
+    Value *g = nullptr;
+    if (!in.guard.empty()) {
+        auto rit = regs_.find(in.guard);
+        if (rit == regs_.end()) return Fail("unknown guard " + in.guard);
+        g = LoadReg(in.guard, rit->second);
+        if (rit->second.bits != 1) g = B_.CreateICmpNE(g, CI(rit->second.bits, 0));
+        if (in.guard_neg) g = B_.CreateNot(g);
+    }
+    if (uniform_instrs_.count(&in)) {  // the same value for every lane: computed once, in scalar
+        if (g) return Fail("guarded uniform instruction");
+        int saved_w = W_;
+        W_ = 1;
+        em_ = nullptr;
+        (this->*(it->second))(in);
+        W_ = saved_w;
+        return;
+    }
+    Value *m = block_mask_;
+    em_ = g ? B_.CreateAnd(m, g) : m;
+    int next = cur_block_ + 1;
+    if (in.op == "bra") {
+        auto lit = label_block_.find(in.args.empty() ? std::string() : in.args[0].name);
+        if (lit == label_block_.end()) return Fail("bra needs a known label");
+        int target = lit->second;
+        if (!g) return WarpGoto(m, target);
+        Value *taken = em_, *stay = B_.CreateAnd(m, B_.CreateNot(g));
+        Value *live = B_.CreateLoad(I(1), live_slot_);
+        if (next >= (int)wblocks_.size()) live = B_.CreateAnd(live, B_.CreateNot(stay));
+        B_.CreateStore(live, live_slot_);
+        Value *pc = B_.CreateLoad(I(32), pc_slot_);
+        pc = B_.CreateSelect(taken, CI(32, (uint32_t)target), pc);
+        if (next < (int)wblocks_.size()) pc = B_.CreateSelect(stay, CI(32, (uint32_t)next), pc);
+        B_.CreateStore(pc, pc_slot_);
+        Value *mb = MaskBits(m), *tb = MaskBits(taken);
+        Value *converged = B_.CreateICmpEQ(mb, MaskBits(live));
+        BasicBlock *not_all = NewBlock("bra_split");
+        B_.CreateCondBr(B_.CreateAnd(converged, B_.CreateICmpEQ(tb, mb)), wblocks_[target], not_all);
+        B_.SetInsertPoint(not_all);
+        if (next < (int)wblocks_.size())
+            B_.CreateCondBr(B_.CreateAnd(converged, B_.CreateICmpEQ(tb, SCI(W_, 0))), wblocks_[next], dispatch_bb_);
+        else
+            B_.CreateBr(dispatch_bb_);
+        return;
+    }
+    if (in.op == "ret" || in.op == "exit") {
+        Value *live = B_.CreateLoad(I(1), live_slot_);
+        if (g && next < (int)wblocks_.size()) {
+            Value *pc = B_.CreateLoad(I(32), pc_slot_);
+            B_.CreateStore(B_.CreateSelect(B_.CreateAnd(m, B_.CreateNot(g)), CI(32, (uint32_t)next), pc), pc_slot_);
+            return ExitLanes(B_.CreateAnd(live, B_.CreateNot(em_)));
+        }
+        return ExitLanes(B_.CreateAnd(live, B_.CreateNot(m)));  // the others fall off the end
+    }
+    (this->*(it->second))(in);
+}
+
+void FnTranslator::EmitWarpCtaLoop(llvm::Function *warp_fn) {
+    // for (w = 0; w < nwarpid; ++w) { ctx->warpid = w; rc = warp_fn(ctx); if rc: return rc }
+    plan_.cta_symbol = "rndn_cta_" + f_.name;
+    auto *fty = llvm::FunctionType::get(S(32), {B_.getInt8PtrTy()}, false);
+    llvm::Function *cf = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, plan_.cta_symbol, &M_);
+    cf->addParamAttr(0, llvm::Attribute::NoAlias);
+    cf->addFnAttr(llvm::Attribute::NoUnwind);
+    fn_ = cf;
+    ctx_ = cf->getArg(0);
+    BasicBlock *entry = NewBlock("entry"), *loop = NewBlock("loop"), *next = NewBlock("next"), *fail = NewBlock("fail"),
+               *done = NewBlock("done");
+    B_.SetInsertPoint(entry);
+    Value *nw = CtxLoad(ctx_off::nwarpid, S(32));
+    B_.CreateCondBr(B_.CreateICmpEQ(nw, SCI(32, 0)), done, loop);
+    B_.SetInsertPoint(loop);
+    llvm::PHINode *w = B_.CreatePHI(S(32), 2);
+    w->addIncoming(SCI(32, 0), entry);
+    CtxStore(ctx_off::warpid, w);
+    Value *rc = B_.CreateCall(warp_fn, {ctx_});
+    B_.CreateCondBr(B_.CreateICmpNE(rc, SCI(32, 0)), fail, next);
+    B_.SetInsertPoint(fail);
+    B_.CreateRet(rc);
+    B_.SetInsertPoint(next);
+    Value *w1 = B_.CreateAdd(w, SCI(32, 1));
+    w->addIncoming(w1, next);
+    B_.CreateCondBr(B_.CreateICmpULT(w1, nw), loop, done);
+    B_.SetInsertPoint(done);
+    B_.CreateRet(SCI(32, 0));
 }
 
 void FnTranslator::EmitCtaLoop() {
@@ -1387,7 +2046,22 @@ void FnTranslator::EmitCtaLoop() {
 }  // namespace
 
 Expected<KernelPlan> TranslateKernel(const kir::Module &m, const kir::Function &entry, const GlobalAddrs &globals,
-                                     llvm::Module &out) {
+                                     llvm::Module &out, bool lockstep) {
+    if (lockstep && !HasCuts(entry)) {
+        KernelPlan plan;
+        FnTranslator t(m, entry, globals, out, plan);
+        Status st = t.RunWarp();
+        if (st.ok()) {
+            plan.lockstep = true;
+            return plan;
+        }
+        // something warp mode does not handle: drop what it emitted and run threads one by one
+        for (const char *prefix : {"rndn_w_", "rndn_cta_"})
+            if (llvm::Function *f = out.getFunction(prefix + entry.name)) {
+                f->dropAllReferences();
+                f->eraseFromParent();
+            }
+    }
     KernelPlan plan;
     FnTranslator t(m, entry, globals, out, plan);
     RNDN_RETURN_IF_ERROR(t.Run());

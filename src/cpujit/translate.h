@@ -29,7 +29,11 @@ struct KernelPlan {
     std::vector<uint8_t> cut_kinds;  // CutKind per synchronisation point, id = index + 1
     std::vector<int> cut_lines;
     int line = 0;
+    bool lockstep = false;  // the warp runs in lock-step (symbol runs one warp, see translate.cpp)
 };
+
+// Largest CTA (threads); ThreadCtx::tid_tab holds 3 rows of this many entries.
+inline constexpr uint32_t kMaxThreads = 1024;
 
 // Host addresses of module-scope .global/.const variables.
 using GlobalAddrs = std::unordered_map<std::string, uint64_t>;
@@ -37,8 +41,10 @@ using GlobalAddrs = std::unordered_map<std::string, uint64_t>;
 // Inlines .func calls into the entry (recursion is an error).
 Expected<kir::Function> InlineCalls(const kir::Module &m, const kir::Function &entry);
 
-// Translates one entry function (calls already inlined) into `out`.
+// Translates one entry function (calls already inlined) into `out`.  With `lockstep`, a kernel
+// without synchronisation points runs a warp's lanes in lock-step (vectorised); otherwise, and
+// for kernels with synchronisation points, each PTX thread is a function resumed at every cut.
 Expected<KernelPlan> TranslateKernel(const kir::Module &m, const kir::Function &entry, const GlobalAddrs &globals,
-                                     llvm::Module &out);
+                                     llvm::Module &out, bool lockstep = true);
 
 }  // namespace rndn::cpujit
