@@ -45,7 +45,7 @@ extern "C" int32_t rndn_cj_check(ThreadCtx *ctx, uint64_t addr, uint64_t size, u
 
 namespace {
 void SetLane(ThreadCtx *ctx, uint32_t lane) {
-    uint32_t t = ctx->warpid * 32 + lane;
+    uint32_t t = ctx->warpid * kLanes + lane;
     for (int d = 0; d < 3; ++d) ctx->tid[d] = ctx->tid_tab[d * kMaxThreads + t];
     ctx->laneid = lane;
 }
@@ -61,10 +61,10 @@ extern "C" int32_t rndn_cj_check_warp(ThreadCtx *ctx, const uint64_t *addrs, uin
     }
     auto sh = (uint64_t)(uintptr_t)ctx->shared;
     // the warp's local windows, one after the other
-    uint64_t lo = (uint64_t)(uintptr_t)ctx->local_base + (uint64_t)ctx->warpid * 32 * ctx->local_size;
-    uint64_t lo_end = lo + 32 * ctx->local_size;
+    uint64_t lo = (uint64_t)(uintptr_t)ctx->local_base + (uint64_t)ctx->warpid * kLanes * ctx->local_size;
+    uint64_t lo_end = lo + kLanes * ctx->local_size;
     const auto &r = run->ranges;
-    for (uint32_t lane = 0; lane < 32; ++lane) {
+    for (uint32_t lane = 0; lane < kLanes; ++lane) {
         if (!((mask >> lane) & 1)) continue;
         uint64_t addr = addrs[lane], end = addr + size;
         bool ok = false;

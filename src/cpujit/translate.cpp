@@ -755,7 +755,7 @@ Value *FnTranslator::WarpAddress(Space space, const kir::Operand &a, uint64_t si
         auto chk = Helper("rndn_cj_check_warp", S(32),
                           {B_.getInt8PtrTy(), S(64)->getPointerTo(), S(32), S(64), S(32), S(32), S(64)->getPointerTo()});
         Value *buf = B_.CreateBitCast(addr_buf_, S(64)->getPointerTo());
-        Value *r = B_.CreateCall(chk, {ctx_, buf, MaskBits(em_), SCI(64, size), SCI(32, cur_->line), SCI(32, is_store), lo_p});
+        Value *r = B_.CreateCall(chk, {ctx_, buf, B_.CreateZExt(MaskBits(em_), S(32)), SCI(64, size), SCI(32, cur_->line), SCI(32, is_store), lo_p});
         B_.CreateCondBr(B_.CreateICmpNE(r, SCI(32, 0)), good, bad);
         B_.SetInsertPoint(bad);
         B_.CreateRet(SCI(32, (uint32_t)-1));
@@ -1704,7 +1704,7 @@ void FnTranslator::AddRegs(bool in_frame) {
 // come later in program order).  While the warp is converged, a uniform branch jumps straight
 // to its target.  Registers are lane vectors; writes are masked by the running lanes.
 Status FnTranslator::RunWarp() {
-    W_ = 32;
+    W_ = (int)kLanes;
     RNDN_RETURN_IF_ERROR(Layout());
     for (auto &r : f_.regs)
         if (!ParseTy(r.type).bits) return Status::Unsupported("kernel " + f_.name + ": unsupported register type ." + r.type);
@@ -1742,7 +1742,7 @@ Status FnTranslator::RunWarp() {
     live_slot_ = B_.CreateAlloca(I(1), nullptr, "live");
     mask_slot_ = B_.CreateAlloca(I(1), nullptr, "mask");
     // special registers
-    Value *warp = CtxLoad(ctx_off::warpid, S(32));
+    Value *warp = CtxLoad(ctx_off::warpid, S(32));  // the gang's index in the CTA
     Value *n = B_.CreateMul(B_.CreateMul(CtxLoad(ctx_off::ntid, S(32)), CtxLoad(ctx_off::ntid + 4, S(32))),
                             CtxLoad(ctx_off::ntid + 8, S(32)));
     std::vector<llvm::Constant *> lanes;
@@ -1756,7 +1756,8 @@ Status FnTranslator::RunWarp() {
         Value *p = B_.CreateGEP(S(32), tab, B_.CreateAdd(first, SCI(32, (uint32_t)d * kMaxThreads)));
         wspecial_[kTid[d]] = B_.CreateAlignedLoad(I(32), B_.CreateBitCast(p, I(32)->getPointerTo()), llvm::MaybeAlign(4));
     }
-    wspecial_["%laneid"] = lane;
+    wspecial_["%laneid"] = B_.CreateAnd(t, CI(32, 31));
+    wspecial_["%warpid"] = B_.CreateLShr(t, CI(32, 5));
     Value *lsize = CtxLoad(ctx_off::local_size, S(64));
     Value *lbase = B_.CreatePtrToInt(CtxLoad(ctx_off::local_base, B_.getInt8PtrTy()), S(64));
     local_lanes_ = B_.CreateAdd(B_.CreateVectorSplat(W_, lbase),
@@ -1959,7 +1960,7 @@ void FnTranslator::EmitWarp(const kir::Instr &in) {
 }
 
 void FnTranslator::EmitWarpCtaLoop(llvm::Function *warp_fn) {
-    // for (w = 0; w < nwarpid; ++w) { ctx->warpid = w; rc = warp_fn(ctx); if rc: return rc }
+    // for (g = 0; g < ceil(threads / kLanes); ++g) { ctx->warpid = g; rc = gang_fn(ctx); if rc: return rc }
     plan_.cta_symbol = "rndn_cta_" + f_.name;
     auto *fty = llvm::FunctionType::get(S(32), {B_.getInt8PtrTy()}, false);
     llvm::Function *cf = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, plan_.cta_symbol, &M_);
@@ -1970,7 +1971,9 @@ void FnTranslator::EmitWarpCtaLoop(llvm::Function *warp_fn) {
     BasicBlock *entry = NewBlock("entry"), *loop = NewBlock("loop"), *next = NewBlock("next"), *fail = NewBlock("fail"),
                *done = NewBlock("done");
     B_.SetInsertPoint(entry);
-    Value *nw = CtxLoad(ctx_off::nwarpid, S(32));
+    Value *n = B_.CreateMul(B_.CreateMul(CtxLoad(ctx_off::ntid, S(32)), CtxLoad(ctx_off::ntid + 4, S(32))),
+                            CtxLoad(ctx_off::ntid + 8, S(32)));
+    Value *nw = B_.CreateUDiv(B_.CreateAdd(n, SCI(32, kLanes - 1)), SCI(32, kLanes));
     B_.CreateCondBr(B_.CreateICmpEQ(nw, SCI(32, 0)), done, loop);
     B_.SetInsertPoint(loop);
     llvm::PHINode *w = B_.CreatePHI(S(32), 2);

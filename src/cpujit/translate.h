@@ -10,6 +10,10 @@
 #include "cpujit/cpujit.h"
 #include "cpujit/kir.h"
 
+#ifndef RNDN_CPUJIT_LANES
+#define RNDN_CPUJIT_LANES 32
+#endif
+
 namespace llvm {
 class Module;
 }
@@ -34,6 +38,10 @@ struct KernelPlan {
 
 // Largest CTA (threads); ThreadCtx::tid_tab holds 3 rows of this many entries.
 inline constexpr uint32_t kMaxThreads = 1024;
+// Lock-step kernels run a gang of this many consecutive threads per call (they have no warp
+// collectives, so any grouping is exact; a narrower gang than the 32-lane warp compiles faster
+// and spills less).  ThreadCtx::warpid holds the gang's index there.
+inline constexpr uint32_t kLanes = RNDN_CPUJIT_LANES;
 
 // Host addresses of module-scope .global/.const variables.
 using GlobalAddrs = std::unordered_map<std::string, uint64_t>;

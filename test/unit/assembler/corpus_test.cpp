@@ -98,11 +98,11 @@ struct Floors {
 };
 Floors FloorsFor(Arch arch) {
     switch (arch) {
-        case Arch::SM_75: return {99.97, 99.96, 98.17};
-        case Arch::SM_80: return {99.82, 99.73, 93.29};
-        case Arch::SM_86: return {99.81, 99.73, 93.29};
-        case Arch::SM_89: return {99.81, 99.73, 93.29};
-        case Arch::SM_90: return {100.0, 99.93, 96.95};
+        case Arch::SM_75: return {100.0, 99.98, 99.39};
+        case Arch::SM_80: return {100.0, 99.75, 94.51};
+        case Arch::SM_86: return {100.0, 99.75, 94.51};
+        case Arch::SM_89: return {100.0, 99.75, 94.51};
+        case Arch::SM_90: return {100.0, 99.95, 98.17};
     }
     return {100.0, 100.0, 100.0};
 }
