@@ -374,6 +374,9 @@ private:
     }
     // Returns a host pointer (i8*) for a checked access of `size` bytes.
     Value *Address(const kir::Instr &in, Space space, const kir::Operand &a, uint64_t size, bool is_store);
+    // The offset value of an address operand (lane-typed; nullptr on error); a symbol base
+    // replaces `space` with the symbol's own (call-site .param variables live in local memory).
+    Value *AddrOffset(const kir::Operand &a, Space &space, const SymInfo *&sym);
     // Warp mode: the lanes' host addresses (<W x i64>) for a checked access of `size` bytes each.
     Value *WarpAddress(Space space, const kir::Operand &a, uint64_t size, bool is_store);
     Value *LaneOffsets(uint64_t step) {
@@ -595,14 +598,9 @@ Value *FnTranslator::Special(const std::string &name, int bits) {
     return CI(bits, 0);
 }
 
-Value *FnTranslator::Address(const kir::Instr &in, Space space, const kir::Operand &a, uint64_t size, bool is_store) {
-    (void)in;
-    if (a.kind != kir::OperandKind::ADDR) {
-        Fail("expected an address operand");
-        return llvm::ConstantPointerNull::get(B_.getInt8PtrTy());
-    }
+Value *FnTranslator::AddrOffset(const kir::Operand &a, Space &space, const SymInfo *&sym) {
     Value *addr = CI(64, (uint64_t)a.imm);
-    const SymInfo *sym = nullptr;
+    sym = nullptr;
     if (!a.elems.empty()) {
         const kir::Operand &base = a.elems[0];
         if (base.kind == kir::OperandKind::REG) {
@@ -611,7 +609,7 @@ Value *FnTranslator::Address(const kir::Instr &in, Space space, const kir::Opera
             auto it = syms_.find(base.name);
             if (it == syms_.end()) {
                 Fail("unknown symbol '" + base.name + "'");
-                return llvm::ConstantPointerNull::get(B_.getInt8PtrTy());
+                return nullptr;
             }
             sym = &it->second;
             addr = CI(64, sym->value + (uint64_t)a.imm);
@@ -626,6 +624,18 @@ Value *FnTranslator::Address(const kir::Instr &in, Space space, const kir::Opera
         case SymInfo::KPARAM: space = Space::PARAM; break;
         }
     }
+    return addr;
+}
+
+Value *FnTranslator::Address(const kir::Instr &in, Space space, const kir::Operand &a, uint64_t size, bool is_store) {
+    (void)in;
+    if (a.kind != kir::OperandKind::ADDR) {
+        Fail("expected an address operand");
+        return llvm::ConstantPointerNull::get(B_.getInt8PtrTy());
+    }
+    const SymInfo *sym = nullptr;
+    Value *addr = AddrOffset(a, space, sym);
+    if (!addr) return llvm::ConstantPointerNull::get(B_.getInt8PtrTy());
     switch (space) {
     case Space::SHARED:
     case Space::LOCAL: {
@@ -680,30 +690,9 @@ Value *FnTranslator::WarpAddress(Space space, const kir::Operand &a, uint64_t si
         Fail("expected an address operand");
         return CI(64, 0);
     }
-    Value *addr = CI(64, (uint64_t)a.imm);
     const SymInfo *sym = nullptr;
-    if (!a.elems.empty()) {
-        const kir::Operand &base = a.elems[0];
-        if (base.kind == kir::OperandKind::REG) {
-            addr = B_.CreateAdd(SrcI(base, 64), addr);
-        } else {
-            auto it = syms_.find(base.name);
-            if (it == syms_.end()) {
-                Fail("unknown symbol '" + base.name + "'");
-                return CI(64, 0);
-            }
-            sym = &it->second;
-            addr = CI(64, sym->value + (uint64_t)a.imm);
-        }
-    }
-    if (sym) {
-        switch (sym->space) {
-        case SymInfo::ABS: space = space == Space::CONST ? Space::CONST : Space::GLOBAL; break;
-        case SymInfo::SHARED: space = Space::SHARED; break;
-        case SymInfo::LOCAL: space = Space::LOCAL; break;
-        case SymInfo::KPARAM: space = Space::PARAM; break;
-        }
-    }
+    Value *addr = AddrOffset(a, space, sym);
+    if (!addr) return CI(64, 0);
     auto splat_ptr = [&](unsigned off) {
         return B_.CreateVectorSplat(W_, B_.CreatePtrToInt(CtxLoad(off, B_.getInt8PtrTy()), S(64)));
     };
