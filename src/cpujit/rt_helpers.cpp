@@ -11,87 +11,70 @@
 
 namespace rndn::cpujit {
 
-extern "C" int32_t rndn_cj_check(ThreadCtx *ctx, uint64_t addr, uint64_t size, uint32_t line, uint32_t is_store,
-                                 uint64_t *site) {
-    const RunState *run = ctx->run;
-    if (!run->check_bounds) {
-        site[0] = 0;
-        site[1] = ~0ull;
-        return 1;
-    }
+namespace {
+// Whether [addr, addr + size) lies in the CTA's shared memory, in the local window
+// [local_lo, local_hi), or in one registered range (then cached in site[0..1]).
+bool Accessible(const ThreadCtx *ctx, uint64_t addr, uint64_t size, uint64_t local_lo, uint64_t local_hi,
+                uint64_t *site) {
     uint64_t end = addr + size;
-    if (end >= addr) {
-        auto sh = (uint64_t)(uintptr_t)ctx->shared, lo = (uint64_t)(uintptr_t)ctx->local;
-        if (addr >= sh && end <= sh + ctx->shared_size) return 1;
-        if (addr >= lo && end <= lo + ctx->local_size) return 1;
-        const auto &r = run->ranges;
-        auto it = std::upper_bound(r.begin(), r.end(), addr,
-                                   [](uint64_t a, const std::pair<uint64_t, uint64_t> &x) { return a < x.first; });
-        if (it != r.begin()) {
-            --it;
-            if (addr >= it->first && end <= it->second) {
-                site[0] = it->first;
-                site[1] = it->second;
-                return 1;
-            }
-        }
-    }
+    if (end < addr) return false;
+    auto sh = (uint64_t)(uintptr_t)ctx->shared;
+    if (addr >= sh && end <= sh + ctx->shared_size) return true;
+    if (addr >= local_lo && end <= local_hi) return true;
+    const auto &r = ctx->run->ranges;
+    auto it = std::upper_bound(r.begin(), r.end(), addr,
+                               [](uint64_t a, const std::pair<uint64_t, uint64_t> &x) { return a < x.first; });
+    if (it == r.begin()) return false;
+    --it;
+    if (addr < it->first || end > it->second) return false;
+    site[0] = it->first;
+    site[1] = it->second;
+    return true;
+}
+
+// With bounds checking off every access is allowed (the site caches the whole address space).
+bool Unchecked(const ThreadCtx *ctx, uint64_t *site) {
+    if (ctx->run->check_bounds) return false;
+    site[0] = 0;
+    site[1] = ~0ull;
+    return true;
+}
+
+void RecordOob(ThreadCtx *ctx, uint64_t addr, uint64_t size, uint32_t line, uint32_t is_store) {
     ctx->err_kind = (uint32_t)ErrKind::OOB_GLOBAL;
     ctx->err_addr = addr;
     ctx->err_size = size | ((uint64_t)is_store << 63);
     ctx->err_line = line;
-    return 0;
 }
 
-namespace {
+// Names lane `lane` of gang ctx->warpid (lock-step kernels) as the failing thread.
 void SetLane(ThreadCtx *ctx, uint32_t lane) {
     uint32_t t = ctx->warpid * kLanes + lane;
     for (int d = 0; d < 3; ++d) ctx->tid[d] = ctx->tid_tab[d * kMaxThreads + t];
-    ctx->laneid = lane;
+    ctx->laneid = t & 31;
 }
 }  // namespace
 
+extern "C" int32_t rndn_cj_check(ThreadCtx *ctx, uint64_t addr, uint64_t size, uint32_t line, uint32_t is_store,
+                                 uint64_t *site) {
+    if (Unchecked(ctx, site)) return 1;
+    auto lo = (uint64_t)(uintptr_t)ctx->local;
+    if (Accessible(ctx, addr, size, lo, lo + ctx->local_size, site)) return 1;
+    RecordOob(ctx, addr, size, line, is_store);
+    return 0;
+}
+
 extern "C" int32_t rndn_cj_check_warp(ThreadCtx *ctx, const uint64_t *addrs, uint32_t mask, uint64_t size,
                                       uint32_t line, uint32_t is_store, uint64_t *site) {
-    const RunState *run = ctx->run;
-    if (!run->check_bounds) {
-        site[0] = 0;
-        site[1] = ~0ull;
-        return 1;
-    }
-    auto sh = (uint64_t)(uintptr_t)ctx->shared;
-    // the warp's local windows, one after the other
+    if (Unchecked(ctx, site)) return 1;
+    // the gang's local windows, one after the other
     uint64_t lo = (uint64_t)(uintptr_t)ctx->local_base + (uint64_t)ctx->warpid * kLanes * ctx->local_size;
     uint64_t lo_end = lo + kLanes * ctx->local_size;
-    const auto &r = run->ranges;
     for (uint32_t lane = 0; lane < kLanes; ++lane) {
-        if (!((mask >> lane) & 1)) continue;
-        uint64_t addr = addrs[lane], end = addr + size;
-        bool ok = false;
-        if (end >= addr) {
-            if ((addr >= sh && end <= sh + ctx->shared_size) || (addr >= lo && end <= lo_end)) {
-                ok = true;
-            } else {
-                auto it = std::upper_bound(r.begin(), r.end(), addr,
-                                           [](uint64_t a, const std::pair<uint64_t, uint64_t> &x) { return a < x.first; });
-                if (it != r.begin()) {
-                    --it;
-                    if (addr >= it->first && end <= it->second) {
-                        ok = true;
-                        site[0] = it->first;
-                        site[1] = it->second;
-                    }
-                }
-            }
-        }
-        if (!ok) {
-            ctx->err_kind = (uint32_t)ErrKind::OOB_GLOBAL;
-            ctx->err_addr = addr;
-            ctx->err_size = size | ((uint64_t)is_store << 63);
-            ctx->err_line = line;
-            SetLane(ctx, lane);
-            return 0;
-        }
+        if (!((mask >> lane) & 1) || Accessible(ctx, addrs[lane], size, lo, lo_end, site)) continue;
+        RecordOob(ctx, addrs[lane], size, line, is_store);
+        SetLane(ctx, lane);
+        return 0;
     }
     return 1;
 }

@@ -140,6 +140,23 @@ private:
         if (err_.empty()) err_ = "line " + std::to_string(cur_ ? cur_->line : 0) + ": " + msg;
     }
     BasicBlock *NewBlock(const char *name) { return BasicBlock::Create(C_, name, fn_); }
+    // rc = f(ctx); a non-zero rc is returned at once, else code continues in a new block
+    void CallOrReturn(llvm::Function *f) {
+        Value *rc = B_.CreateCall(f, {ctx_});
+        BasicBlock *fail = NewBlock("fail"), *next = NewBlock("next");
+        B_.CreateCondBr(B_.CreateICmpNE(rc, SCI(32, 0)), fail, next);
+        B_.SetInsertPoint(fail);
+        B_.CreateRet(rc);
+        B_.SetInsertPoint(next);
+    }
+    // `i32 name(i8* ctx)`, the signature of every generated thread, warp and CTA function
+    llvm::Function *NewKernelFn(const std::string &name) {
+        auto *fty = llvm::FunctionType::get(S(32), {B_.getInt8PtrTy()}, false);
+        llvm::Function *f = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, name, &M_);
+        f->addParamAttr(0, llvm::Attribute::NoAlias);
+        f->addFnAttr(llvm::Attribute::NoUnwind);
+        return f;
+    }
     bool Terminated() { return B_.GetInsertBlock()->getTerminator() != nullptr; }
 
     Value *CtxPtr(unsigned off, Type *t) {
@@ -1540,6 +1557,8 @@ void FnTranslator::FMath(const kir::Instr &in) {
 
 // ---------------------------------------------------------------------------------------------
 Status FnTranslator::Layout() {
+    for (auto &r : f_.regs)
+        if (!ParseTy(r.type).bits) return Status::Unsupported("kernel " + f_.name + ": unsupported register type ." + r.type);
     plan_.name = f_.name;
     plan_.line = f_.line;
     uint32_t off = 0;
@@ -1620,10 +1639,7 @@ void FnTranslator::Emit(const kir::Instr &in) {
 Status FnTranslator::Run() {
     RNDN_RETURN_IF_ERROR(Layout());
     plan_.symbol = "rndn_k_" + f_.name;
-    auto *fty = llvm::FunctionType::get(I(32), {B_.getInt8PtrTy()}, false);
-    fn_ = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, plan_.symbol, &M_);
-    fn_->addParamAttr(0, llvm::Attribute::NoAlias);
-    fn_->addFnAttr(llvm::Attribute::NoUnwind);
+    fn_ = NewKernelFn(plan_.symbol);
     ctx_ = fn_->getArg(0);
     BasicBlock *entry = NewBlock("entry");
     B_.SetInsertPoint(entry);
@@ -1631,8 +1647,6 @@ Status FnTranslator::Run() {
     // reload code at each cut, which would grow as registers x cuts); others use allocas, which
     // mem2reg turns into SSA values.
     regs_in_frame_ = HasCuts(f_);
-    for (auto &r : f_.regs)
-        if (!ParseTy(r.type).bits) return Status::Unsupported("kernel " + f_.name + ": unsupported register type ." + r.type);
     AddRegs(regs_in_frame_);
     for (auto &in : f_.body)
         if (!in.label.empty()) labels_[in.label] = BasicBlock::Create(C_, in.label, fn_);
@@ -1695,8 +1709,6 @@ void FnTranslator::AddRegs(bool in_frame) {
 Status FnTranslator::RunWarp() {
     W_ = (int)kLanes;
     RNDN_RETURN_IF_ERROR(Layout());
-    for (auto &r : f_.regs)
-        if (!ParseTy(r.type).bits) return Status::Unsupported("kernel " + f_.name + ": unsupported register type ." + r.type);
     // blocks
     std::vector<size_t> starts;
     bool cut_next = true;
@@ -1716,10 +1728,7 @@ Status FnTranslator::RunWarp() {
     if (f_.body.empty() || f_.body[0].label.empty())  // the entry block runs once, for every lane
         FindUniform(starts.size() > 1 ? starts[1] : f_.body.size());
     plan_.symbol = "rndn_w_" + f_.name;
-    auto *fty = llvm::FunctionType::get(S(32), {B_.getInt8PtrTy()}, false);
-    fn_ = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, plan_.symbol, &M_);
-    fn_->addParamAttr(0, llvm::Attribute::NoAlias);
-    fn_->addFnAttr(llvm::Attribute::NoUnwind);
+    fn_ = NewKernelFn(plan_.symbol);
     // wide vector spills need an aligned frame; LLVM 14 does not always realign it on its own
     fn_->addFnAttr("stackrealign");
     ctx_ = fn_->getArg(0);
@@ -1951,14 +1960,10 @@ void FnTranslator::EmitWarp(const kir::Instr &in) {
 void FnTranslator::EmitWarpCtaLoop(llvm::Function *warp_fn) {
     // for (g = 0; g < ceil(threads / kLanes); ++g) { ctx->warpid = g; rc = gang_fn(ctx); if rc: return rc }
     plan_.cta_symbol = "rndn_cta_" + f_.name;
-    auto *fty = llvm::FunctionType::get(S(32), {B_.getInt8PtrTy()}, false);
-    llvm::Function *cf = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, plan_.cta_symbol, &M_);
-    cf->addParamAttr(0, llvm::Attribute::NoAlias);
-    cf->addFnAttr(llvm::Attribute::NoUnwind);
+    llvm::Function *cf = NewKernelFn(plan_.cta_symbol);
     fn_ = cf;
     ctx_ = cf->getArg(0);
-    BasicBlock *entry = NewBlock("entry"), *loop = NewBlock("loop"), *next = NewBlock("next"), *fail = NewBlock("fail"),
-               *done = NewBlock("done");
+    BasicBlock *entry = NewBlock("entry"), *loop = NewBlock("loop"), *done = NewBlock("done");
     B_.SetInsertPoint(entry);
     Value *n = B_.CreateMul(B_.CreateMul(CtxLoad(ctx_off::ntid, S(32)), CtxLoad(ctx_off::ntid + 4, S(32))),
                             CtxLoad(ctx_off::ntid + 8, S(32)));
@@ -1968,11 +1973,8 @@ void FnTranslator::EmitWarpCtaLoop(llvm::Function *warp_fn) {
     llvm::PHINode *w = B_.CreatePHI(S(32), 2);
     w->addIncoming(SCI(32, 0), entry);
     CtxStore(ctx_off::warpid, w);
-    Value *rc = B_.CreateCall(warp_fn, {ctx_});
-    B_.CreateCondBr(B_.CreateICmpNE(rc, SCI(32, 0)), fail, next);
-    B_.SetInsertPoint(fail);
-    B_.CreateRet(rc);
-    B_.SetInsertPoint(next);
+    CallOrReturn(warp_fn);
+    BasicBlock *next = B_.GetInsertBlock();
     Value *w1 = B_.CreateAdd(w, SCI(32, 1));
     w->addIncoming(w1, next);
     B_.CreateCondBr(B_.CreateICmpULT(w1, nw), loop, done);
@@ -1984,16 +1986,12 @@ void FnTranslator::EmitCtaLoop() {
     // for (t = 0; t < ntid.x*ntid.y*ntid.z; ++t) { set tid, laneid, warpid, local; rc = fn(ctx); if rc: return rc }
     fn_->addFnAttr(llvm::Attribute::AlwaysInline);
     plan_.cta_symbol = "rndn_cta_" + f_.name;
-    auto *fty = llvm::FunctionType::get(I(32), {B_.getInt8PtrTy()}, false);
-    llvm::Function *cf = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, plan_.cta_symbol, &M_);
-    cf->addParamAttr(0, llvm::Attribute::NoAlias);
-    cf->addFnAttr(llvm::Attribute::NoUnwind);
+    llvm::Function *cf = NewKernelFn(plan_.cta_symbol);
     llvm::Function *saved = fn_;
     Value *saved_ctx = ctx_;
     fn_ = cf;
     ctx_ = cf->getArg(0);
-    BasicBlock *entry = NewBlock("entry"), *loop = NewBlock("loop"), *next = NewBlock("next"), *fail = NewBlock("fail"),
-               *done = NewBlock("done");
+    BasicBlock *entry = NewBlock("entry"), *loop = NewBlock("loop"), *done = NewBlock("done");
     B_.SetInsertPoint(entry);
     Value *nx = CtxLoad(ctx_off::ntid, I(32)), *ny = CtxLoad(ctx_off::ntid + 4, I(32)), *nz = CtxLoad(ctx_off::ntid + 8, I(32));
     Value *nxy = B_.CreateMul(nx, ny);
@@ -2013,11 +2011,8 @@ void FnTranslator::EmitCtaLoop() {
     CtxStore(ctx_off::warpid, B_.CreateLShr(t, CI(32, 5)));
     CtxStore(ctx_off::local, B_.CreateGEP(B_.getInt8Ty(), lbase, B_.CreateMul(B_.CreateZExt(t, I(64)), lsize)));
     CtxStore(ctx_off::resume, CI(32, 0));
-    Value *rc = B_.CreateCall(saved, {ctx_});
-    B_.CreateCondBr(B_.CreateICmpNE(rc, CI(32, 0)), fail, next);
-    B_.SetInsertPoint(fail);
-    B_.CreateRet(rc);
-    B_.SetInsertPoint(next);
+    CallOrReturn(saved);
+    BasicBlock *next = B_.GetInsertBlock();
     Value *t1 = B_.CreateAdd(t, CI(32, 1));
     Value *x1 = B_.CreateAdd(x, CI(32, 1));
     Value *xwrap = B_.CreateICmpEQ(x1, nx);
