@@ -45,6 +45,13 @@ def run(cmd, timeout=1800, env=None, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, **kw)
 
 
+# Binaries run once more under other settings: (label, environment overrides).
+UNIT_VARIANTS = {
+    # the cpu device's per-thread execution model, which lock-step kernels fall back to
+    "cpujit_tests": [("thread mode", {"RNDN_CPUJIT_LOCKSTEP": "0"})],
+}
+
+
 def unit_tests():
     section("unit tests (GoogleTest)")
     binaries = sorted(glob.glob("build/test/*_tests"))
@@ -52,33 +59,39 @@ def unit_tests():
         record("unit tests", "failed", "no test binaries were built")
     for binary in binaries:
         name = os.path.basename(binary)
-        start = time.time()
-        try:
-            p = run([binary, "--gtest_color=no"], timeout=1200)
-        except subprocess.TimeoutExpired:
-            record(name, "failed", "timed out")
-            continue
-        out = p.stdout + p.stderr
-        passed = re.search(r"\[  PASSED  \] (\d+) test", out)
-        failed_names = re.findall(r"^\[  FAILED  \] (\S+)", out, re.M)
-        failed_names = [f for f in failed_names if not re.match(r"^\d+$", f)]
-        skipped = re.search(r"\[  SKIPPED \] (\d+) test", out)
-        n_pass = int(passed.group(1)) if passed else 0
-        n_skip = int(skipped.group(1)) if skipped else 0
-        totals["passed"] += n_pass
-        totals["skipped"] += n_skip
-        for f in sorted(set(failed_names)):
-            record(f"{name} {f}", "failed", "see its output above")
-        if n_skip:
-            for line in re.findall(r"^.*(?:skip|Skip|SKIP).*$", out, re.M)[:10]:
-                print(f"    {line}")
-        if p.returncode != 0 and not failed_names:
-            record(name, "failed", f"exit code {p.returncode}")
-            print(out[-4000:])
-        elif failed_names:
-            print(out[-6000:])
-        print(f"  {name}: {n_pass} passed, {len(set(failed_names))} failed, {n_skip} skipped "
-              f"({time.time() - start:.1f} s)", flush=True)
+        run_unit(binary, name, None)
+        for label, overrides in UNIT_VARIANTS.get(name, []):
+            run_unit(binary, f"{name} ({label})", dict(os.environ, **overrides))
+
+
+def run_unit(binary, name, env):
+    start = time.time()
+    try:
+        p = run([binary, "--gtest_color=no"], timeout=1200, env=env)
+    except subprocess.TimeoutExpired:
+        record(name, "failed", "timed out")
+        return
+    out = p.stdout + p.stderr
+    passed = re.search(r"\[  PASSED  \] (\d+) test", out)
+    failed_names = re.findall(r"^\[  FAILED  \] (\S+)", out, re.M)
+    failed_names = [f for f in failed_names if not re.match(r"^\d+$", f)]
+    skipped = re.search(r"\[  SKIPPED \] (\d+) test", out)
+    n_pass = int(passed.group(1)) if passed else 0
+    n_skip = int(skipped.group(1)) if skipped else 0
+    totals["passed"] += n_pass
+    totals["skipped"] += n_skip
+    for f in sorted(set(failed_names)):
+        record(f"{name} {f}", "failed", "see its output above")
+    if n_skip:
+        for line in re.findall(r"^.*(?:skip|Skip|SKIP).*$", out, re.M)[:10]:
+            print(f"    {line}")
+    if p.returncode != 0 and not failed_names:
+        record(name, "failed", f"exit code {p.returncode}")
+        print(out[-4000:])
+    elif failed_names:
+        print(out[-6000:])
+    print(f"  {name}: {n_pass} passed, {len(set(failed_names))} failed, {n_skip} skipped "
+          f"({time.time() - start:.1f} s)", flush=True)
 
 
 def fuzz_tests():
