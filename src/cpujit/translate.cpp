@@ -1706,6 +1706,8 @@ void FnTranslator::AddRegs(bool in_frame) {
 // lanes that diverged meet again at the first block they share (loop exits and if/else joins
 // come later in program order).  While the warp is converged, a uniform branch jumps straight
 // to its target.  Registers are lane vectors; writes are masked by the running lanes.
+// Only the dispatcher reads the program counters, so they are written only on the way to it:
+// the running lanes' counters may be stale while they run (a converged loop stores none).
 Status FnTranslator::RunWarp() {
     W_ = (int)kLanes;
     RNDN_RETURN_IF_ERROR(Layout());
@@ -1890,10 +1892,13 @@ void FnTranslator::FindExposed(const std::vector<size_t> &starts) {
 void FnTranslator::WarpGoto(Value *mask, int target) {
     Value *live = B_.CreateLoad(I(1), live_slot_);
     if (target >= (int)wblocks_.size()) return ExitLanes(B_.CreateAnd(live, B_.CreateNot(mask)));
+    Value *converged = B_.CreateICmpEQ(MaskBits(mask), MaskBits(live));
+    BasicBlock *park = NewBlock("goto_split");
+    B_.CreateCondBr(converged, wblocks_[target], park);
+    B_.SetInsertPoint(park);
     Value *pc = B_.CreateLoad(I(32), pc_slot_);
     B_.CreateStore(B_.CreateSelect(mask, CI(32, (uint32_t)target), pc), pc_slot_);
-    Value *converged = B_.CreateICmpEQ(MaskBits(mask), MaskBits(live));
-    B_.CreateCondBr(converged, wblocks_[target], dispatch_bb_);
+    B_.CreateBr(dispatch_bb_);
 }
 
 void FnTranslator::EmitWarp(const kir::Instr &in) {
@@ -1930,15 +1935,15 @@ void FnTranslator::EmitWarp(const kir::Instr &in) {
         Value *live = B_.CreateLoad(I(1), live_slot_);
         if (next >= (int)wblocks_.size()) live = B_.CreateAnd(live, B_.CreateNot(stay));
         B_.CreateStore(live, live_slot_);
-        Value *pc = B_.CreateLoad(I(32), pc_slot_);
-        pc = B_.CreateSelect(taken, CI(32, (uint32_t)target), pc);
-        if (next < (int)wblocks_.size()) pc = B_.CreateSelect(stay, CI(32, (uint32_t)next), pc);
-        B_.CreateStore(pc, pc_slot_);
         Value *mb = MaskBits(m), *tb = MaskBits(taken);
         Value *converged = B_.CreateICmpEQ(mb, MaskBits(live));
         BasicBlock *not_all = NewBlock("bra_split");
         B_.CreateCondBr(B_.CreateAnd(converged, B_.CreateICmpEQ(tb, mb)), wblocks_[target], not_all);
         B_.SetInsertPoint(not_all);
+        Value *pc = B_.CreateLoad(I(32), pc_slot_);
+        pc = B_.CreateSelect(taken, CI(32, (uint32_t)target), pc);
+        if (next < (int)wblocks_.size()) pc = B_.CreateSelect(stay, CI(32, (uint32_t)next), pc);
+        B_.CreateStore(pc, pc_slot_);
         if (next < (int)wblocks_.size())
             B_.CreateCondBr(B_.CreateAnd(converged, B_.CreateICmpEQ(tb, SCI(W_, 0))), wblocks_[next], dispatch_bb_);
         else
