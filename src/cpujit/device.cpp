@@ -30,6 +30,7 @@
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include "cpujit/contiguity.h"
 #include "cpujit/cpujit.h"
 #include "cpujit/kir.h"
 #include "cpujit/rt.h"
@@ -333,8 +334,9 @@ Status Device::Impl::InitJit() {
 // out of line, so the O2 module pipeline (inliner, loop unrolling, loop and SLP vectorisers, ...)
 // mostly spends time finding nothing to do: it took about a third of the JIT time of a kernel.
 // This function pipeline keeps what matters for the translated code (scalar replacement of the
-// address buffers, CSE of the per-lane index arithmetic, combining the masks and selects, loop
-// invariant hoisting of parameter loads and region bounds) and runs each pass once.
+// register slots, CSE of the per-lane index arithmetic, combining the masks and selects, loop
+// invariant hoisting of parameter loads and region bounds) and runs each pass once; the
+// contiguity checks are lowered as soon as the code is in SSA form (contiguity.h).
 void Device::Impl::Optimize(llvm::Module &m) {
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
@@ -346,9 +348,14 @@ void Device::Impl::Optimize(llvm::Module &m) {
     pb.registerFunctionAnalyses(fam);
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cam, mam);
+    llvm::FunctionPassManager ssa;
+    ssa.addPass(llvm::SROAPass());
+    ssa.addPass(llvm::EarlyCSEPass(/*UseMemorySSA=*/true));
+    llvm::ModulePassManager first;
+    first.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(ssa)));
+    first.run(m, mam);
+    LowerContiguityChecks(m);
     llvm::FunctionPassManager fpm;
-    fpm.addPass(llvm::SROAPass());
-    fpm.addPass(llvm::EarlyCSEPass(/*UseMemorySSA=*/true));
     fpm.addPass(llvm::SimplifyCFGPass());
     fpm.addPass(llvm::InstCombinePass());
     fpm.addPass(llvm::createFunctionToLoopPassAdaptor(llvm::LICMPass(), /*UseMemorySSA=*/true));

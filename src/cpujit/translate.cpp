@@ -19,6 +19,7 @@
 
 #include "cpujit/rt.h"
 #include "cpujit/translate.h"
+#include "cpujit/contiguity.h"
 
 namespace rndn::cpujit {
 namespace {
@@ -112,8 +113,10 @@ private:
     std::unordered_map<std::string, Value *> wspecial_;  // special registers (i32 lane vectors)
     Value *local_lanes_ = nullptr;                       // <W x i64>: each lane's local window
     std::unordered_set<std::string> exposed_;  // registers some block reads before writing them
-    // Registers holding one value for all lanes (kept scalar): written once, in the entry block,
-    // by a pure instruction of uniform operands.  The instructions that write them.
+    // Registers holding one value for all lanes (kept scalar): written once, by a pure
+    // instruction of uniform operands (kernel parameters, launch-wide specials, immediates, other
+    // uniform registers; module variables only in the entry block), so every lane that has run the
+    // write holds the same value whenever it ran it.  The instructions that write them.
     std::unordered_set<std::string> uniform_regs_;
     std::unordered_set<const kir::Instr *> uniform_instrs_;
     void FindUniform(size_t entry_end);
@@ -396,17 +399,10 @@ private:
     Value *AddrOffset(const kir::Operand &a, Space &space, const SymInfo *&sym);
     // Warp mode: the lanes' host addresses (<W x i64>) for a checked access of `size` bytes each.
     Value *WarpAddress(Space space, const kir::Operand &a, uint64_t size, bool is_store);
-    Value *LaneOffsets(uint64_t step) {
-        std::vector<llvm::Constant *> c;
-        for (int l = 0; l < W_; ++l) c.push_back(llvm::ConstantInt::get(S(64), (uint64_t)l * step));
-        return llvm::ConstantVector::get(c);
-    }
-    // Branches to `yes` when every lane runs and the addresses are consecutive `step` apart.
+    // (The address test is lowered after SROA, see contiguity.h.)
     Value *Contiguous(Value *addr, uint64_t step) {
-        Value *a0 = B_.CreateExtractElement(addr, (uint64_t)0);
-        Value *same = B_.CreateICmpEQ(addr, B_.CreateAdd(B_.CreateVectorSplat(W_, a0), LaneOffsets(step)));
-        Value *all = B_.CreateAnd(em_, same);
-        return B_.CreateICmpEQ(MaskBits(all), llvm::ConstantInt::getAllOnesValue(S(W_)));
+        Value *all = B_.CreateICmpEQ(MaskBits(em_), llvm::ConstantInt::getAllOnesValue(S(W_)));
+        return B_.CreateAnd(all, B_.CreateCall(ContiguityCheckFn(M_, W_), {addr, SCI(64, step)}));
     }
     Value *LoadLanes(Value *addr, int bits, bool vol);
     // Warp mode: the host pointer of an access that is the same for every lane and needs no
@@ -1727,8 +1723,9 @@ Status FnTranslator::RunWarp() {
     }
     if (starts.empty()) starts.push_back(0);
     FindExposed(starts);
-    if (f_.body.empty() || f_.body[0].label.empty())  // the entry block runs once, for every lane
-        FindUniform(starts.size() > 1 ? starts[1] : f_.body.size());
+    // the entry block (when nothing branches back to it) runs once, for every lane
+    bool entry_once = f_.body.empty() || f_.body[0].label.empty();
+    FindUniform(!entry_once ? 0 : starts.size() > 1 ? starts[1] : f_.body.size());
     plan_.symbol = "rndn_w_" + f_.name;
     fn_ = NewKernelFn(plan_.symbol);
     // wide vector spills need an aligned frame; LLVM 14 does not always realign it on its own
@@ -1832,7 +1829,7 @@ void FnTranslator::FindUniform(size_t entry_end) {
         default: return true;  // immediates
         }
     };
-    for (size_t i = 0; i < entry_end; ++i) {
+    for (size_t i = 0; i < f_.body.size(); ++i) {
         const kir::Instr &in = f_.body[i];
         if (!in.label.empty() || !in.guard.empty() || !kPure.count(in.op) || in.args.size() < 2) continue;
         if (in.Has("cc") || in.Has("local") || (in.op == "cvta" && !in.Has("to") && !in.Has("shared") && !in.Has("param") &&
@@ -1846,7 +1843,9 @@ void FnTranslator::FindUniform(size_t entry_end) {
             ok = a.kind == kir::OperandKind::ADDR && a.elems.size() == 1 && a.elems[0].kind == kir::OperandKind::SYMBOL;
             if (ok) {
                 auto it = syms_.find(a.elems[0].name);
-                ok = it != syms_.end() && (it->second.space == SymInfo::KPARAM || it->second.space == SymInfo::ABS) &&
+                // a module variable may change while the lanes diverge: read once, in the entry block
+                ok = it != syms_.end() &&
+                     (it->second.space == SymInfo::KPARAM || (it->second.space == SymInfo::ABS && i < entry_end)) &&
                      a.imm >= 0 && !in.Has("volatile");
             }
         } else {

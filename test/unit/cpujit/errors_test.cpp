@@ -151,6 +151,26 @@ TEST_P(ErrorTest, OutOfBoundsGlobalLoadIsAnError) {
     dev().Free(out);
 }
 
+// A 32-bit index that wraps inside a warp gives addresses that are not consecutive even though
+// the indices are (mod 2^32).  Threads 0-47 read in[0..47]; threads 48-63 (in the second warp,
+// after the first has filled the access site's range cache) read 4 * 2^32 bytes below `in`.
+TEST_P(ErrorTest, IndexWrappingInsideAWarpIsNotAConsecutiveAccess) {
+    const Kernel *k = K("shifted_copy");
+    ASSERT_NE(k, nullptr);
+    auto *in = static_cast<uint32_t *>(dev().Allocate(64 * 4));
+    auto *out = static_cast<uint32_t *>(dev().Allocate(64 * 4));
+    for (uint32_t i = 0; i < 64; ++i) in[i] = i + 100;
+    const uint32_t off = 0xffffffd0u;
+    uint64_t base = (uint64_t)(uintptr_t)in - 4ull * off;
+    ASSERT_TRUE(Ok(Run(k, 1, 64, {Arg::U64(base), Arg::Ptr(out), Arg::U32(48), Arg::U32(off)})));
+    for (uint32_t i = 0; i < 48; ++i) ASSERT_EQ(out[i], i + 100);
+    Status st = Run(k, 1, 64, {Arg::U64(base), Arg::Ptr(out), Arg::U32(64), Arg::U32(off)});
+    ASSERT_FALSE(st.ok()) << "thread 48 read " << out[48];
+    EXPECT_NE(st.message().find("out-of-bounds global"), std::string::npos) << st.message();
+    dev().Free(in);
+    dev().Free(out);
+}
+
 TEST_P(ErrorTest, MemoryFaultWithoutBoundsChecksIsAnError) {
     const Kernel *k = K("shifted_copy");
     ASSERT_NE(k, nullptr);
