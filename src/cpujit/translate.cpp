@@ -729,8 +729,9 @@ Value *FnTranslator::WarpAddress(Space space, const kir::Operand &a, uint64_t si
         return B_.CreateAdd(splat_ptr(ctx_off::params), addr);
     }
     default: {
-        // The lanes' [lowest, highest + size) span is checked against the range this access site
-        // hit last; otherwise every lane is checked by the runtime (which refreshes the cache).
+        // The lanes' addresses are checked against the range this access site hit last (one span
+        // test when they are consecutive); otherwise the runtime checks every lane and refreshes
+        // the cache.
         uint32_t site = plan_.check_sites++;
         Value *cache = CtxLoad(ctx_off::site_cache, S(64)->getPointerTo());
         Value *lo_p = B_.CreateConstInBoundsGEP1_64(S(64), cache, 2 * site);
@@ -746,11 +747,11 @@ Value *FnTranslator::WarpAddress(Space space, const kir::Operand &a, uint64_t si
                             llvm::MDBuilder(C_).createBranchWeights(1000, 1));
             B_.SetInsertPoint(spread);
         }
-        Value *amin = Intr(llvm::Intrinsic::vector_reduce_umin, {I(64)},
-                           {B_.CreateSelect(em_, addr, llvm::ConstantInt::getAllOnesValue(I(64)))});
-        Value *amax = Intr(llvm::Intrinsic::vector_reduce_umax, {I(64)}, {B_.CreateSelect(em_, addr, CI(64, 0))});
-        Value *fast = B_.CreateAnd(B_.CreateICmpUGE(amin, lo), B_.CreateICmpULE(B_.CreateAdd(amax, SCI(64, size)), hi));
-        fast = B_.CreateAnd(fast, B_.CreateICmpULE(amin, B_.CreateAdd(amin, SCI(64, size))));
+        // every running lane in [lo, hi - size] (per lane: no shuffles, unlike min/max reductions)
+        Value *room = B_.CreateICmpUGE(hi, SCI(64, size));
+        Value *last = B_.CreateVectorSplat(W_, B_.CreateSub(hi, SCI(64, size)));
+        Value *in = B_.CreateAnd(B_.CreateICmpUGE(addr, B_.CreateVectorSplat(W_, lo)), B_.CreateICmpULE(addr, last));
+        Value *fast = B_.CreateAnd(room, B_.CreateICmpEQ(MaskBits(B_.CreateAnd(em_, B_.CreateNot(in))), SCI(W_, 0)));
         B_.CreateCondBr(fast, good, slow, llvm::MDBuilder(C_).createBranchWeights(1000, 1));
         B_.SetInsertPoint(slow);
         B_.CreateAlignedStore(addr, B_.CreateBitCast(addr_buf_, I(64)->getPointerTo()), llvm::MaybeAlign(8));
