@@ -42,6 +42,18 @@ inline CmdResult Shell(const std::string &cmd) {
 
 inline std::string RunCmd(const std::string &cmd) { return Shell(cmd).out; }
 
+inline std::vector<std::string> Lines(const std::string &text) {
+    std::vector<std::string> out;
+    size_t s = 0;
+    while (s < text.size()) {
+        size_t e = text.find('\n', s);
+        if (e == std::string::npos) e = text.size();
+        out.push_back(text.substr(s, e - s));
+        s = e + 1;
+    }
+    return out;
+}
+
 inline std::vector<uint8_t> ReadFile(const std::string &p) {
     std::ifstream in(p, std::ios::binary);
     return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -24,12 +24,7 @@ std::map<std::string, int> InstructionsPerFunction(const std::string &listing) {
     static const std::regex kFunction(R"(^\s*\.text\.(\S+):)"), kInst(R"(^\s*/\*[0-9a-f]{4,}\*/)");
     std::map<std::string, int> out;
     std::string fn;
-    size_t s = 0;
-    while (s < listing.size()) {
-        size_t e = listing.find('\n', s);
-        if (e == std::string::npos) e = listing.size();
-        std::string line = listing.substr(s, e - s);
-        s = e + 1;
+    for (const std::string &line : Lines(listing)) {
         std::smatch m;
         if (std::regex_search(line, m, kFunction)) fn = m[1];
         else if (!fn.empty() && std::regex_search(line, kInst)) ++out[fn];
@@ -41,19 +36,11 @@ std::map<std::string, int> InstructionsPerFunction(const std::string &listing) {
 std::string WithoutCode(const std::string &description) {
     std::string out;
     bool in_code = false;
-    size_t s = 0;
-    while (s < description.size()) {
-        size_t e = description.find('\n', s);
-        if (e == std::string::npos) e = description.size();
-        std::string line = description.substr(s, e - s);
-        s = e + 1;
-        if (line.rfind(".text.", 0) == 0) {
-            in_code = true;
-            out += line + "\n";
-            continue;
-        }
-        if (!line.empty() && line[0] == '.') in_code = false;
-        if (!in_code || line.rfind("0x", 0) != 0) out += line + "\n";
+    for (const std::string &line : Lines(description)) {
+        if (line.rfind(".text.", 0) == 0) in_code = true;
+        else if (!line.empty() && line[0] == '.') in_code = false;
+        else if (in_code && line.rfind("0x", 0) == 0) continue;
+        out += line + "\n";
     }
     return out;
 }
