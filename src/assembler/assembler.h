@@ -34,6 +34,8 @@ struct ArchInfo {
     int sm;                    // 86
     uint32_t param_base;       // c[0x0][param_base]: first kernel parameter
     uint32_t text_align;       // .text.<k> alignment
+    uint32_t mem_desc;         // c[0x0][mem_desc]: the global memory descriptor ptxas loads with
+                               // "ULDC.64 URn, c[0x0][mem_desc]" (0: the architecture has none)
 };
 const ArchInfo &GetArchInfo(Arch arch);
 Expected<Arch> ParseArch(std::string_view name);  // "sm_86" or "86"
@@ -110,6 +112,14 @@ struct Form {
     std::vector<int8_t> reuse_bit;     // per operand: control reuse bit, or -1
     std::vector<std::optional<int64_t>> constant;  // per hole: the value every instance had
     std::vector<int> aliases;          // other forms with the same fixed bits (decoder tie-break)
+    // A hidden operand: a field nvdisasm does not print.  On sm_80..sm_89 the global memory
+    // instructions (LDG.E, STG.E, RED.E, ATOM.E ...) encode the uniform register that holds the
+    // memory descriptor; its bits are also in free_mask, so the encoder falls back to the table
+    // default when the instruction carries no value.
+    std::optional<Field> implicit;
+    // Bits (sign excluded) for a NaN literal: nvdisasm prints every NaN as +QNAN/-QNAN, dropping
+    // the payload, so the parser takes the form's preference (default: the canonical 0x7fc00000).
+    std::optional<uint64_t> nan_bits;
     std::string provenance;            // "kernel.cubin:0x01a0"
     int seen = 0;                      // instances in the corpus
 };
@@ -121,6 +131,7 @@ struct Instruction {
     std::vector<int64_t> values;       // per hole (LABEL: absolute target address)
     Control control;
     uint32_t reuse_operands = 0;
+    std::optional<int64_t> implicit;   // the form's hidden operand (unset: the table default)
 };
 
 class Isa {
@@ -159,6 +170,10 @@ public:
         return FromSplit(st);
     }
     Expected<Instruction> FromSplit(const SplitText &st) const;
+    // Supplies hidden operands from the preceding instructions of the same function: `desc`
+    // carries the memory-descriptor register between calls (reset it per function).  A
+    // "ULDC.64 URn, c[0x0][mem_desc]" sets it; a form with an implicit field takes it.
+    void TrackImplicit(Instruction *inst, std::optional<int64_t> *desc) const;
     // Float literal text as nvdisasm prints it (corpus table first, then a formatting rule).
     std::string FormatFloat(HoleCode code, uint64_t bits) const;
 

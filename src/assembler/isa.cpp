@@ -84,6 +84,31 @@ bool DoubleToHalf(double d, uint64_t *out) {
     return false;
 }
 
+// One field of a form row: KIND:CODE:lo:width[:lo2:width2:shift].
+bool ParseFieldSpec(const std::string &item, Field *out) {
+    size_t a = item.find(':'), b = item.find(':', a + 1);
+    if (a == std::string::npos || b == std::string::npos) return false;
+    Field fl{};
+    bool kind_ok = false, code_ok = false;
+    for (const KindName &k : kKindNames)
+        if (item.substr(0, a) == k.name) fl.kind = k.kind, kind_ok = true;
+    for (const CodeName &cn : kCodeNames)
+        if (item.substr(a + 1, b - a - 1) == cn.name) fl.code = cn.code, code_ok = true;
+    std::vector<int> nums;
+    std::istringstream ns(item.substr(b + 1));
+    std::string part;
+    while (std::getline(ns, part, ':')) nums.push_back(std::atoi(part.c_str()));
+    if (nums.size() != 2 && nums.size() != 5) return false;
+    fl.lo = nums[0];
+    fl.width = nums[1];
+    if (nums.size() == 5) fl.lo2 = nums[2], fl.width2 = nums[3], fl.shift = nums[4];
+    if (!kind_ok || !code_ok || fl.lo < 0 || fl.width <= 0 || fl.width + fl.width2 > 64 || fl.lo + fl.width > 128 ||
+        fl.lo2 < 0 || fl.width2 < 0 || fl.lo2 + fl.width2 > 128 || fl.shift < 0 || fl.shift > 8)
+        return false;
+    *out = fl;
+    return true;
+}
+
 }  // namespace
 
 double FloatFromBits(HoleCode code, uint64_t bits) {
@@ -150,6 +175,12 @@ Status PackField(const Field &f, int64_t value, uint64_t address, Word *w) {
 
 Expected<Isa> Isa::FromTableText(std::string_view text) {
     Isa isa;
+    struct NanRow {
+        std::string templ;
+        uint64_t bits;
+        int lineno;
+    };
+    std::vector<NanRow> nan_rows;  // applied once every form is known
     std::istringstream in{std::string(text)};
     std::string line;
     int lineno = 0;
@@ -170,7 +201,9 @@ Expected<Isa> Isa::FromTableText(std::string_view text) {
                 if (col[1] == c.name) code = static_cast<int>(c.code);
             if (code < 0) return err("bad float code");
             isa.float_text_[{code, std::strtoull(col[2].c_str(), nullptr, 16)}] = col[3];
-        } else if (col[0] == "form" && col.size() == 11) {
+        } else if (col[0] == "nan" && col.size() == 3) {
+            nan_rows.push_back({col[1], std::strtoull(col[2].c_str(), nullptr, 16), lineno});
+        } else if (col[0] == "form" && (col.size() == 11 || col.size() == 12)) {
             Form f;
             f.id = static_cast<int>(isa.forms_.size());
             f.templ = col[1];
@@ -181,31 +214,15 @@ Expected<Isa> Isa::FromTableText(std::string_view text) {
                 std::istringstream fs(col[6]);
                 std::string item;
                 while (fs >> item) {
-                    // KIND:CODE:lo:width
-                    size_t a = item.find(':'), b = item.find(':', a + 1), c = item.find(':', b + 1);
-                    if (a == std::string::npos || b == std::string::npos || c == std::string::npos)
-                        return err("bad field '" + item + "'");
                     Field fl{};
-                    bool kind_ok = false, code_ok = false;
-                    for (const KindName &k : kKindNames)
-                        if (item.substr(0, a) == k.name) fl.kind = k.kind, kind_ok = true;
-                    for (const CodeName &cn : kCodeNames)
-                        if (item.substr(a + 1, b - a - 1) == cn.name) fl.code = cn.code, code_ok = true;
-                    // optional ":lo2:width2:shift"
-                    std::vector<int> nums;
-                    std::istringstream ns(item.substr(b + 1));
-                    std::string part;
-                    while (std::getline(ns, part, ':')) nums.push_back(std::atoi(part.c_str()));
-                    if (nums.size() != 2 && nums.size() != 5) return err("bad field '" + item + "'");
-                    fl.lo = nums[0];
-                    fl.width = nums[1];
-                    if (nums.size() == 5) fl.lo2 = nums[2], fl.width2 = nums[3], fl.shift = nums[4];
-                    if (!kind_ok || !code_ok || fl.lo < 0 || fl.width <= 0 || fl.width + fl.width2 > 64 ||
-                        fl.lo + fl.width > 128 || fl.lo2 < 0 || fl.width2 < 0 || fl.lo2 + fl.width2 > 128 ||
-                        fl.shift < 0 || fl.shift > 8)
-                        return err("bad field '" + item + "'");
+                    if (!ParseFieldSpec(item, &fl)) return err("bad field '" + item + "'");
                     f.fields.push_back(fl);
                 }
+            }
+            if (col.size() == 12 && col[11] != "-") {
+                Field fl{};
+                if (!ParseFieldSpec(col[11], &fl)) return err("bad implicit field '" + col[11] + "'");
+                f.implicit = fl;
             }
             if (col[7] != "-") {
                 std::istringstream rs(col[7]);
@@ -229,6 +246,12 @@ Expected<Isa> Isa::FromTableText(std::string_view text) {
         }
     }
     if (!have_arch) return Status::ParseError("isa table:1:1: missing 'arch' row");
+    for (const NanRow &r : nan_rows) {
+        int id = isa.FindForm(r.templ);
+        if (id < 0)
+            return Status::ParseError("isa table:" + std::to_string(r.lineno) + ":1: nan row for unknown form '" + r.templ + "'");
+        isa.forms_[id].nan_bits = r.bits;
+    }
     std::map<std::pair<std::pair<uint64_t, uint64_t>, std::pair<uint64_t, uint64_t>>, std::vector<int>> same_bits;
     for (const Form &f : isa.forms_)
         same_bits[{{f.fixed_mask.lo, f.fixed_mask.hi}, {f.fixed_bits.lo, f.fixed_bits.hi}}].push_back(f.id);
@@ -299,6 +322,7 @@ Expected<Instruction> Isa::Decode(const Word &w, uint64_t address) const {
     inst.guard_pred = static_cast<int>(w.Get(kGuardLo, 3));
     inst.guard_neg = w.Bit(kGuardNegBit);
     for (const Field &f : best->fields) inst.values.push_back(UnpackField(f, w, address));
+    if (best->implicit) inst.implicit = UnpackField(*best->implicit, w, address);
     inst.control = UnpackControl(w);
     for (size_t op = 0; op < best->reuse_bit.size(); ++op)
         if (best->reuse_bit[op] >= 0 && ((inst.control.reuse >> best->reuse_bit[op]) & 1))
@@ -316,6 +340,7 @@ Expected<Word> Isa::Encode(const Instruction &inst, uint64_t address) const {
     w.Set(kGuardLo, 3, static_cast<uint64_t>(inst.guard_pred));
     w.Set(kGuardNegBit, 1, inst.guard_neg ? 1 : 0);
     for (size_t i = 0; i < f.fields.size(); ++i) RNDN_RETURN_IF_ERROR(PackField(f.fields[i], inst.values[i], address, &w));
+    if (f.implicit && inst.implicit) RNDN_RETURN_IF_ERROR(PackField(*f.implicit, *inst.implicit, address, &w));
     Control c = inst.control;
     c.reuse = 0;
     for (size_t op = 0; op < 32; ++op) {
@@ -447,8 +472,13 @@ Expected<Instruction> Isa::FromSplit(const SplitText &st) const {
         int64_t v = h.value;
         if (h.kind == HoleKind::NUM && fl.code != HoleCode::PLAIN && fl.code != HoleCode::SIGNED) {
             bool found = false;
+            if (f.nan_bits && (h.text == "+QNAN" || h.text == "-QNAN")) {
+                int sign_bit = fl.code == HoleCode::F16 ? 15 : 31;
+                v = static_cast<int64_t>(*f.nan_bits | (uint64_t{h.text[0] == '-'} << sign_bit));
+                found = true;
+            }
             for (const auto &[key, text] : float_text_)
-                if (key.first == static_cast<int>(fl.code) && text == h.text) {
+                if (!found && key.first == static_cast<int>(fl.code) && text == h.text) {
                     v = static_cast<int64_t>(key.second);
                     found = true;
                     break;
@@ -472,6 +502,19 @@ Expected<Instruction> Isa::FromSplit(const SplitText &st) const {
         inst.values.push_back(v);
     }
     return inst;
+}
+
+void Isa::TrackImplicit(Instruction *inst, std::optional<int64_t> *desc) const {
+    const Form &f = forms_[inst->form];
+    if (f.implicit) {
+        if (*desc) inst->implicit = *desc;
+        return;
+    }
+    uint32_t offset = GetArchInfo(arch_).mem_desc;
+    if (offset == 0 || f.templ.rfind("ULDC.64 {UR}, c[", 0) != 0 || inst->values.empty()) return;
+    char expect[64];
+    std::snprintf(expect, sizeof expect, "ULDC.64 UR%lld, c[0x0][0x%x]", static_cast<long long>(inst->values[0]), offset);
+    if (PrintWithLabels(*inst, {}) == expect) *desc = inst->values[0];
 }
 
 }  // namespace rndn::sass

@@ -9,7 +9,8 @@
 //   .data HEX...            raw bytes of the current (non-.text) section, 32 per line
 //   LABEL:                  a branch target in the current .text section
 //   /*ADDR*/ [B------:R-:W-:Y:S04] @P0 OPCODE operands ;   /* encoding, ignored */
-//   /*ADDR*/ .inst 0x<32 hex> ;   an instruction word no table form decodes
+//   /*ADDR*/ .inst 0x<32 hex> ;   an instruction word no table form decodes, or one whose hidden
+//                                  operand (memory descriptor) the preceding text does not imply
 // Every number is hexadecimal with a 0x prefix or decimal.  Sections appear in header order.
 #include <cstdio>
 #include <cstring>
@@ -158,6 +159,7 @@ Expected<std::string> Disassemble(const ElfFile &elf) {
                 ++hole;
             }
         }
+        std::optional<int64_t> desc;  // what Assemble will supply for hidden operands
         for (const DecodedInstruction &d : fn.insts) {
             auto lt = labels.find(static_cast<int64_t>(d.address));
             if (lt != labels.end())
@@ -167,8 +169,23 @@ Expected<std::string> Disassemble(const ElfFile &elf) {
             char enc[64];
             std::snprintf(enc, sizeof enc, "0x%016llx%016llx", static_cast<unsigned long long>(d.word.hi),
                           static_cast<unsigned long long>(d.word.lo));
+            bool text_suffices = d.ok;
             if (d.ok) {
+                // A hidden operand the function's text does not imply (not ptxas's choice) would be
+                // lost in the text: such a word is written raw.
+                Instruction implied = d.inst;
+                implied.implicit.reset();
+                isa->TrackImplicit(&implied, &desc);
+                if (d.inst.implicit) {
+                    auto w = isa->Encode(implied, d.address);
+                    text_suffices = w.ok() && *w == d.word;
+                }
+            }
+            if (text_suffices) {
                 o << addr << FormatControl(d.inst.control) << "  " << d.text << " ;  /* " << enc << " */\n";
+            } else if (d.ok) {
+                o << addr << ".inst " << enc << " ;  // " << d.text << " (hidden operand " << *d.inst.implicit
+                  << " is not the one the function's text implies)\n";
             } else {
                 o << addr << ".inst " << enc << " ;  // " << d.error << "\n";
             }
@@ -403,6 +420,7 @@ Expected<ElfFile> Assemble(std::string_view listing) {
         std::map<std::string, uint64_t> syms;
         if (s.name.rfind(".text.", 0) == 0) syms[s.name.substr(6)] = 0;
         s.data.clear();
+        std::optional<int64_t> desc;  // the function's memory-descriptor register (hidden operands)
         for (const PendingInst &pi : insts) {
             Word w;
             if (pi.raw) {
@@ -418,6 +436,7 @@ Expected<ElfFile> Assemble(std::string_view listing) {
                     return il.Error(1, "unknown label '" + name + "'");
                 });
                 if (!inst.ok()) return Status(inst.status().code(), std::to_string(pi.line) + ":1: " + inst.status().message());
+                isa->TrackImplicit(&*inst, &desc);
                 if (!pi.control.empty()) {
                     auto c = ParseControl(pi.control);
                     if (!c.ok()) return Status::ParseError(std::to_string(pi.line) + ":1: " + c.status().message());

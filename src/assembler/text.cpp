@@ -9,13 +9,14 @@
 namespace rndn::sass {
 
 namespace {
-// One row per architecture: name, SM number, first kernel parameter in bank 0, text alignment.
+// One row per architecture: name, SM number, first kernel parameter in bank 0, text alignment,
+// global memory descriptor in bank 0.
 constexpr ArchInfo kArchTable[] = {
-    {Arch::SM_75, "sm_75", 75, 0x160, 128},
-    {Arch::SM_80, "sm_80", 80, 0x160, 128},
-    {Arch::SM_86, "sm_86", 86, 0x160, 128},
-    {Arch::SM_89, "sm_89", 89, 0x160, 128},
-    {Arch::SM_90, "sm_90", 90, 0x210, 128},
+    {Arch::SM_75, "sm_75", 75, 0x160, 128, 0},
+    {Arch::SM_80, "sm_80", 80, 0x160, 128, 0x118},
+    {Arch::SM_86, "sm_86", 86, 0x160, 128, 0x118},
+    {Arch::SM_89, "sm_89", 89, 0x160, 128, 0x118},
+    {Arch::SM_90, "sm_90", 90, 0x210, 128, 0x208},
 };
 static_assert(sizeof(kArchTable) / sizeof(kArchTable[0]) == sizeof(kAllArchs) / sizeof(kAllArchs[0]));
 

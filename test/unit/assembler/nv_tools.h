@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -51,6 +52,17 @@ inline std::vector<std::string> Lines(const std::string &text) {
         out.push_back(text.substr(s, e - s));
         s = e + 1;
     }
+    return out;
+}
+
+// The corpus cubins ptxas built for `arch` (e.g. "sm_80"), sorted; `make corpus` builds them.
+inline std::vector<std::string> CorpusCubins(const std::string &arch) {
+    std::vector<std::string> out;
+    std::string dir = "build/corpus/" + arch;
+    if (std::filesystem::exists(dir))
+        for (const auto &e : std::filesystem::directory_iterator(dir))
+            if (e.path().extension() == ".cubin") out.push_back(e.path().string());
+    std::sort(out.begin(), out.end());
     return out;
 }
 

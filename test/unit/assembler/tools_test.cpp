@@ -7,8 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <regex>
+#include <set>
 
 #include "assembler/assembler.h"
 #include "assembler/nv_tools.h"
@@ -55,13 +57,8 @@ TEST_P(ToolsTest, DisassembleAssembleAcceptedByNvidiaTools) {
         GTEST_SKIP() << "nvdisasm/cuobjdump not found";
     }
     ASSERT_TRUE(fs::exists("bin/rndn-dis") && fs::exists("bin/rndn-asm")) << "tools not built (make tools)";
-    std::vector<std::string> cubins;
-    std::string dir = "build/corpus/" + arch;
-    if (fs::exists(dir))
-        for (const auto &e : fs::directory_iterator(dir))
-            if (e.path().extension() == ".cubin") cubins.push_back(e.path().string());
-    std::sort(cubins.begin(), cubins.end());
-    ASSERT_GE(cubins.size(), 30u) << "corpus missing in " << dir << " (make corpus)";
+    std::vector<std::string> cubins = CorpusCubins(arch);
+    ASSERT_GE(cubins.size(), 30u) << "corpus missing in build/corpus (make corpus)";
 
     fs::path tmp = fs::temp_directory_path() / ("rndn_tools_test_" + arch);
     fs::create_directories(tmp);
@@ -96,6 +93,81 @@ TEST_P(ToolsTest, DisassembleAssembleAcceptedByNvidiaTools) {
                 "code included, %d byte-identical\n",
                 arch.c_str(), cubins.size(), same_description, same_bytes);
     fs::remove_all(tmp);
+}
+
+// Constant-bank operands beyond the corpus: every corpus instruction with a c[bank][offset]
+// operand is re-encoded by our encoder with other banks and offsets (large and negative ones
+// included); our decoder must read each word back as that instruction, and nvdisasm must print
+// the rewritten cubin exactly as our decoder does.
+TEST_P(ToolsTest, ConstantBankOperandsAgreeWithNvdisasm) {
+    const Arch arch = GetParam();
+    std::string nvdisasm = ToolPath("nvdisasm");
+    if (nvdisasm.empty()) {
+        std::printf("SKIPPED: nvdisasm not found (.venv nvidia-cuda-nvdisasm or PATH)\n");
+        GTEST_SKIP() << "nvdisasm not found";
+    }
+    const Isa *isa = *Isa::Get(arch);
+    const int64_t kOffsets[] = {0x7ffc, -0x8000, -0x4, 0x48d0, 0x3a0};
+    std::vector<std::string> cubins = CorpusCubins(GetArchInfo(arch).name);
+    ASSERT_GE(cubins.size(), 30u) << "corpus missing in build/corpus (make corpus)";
+    std::string tmp = (fs::temp_directory_path() / ("rndn_cbank_" + std::string(GetArchInfo(arch).name) + ".cubin")).string();
+    static const std::regex kFunction(R"(^\s*\.text\.(\S+):)"), kInst(R"(^\s*/\*([0-9a-f]{4,})\*/\s*(.*?)\s*;)");
+    long rewritten = 0, agree = 0;
+    std::set<std::string> forms;
+    for (const std::string &path : cubins) {
+        auto elf = ReadCubin(ReadFile(path));
+        ASSERT_TRUE(elf.ok()) << elf.status().message();
+        auto fns = DecodeCubin(*elf);
+        ASSERT_TRUE(fns.ok()) << fns.status().message();
+        std::map<std::pair<std::string, uint64_t>, std::string> ours;  // (function, address) -> text
+        for (const DecodedFunction &fn : *fns) {
+            for (const DecodedInstruction &d : fn.insts) {
+                if (!d.ok) continue;
+                const Form &f = isa->forms()[d.inst.form];
+                size_t at = f.templ.find("c[{X}][{X}]");
+                if (at == std::string::npos) continue;
+                size_t bank = static_cast<size_t>(std::count(f.templ.begin(), f.templ.begin() + at, '{'));
+                Instruction inst = d.inst;
+                inst.values[bank] = rewritten % 18;
+                inst.values[bank + 1] = kOffsets[rewritten % 5];
+                auto w = isa->Encode(inst, d.address);
+                ASSERT_TRUE(w.ok()) << f.templ << ": " << w.status().message();
+                std::memcpy(elf->sections[fn.section].data.data() + d.address, &w->lo, 8);
+                std::memcpy(elf->sections[fn.section].data.data() + d.address + 8, &w->hi, 8);
+                auto back = isa->Decode(*w, d.address);
+                ASSERT_TRUE(back.ok()) << f.templ << ": " << back.status().message();
+                auto no_labels = [](int64_t) { return std::string("?"); };
+                std::string text = isa->Print(*back, no_labels);
+                EXPECT_EQ(text, isa->Print(inst, no_labels)) << "decode(encode(x)) != x";
+                ours[{fn.name, d.address}] = text;
+                forms.insert(f.templ);
+                ++rewritten;
+            }
+        }
+        if (ours.empty()) continue;
+        auto bytes = WriteCubin(*elf);
+        ASSERT_TRUE(bytes.ok());
+        std::ofstream(tmp, std::ios::binary).write(reinterpret_cast<const char *>(bytes->data()), bytes->size());
+        std::string fn;
+        for (const std::string &line : Lines(RunCmd(nvdisasm + " -c '" + tmp + "' 2>&1"))) {
+            std::smatch m;
+            if (std::regex_search(line, m, kFunction)) {
+                fn = m[1];
+            } else if (std::regex_search(line, m, kInst)) {
+                auto it = ours.find({fn, std::strtoull(m[1].str().c_str(), nullptr, 16)});
+                if (it == ours.end()) continue;
+                bool same = it->second == m[2].str();
+                agree += same;
+                EXPECT_TRUE(same) << path << " " << fn << "+0x" << m[1] << ": ours '" << it->second << "' nvdisasm '"
+                                  << m[2] << "'";
+            }
+        }
+    }
+    fs::remove(tmp);
+    std::printf("[%s] c[bank][offset] rewritten in %ld instructions of %zu forms: nvdisasm agrees on %ld\n",
+                GetArchInfo(arch).name, rewritten, forms.size(), agree);
+    EXPECT_GT(rewritten, 0);
+    EXPECT_EQ(agree, rewritten);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllArchs, ToolsTest, ::testing::ValuesIn(kAllArchs),
