@@ -339,12 +339,16 @@ Expected<__int128> ParseDecimal(std::string_view text, int32_t scale) {
             extra = true;
             continue;
         }
+        // v < limit / 10 keeps v * 10 + digit below limit (and inside __int128)
+        if (v >= limit / 10) return Status::UserError(sqlstate::kNumericOutOfRange, "numeric field overflow");
         v = v * 10 + (c - '0');
-        if (v >= limit) return Status::UserError(sqlstate::kNumericOutOfRange, "numeric field overflow");
         if (dot) ++frac;
     }
     if (!any) return Status::UserError(sqlstate::kInvalidTextRepresentation, "invalid input syntax for type numeric: \"" + std::string(text) + "\"");
-    for (; frac < scale; ++frac) v *= 10;
+    for (; frac < scale && v != 0; ++frac) {
+        if (v >= limit / 10) return Status::UserError(sqlstate::kNumericOutOfRange, "numeric field overflow");
+        v *= 10;
+    }
     if (round_up) ++v;
     if (v >= limit) return Status::UserError(sqlstate::kNumericOutOfRange, "numeric field overflow");
     return neg ? -v : v;

@@ -53,6 +53,28 @@ TEST(Arithmetic, NullsPropagateAndHideErrors) {
     EXPECT_EQ(E("@plus((2147483647,null):i32, (null,1):i32)"), "null,null");
 }
 
+// Decimal literals: 38 significant digits at most, whatever the scale pads them to (a fuzz
+// input once overflowed __int128 by scaling "1" to 10^40).
+TEST(Arithmetic, DecimalLiteralsStayWithin38Digits) {
+    std::string nines(38, '9');
+    auto max = ParseDecimal(nines, 0);
+    ASSERT_TRUE(max.ok());
+    EXPECT_EQ(FormatDecimal(*max, 0), nines);
+    EXPECT_EQ(ParseDecimal(nines + "9", 0).status().sqlstate(), sqlstate::kNumericOutOfRange);
+    EXPECT_EQ(ParseDecimal("-" + nines + "9", 0).status().sqlstate(), sqlstate::kNumericOutOfRange);
+    auto e37 = ParseDecimal("1", 37);
+    ASSERT_TRUE(e37.ok());
+    EXPECT_EQ(FormatDecimal(*e37, 37), "1." + std::string(37, '0'));
+    EXPECT_EQ(ParseDecimal("1", 38).status().sqlstate(), sqlstate::kNumericOutOfRange);
+    EXPECT_EQ(ParseDecimal("1.5", 1000).status().sqlstate(), sqlstate::kNumericOutOfRange);
+    auto zero = ParseDecimal("0.000", 1000);
+    ASSERT_TRUE(zero.ok());
+    EXPECT_EQ(*zero, 0);
+    auto rounded = ParseDecimal("-2.345", 2);
+    ASSERT_TRUE(rounded.ok());
+    EXPECT_EQ(FormatDecimal(*rounded, 2), "-2.35");
+}
+
 TEST(Arithmetic, ShapesAndEmpty) {
     EXPECT_EQ(E("@plus((1,2):i32, (1,2,3):i32)"), "ERROR 22023: @plus: operand lengths 2 and 3 do not match");
     EXPECT_EQ(E("@plus(z, 1:i32)", "z:? = @compress(0:bool, 1:i32);"), "");
