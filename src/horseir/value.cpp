@@ -294,9 +294,9 @@ struct Pow10Table {
 __int128 Pow10(int n) {
     static const Pow10Table table;
     if (n >= 0 && n < 39) return table.p[n];
-    __int128 r = 1;  // beyond int128 range for n > 38: callers check overflow separately
-    for (int i = 0; i < n; ++i) r *= 10;
-    return r;
+    // Scales are 0..38, so no caller asks for more; saturate rather than overflow if one does.
+    if (n < 0) return 1;
+    return static_cast<__int128>(~(static_cast<unsigned __int128>(1) << 127));
 }
 
 std::string FormatDecimal(__int128 value, int32_t scale) {
