@@ -5,12 +5,17 @@
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PatternMatch.h>
 
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
 #include <vector>
 
 namespace rndn::cpujit {
@@ -127,8 +132,47 @@ void SinkAddressVector(const Affine &af) {
     }
 }
 
+// Iterations ahead that a strided loop's next accesses are prefetched.
+constexpr int kPrefetchIterations = 16;
+
+// A warp that walks an array with a uniform stride, as a grid-stride loop does
+// (i += blockDim.x * gridDim.x), touches one short run of bytes per iteration, each run far from
+// the last, so the hardware prefetcher never sees a stream; the index vector is then a loop phi
+// that is incremented by a uniform value.  The run kPrefetchIterations ahead is prefetched (a
+// hint: it never faults, whatever the address).
+void PrefetchStride(llvm::IRBuilder<> &b, const Affine &af, Value *i0, uint64_t step, unsigned lanes,
+                    llvm::DominatorTree &dt) {
+    auto *phi = llvm::dyn_cast<llvm::PHINode>(af.index);
+    if (!phi) return;
+    Value *stride = nullptr;
+    for (Value *in : phi->incoming_values()) {
+        Value *s, *t;
+        if (match(in, m_Select(m_Value(), m_Value(t), m_Specific(phi)))) in = t;  // a write under the lane mask
+        if (match(in, m_c_Add(m_Specific(phi), m_Value(s))))
+            if (Value *sc = llvm::getSplatValue(s)) {
+                stride = sc;
+                break;
+            }
+    }
+    if (!stride) return;
+    auto *si = llvm::dyn_cast<llvm::Instruction>(stride);
+    if (si && !dt.dominates(si, &*b.GetInsertPoint())) return;
+    if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(stride); c && std::abs(c->getSExtValue()) * (int64_t)step < 4096)
+        return;  // a walk within the page: the hardware prefetcher follows it
+    llvm::Module *m = b.GetInsertBlock()->getModule();
+    llvm::Function *pf = llvm::Intrinsic::getDeclaration(m, llvm::Intrinsic::prefetch, {b.getInt8PtrTy()});
+    Value *ahead = b.CreateAdd(i0, b.CreateMul(stride, b.getInt32(kPrefetchIterations)));
+    Value *ext = af.is_signed ? b.CreateSExt(ahead, b.getInt64Ty()) : b.CreateZExt(ahead, b.getInt64Ty());
+    Value *addr = b.CreateAdd(af.base, b.CreateMul(ext, b.getInt64(step)));
+    const uint64_t bytes = std::min<uint64_t>(lanes * step, 256);
+    for (uint64_t off = 0; off < bytes; off += 64) {
+        Value *p = b.CreateIntToPtr(b.CreateAdd(addr, b.getInt64(off)), b.getInt8PtrTy());
+        b.CreateCall(pf, {p, b.getInt32(0), b.getInt32(3), b.getInt32(1)});
+    }
+}
+
 // Returns true (and the address's form) when the address was affine.
-bool Lower(llvm::CallInst *call, Affine &af) {
+bool Lower(llvm::CallInst *call, Affine &af, llvm::DominatorTree &dt) {
     llvm::IRBuilder<> b(call);
     Value *addr = call->getArgOperand(0);
     uint64_t step = llvm::cast<llvm::ConstantInt>(call->getArgOperand(1))->getZExtValue();
@@ -143,6 +187,7 @@ bool Lower(llvm::CallInst *call, Affine &af) {
         Value *no_wrap = af.is_signed ? b.CreateICmpSLE(i0, b.getInt32((uint32_t)top))
                                       : b.CreateICmpULE(i0, b.getInt32((uint32_t)top));
         result = b.CreateAnd(no_wrap, Consecutive(b, af.index, 1));
+        PrefetchStride(b, af, i0, step, lanes, dt);
         ScalarizeFirstLane(af.addr, af, step);
     } else {
         result = Consecutive(b, addr, step);
@@ -172,8 +217,12 @@ void LowerContiguityChecks(llvm::Module &m) {
     for (llvm::User *u : f->users())
         if (auto *c = llvm::dyn_cast<llvm::CallInst>(u)) calls.push_back(c);
     llvm::DenseMap<llvm::Instruction *, Affine> affine;
-    for (auto *c : calls)
-        if (Affine af; Lower(c, af)) affine[af.addr] = af;
+    llvm::DenseMap<llvm::Function *, std::unique_ptr<llvm::DominatorTree>> dts;  // the CFG does not change here
+    for (auto *c : calls) {
+        auto &dt = dts[c->getFunction()];
+        if (!dt) dt = std::make_unique<llvm::DominatorTree>(*c->getFunction());
+        if (Affine af; Lower(c, af, *dt)) affine[af.addr] = af;
+    }
     f->eraseFromParent();
     for (auto &kv : affine) SinkAddressVector(kv.second);
 }

@@ -6,7 +6,8 @@
 // form: where the address is splat(base) + ext(i32 index) * step, as in `a[i]` with a 32-bit
 // index, the check compares the indices (half the vector width) and lane 0's address is
 // computed from scalars, so the 64-bit address vector is only needed by the gather path.
-// Otherwise the addresses themselves are compared.
+// Otherwise the addresses themselves are compared.  Where the index is a loop phi that grows by
+// a uniform stride (a grid-stride loop), the access 16 strides ahead is prefetched as well.
 #pragma once
 
 namespace llvm {

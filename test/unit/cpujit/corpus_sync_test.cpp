@@ -508,6 +508,29 @@ TEST_P(SyncTest, Grids) {
     for (int i = 0; i < n; ++i) ASSERT_EQ(bo[i], (uint8_t)(by[i] ^ 0x80));
 }
 
+// A grid-stride loop's accesses are prefetched 16 strides ahead (contiguity.cpp).  With 2^24
+// threads the prefetched addresses lie a gigabyte past the buffer (2^28 elements ahead); that
+// may not fault, checked or unchecked.
+TEST_P(SyncTest, GridStridePrefetchesFarOutsideTheBufferNeverFault) {
+    const int n = 1 << 16;
+    auto v = RandBits<int32_t>(n);
+    int32_t *dv = Buf(v);
+    uint64_t *tot = Zeros<uint64_t>(1);
+    int64_t want = 0;
+    for (auto x : v) want += x;
+    const Kernel *k = K("grid_stride", "gs_sum_atomic");
+    ASSERT_NE(k, nullptr);
+    for (bool checked : {true, false}) {
+        *tot = 0;
+        LaunchConfig c;
+        c.grid = D1(1u << 16);
+        c.block = D1(256);
+        c.check_bounds = checked;
+        ASSERT_TRUE(Ok(dev().Launch(*k, c, {Arg::Ptr(dv), Arg::Ptr(tot), Arg::S32(n)})));
+        EXPECT_EQ((int64_t)*tot, want) << (checked ? "checked" : "unchecked");
+    }
+}
+
 TEST_P(SyncTest, SpecialRegs) {
     const uint32_t g = 3, b = 64, n = g * b;
     int32_t *ids = Zeros<int32_t>(4 * n);
