@@ -1761,10 +1761,11 @@ Status FnTranslator::RunWarp() {
     local_lanes_ = B_.CreateAdd(B_.CreateVectorSplat(W_, lbase),
                                 B_.CreateMul(B_.CreateZExt(t, I(64)), B_.CreateVectorSplat(W_, lsize)));
     B_.CreateStore(CI(32, 0), pc_slot_);
-    B_.CreateStore(B_.CreateICmpULT(t, B_.CreateVectorSplat(W_, n)), live_slot_);
+    Value *live0 = B_.CreateICmpULT(t, B_.CreateVectorSplat(W_, n));
+    B_.CreateStore(live0, live_slot_);
+    BasicBlock *entry_tail = B_.GetInsertBlock();
     for (size_t b = 0; b < starts.size(); ++b) wblocks_.push_back(NewBlock("blk"));
     dispatch_bb_ = NewBlock("dispatch");
-    B_.CreateBr(dispatch_bb_);
     B_.SetInsertPoint(dispatch_bb_);
     {
         Value *live = B_.CreateLoad(I(1), live_slot_), *pc = B_.CreateLoad(I(32), pc_slot_);
@@ -1777,6 +1778,11 @@ Status FnTranslator::RunWarp() {
         B_.SetInsertPoint(done);
         B_.CreateRet(SCI(32, 0));
     }
+    // Every live lane starts at the first block: no dispatch (a min-reduction of the lanes'
+    // program counters) is needed to get there.
+    B_.SetInsertPoint(entry_tail);
+    B_.CreateStore(live0, mask_slot_);
+    B_.CreateCondBr(B_.CreateICmpEQ(MaskBits(live0), SCI(W_, 0)), warp_done_bb_, wblocks_[0]);
     for (size_t b = 0; b < starts.size(); ++b) {
         cur_block_ = (int)b;
         B_.SetInsertPoint(wblocks_[b]);
