@@ -405,6 +405,18 @@ private:
         return B_.CreateAnd(all, B_.CreateCall(ContiguityCheckFn(M_, W_), {addr, SCI(64, step)}));
     }
     Value *LoadLanes(Value *addr, int bits, bool vol);
+    // Warp mode: what the bounds check of a global access already decided about its contiguity
+    // (true on its fast path, false on the others), for the load or store that follows it.
+    struct KnownContiguity {
+        Value *addr = nullptr;
+        uint64_t step = 0;
+        Value *flag = nullptr;
+    } known_contig_;
+    Value *ContiguousAccess(Value *addr, uint64_t step) {
+        KnownContiguity k = known_contig_;
+        known_contig_ = {};
+        return k.addr == addr && k.step == step ? k.flag : Contiguous(addr, step);
+    }
     // Warp mode: the host pointer of an access that is the same for every lane and needs no
     // run-time check (a kernel parameter or module variable at a constant offset), else nullptr.
     Value *UniformPtr(const kir::Operand &a, uint64_t size) {
@@ -703,6 +715,7 @@ Value *FnTranslator::WarpAddress(Space space, const kir::Operand &a, uint64_t si
         Fail("expected an address operand");
         return CI(64, 0);
     }
+    known_contig_ = {};
     const SymInfo *sym = nullptr;
     Value *addr = AddrOffset(a, space, sym);
     if (!addr) return CI(64, 0);
@@ -738,6 +751,7 @@ Value *FnTranslator::WarpAddress(Space space, const kir::Operand &a, uint64_t si
         Value *hi_p = B_.CreateConstInBoundsGEP1_64(S(64), cache, 2 * site + 1);
         Value *lo = B_.CreateLoad(S(64), lo_p), *hi = B_.CreateLoad(S(64), hi_p);
         BasicBlock *good = NewBlock("ok"), *slow = NewBlock("check"), *bad = NewBlock("oob"), *spread = NewBlock("spread");
+        BasicBlock *span = B_.GetInsertBlock();
         {  // every lane, consecutive: one span [a0, a0 + W * size)
             Value *a0 = B_.CreateExtractElement(addr, (uint64_t)0);
             Value *a_end = B_.CreateAdd(a0, SCI(64, size * W_));
@@ -763,6 +777,13 @@ Value *FnTranslator::WarpAddress(Space space, const kir::Operand &a, uint64_t si
         B_.SetInsertPoint(bad);
         B_.CreateRet(SCI(32, (uint32_t)-1));
         B_.SetInsertPoint(good);
+        // Only the span path knows the lanes are consecutive; the others gather or scatter (they
+        // run when lanes are inactive, scattered or outside the cached range).
+        llvm::PHINode *contig = B_.CreatePHI(S(1), 3);
+        contig->addIncoming(B_.getTrue(), span);
+        contig->addIncoming(B_.getFalse(), spread);
+        contig->addIncoming(B_.getFalse(), slow);
+        known_contig_ = {addr, size, contig};
         return addr;
     }
     }
@@ -777,7 +798,7 @@ Value *FnTranslator::LoadLanes(Value *addr, int bits, bool vol) {
             return ld;
         });
     BasicBlock *vec = NewBlock("ld_vec"), *gat = NewBlock("ld_gather"), *join = NewBlock("ld_join");
-    B_.CreateCondBr(Contiguous(addr, (uint64_t)bits / 8), vec, gat);
+    B_.CreateCondBr(ContiguousAccess(addr, (uint64_t)bits / 8), vec, gat);
     B_.SetInsertPoint(vec);
     Value *a0 = B_.CreateExtractElement(addr, (uint64_t)0);
     Value *v1 = B_.CreateAlignedLoad(I(bits), B_.CreateIntToPtr(a0, I(bits)->getPointerTo()), llvm::MaybeAlign(1));
@@ -804,7 +825,7 @@ void FnTranslator::StoreLanes(Value *addr, Value *v, int bits, bool vol) {
         return;
     }
     BasicBlock *vec = NewBlock("st_vec"), *sc = NewBlock("st_scatter"), *join = NewBlock("st_join");
-    B_.CreateCondBr(Contiguous(addr, (uint64_t)bits / 8), vec, sc);
+    B_.CreateCondBr(ContiguousAccess(addr, (uint64_t)bits / 8), vec, sc);
     B_.SetInsertPoint(vec);
     Value *a0 = B_.CreateExtractElement(addr, (uint64_t)0);
     B_.CreateAlignedStore(v, B_.CreateIntToPtr(a0, I(bits)->getPointerTo()), llvm::MaybeAlign(1));
