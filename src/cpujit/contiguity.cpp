@@ -79,6 +79,12 @@ Value *Consecutive(llvm::IRBuilder<> &b, Value *v, uint64_t step) {
     return b.CreateICmpEQ(bits, llvm::ConstantInt::getAllOnesValue(bits->getType()));
 }
 
+// base + ext(index) * step for one 32-bit index: the address of the lane that holds it.
+Value *ScalarAddress(llvm::IRBuilder<> &b, const Affine &af, Value *index, uint64_t step) {
+    Value *e = af.is_signed ? b.CreateSExt(index, b.getInt64Ty()) : b.CreateZExt(index, b.getInt64Ty());
+    return b.CreateAdd(af.base, b.CreateMul(e, b.getInt64(step)));
+}
+
 // Lane 0's address from scalars, placed right after the address vector (so it dominates every
 // use of it): a consecutive access then needs no lane of the vector.
 void ScalarizeFirstLane(llvm::Instruction *addr, const Affine &af, uint64_t step) {
@@ -88,9 +94,7 @@ void ScalarizeFirstLane(llvm::Instruction *addr, const Affine &af, uint64_t step
             if (match(x->getIndexOperand(), m_Zero())) firsts.push_back(x);
     if (firsts.empty()) return;
     llvm::IRBuilder<> b(addr->getNextNode());
-    Value *i0 = b.CreateExtractElement(af.index, (uint64_t)0);
-    Value *e0 = af.is_signed ? b.CreateSExt(i0, b.getInt64Ty()) : b.CreateZExt(i0, b.getInt64Ty());
-    Value *a0 = b.CreateAdd(af.base, b.CreateMul(e0, b.getInt64(step)));
+    Value *a0 = ScalarAddress(b, af, b.CreateExtractElement(af.index, (uint64_t)0), step);
     for (auto *x : firsts) {
         x->replaceAllUsesWith(a0);
         x->eraseFromParent();
@@ -162,8 +166,7 @@ void PrefetchStride(llvm::IRBuilder<> &b, const Affine &af, Value *i0, uint64_t 
     llvm::Module *m = b.GetInsertBlock()->getModule();
     llvm::Function *pf = llvm::Intrinsic::getDeclaration(m, llvm::Intrinsic::prefetch, {b.getInt8PtrTy()});
     Value *ahead = b.CreateAdd(i0, b.CreateMul(stride, b.getInt32(kPrefetchIterations)));
-    Value *ext = af.is_signed ? b.CreateSExt(ahead, b.getInt64Ty()) : b.CreateZExt(ahead, b.getInt64Ty());
-    Value *addr = b.CreateAdd(af.base, b.CreateMul(ext, b.getInt64(step)));
+    Value *addr = ScalarAddress(b, af, ahead, step);
     const uint64_t bytes = std::min<uint64_t>(lanes * step, 256);
     for (uint64_t off = 0; off < bytes; off += 64) {
         Value *p = b.CreateIntToPtr(b.CreateAdd(addr, b.getInt64(off)), b.getInt8PtrTy());

@@ -713,9 +713,10 @@ void *Device::Allocate(size_t bytes) {
     constexpr size_t kHuge = size_t{2} << 20;
     const bool huge = bytes >= kHuge && !std::getenv("RNDN_CPUJIT_NO_HUGEPAGES");
     const size_t align = huge ? kHuge : 64;
-    void *p = std::aligned_alloc(align, std::max<size_t>(align, (bytes + align - 1) / align * align));
+    const size_t rounded = std::max<size_t>(align, (bytes + align - 1) / align * align);
+    void *p = std::aligned_alloc(align, rounded);
     if (!p) return nullptr;
-    if (huge) (void)madvise(p, (bytes + align - 1) / align * align, MADV_HUGEPAGE);
+    if (huge) (void)madvise(p, rounded, MADV_HUGEPAGE);
     std::memset(p, 0, bytes);
     std::lock_guard<std::mutex> g(impl_->mem_mu);
     impl_->owned[p] = bytes;
