@@ -5,7 +5,7 @@
 #   build/lib/librndn_<comp>.a one static library per core component
 #   build/test/<comp>_tests    GoogleTest binary per component (test/unit/<comp>/*_test.cpp)
 #   bin/rndn-<tool>            command-line front ends (tools/rndn-<tool>/*.cpp)
-#   rndn.so                    the extension: src/planner_hook + src/executor + core libraries
+#   rndn.so                    the extension: src/pg_base + src/planner_hook + src/executor + core libraries
 #
 # User-facing targets: deps, all, install, tpch, demo, test (see README.md).
 
@@ -107,7 +107,9 @@ unit-tests: $(UNIT_TESTS)
 EXTENSION = rndn
 MODULE_big = rndn
 DATA = $(wildcard sql/rndn--*.sql)
-PG_SRCS := $(wildcard src/planner_hook/*.cpp src/executor/*.cpp)
+# src/pg_base is the base both PostgreSQL-side folders stand on (module init, GUCs, the error
+# boundary, the plan node's layout); tools/check_layers.sh keeps them from including each other.
+PG_SRCS := $(wildcard src/pg_base/*.cpp src/planner_hook/*.cpp src/executor/*.cpp)
 OBJS = $(PG_SRCS:.cpp=.o)
 PG_CPPFLAGS = -Isrc
 PG_CXXFLAGS = -std=c++20 -Wall -Wextra -Wno-missing-field-initializers -MMD -MP -fPIC -pthread
@@ -127,8 +129,14 @@ include $(PGXS)
 override CPPFLAGS := $(patsubst -I$(includedir_server),-isystem $(includedir_server),$(CPPFLAGS))
 endif
 
-all: $(CORE_LIBS) $(TOOLS)
-$(shlib): $(call lib_files,$(EXT_COMPONENTS))
+all: build/layers.ok $(CORE_LIBS) $(TOOLS)
+$(shlib): $(call lib_files,$(EXT_COMPONENTS)) build/layers.ok
+$(OBJS): | build/layers.ok
+
+# The include rules between layers (tools/check_layers.sh): fails the build when one is broken.
+build/layers.ok: tools/check_layers.sh $(wildcard src/*/*.h src/*/*.cpp src/*/*.def)
+	tools/check_layers.sh
+	@mkdir -p build && touch $@
 -include $(PG_SRCS:.cpp=.d)
 
 # ---------------------------------------------------------------------------

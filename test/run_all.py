@@ -64,6 +64,39 @@ def unit_tests():
             run_unit(binary, f"{name} ({label})", dict(os.environ, **overrides))
 
 
+def layering():
+    """tools/check_layers.sh passes on the tree and fails on a tree that breaks each rule."""
+    section("layering (tools/check_layers.sh)")
+    p = run(["tools/check_layers.sh"])
+    record("layering: this tree", "passed" if p.returncode == 0 else "failed", p.stderr.strip()[-1000:])
+    cases = {  # folder/file -> (header it includes, rndn header that must exist for it to count)
+        "planner_hook": ("executor/scan_run.h", "executor/scan_run.h"),
+        "executor": ("planner_hook/translate.h", "planner_hook/translate.h"),
+        "pg_base": ("executor/scan_run.h", "executor/scan_run.h"),
+        "horseir": ("postgres.h", None),
+    }
+    for folder, (header, own) in cases.items():
+        with tempfile.TemporaryDirectory() as root:
+            for d in ("planner_hook", "executor", "pg_base", "horseir"):
+                os.makedirs(os.path.join(root, "src", d))
+            if own:
+                open(os.path.join(root, "src", own), "w").close()
+            with open(os.path.join(root, "src", folder, "bad.cpp"), "w") as f:
+                f.write(f'#include "{header}"\n')
+            p = run(["tools/check_layers.sh", root])
+            record(f"layering: src/{folder} including {header} is refused",
+                   "passed" if p.returncode != 0 and "bad.cpp" in p.stderr else "failed", p.stderr.strip()[-300:])
+    # PostgreSQL's own executor/ headers stay allowed on the PostgreSQL side.
+    with tempfile.TemporaryDirectory() as root:
+        for d in ("planner_hook", "executor"):
+            os.makedirs(os.path.join(root, "src", d))
+        with open(os.path.join(root, "src", "planner_hook", "ok.cpp"), "w") as f:
+            f.write('#include "executor/executor.h"\n')
+        p = run(["tools/check_layers.sh", root])
+        record("layering: PostgreSQL's executor/executor.h stays allowed", "passed" if p.returncode == 0 else "failed",
+               p.stderr.strip()[-300:])
+
+
 def run_unit(binary, name, env):
     start = time.time()
     try:
@@ -229,6 +262,7 @@ def main():
     groups = sys.argv[1:] or ["unit", "fuzz", "sql", "tpch"]
     start = time.time()
     if "unit" in groups:
+        layering()
         unit_tests()
     if "fuzz" in groups:
         if shutil.which("clang++-14"):

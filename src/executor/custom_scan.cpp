@@ -22,11 +22,10 @@ extern "C" {
 #include <cstdio>
 #include <cstring>
 
-#include "executor/boundary.h"
-#include "executor/rndn_exec.h"
-#include "executor/guc.h"
 #include "executor/scan_run.h"
-#include "planner_hook/planner_hook.h"
+#include "pg_base/boundary.h"
+#include "pg_base/guc.h"
+#include "pg_base/plan_node.h"
 
 namespace rndn::exec {
 namespace {
@@ -48,20 +47,20 @@ void DeleteRun(void *arg) noexcept {
     s->run = nullptr;
 }
 
-const char *PrivateString(CustomScan *cs, plan::PrivateSlot slot) {
+const char *PrivateString(CustomScan *cs, pg::PrivateSlot slot) {
     return strVal(list_nth(cs->custom_private, (int)slot));
 }
 
 Status BeginImpl(RndnScanState *s, CustomScan *cs) {
     const int64_t limit = (int64_t)g_settings.memory_limit_mb << 20;
     std::unique_ptr<ScanRun> run = std::make_unique<ScanRun>(limit);
-    run->program_text = PrivateString(cs, plan::PrivateSlot::PROGRAM);
-    run->summary = PrivateString(cs, plan::PrivateSlot::SUMMARY);
-    if (list_length(cs->custom_private) > (int)plan::PrivateSlot::TRANSLATE_MS)
-        run->translate_ms = PrivateString(cs, plan::PrivateSlot::TRANSLATE_MS);
-    if (list_length(cs->custom_private) > (int)plan::PrivateSlot::FLAGS)
-        run->ascii_guard = std::strcmp(PrivateString(cs, plan::PrivateSlot::FLAGS), "ascii") == 0;
-    if (!plan::ParseRelations(PrivateString(cs, plan::PrivateSlot::RELATIONS), &run->relations))
+    run->program_text = PrivateString(cs, pg::PrivateSlot::PROGRAM);
+    run->summary = PrivateString(cs, pg::PrivateSlot::SUMMARY);
+    if (list_length(cs->custom_private) > (int)pg::PrivateSlot::TRANSLATE_MS)
+        run->translate_ms = PrivateString(cs, pg::PrivateSlot::TRANSLATE_MS);
+    if (list_length(cs->custom_private) > (int)pg::PrivateSlot::FLAGS)
+        run->ascii_guard = std::strcmp(PrivateString(cs, pg::PrivateSlot::FLAGS), "ascii") == 0;
+    if (!pg::ParseRelations(PrivateString(cs, pg::PrivateSlot::RELATIONS), &run->relations))
         return Status::Internal("malformed relation list in custom_private");
     s->run = run.release();
     return Status::Ok();
@@ -361,21 +360,21 @@ void ExplainRndnScan(CustomScanState *node, List *ancestors, ExplainState *es) {
     (void)ancestors;
     RndnScanState *s = (RndnScanState *)node;
     CustomScan *cs = (CustomScan *)node->ss.ps.plan;
-    const char *summary = PrivateString(cs, plan::PrivateSlot::SUMMARY);
+    const char *summary = PrivateString(cs, pg::PrivateSlot::SUMMARY);
     ExplainPropertyText("Relations", summary[0] != '\0' ? summary : "(none: constants only)", es);
     DeviceChoice d = DeviceChoice::INTERP;
     const char *why = nullptr;
     if (!ResolveDevice(&d, &why)) d = DeviceChoice::INTERP;
     ExplainPropertyText("Device", DeviceName(d), es);
-    if (es->verbose) ExplainPropertyText("HorseIR", PrivateString(cs, plan::PrivateSlot::PROGRAM), es);
+    if (es->verbose) ExplainPropertyText("HorseIR", PrivateString(cs, pg::PrivateSlot::PROGRAM), es);
     if (es->analyze && s->fallback != nullptr) ExplainPropertyText("Fallback", "PostgreSQL plan (the program could not run)", es);
     if (es->analyze && s->run != nullptr && s->run->executed) {
         ExplainPropertyInteger("Rows Loaded", nullptr, s->run->rows_loaded, es);
         ExplainPropertyInteger("Relations From Column Cache", nullptr, s->run->cached_relations, es);
         if (!g_settings.regression_mode) {
             ExplainPropertyInteger("Bytes Loaded", "bytes", s->run->bytes_loaded, es);
-            if (list_length(cs->custom_private) > (int)plan::PrivateSlot::TRANSLATE_MS)
-                ExplainPropertyFloat("Translate Time", "ms", atof(PrivateString(cs, plan::PrivateSlot::TRANSLATE_MS)), 3, es);
+            if (list_length(cs->custom_private) > (int)pg::PrivateSlot::TRANSLATE_MS)
+                ExplainPropertyFloat("Translate Time", "ms", atof(PrivateString(cs, pg::PrivateSlot::TRANSLATE_MS)), 3, es);
             ExplainPropertyFloat("Load Time", "ms", s->run->load_ms, 3, es);
             ExplainPropertyFloat("Execute Time", "ms", s->run->exec_ms, 3, es);
         }
@@ -383,7 +382,6 @@ void ExplainRndnScan(CustomScanState *node, List *ancestors, ExplainState *es) {
 }
 
 CustomExecMethods g_exec_methods;
-CustomScanMethods g_scan_methods;
 
 Node *CreateRndnScanState(CustomScan *cs) {
     (void)cs;
@@ -396,12 +394,8 @@ Node *CreateRndnScanState(CustomScan *cs) {
 
 }  // namespace
 
-const CustomScanMethods *ScanMethods() { return &g_scan_methods; }
-
 void RegisterScanMethods() {
-    g_scan_methods.CustomName = "rndn";
-    g_scan_methods.CreateCustomScanState = CreateRndnScanState;
-    RegisterCustomScanMethods(&g_scan_methods);
+    pg::RegisterScanMethods(CreateRndnScanState);
     g_exec_methods.CustomName = "rndn";
     g_exec_methods.BeginCustomScan = BeginRndnScan;
     g_exec_methods.ExecCustomScan = ExecRndnScan;

@@ -33,7 +33,7 @@ extern "C" {
 #include <new>
 #include <unordered_map>
 
-#include "executor/guc.h"
+#include "pg_base/guc.h"
 #include "executor/scan_run.h"
 
 namespace rndn::exec {
@@ -557,7 +557,7 @@ Status LoadRelationsUnsafe(ScanRun &run, void *snapshot_ptr) {
         ~TmpGuard() { MemoryContextDelete(m); }
     } tmp_guard{tmp};
     if (g_settings.column_cache_mb <= 0) Cache().clear();
-    for (const plan::RelationRead &rr : run.relations) {
+    for (const pg::RelationRead &rr : run.relations) {
         Relation rel = table_open(rr.relid, AccessShareLock);
         struct RelGuard {
             Relation r;

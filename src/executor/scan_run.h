@@ -11,9 +11,20 @@
 
 #include "common/status.h"
 #include "horseir/horseir.h"
-#include "planner_hook/planner_hook.h"
+#include "pg_base/boundary.h"
+#include "pg_base/guc.h"
+#include "pg_base/plan_node.h"
 
 namespace rndn::exec {
+
+// From the shared base (src/pg_base).
+using pg::DeviceChoice;
+using pg::DeviceName;
+using pg::g_settings;
+using pg::Outcome;
+using pg::RaiseIfError;
+using pg::ResolveDevice;
+using pg::RunGuarded;
 
 // Aligned host memory for column buffers, bounded by rndn.memory_limit.  (Page-locked when a
 // GPU device is present; this build has none.)
@@ -54,7 +65,7 @@ struct ScanRun {
     std::string summary;
     std::string translate_ms;
     bool ascii_guard = false;
-    std::vector<plan::RelationRead> relations;
+    std::vector<pg::RelationRead> relations;
     std::vector<ColumnBuilder> builders;  // of the relation being loaded
     hir::DataRegistry registry;
     hir::Value result;

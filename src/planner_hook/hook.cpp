@@ -17,7 +17,11 @@ extern "C" {
 #include "parser/parsetree.h"
 #include "portability/instr_time.h"
 #include "tcop/tcopprot.h"
+#include "utils/builtins.h"
 #include "utils/lsyscache.h"
+
+PGDLLEXPORT Datum rndn_horseir(PG_FUNCTION_ARGS);
+PG_FUNCTION_INFO_V1(rndn_horseir);
 }
 
 #include <algorithm>
@@ -26,9 +30,9 @@ extern "C" {
 #include <string>
 #include <vector>
 
-#include "executor/boundary.h"
-#include "executor/rndn_exec.h"
-#include "executor/guc.h"
+#include "pg_base/boundary.h"
+#include "pg_base/guc.h"
+#include "pg_base/plan_node.h"
 #include "planner_hook/planner_hook.h"
 #include "planner_hook/translate.h"
 
@@ -175,7 +179,7 @@ CustomScan *MakeScan(Plan *plan, const Translation &t, double translate_ms) {
     cs->custom_plans = list_make1(plan);
     cs->custom_scan_tlist = scan_tlist;
     cs->custom_relids = nullptr;
-    cs->methods = rndn::exec::ScanMethods();
+    cs->methods = rndn::pg::ScanMethods();
     return cs;
 }
 
@@ -216,12 +220,12 @@ PlannedStmt *CallPrevPlanner(Query *parse, const char *query_string, int cursor_
 
 PlannedStmt *RndnPlanner(Query *parse, const char *query_string, int cursor_options, ParamListInfo params) {
     g_reasons[0] = '\0';
-    rndn::exec::DeviceChoice device;
+    rndn::pg::DeviceChoice device;
     const char *why = nullptr;
-    if (!rndn::exec::g_settings.enabled || parse->commandType != CMD_SELECT || parse->hasModifyingCTE ||
+    if (!rndn::pg::g_settings.enabled || parse->commandType != CMD_SELECT || parse->hasModifyingCTE ||
         parse->rowMarks != NIL || parse->utilityStmt != nullptr)
         return CallPrevPlanner(parse, query_string, cursor_options, params);
-    if (!rndn::exec::ResolveDevice(&device, &why)) {
+    if (!rndn::pg::ResolveDevice(&device, &why)) {
         AddReason(why);
         return CallPrevPlanner(parse, query_string, cursor_options, params);
     }
@@ -246,7 +250,7 @@ PlannedStmt *RndnPlanner(Query *parse, const char *query_string, int cursor_opti
     g_last_plan_node_id = MaxPlanNodeId(stmt);
     std::string root_reason;
     bool replaced_root = false;
-    const rndn::exec::Outcome out = rndn::exec::RunGuarded([&]() -> Status {
+    const rndn::pg::Outcome out = rndn::pg::RunGuarded([&]() -> Status {
         const auto t0 = std::chrono::steady_clock::now();
         Expected<Translation> t = TranslatePlan(stmt, root);
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -267,7 +271,7 @@ PlannedStmt *RndnPlanner(Query *parse, const char *query_string, int cursor_opti
 
     PlannedStmt *normal = stmt;
     g_reasons[0] = '\0';
-    const rndn::exec::Outcome out2 = rndn::exec::RunGuarded([&]() -> Status {
+    const rndn::pg::Outcome out2 = rndn::pg::RunGuarded([&]() -> Status {
         ReplaceSubtrees(normal, &normal->planTree, true);
         return Status::Ok();
     });
@@ -299,7 +303,7 @@ void RndnExplainOneQuery(Query *query, int cursor_options, IntoClause *into, Exp
         }
         ExplainOnePlan(plan, into, es, query_string, params, query_env, &plan_duration, es->buffers ? &buf_usage : nullptr);
     }
-    if (rndn::exec::g_settings.explain_fallback && g_reasons[0] != '\0' && es->format == EXPLAIN_FORMAT_TEXT) {
+    if (rndn::pg::g_settings.explain_fallback && g_reasons[0] != '\0' && es->format == EXPLAIN_FORMAT_TEXT) {
         char *save = nullptr;
         char buf[sizeof(g_reasons)];
         memcpy(buf, g_reasons, sizeof(buf));
@@ -319,7 +323,11 @@ void InstallHooks() {
 
 }  // namespace rndn::plan
 
-extern "C" char *rndn_translate_query_text(const char *query, char **reason) {
+namespace {
+
+// The HorseIR program the statement text translates to (whole plan), or NULL with the
+// fallback reason in *reason (palloc'd).  Plans the query without executing it.
+char *TranslateQueryText(const char *query, char **reason) {
     *reason = nullptr;
     List *raw = pg_parse_query(query);
     if (list_length(raw) != 1) {
@@ -338,8 +346,23 @@ extern "C" char *rndn_translate_query_text(const char *query, char **reason) {
     }
     PlannedStmt *stmt = pg_plan_query(q, query, CURSOR_OPT_PARALLEL_OK, nullptr);
     Plan *root = stmt->planTree;
-    if (IsA(root, CustomScan) && ((CustomScan *)root)->methods == rndn::exec::ScanMethods())
+    if (IsA(root, CustomScan) && ((CustomScan *)root)->methods == rndn::pg::ScanMethods())
         return pstrdup(strVal(linitial(((CustomScan *)root)->custom_private)));
     *reason = pstrdup(rndn::plan::g_reasons[0] ? rndn::plan::g_reasons : "rndn is disabled or the query is not eligible");
     return nullptr;
+}
+
+}  // namespace
+
+// rndn_horseir(query text): the HorseIR program the query translates to, or NULL (with a
+// NOTICE giving the reason) when it does not go to rndn as a whole.
+Datum rndn_horseir(PG_FUNCTION_ARGS) {
+    const char *query = text_to_cstring(PG_GETARG_TEXT_PP(0));
+    char *reason = nullptr;
+    char *program = TranslateQueryText(query, &reason);
+    if (program == nullptr) {
+        ereport(NOTICE, (errmsg("rndn does not run this query: %s", reason ? reason : "unknown reason")));
+        PG_RETURN_NULL();
+    }
+    PG_RETURN_TEXT_P(cstring_to_text(program));
 }

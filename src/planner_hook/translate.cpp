@@ -1269,43 +1269,4 @@ const char *PlanNodeName(const Plan *plan) {
     }
 }
 
-std::string SerializeRelations(const std::vector<RelationRead> &rels) {
-    std::string s;
-    for (const RelationRead &r : rels) {
-        s += r.name + " " + std::to_string(r.relid) + " ";
-        for (size_t i = 0; i < r.attnums.size(); ++i) s += (i ? "," : "") + std::to_string(r.attnums[i]);
-        s += "\n";
-    }
-    return s;
-}
-
-bool ParseRelations(const std::string &text, std::vector<RelationRead> *rels) {
-    rels->clear();
-    size_t pos = 0;
-    while (pos < text.size()) {
-        size_t eol = text.find('\n', pos);
-        if (eol == std::string::npos) eol = text.size();
-        std::string line = text.substr(pos, eol - pos);
-        pos = eol + 1;
-        if (line.empty()) continue;
-        RelationRead r;
-        size_t a = line.find(' ');
-        if (a == std::string::npos) return false;
-        size_t b = line.find(' ', a + 1);
-        if (b == std::string::npos) return false;
-        r.name = line.substr(0, a);
-        r.relid = (unsigned)std::stoul(line.substr(a + 1, b - a - 1));
-        std::string cols = line.substr(b + 1);
-        size_t p = 0;
-        while (p < cols.size()) {
-            size_t c = cols.find(',', p);
-            if (c == std::string::npos) c = cols.size();
-            r.attnums.push_back(std::stoi(cols.substr(p, c - p)));
-            p = c + 1;
-        }
-        rels->push_back(r);
-    }
-    return true;
-}
-
 }  // namespace rndn::plan

@@ -1,7 +1,7 @@
 // All rndn.* settings, defined in one place (guc.cpp).
 #pragma once
 
-namespace rndn::exec {
+namespace rndn::pg {
 
 enum class DeviceChoice : int { AUTO = 0, INTERP = 1, CPU = 2, CUDA = 3 };
 
@@ -24,4 +24,4 @@ void DefineSettings();
 bool ResolveDevice(DeviceChoice *out, const char **reason);
 const char *DeviceName(DeviceChoice d);
 
-}  // namespace rndn::exec
+}  // namespace rndn::pg

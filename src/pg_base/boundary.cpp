@@ -4,9 +4,9 @@ extern "C" {
 #include "miscadmin.h"
 }
 
-#include "executor/boundary.h"
+#include "pg_base/boundary.h"
 
-namespace rndn::exec {
+namespace rndn::pg {
 
 void RaiseIfError(const Outcome &out) {
     if (out.ok()) return;
@@ -25,4 +25,4 @@ void RaiseIfError(const Outcome &out) {
     }
 }
 
-}  // namespace rndn::exec
+}  // namespace rndn::pg

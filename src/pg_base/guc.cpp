@@ -6,9 +6,9 @@ extern "C" {
 
 #include <climits>
 
-#include "executor/guc.h"
+#include "pg_base/guc.h"
 
-namespace rndn::exec {
+namespace rndn::pg {
 
 Settings g_settings;
 
@@ -71,4 +71,4 @@ bool ResolveDevice(DeviceChoice *out, const char **reason) {
     return false;
 }
 
-}  // namespace rndn::exec
+}  // namespace rndn::pg

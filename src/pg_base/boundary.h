@@ -14,7 +14,7 @@
 
 #include "common/status.h"
 
-namespace rndn::exec {
+namespace rndn::pg {
 
 struct Outcome {
     Code code = Code::OK;
@@ -52,4 +52,4 @@ Outcome RunGuarded(F &&body) noexcept {
 // trivially destructible: it may longjmp.
 void RaiseIfError(const Outcome &out);
 
-}  // namespace rndn::exec
+}  // namespace rndn::pg

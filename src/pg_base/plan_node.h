@@ -1,0 +1,72 @@
+// rndn::pg — what the planner side (src/planner_hook) and the executor side (src/executor)
+// agree on about the plan node Custom Scan (rndn): the slots of its custom_private, the text
+// form of the relations it reads, and the one CustomScanMethods object that names it.
+// Neither side includes the other's headers; both include this one (a build rule checks it,
+// see mk/pg_base.mk).
+//
+// custom_private holds only String nodes, so it survives copyObject / nodeToString /
+// stringToNode (plan cache, parallel workers).  custom_plans holds PostgreSQL's own plan for the
+// same subtree: the executor runs it when the program cannot run after all (a guard fails, the
+// device gives up, rndn.memory_limit is exceeded before any row was returned, or rndn was
+// switched off after the plan was cached).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+
+extern "C" {
+struct CustomScanMethods;
+struct CustomScan;
+struct Node;
+}
+
+namespace rndn::pg {
+
+// Slots of CustomScan.custom_private (each a String node).
+enum class PrivateSlot : int { PROGRAM = 0, RELATIONS = 1, SUMMARY = 2, TRANSLATE_MS = 3, FLAGS = 4, COUNT = 5 };
+// FLAGS: "ascii" when the loader must verify that all text is ASCII (else: run the fallback).
+
+// One relation the program reads: the registry table `name` holds columns "a<attnum>".
+struct RelationRead {
+    unsigned relid = 0;            // pg_class OID
+    std::string name;              // registry name used by the program (r0, r1, ...)
+    std::vector<int> attnums;      // columns to load, ascending
+};
+
+// "r0 16384 1,5,6\n..." <-> relations.
+std::string SerializeRelations(const std::vector<RelationRead> &rels);
+bool ParseRelations(const std::string &text, std::vector<RelationRead> *rels);
+
+// Generic plans: a program may hold placeholders "$P<n>:<type>$" for query parameter n.  Before
+// each run the executor replaces every one (outside string literals) by the literal of the
+// parameter's value; `fetch(n, &type_oid, &datum, &isnull)` supplies it (false: no value).
+using ParamFetchFn = std::function<bool(int, unsigned *, uintptr_t *, bool *)>;
+
+// The methods object of Custom Scan (rndn): the planner puts it in every node it makes, the
+// executor supplies the function that creates the node's state.
+const CustomScanMethods *ScanMethods();
+using CreateScanStateFn = Node *(*)(CustomScan *);
+// Registers the methods with PostgreSQL (once, from _PG_init through the executor side).
+void RegisterScanMethods(CreateScanStateFn create);
+
+}  // namespace rndn::pg
+
+namespace rndn::plan {
+using ParamFetchFn = pg::ParamFetchFn;
+// Replaces the parameter placeholders of `program` by literals; UNSUPPORTED when a value has no
+// HorseIR literal (the executor then runs PostgreSQL's plan).  Defined by src/planner_hook
+// (the literal syntax is the translator's); linked, not included, by the executor.
+Status SubstituteParams(std::string &program, const ParamFetchFn &fetch);
+}  // namespace rndn::plan
+
+// The entry points of the two sides, called once by _PG_init (src/pg_base/module.cpp).
+namespace rndn::exec {
+void RegisterScanMethods();  // src/executor/custom_scan.cpp
+}
+namespace rndn::plan {
+void InstallHooks();  // src/planner_hook/hook.cpp
+}
