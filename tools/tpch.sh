@@ -38,12 +38,16 @@ load() {
   . "$(tools/pgcluster.sh start)"
   if [ "$(psql -d postgres -Atc "select count(*) from pg_database where datname = '$db'")" = 1 ] &&
      [ "$(psql -d "$db" -Atc "select obj_description('lineitem'::regclass, 'pg_class')" 2>/dev/null)" = "loaded from $dir" ]; then
+    # rndn plans queries only in a database where the extension exists
+    psql -q -d "$db" -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS rndn" >&2
     echo "$db"; return
   fi
   echo "tpch: loading $dir into database $db" >&2
   psql -q -d postgres -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >&2
   {
     echo "SET client_min_messages = warning;"
+    # rndn plans queries only in a database where the extension exists
+    echo "CREATE EXTENSION IF NOT EXISTS rndn;"
     # commit synchronously, so that the VACUUM below can mark every page all-visible
     echo "SET synchronous_commit = on;"
     cat test/tpch/schema.sql

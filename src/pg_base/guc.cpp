@@ -26,6 +26,10 @@ void DefineSettings() {
     DefineCustomBoolVariable("rndn.enabled", "Run eligible queries through rndn.",
                              "When off, every query runs on PostgreSQL's own plan.", &g_settings.enabled, true,
                              PGC_USERSET, 0, nullptr, nullptr, nullptr);
+    DefineCustomBoolVariable("rndn.force", "Run every plan subtree rndn can run, whatever the estimated costs.",
+                             "When off, rndn takes a subtree only when its plan is expected to be faster than "
+                             "PostgreSQL's (for tests: on).",
+                             &g_settings.force, false, PGC_USERSET, 0, nullptr, nullptr, nullptr);
     DefineCustomBoolVariable("rndn.explain_fallback", "Say why plan nodes stayed with PostgreSQL.",
                              "EXPLAIN shows one line per reason; the reasons are also logged at DEBUG1.",
                              &g_settings.explain_fallback, false, PGC_USERSET, 0, nullptr, nullptr, nullptr);

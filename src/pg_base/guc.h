@@ -7,6 +7,7 @@ enum class DeviceChoice : int { AUTO = 0, INTERP = 1, CPU = 2, CUDA = 3 };
 
 struct Settings {
     bool enabled = true;            // rndn.enabled
+    bool force = false;             // rndn.force: take every subtree rndn can run, whatever the costs
     bool explain_fallback = false;  // rndn.explain_fallback: EXPLAIN / DEBUG1 say why a node stayed
     bool regression_mode = false;   // rndn.regression_mode: hide timings and sizes in EXPLAIN
     int chunk_rows = 65536;         // rndn.chunk_rows: rows the loader deforms per chunk

@@ -13,12 +13,17 @@ extern "C" {
 #include "nodes/nodeFuncs.h"
 #include "nodes/plannodes.h"
 #include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
 #include "optimizer/planner.h"
 #include "parser/parsetree.h"
 #include "portability/instr_time.h"
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
+#include "access/xact.h"
+#include "commands/extension.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
+#include "utils/syscache.h"
 
 PGDLLEXPORT Datum rndn_horseir(PG_FUNCTION_ARGS);
 PG_FUNCTION_INFO_V1(rndn_horseir);
@@ -62,6 +67,24 @@ int MaxPlanNodeId(PlannedStmt *stmt) {
     ListCell *lc;
     foreach (lc, stmt->subplans) m = std::max(m, MaxPlanNodeId((Plan *)lfirst(lc)));
     return m;
+}
+
+// Whether CREATE EXTENSION rndn has run in this database.  rndn preloaded into a database
+// without the extension leaves every plan to PostgreSQL (as extensions with a preload part and
+// SQL objects do).  Cached: the extension's objects are functions, so its presence changes only
+// together with pg_proc, whose syscache invalidations (and any full cache reset) clear the cache.
+enum class ExtensionState { UNKNOWN, PRESENT, ABSENT };
+ExtensionState g_extension = ExtensionState::UNKNOWN;
+
+void InvalidateExtensionState(Datum, int, uint32) { g_extension = ExtensionState::UNKNOWN; }
+
+// Call only from a frame without live C++ objects: the catalog lookup may raise.
+bool ExtensionPresent() {
+    if (g_extension == ExtensionState::UNKNOWN) {
+        if (!IsTransactionState()) return false;
+        g_extension = OidIsValid(get_extension_oid("rndn", true)) ? ExtensionState::PRESENT : ExtensionState::ABSENT;
+    }
+    return g_extension == ExtensionState::PRESENT;
 }
 
 // Fallback reasons of the most recent planning (POD: survives a longjmp).
@@ -129,11 +152,12 @@ Node *ResolveForDisplay(Node *n, DisplayCtx *ctx) {
 }
 
 // The CustomScan that replaces `plan`, producing exactly plan's targetlist.
-CustomScan *MakeScan(Plan *plan, const Translation &t, double translate_ms) {
+CustomScan *MakeScan(Plan *plan, const Translation &t, double translate_ms, double cost) {
     CustomScan *cs = makeNode(CustomScan);
     Plan *p = &cs->scan.plan;
-    p->startup_cost = plan->startup_cost;
-    p->total_cost = plan->total_cost;
+    // Everything runs at the first fetch: the whole cost is start-up cost.
+    p->startup_cost = cost;
+    p->total_cost = cost;
     p->plan_rows = plan->plan_rows;
     p->plan_width = plan->plan_width;
     p->parallel_aware = false;
@@ -183,10 +207,52 @@ CustomScan *MakeScan(Plan *plan, const Translation &t, double translate_ms) {
     return cs;
 }
 
-// Tries `*slot` whole; on failure records the reason and tries its children.
-void ReplaceSubtrees(PlannedStmt *stmt, Plan **slot, bool allow_here) {
+// A first cost model of rndn's plan for a subtree, in PostgreSQL's cost units: rndn reads every
+// page of each relation it loads and deforms the columns it needs (PostgreSQL's own per-page and
+// per-tuple costs), pays a little per value loaded for the vectorised program, a fixed start-up
+// (translation, parsing, the device's set-up), and returns its rows as tuples.  PostgreSQL's
+// estimate for the same subtree is plan->total_cost; a selective index scan or a LIMIT over an
+// index costs PostgreSQL far less than reading the table, so it stays there.
+constexpr double kStartupCost = 100.0;
+constexpr double kValueCost = 0.001;
+
+// pages and tuples of a relation from pg_class (estimated like the planner does for a table
+// never analyzed).  Runs a syscache lookup: call inside the boundary.
+void RelationSize(Oid relid, double *pages, double *tuples) {
+    *pages = 0;
+    *tuples = 0;
+    HeapTuple tp = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+    if (!HeapTupleIsValid(tp)) return;
+    const Form_pg_class c = (Form_pg_class)GETSTRUCT(tp);
+    *pages = c->relpages;
+    *tuples = c->reltuples;
+    ReleaseSysCache(tp);
+    if (*pages < 10) *pages = 10;  // as the planner assumes for a table never vacuumed
+    if (*tuples < 0) *tuples = *pages * (BLCKSZ / 64.0);
+}
+
+double EstimateRndnCost(const Translation &t, const Plan *plan) {
+    double cost = kStartupCost;
+    for (const RelationRead &r : t.relations) {
+        double pages = 0, tuples = 0;
+        RelationSize(r.relid, &pages, &tuples);
+        cost += pages * seq_page_cost + tuples * (cpu_tuple_cost + (double)r.attnums.size() * kValueCost);
+    }
+    return cost + plan->plan_rows * cpu_tuple_cost;
+}
+
+struct RewriteResult {
+    int replaced = 0;     // subtrees replaced by Custom Scan (rndn)
+    double saving = 0;    // PostgreSQL's estimate minus rndn's, summed over them
+};
+
+// Tries `*slot` whole; on failure (or when PostgreSQL's plan is expected faster) records the
+// reason and tries its children.  `cap`: what the nodes above spend on this subtree at most (a
+// LIMIT reads only part of its input: a subtree costs PostgreSQL no more than its parent).
+void ReplaceSubtrees(PlannedStmt *stmt, Plan **slot, bool allow_here, RewriteResult *res, double cap) {
     Plan *plan = *slot;
     if (plan == nullptr) return;
+    const double pg_cost = std::min(plan->total_cost, cap);
     // A Hash Join needs its Hash node itself (the executor builds the table through it); a
     // Custom Scan may replace what lies below it.
     if (IsA(plan, Hash)) allow_here = false;
@@ -197,20 +263,62 @@ void ReplaceSubtrees(PlannedStmt *stmt, Plan **slot, bool allow_here) {
         Expected<Translation> t = TranslatePlan(stmt, plan);
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         if (t.ok()) {
-            *slot = (Plan *)MakeScan(plan, t.value(), ms);
-            return;
+            const double cost = EstimateRndnCost(t.value(), plan);
+            if (rndn::pg::g_settings.force || cost < pg_cost) {
+                res->replaced++;
+                res->saving += pg_cost - cost;
+                *slot = (Plan *)MakeScan(plan, t.value(), ms, cost);
+                return;
+            }
+            char why[160];
+            std::snprintf(why, sizeof why, "PostgreSQL's plan is expected faster (cost %.0f against rndn's %.0f)",
+                          pg_cost, cost);
+            AddReason(std::string(PlanNodeName(plan)) + " stays with PostgreSQL: " + why);
+        } else {
+            AddReason(std::string(PlanNodeName(plan)) + " stays with PostgreSQL: " + t.status().message());
         }
-        AddReason(std::string(PlanNodeName(plan)) + " stays with PostgreSQL: " + t.status().message());
     }
     // Below a Gather every worker would run the whole program: never replace there.
     const bool below_ok = !IsA(plan, Gather) && !IsA(plan, GatherMerge);
-    ReplaceSubtrees(stmt, &plan->lefttree, below_ok);
-    ReplaceSubtrees(stmt, &plan->righttree, below_ok);
-    if (IsA(plan, SubqueryScan)) ReplaceSubtrees(stmt, &((SubqueryScan *)plan)->subplan, below_ok);
+    ReplaceSubtrees(stmt, &plan->lefttree, below_ok, res, pg_cost);
+    ReplaceSubtrees(stmt, &plan->righttree, below_ok, res, pg_cost);
+    if (IsA(plan, SubqueryScan)) ReplaceSubtrees(stmt, &((SubqueryScan *)plan)->subplan, below_ok, res, pg_cost);
     if (IsA(plan, Append)) {
         ListCell *lc;
-        foreach (lc, ((Append *)plan)->appendplans) ReplaceSubtrees(stmt, (Plan **)&lfirst(lc), below_ok);
+        foreach (lc, ((Append *)plan)->appendplans) ReplaceSubtrees(stmt, (Plan **)&lfirst(lc), below_ok, res, pg_cost);
     }
+}
+
+bool HasGather(Plan *plan) {
+    if (plan == nullptr) return false;
+    if (IsA(plan, Gather) || IsA(plan, GatherMerge)) return true;
+    if (HasGather(plan->lefttree) || HasGather(plan->righttree)) return true;
+    ListCell *lc;
+    if (IsA(plan, SubqueryScan)) return HasGather(((SubqueryScan *)plan)->subplan);
+    if (IsA(plan, Append)) foreach (lc, ((Append *)plan)->appendplans) if (HasGather((Plan *)lfirst(lc))) return true;
+    if (IsA(plan, MergeAppend)) foreach (lc, ((MergeAppend *)plan)->mergeplans) if (HasGather((Plan *)lfirst(lc))) return true;
+    return false;
+}
+
+bool HasGather(PlannedStmt *stmt) {
+    if (HasGather(stmt->planTree)) return true;
+    ListCell *lc;
+    foreach (lc, stmt->subplans) if (HasGather((Plan *)lfirst(lc))) return true;
+    return false;
+}
+
+// Replaces what rndn can run (and is expected to run faster, unless rndn.force) in `stmt`.
+// Never fails the query: a bug in the translator is logged at DEBUG1 and leaves a valid plan
+// (replacements are whole-subtree pointer swaps of finished nodes).
+RewriteResult Rewrite(PlannedStmt *stmt) {
+    RewriteResult res;
+    g_last_plan_node_id = MaxPlanNodeId(stmt);
+    const rndn::pg::Outcome out = rndn::pg::RunGuarded([&]() -> Status {
+        ReplaceSubtrees(stmt, &stmt->planTree, true, &res, stmt->planTree->total_cost);
+        return Status::Ok();
+    });
+    if (!out.ok()) ereport(DEBUG1, (errmsg("rndn: translation failed: %s", out.message)));
+    return res;
 }
 
 PlannedStmt *CallPrevPlanner(Query *parse, const char *query_string, int cursor_options, ParamListInfo params) {
@@ -218,20 +326,8 @@ PlannedStmt *CallPrevPlanner(Query *parse, const char *query_string, int cursor_
     return standard_planner(parse, query_string, cursor_options, params);
 }
 
-PlannedStmt *RndnPlanner(Query *parse, const char *query_string, int cursor_options, ParamListInfo params) {
-    g_reasons[0] = '\0';
-    rndn::pg::DeviceChoice device;
-    const char *why = nullptr;
-    if (!rndn::pg::g_settings.enabled || parse->commandType != CMD_SELECT || parse->hasModifyingCTE ||
-        parse->rowMarks != NIL || parse->utilityStmt != nullptr)
-        return CallPrevPlanner(parse, query_string, cursor_options, params);
-    if (!rndn::pg::ResolveDevice(&device, &why)) {
-        AddReason(why);
-        return CallPrevPlanner(parse, query_string, cursor_options, params);
-    }
-    // Plan without parallel workers: rndn runs the whole subtree in this backend, so a plan
-    // made of Gather/partial aggregates only gets in the way.  (Planning a second time for the
-    // fallback is not possible: the planner rewrites parts of the Query it is given in place.)
+// Plans `parse` without parallel workers.
+PlannedStmt *PlanSerial(Query *parse, const char *query_string, int cursor_options, ParamListInfo params) {
     const int saved_workers = max_parallel_workers_per_gather;
     PlannedStmt *stmt = nullptr;
     max_parallel_workers_per_gather = 0;
@@ -244,45 +340,54 @@ PlannedStmt *RndnPlanner(Query *parse, const char *query_string, int cursor_opti
         max_parallel_workers_per_gather = saved_workers;
     }
     PG_END_TRY();
-    if (TouchesSystemCatalog(stmt)) return stmt;
+    return stmt;
+}
 
-    Plan *root = stmt->planTree;
-    g_last_plan_node_id = MaxPlanNodeId(stmt);
-    std::string root_reason;
-    bool replaced_root = false;
-    const rndn::pg::Outcome out = rndn::pg::RunGuarded([&]() -> Status {
-        const auto t0 = std::chrono::steady_clock::now();
-        Expected<Translation> t = TranslatePlan(stmt, root);
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-        if (t.ok()) {
-            stmt->planTree = (Plan *)MakeScan(root, t.value(), ms);
-            replaced_root = true;
-        } else {
-            root_reason = t.status().message();
-        }
-        return Status::Ok();
-    });
-    if (!out.ok()) {
-        // A bug in the translator: never fail the query for it.
-        ereport(DEBUG1, (errmsg("rndn: translation failed: %s", out.message)));
-        replaced_root = false;
-    }
-    if (replaced_root) return stmt;
-
-    PlannedStmt *normal = stmt;
+// PostgreSQL plans every statement exactly as it would without rndn; rndn then replaces the
+// subtrees it runs faster.  rndn runs a subtree in this backend, so where PostgreSQL's plan is
+// parallel, rndn's candidate is the serial plan of the same query, kept only when it is
+// expected to beat the parallel plan (or rndn.force); otherwise the parallel plan is returned
+// untouched.
+PlannedStmt *RndnPlanner(Query *parse, const char *query_string, int cursor_options, ParamListInfo params) {
     g_reasons[0] = '\0';
-    const rndn::pg::Outcome out2 = rndn::pg::RunGuarded([&]() -> Status {
-        ReplaceSubtrees(normal, &normal->planTree, true);
-        return Status::Ok();
-    });
-    if (!out2.ok()) {
-        // A bug in the translator while rewriting subtrees: the tree may be half rewritten.
-        // Replacements are whole-subtree pointer swaps of finished nodes, so what is there is
-        // still a valid plan; report and go on.
-        ereport(DEBUG1, (errmsg("rndn: translation failed: %s", out2.message)));
+    rndn::pg::DeviceChoice device;
+    const char *why = nullptr;
+    if (!rndn::pg::g_settings.enabled || parse->commandType != CMD_SELECT || parse->hasModifyingCTE ||
+        parse->rowMarks != NIL || parse->utilityStmt != nullptr || !ExtensionPresent())
+        return CallPrevPlanner(parse, query_string, cursor_options, params);
+    if (!rndn::pg::ResolveDevice(&device, &why)) {
+        AddReason(why);
+        return CallPrevPlanner(parse, query_string, cursor_options, params);
+    }
+    // The planner changes the Query it is given: keep a copy for a serial plan.
+    Query *serial_query = nullptr;
+    if ((cursor_options & CURSOR_OPT_PARALLEL_OK) != 0 && max_parallel_workers_per_gather > 0)
+        serial_query = (Query *)copyObjectImpl(parse);
+    PlannedStmt *stmt = CallPrevPlanner(parse, query_string, cursor_options, params);
+    if (TouchesSystemCatalog(stmt)) return stmt;
+    if (!HasGather(stmt) || serial_query == nullptr) {
+        Rewrite(stmt);
+        if (g_reasons[0] != '\0') ereport(DEBUG1, (errmsg("rndn fallback: %s", g_reasons)));
+        return stmt;
+    }
+    PlannedStmt *serial = PlanSerial(serial_query, query_string, cursor_options, params);
+    const double serial_cost = serial->planTree->total_cost;
+    const RewriteResult res = Rewrite(serial);
+    const double rndn_cost = serial_cost - res.saving;
+    if (res.replaced > 0 && (rndn::pg::g_settings.force || rndn_cost < stmt->planTree->total_cost)) {
+        if (g_reasons[0] != '\0') ereport(DEBUG1, (errmsg("rndn fallback: %s", g_reasons)));
+        return serial;
+    }
+    if (res.replaced > 0) {
+        char line[200];
+        std::snprintf(line, sizeof line,
+                      "Gather stays with PostgreSQL: its parallel plan is expected faster (cost %.0f against %.0f with rndn)",
+                      stmt->planTree->total_cost, rndn_cost);
+        g_reasons[0] = '\0';
+        AddReason(line);
     }
     if (g_reasons[0] != '\0') ereport(DEBUG1, (errmsg("rndn fallback: %s", g_reasons)));
-    return normal;
+    return stmt;
 }
 
 void RndnExplainOneQuery(Query *query, int cursor_options, IntoClause *into, ExplainState *es,
@@ -315,6 +420,7 @@ void RndnExplainOneQuery(Query *query, int cursor_options, IntoClause *into, Exp
 }  // namespace
 
 void InstallHooks() {
+    CacheRegisterSyscacheCallback(PROCOID, InvalidateExtensionState, (Datum)0);
     g_prev_planner = planner_hook;
     planner_hook = RndnPlanner;
     g_prev_explain = ExplainOneQuery_hook;
@@ -344,7 +450,19 @@ char *TranslateQueryText(const char *query, char **reason) {
         *reason = pstrdup("not a SELECT");
         return nullptr;
     }
-    PlannedStmt *stmt = pg_plan_query(q, query, CURSOR_OPT_PARALLEL_OK, nullptr);
+    // The program is wanted whatever the costs say.
+    const bool saved_force = rndn::pg::g_settings.force;
+    PlannedStmt *stmt = nullptr;
+    rndn::pg::g_settings.force = true;
+    PG_TRY();
+    {
+        stmt = pg_plan_query(q, query, CURSOR_OPT_PARALLEL_OK, nullptr);
+    }
+    PG_FINALLY();
+    {
+        rndn::pg::g_settings.force = saved_force;
+    }
+    PG_END_TRY();
     Plan *root = stmt->planTree;
     if (IsA(root, CustomScan) && ((CustomScan *)root)->methods == rndn::pg::ScanMethods())
         return pstrdup(strVal(linitial(((CustomScan *)root)->custom_private)));

@@ -35,6 +35,9 @@ def statements(sql: str):
 def psql(db: str, sql: str, settings: dict, timeout: int = 600):
     """Run sql in one session; returns (ok, stdout, stderr)."""
     env = dict(os.environ)
+    # rndn.force: at SF 0.01 PostgreSQL's plans are often expected faster; the harness tests what
+    # rndn computes, so rndn takes every plan it can (a setting passed in wins).
+    settings = {"rndn.force": "on", **settings}
     env["PGOPTIONS"] = " ".join(f"-c {k}={v}" for k, v in settings.items())
     cmd = ["psql", "-X", "-q", "-A", "-F", "|", "-P", "footer=off", "-v", "ON_ERROR_STOP=1", "-d", db]
     p = subprocess.run(cmd, input=sql, capture_output=True, text=True, env=env, timeout=timeout)
