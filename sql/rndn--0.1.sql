@@ -17,3 +17,8 @@ CREATE FUNCTION rndn_raise_internal(kind text) RETURNS void
 CREATE FUNCTION rndn_horseir(query text) RETURNS text
     AS 'MODULE_PATHNAME', 'rndn_horseir' LANGUAGE C STRICT VOLATILE;
 COMMENT ON FUNCTION rndn_horseir(text) IS 'HorseIR program rndn runs for a query';
+
+-- Bytes this backend has allocated with malloc (rndn's C++ objects included): the tests use it
+-- to show that an ERROR raised inside rndn leaks no memory.
+CREATE FUNCTION rndn_heap_bytes() RETURNS bigint
+    AS 'MODULE_PATHNAME', 'rndn_heap_bytes' LANGUAGE C STRICT VOLATILE;

@@ -25,6 +25,7 @@ extern "C" {
 #include "executor/scan_run.h"
 #include "pg_base/boundary.h"
 #include "pg_base/guc.h"
+#include "pg_base/pg_call.h"
 #include "pg_base/plan_node.h"
 
 namespace rndn::exec {
@@ -80,8 +81,10 @@ Status ExecuteImpl(ScanRun &run, Snapshot snapshot, ParamListInfo params) {
         RNDN_RETURN_IF_ERROR(plan::SubstituteParams(run.program_text, [params](int id, unsigned *type, uintptr_t *value, bool *isnull) {
             if (params == nullptr || id < 1 || id > params->numParams) return false;
             ParamExternData scratch;
-            ParamExternData *prm = params->paramFetch != nullptr ? params->paramFetch(params, id, false, &scratch)
-                                                                 : &params->params[id - 1];
+            // A parameter hook (PL/pgSQL) may raise: guarded.
+            ParamExternData *prm = params->paramFetch != nullptr
+                                       ? pg::PgCall([params, id, &scratch] { return params->paramFetch(params, id, false, &scratch); })
+                                       : &params->params[id - 1];
             if (prm == nullptr || !OidIsValid(prm->ptype)) return false;
             *type = prm->ptype;
             *value = (uintptr_t)prm->value;
@@ -252,9 +255,20 @@ TupleTableSlot *FetchNext(ScanState *ss) {
     }
     if (!run->executed) {
         EState *estate = ss->ps.state;
-        const Outcome out = RunGuarded([run, estate]() { return ExecuteImpl(*run, estate->es_snapshot, estate->es_param_list_info); });
         CustomScan *cs = (CustomScan *)ss->ps.plan;
-        if ((out.code == Code::UNSUPPORTED || out.code == Code::INTERNAL || out.code == Code::USER_ERROR) &&
+        // rndn.enabled = off reaches plans made before it was set (prepared statements,
+        // PL/pgSQL): they run PostgreSQL's plan kept beside the program.
+        Outcome out;
+        if (!g_settings.enabled && cs->custom_plans != NIL)
+            out.Set(Code::UNSUPPORTED, sqlstate::kFeatureNotSupported, "rndn.enabled is off");
+        else
+            out = RunGuarded([run, estate]() { return ExecuteImpl(*run, estate->es_snapshot, estate->es_param_list_info); });
+        // A PostgreSQL ERROR caught inside rndn: re-raised unchanged, before anything else runs.
+        if (out.pg_error != nullptr) RaiseIfError(out);
+        // Exceeding rndn.memory_limit (or the system's memory) before any row was returned:
+        // PostgreSQL's plan may well answer; every row comes after the program ran.
+        if ((out.code == Code::UNSUPPORTED || out.code == Code::INTERNAL || out.code == Code::USER_ERROR ||
+             out.code == Code::OUT_OF_MEMORY) &&
             cs->custom_plans != NIL) {
             // The program cannot run after all: PostgreSQL's own plan gives the answer.  A SQL
             // error raised by the program (overflow, division by zero, a range error) goes the

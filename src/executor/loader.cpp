@@ -33,8 +33,9 @@ extern "C" {
 #include <new>
 #include <unordered_map>
 
-#include "pg_base/guc.h"
 #include "executor/scan_run.h"
+#include "pg_base/guc.h"
+#include "pg_base/pg_call.h"
 
 namespace rndn::exec {
 
@@ -83,7 +84,9 @@ int NumericTypmodScale(int32 typmod) {
 // or digits beyond the scale (cannot happen in a numeric(p,s) column).
 bool NumericToScaled(Datum d, int scale, __int128 *out) {
     struct varlena *raw = (struct varlena *)DatumGetPointer(d);
-    struct varlena *v = (VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw)) ? pg_detoast_datum_packed(raw) : raw;
+    struct varlena *v = (VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw))
+                            ? pg::PgCall([raw] { return pg_detoast_datum_packed(raw); })
+                            : raw;
     const uint8_t *data = (const uint8_t *)VARDATA_ANY(v);
     const int64 size = VARSIZE_ANY_EXHDR(v);
     uint16 header;
@@ -289,7 +292,9 @@ Status Append(ColumnBuilder &b, HostAllocator &alloc, Datum d, bool isnull) {
         MarkNull(b, i);
     } else {
         struct varlena *raw = (struct varlena *)DatumGetPointer(d);
-        struct varlena *t = (VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw)) ? pg_detoast_datum_packed(raw) : raw;
+        struct varlena *t = (VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw))
+                                ? pg::PgCall([raw] { return pg_detoast_datum_packed(raw); })
+                                : raw;
         const char *p = VARDATA_ANY(t);
         size_t n = VARSIZE_ANY_EXHDR(t);
         if (b.type == BPCHAROID)
@@ -378,15 +383,17 @@ void DeformHeapTuple(TupleDesc desc, HeapTupleHeader td, int max_att, Datum *val
 Status ScanHeap(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, MemoryContext tmp,
                 std::vector<XLogRecPtr> *lsns, int64 *nrows) {
     TupleDesc desc = RelationGetDescr(rel);
-    const BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+    const BlockNumber nblocks = pg::PgCall([rel] { return RelationGetNumberOfBlocks(rel); });
     lsns->assign(nblocks, InvalidXLogRecPtr);
     std::vector<Datum> values((size_t)max_att);
     std::unique_ptr<bool[]> isnull(new bool[(size_t)max_att]);
     std::vector<OffsetNumber> visible;
     visible.reserve(MaxHeapTuplesPerPage);
-    PredicateLockRelation(rel, snapshot);
-    pgstat_count_heap_scan(rel);
-    BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
+    BufferAccessStrategy strategy = pg::PgCall([rel, snapshot] {
+        PredicateLockRelation(rel, snapshot);
+        pgstat_count_heap_scan(rel);
+        return GetAccessStrategy(BAS_BULKREAD);
+    });
     MemoryContext old = CurrentMemoryContext;
     const int64 chunk = std::max(1, g_settings.chunk_rows);
     Status st;
@@ -396,27 +403,40 @@ Status ScanHeap(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, Memo
             st = Status::Cancelled();
             break;
         }
-        Buffer buf = ReadBufferExtended(rel, MAIN_FORKNUM, b, RBM_NORMAL, strategy);
-        heap_page_prune_opt(rel, buf);
-        LockBuffer(buf, BUFFER_LOCK_SHARE);
+        // Read (I/O errors), prune, lock, decide visibility, check serializable conflicts
+        // (serialization failure), unlock: one guarded call per page.  `visible` has room for
+        // every tuple of a page, so nothing in here allocates.
+        Buffer buf = InvalidBuffer;
+        const bool cancel_here = b == 1 && g_settings.test_error_site == (int)pg::ErrorSite::LOAD_CANCEL;
+        pg::PgCall([&] {
+            buf = ReadBufferExtended(rel, MAIN_FORKNUM, b, RBM_NORMAL, strategy);
+            if (cancel_here) {  // as if the client's cancel arrived while the page was read
+                QueryCancelPending = true;
+                InterruptPending = true;
+                CHECK_FOR_INTERRUPTS();
+            }
+            heap_page_prune_opt(rel, buf);
+            LockBuffer(buf, BUFFER_LOCK_SHARE);
+            Page pg_page = BufferGetPage(buf);
+            const bool all_visible = PageIsAllVisible(pg_page) && !snapshot->takenDuringRecovery;
+            if (all_visible) (*lsns)[b] = PageGetLSN(pg_page);
+            const OffsetNumber maxoff = PageGetMaxOffsetNumber(pg_page);
+            visible.clear();
+            for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off = OffsetNumberNext(off)) {
+                ItemId lp = PageGetItemId(pg_page, off);
+                if (!ItemIdIsNormal(lp)) continue;
+                HeapTupleData tup;
+                tup.t_tableOid = RelationGetRelid(rel);
+                tup.t_data = (HeapTupleHeader)PageGetItem(pg_page, lp);
+                tup.t_len = ItemIdGetLength(lp);
+                ItemPointerSet(&tup.t_self, b, off);
+                const bool valid = all_visible || HeapTupleSatisfiesVisibility(&tup, snapshot, buf);
+                HeapCheckForSerializableConflictOut(valid, rel, &tup, buf, snapshot);
+                if (valid) visible.push_back(off);
+            }
+            LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+        });
         Page page = BufferGetPage(buf);
-        const bool all_visible = PageIsAllVisible(page) && !snapshot->takenDuringRecovery;
-        if (all_visible) (*lsns)[b] = PageGetLSN(page);
-        const OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
-        visible.clear();
-        for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off = OffsetNumberNext(off)) {
-            ItemId lp = PageGetItemId(page, off);
-            if (!ItemIdIsNormal(lp)) continue;
-            HeapTupleData tup;
-            tup.t_tableOid = RelationGetRelid(rel);
-            tup.t_data = (HeapTupleHeader)PageGetItem(page, lp);
-            tup.t_len = ItemIdGetLength(lp);
-            ItemPointerSet(&tup.t_self, b, off);
-            const bool valid = all_visible || HeapTupleSatisfiesVisibility(&tup, snapshot, buf);
-            HeapCheckForSerializableConflictOut(valid, rel, &tup, buf, snapshot);
-            if (valid) visible.push_back(off);
-        }
-        LockBuffer(buf, BUFFER_LOCK_UNLOCK);
         // The pin keeps the visible tuples' data in place while they are deformed.
         MemoryContextSwitchTo(tmp);
         for (OffsetNumber off : visible) {
@@ -426,7 +446,7 @@ Status ScanHeap(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, Memo
             if (!st.ok()) break;
         }
         MemoryContextSwitchTo(old);
-        ReleaseBuffer(buf);
+        pg::PgCall([buf] { ReleaseBuffer(buf); });
         n += (int64)visible.size();
         since_reset += (int64)visible.size();
         if (since_reset >= chunk) {  // rndn.chunk_rows rows per chunk of temporary memory
@@ -443,14 +463,17 @@ Status ScanHeap(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, Memo
 Status ScanTableAm(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, MemoryContext tmp, int64 *nrows) {
     const int chunk = std::max(1, g_settings.chunk_rows);
     MemoryContext old = CurrentMemoryContext;
-    TupleTableSlot *slot = table_slot_create(rel, nullptr);
+    TupleTableSlot *slot = pg::PgCall([rel] { return table_slot_create(rel, nullptr); });
     // No synchronized scan: rows must come in heap order (index order is reproduced by a
     // stable sort of that order).
-    TableScanDesc scan = table_beginscan_strat(rel, snapshot, 0, nullptr, true, false);
+    TableScanDesc scan = pg::PgCall([rel, snapshot] { return table_beginscan_strat(rel, snapshot, 0, nullptr, true, false); });
     int64 n = 0;
     Status st;
-    while (st.ok() && table_scan_getnextslot(scan, ForwardScanDirection, slot)) {
-        slot_getsomeattrs(slot, max_att);
+    while (st.ok() && pg::PgCall([scan, slot, max_att] {
+               if (!table_scan_getnextslot(scan, ForwardScanDirection, slot)) return false;
+               slot_getsomeattrs(slot, max_att);
+               return true;
+           })) {
         MemoryContextSwitchTo(tmp);
         st = AppendRow(run, slot->tts_values, slot->tts_isnull);
         MemoryContextSwitchTo(old);
@@ -459,8 +482,10 @@ Status ScanTableAm(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, M
             if (InterruptRequested()) st = Status::Cancelled();
         }
     }
-    table_endscan(scan);
-    ExecDropSingleTupleTableSlot(slot);
+    pg::PgCall([scan, slot] {
+        table_endscan(scan);
+        ExecDropSingleTupleTableSlot(slot);
+    });
     *nrows = n;
     return st;
 }
@@ -523,20 +548,24 @@ bool CacheUsable(Relation rel, Snapshot snapshot) {
 // True when every page of rel is still all-visible with the LSN the entry recorded.
 Expected<bool> CacheStillValid(Relation rel, const CachedRelation &e) {
     if (!RelFileNodeEquals(e.node, rel->rd_node)) return false;
-    const BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+    const BlockNumber nblocks = pg::PgCall([rel] { return RelationGetNumberOfBlocks(rel); });
     if ((size_t)nblocks != e.lsns.size()) return false;
-    BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
+    BufferAccessStrategy strategy = pg::PgCall([] { return GetAccessStrategy(BAS_BULKREAD); });
     bool ok = true;
     for (BlockNumber b = 0; b < nblocks && ok; ++b) {
         if ((b & 255) == 0 && InterruptRequested()) {
             FreeAccessStrategy(strategy);
             return Status::Cancelled();
         }
-        Buffer buf = ReadBufferExtended(rel, MAIN_FORKNUM, b, RBM_NORMAL, strategy);
-        LockBuffer(buf, BUFFER_LOCK_SHARE);
-        Page page = BufferGetPage(buf);
-        ok = PageIsAllVisible(page) && PageGetLSN(page) == e.lsns[b];
-        UnlockReleaseBuffer(buf);
+        const XLogRecPtr want = e.lsns[b];
+        ok = pg::PgCall([rel, b, strategy, want] {
+            Buffer buf = ReadBufferExtended(rel, MAIN_FORKNUM, b, RBM_NORMAL, strategy);
+            LockBuffer(buf, BUFFER_LOCK_SHARE);
+            Page page = BufferGetPage(buf);
+            const bool same = PageIsAllVisible(page) && PageGetLSN(page) == want;
+            UnlockReleaseBuffer(buf);
+            return same;
+        });
     }
     FreeAccessStrategy(strategy);
     return ok;
@@ -547,22 +576,9 @@ Status NonAsciiGuard(const ScanRun &run, bool non_ascii) {
     return Status::Ok();
 }
 
-}  // namespace
 
-Status LoadRelationsUnsafe(ScanRun &run, void *snapshot_ptr) {
-    Snapshot snapshot = (Snapshot)snapshot_ptr;
-    MemoryContext tmp = AllocSetContextCreate(CurrentMemoryContext, "rndn loader", ALLOCSET_DEFAULT_SIZES);
-    struct TmpGuard {
-        MemoryContext m;
-        ~TmpGuard() { MemoryContextDelete(m); }
-    } tmp_guard{tmp};
-    if (g_settings.column_cache_mb <= 0) Cache().clear();
-    for (const pg::RelationRead &rr : run.relations) {
-        Relation rel = table_open(rr.relid, AccessShareLock);
-        struct RelGuard {
-            Relation r;
-            ~RelGuard() { table_close(r, AccessShareLock); }
-        } rel_guard{rel};
+// Loads relation `rr` (opened as `rel`) into run.registry.
+Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snapshot snapshot, MemoryContext tmp) {
         std::vector<std::string> names;
         std::vector<hir::Value> cols;
         for (int a : rr.attnums) names.push_back("a" + std::to_string(a));
@@ -573,7 +589,7 @@ Status LoadRelationsUnsafe(ScanRun &run, void *snapshot_ptr) {
             bool have_all = it != Cache().end();
             for (size_t k = 0; have_all && k < rr.attnums.size(); ++k) have_all = it->second.columns.count(rr.attnums[k]) > 0;
             if (have_all) {
-                PredicateLockRelation(rel, snapshot);
+                pg::PgCall([rel, snapshot] { PredicateLockRelation(rel, snapshot); });
                 RNDN_ASSIGN_OR_RETURN(bool valid, CacheStillValid(rel, it->second));
                 if (valid) {
                     CachedRelation &e = it->second;
@@ -585,8 +601,7 @@ Status LoadRelationsUnsafe(ScanRun &run, void *snapshot_ptr) {
                     }
                     run.rows_loaded += e.rows;
                     ++run.cached_relations;
-                    RNDN_RETURN_IF_ERROR(run.registry.AddTable(rr.name, std::move(names), std::move(cols)));
-                    continue;
+                    return run.registry.AddTable(rr.name, std::move(names), std::move(cols));
                 }
                 Cache().erase(it);
             }
@@ -617,7 +632,7 @@ Status LoadRelationsUnsafe(ScanRun &run, void *snapshot_ptr) {
             RNDN_RETURN_IF_ERROR(ScanHeap(run, rel, snapshot, max_att, tmp, &lsns, &n));
         else
             RNDN_RETURN_IF_ERROR(ScanTableAm(run, rel, snapshot, max_att, tmp, &n));
-        MemoryContextReset(tmp);
+        pg::PgCall([tmp] { MemoryContextReset(tmp); });
         run.rows_loaded += n;
         std::map<int, std::shared_ptr<hir::Vector>> finished;
         std::map<int, bool> non_ascii;
@@ -654,9 +669,29 @@ Status LoadRelationsUnsafe(ScanRun &run, void *snapshot_ptr) {
                 if (e.bytes > CacheLimitBytes()) Cache().erase(rr.relid);
             }
         }
+        return Status::Ok();
+}
+
+}  // namespace
+
+// On a PostgreSQL ERROR (PgError) nothing here is closed or deleted: the abort that follows the
+// re-raised ERROR releases the relation, its lock and the child memory context.  No destructor
+// calls PostgreSQL.
+Status LoadRelationsUnsafe(ScanRun &run, void *snapshot_ptr) {
+    Snapshot snapshot = (Snapshot)snapshot_ptr;
+    MemoryContext tmp = pg::PgCall([] { return AllocSetContextCreate(CurrentMemoryContext, "rndn loader", ALLOCSET_DEFAULT_SIZES); });
+    if (g_settings.column_cache_mb <= 0) Cache().clear();
+    Status st;
+    for (const pg::RelationRead &rr : run.relations) {
+        const bool gone = g_settings.test_error_site == (int)pg::ErrorSite::LOAD_OPEN;
+        Relation rel = pg::PgCall([&rr, gone] { return table_open(gone ? InvalidOid : rr.relid, AccessShareLock); });
+        st = LoadRelation(run, rr, rel, snapshot, tmp);
+        pg::PgCall([rel] { table_close(rel, AccessShareLock); });
+        if (!st.ok()) break;
     }
-    run.bytes_loaded = run.alloc.used();
-    return Status::Ok();
+    pg::PgCall([tmp] { MemoryContextDelete(tmp); });
+    if (st.ok()) run.bytes_loaded = run.alloc.used();
+    return st;
 }
 
 }  // namespace rndn::exec

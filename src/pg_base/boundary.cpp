@@ -10,6 +10,7 @@ namespace rndn::pg {
 
 void RaiseIfError(const Outcome &out) {
     if (out.ok()) return;
+    if (out.pg_error != nullptr) ReThrowError(out.pg_error);
     const int state = MAKE_SQLSTATE(out.sqlstate[0], out.sqlstate[1], out.sqlstate[2], out.sqlstate[3], out.sqlstate[4]);
     switch (out.code) {
         case Code::CANCELLED:

@@ -20,6 +20,13 @@ const struct config_enum_entry kDeviceOptions[] = {
     {"cuda", (int)DeviceChoice::CUDA, false},
     {nullptr, 0, false},
 };
+const struct config_enum_entry kErrorSites[] = {
+    {"none", (int)ErrorSite::NONE, false},
+    {"plan_lookup", (int)ErrorSite::PLAN_LOOKUP, false},  // a type lookup that fails, while planning
+    {"load_open", (int)ErrorSite::LOAD_OPEN, false},      // table_open of a relation that is gone
+    {"load_cancel", (int)ErrorSite::LOAD_CANCEL, false},  // a cancel arriving during a heap page read
+    {nullptr, 0, false},
+};
 }  // namespace
 
 void DefineSettings() {
@@ -50,6 +57,9 @@ void DefineSettings() {
                              "auto picks the best available; interp is the HorseIR interpreter.",
                              &g_settings.device, (int)DeviceChoice::AUTO, kDeviceOptions, PGC_USERSET, 0, nullptr,
                              nullptr, nullptr);
+    DefineCustomEnumVariable("rndn.test_error_site", "For tests: a guarded PostgreSQL call that raises an ERROR.",
+                             nullptr, &g_settings.test_error_site, (int)ErrorSite::NONE, kErrorSites, PGC_USERSET,
+                             GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, nullptr, nullptr, nullptr);
     MarkGUCPrefixReserved("rndn");
 }
 

@@ -5,6 +5,10 @@ namespace rndn::pg {
 
 enum class DeviceChoice : int { AUTO = 0, INTERP = 1, CPU = 2, CUDA = 3 };
 
+// Sites where rndn.test_error_site makes a guarded PostgreSQL call raise PostgreSQL's own ERROR
+// (hidden setting, for the boundary tests in test/regress/sql/rndn_boundary.sql).
+enum class ErrorSite : int { NONE = 0, PLAN_LOOKUP = 1, LOAD_OPEN = 2, LOAD_CANCEL = 3 };
+
 struct Settings {
     bool enabled = true;            // rndn.enabled
     bool force = false;             // rndn.force: take every subtree rndn can run, whatever the costs
@@ -14,6 +18,7 @@ struct Settings {
     int memory_limit_mb = 4096;     // rndn.memory_limit: bytes of column buffers + intermediates
     int device = 0;                 // rndn.device (DeviceChoice)
     int column_cache_mb = 2048;     // rndn.column_cache: this backend's cache of loaded columns (0 = off)
+    int test_error_site = 0;        // rndn.test_error_site (ErrorSite): tests of the error boundary
 };
 
 extern Settings g_settings;

@@ -11,9 +11,13 @@ PG_MODULE_MAGIC;
 PGDLLEXPORT void _PG_init(void);
 PGDLLEXPORT Datum rndn_version(PG_FUNCTION_ARGS);
 PGDLLEXPORT Datum rndn_raise_internal(PG_FUNCTION_ARGS);
+PGDLLEXPORT Datum rndn_heap_bytes(PG_FUNCTION_ARGS);
+PG_FUNCTION_INFO_V1(rndn_heap_bytes);
 PG_FUNCTION_INFO_V1(rndn_version);
 PG_FUNCTION_INFO_V1(rndn_raise_internal);
 }
+
+#include <malloc.h>
 
 #include <new>
 #include <stdexcept>
@@ -29,6 +33,13 @@ void _PG_init(void) {
     rndn::pg::DefineSettings();
     rndn::exec::RegisterScanMethods();
     rndn::plan::InstallHooks();
+}
+
+// rndn_heap_bytes(): bytes this backend has allocated with malloc (C++ objects included), for
+// the tests that check an ERROR leaks no memory.
+Datum rndn_heap_bytes(PG_FUNCTION_ARGS) {
+    const struct mallinfo2 mi = mallinfo2();
+    PG_RETURN_INT64((int64)(mi.uordblks + mi.hblkhd));
 }
 
 Datum rndn_version(PG_FUNCTION_ARGS) {

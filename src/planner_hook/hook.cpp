@@ -37,6 +37,7 @@ PG_FUNCTION_INFO_V1(rndn_horseir);
 
 #include "pg_base/boundary.h"
 #include "pg_base/guc.h"
+#include "pg_base/pg_call.h"
 #include "pg_base/plan_node.h"
 #include "planner_hook/planner_hook.h"
 #include "planner_hook/translate.h"
@@ -152,7 +153,9 @@ Node *ResolveForDisplay(Node *n, DisplayCtx *ctx) {
 }
 
 // The CustomScan that replaces `plan`, producing exactly plan's targetlist.
-CustomScan *MakeScan(Plan *plan, const Translation &t, double translate_ms, double cost) {
+// Only PostgreSQL calls (node building, palloc): run it through PgCall.
+CustomScan *MakeScan(Plan *plan, const char *program, const char *relations, const char *summary, bool ascii_guard,
+                     double translate_ms, double cost) {
     CustomScan *cs = makeNode(CustomScan);
     Plan *p = &cs->scan.plan;
     // Everything runs at the first fetch: the whole cost is start-up cost.
@@ -195,10 +198,9 @@ CustomScan *MakeScan(Plan *plan, const Translation &t, double translate_ms, doub
     cs->custom_exprs = NIL;
     char ms[32];
     std::snprintf(ms, sizeof ms, "%.3f", translate_ms);
-    cs->custom_private = list_make5(makeString(pstrdup(t.program.c_str())),
-                                    makeString(pstrdup(SerializeRelations(t.relations).c_str())),
-                                    makeString(pstrdup(t.summary.c_str())), makeString(pstrdup(ms)),
-                                    makeString(pstrdup(t.ascii_guard ? "ascii" : "")));
+    cs->custom_private = list_make5(makeString(pstrdup(program)), makeString(pstrdup(relations)),
+                                    makeString(pstrdup(summary)), makeString(pstrdup(ms)),
+                                    makeString(pstrdup(ascii_guard ? "ascii" : "")));
     // PostgreSQL's own plan, run by the executor only if the program cannot run after all.
     cs->custom_plans = list_make1(plan);
     cs->custom_scan_tlist = scan_tlist;
@@ -217,16 +219,23 @@ constexpr double kStartupCost = 100.0;
 constexpr double kValueCost = 0.001;
 
 // pages and tuples of a relation from pg_class (estimated like the planner does for a table
-// never analyzed).  Runs a syscache lookup: call inside the boundary.
+// never analyzed).  The syscache lookup is guarded.
 void RelationSize(Oid relid, double *pages, double *tuples) {
     *pages = 0;
     *tuples = 0;
-    HeapTuple tp = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-    if (!HeapTupleIsValid(tp)) return;
-    const Form_pg_class c = (Form_pg_class)GETSTRUCT(tp);
-    *pages = c->relpages;
-    *tuples = c->reltuples;
-    ReleaseSysCache(tp);
+    rndn::pg::PgCall([relid, pages, tuples] {
+        if (rndn::pg::g_settings.test_error_site == (int)rndn::pg::ErrorSite::PLAN_LOOKUP) {
+            int16 len;
+            bool byval;
+            get_typlenbyval(InvalidOid, &len, &byval);  // "cache lookup failed for type 0"
+        }
+        HeapTuple tp = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+        if (!HeapTupleIsValid(tp)) return;
+        const Form_pg_class c = (Form_pg_class)GETSTRUCT(tp);
+        *pages = c->relpages;
+        *tuples = c->reltuples;
+        ReleaseSysCache(tp);
+    });
     if (*pages < 10) *pages = 10;  // as the planner assumes for a table never vacuumed
     if (*tuples < 0) *tuples = *pages * (BLCKSZ / 64.0);
 }
@@ -267,7 +276,11 @@ void ReplaceSubtrees(PlannedStmt *stmt, Plan **slot, bool allow_here, RewriteRes
             if (rndn::pg::g_settings.force || cost < pg_cost) {
                 res->replaced++;
                 res->saving += pg_cost - cost;
-                *slot = (Plan *)MakeScan(plan, t.value(), ms, cost);
+                const Translation &tr = t.value();
+                const std::string rels = SerializeRelations(tr.relations);
+                *slot = (Plan *)rndn::pg::PgCall([&] {
+                    return MakeScan(plan, tr.program.c_str(), rels.c_str(), tr.summary.c_str(), tr.ascii_guard, ms, cost);
+                });
                 return;
             }
             char why[160];
@@ -317,6 +330,8 @@ RewriteResult Rewrite(PlannedStmt *stmt) {
         ReplaceSubtrees(stmt, &stmt->planTree, true, &res, stmt->planTree->total_cost);
         return Status::Ok();
     });
+    // A PostgreSQL ERROR met while translating (a cancel, a dropped object): raised unchanged.
+    if (out.pg_error != nullptr) rndn::pg::RaiseIfError(out);
     if (!out.ok()) ereport(DEBUG1, (errmsg("rndn: translation failed: %s", out.message)));
     return res;
 }

@@ -47,6 +47,8 @@ extern "C" {
 #include <vector>
 
 #include "planner_hook/translate.h"
+// Last: PostgreSQL calls that can raise become guarded calls (see pg_guarded.h).
+#include "planner_hook/pg_guarded.h"
 
 namespace rndn::plan::internal {
 
