@@ -29,6 +29,20 @@ struct Module;
 
 namespace rndn::cpujit {
 
+// Embedding in a host process that owns signals and fatal errors (a PostgreSQL backend).  Call
+// once, before the first Device, with a function that reports `reason` and does not return
+// (rndn's extension ends the backend with PostgreSQL's FATAL, as PostgreSQL's own LLVM JIT does).
+// Then: no process-wide SIGSEGV/SIGBUS handler is installed (kernels always run with bounds
+// checks instead), and while cpujit calls into LLVM, LLVM's fatal errors and out-of-memory
+// (LLVM's bad-alloc handler and operator new's new-handler) go to `fatal` instead of aborting
+// the process.  Worker threads block every asynchronous signal in either mode.  nullptr: standalone again.
+using FatalErrorFn = void (*)(const char *reason);
+void SetEmbedded(FatalErrorFn fatal);
+bool Embedded();
+
+// Runs fn() as cpujit runs its own LLVM work (under the fatal-error hooks when embedded).
+void RunLlvmSection(void (*fn)(void *), void *arg);
+
 struct Dim3 {
     uint32_t x = 1, y = 1, z = 1;
 };

@@ -15,6 +15,9 @@
 #include <csignal>
 #include <unordered_map>
 #include <sys/mman.h>
+#include <pthread.h>
+#include <new>
+#include <llvm/Support/ErrorHandling.h>
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -90,8 +93,22 @@ double MsSince(std::chrono::steady_clock::time_point t0) {
 // A fixed set of workers that all run the same job, created once and reused.
 class Pool {
 public:
+    // Workers block every asynchronous signal (they inherit the mask in force when they are
+    // created): a signal meant for the process (a PostgreSQL backend's SIGINT, SIGALRM,
+    // SIGUSR1 ...) is always taken by the thread that owns it.  The synchronous ones a faulting
+    // instruction raises stay deliverable (blocked, they would kill the process at once).
     explicit Pool(unsigned n) : n_(n) {
-        for (unsigned i = 1; i < n_; ++i) threads_.emplace_back([this, i] { Loop(i); });
+        sigset_t all, old;
+        sigfillset(&all);
+        for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP}) sigdelset(&all, sig);
+        pthread_sigmask(SIG_SETMASK, &all, &old);
+        try {
+            for (unsigned i = 1; i < n_; ++i) threads_.emplace_back([this, i] { Loop(i); });
+        } catch (...) {
+            pthread_sigmask(SIG_SETMASK, &old, nullptr);
+            throw;
+        }
+        pthread_sigmask(SIG_SETMASK, &old, nullptr);
     }
     ~Pool() {
         {
@@ -236,6 +253,50 @@ void InstallFaultHandler() {
     });
 }
 
+// ---- embedding (SetEmbedded) ----
+std::atomic<FatalErrorFn> g_fatal{nullptr};
+std::mutex g_section_mu;
+int g_section_depth = 0;
+std::new_handler g_prev_new_handler = nullptr;
+
+void LlvmFatal(void *, const char *reason, bool) {
+    if (FatalErrorFn f = g_fatal.load()) f(reason);
+    std::abort();  // the host's function does not return
+}
+void NewHandlerFatal() {
+    if (FatalErrorFn f = g_fatal.load()) f("out of memory in LLVM (rndn cpu device)");
+    std::abort();
+}
+
+// While cpujit calls LLVM in embedded mode: LLVM's fatal and bad-alloc handlers and the C++
+// new-handler report to the host (nesting counted; put back when the outermost section ends).
+class LlvmSection {
+public:
+    LlvmSection() : active_(g_fatal.load() != nullptr) {
+        if (!active_) return;
+        std::lock_guard<std::mutex> g(g_section_mu);
+        if (g_section_depth++ == 0) {
+            llvm::install_fatal_error_handler(LlvmFatal, nullptr);
+            llvm::install_bad_alloc_error_handler(LlvmFatal, nullptr);
+            g_prev_new_handler = std::set_new_handler(NewHandlerFatal);
+        }
+    }
+    ~LlvmSection() {
+        if (!active_) return;
+        std::lock_guard<std::mutex> g(g_section_mu);
+        if (--g_section_depth == 0) {
+            std::set_new_handler(g_prev_new_handler);
+            llvm::remove_bad_alloc_error_handler();
+            llvm::remove_fatal_error_handler();
+        }
+    }
+    LlvmSection(const LlvmSection &) = delete;
+    LlvmSection &operator=(const LlvmSection &) = delete;
+
+private:
+    bool active_;
+};
+
 struct Device::Impl {
     std::mutex mu;
     std::unique_ptr<llvm::orc::LLJIT> jit;
@@ -288,6 +349,7 @@ struct Device::Impl {
 };
 
 Status Device::Impl::InitJit() {
+    LlvmSection llvm_section;
     static std::once_flag once;
     std::call_once(once, [] {
         llvm::InitializeNativeTarget();
@@ -373,6 +435,7 @@ void Device::Impl::Optimize(llvm::Module &m) {
 Expected<std::shared_ptr<const Module>> Device::Impl::Load(const std::string &key, const std::string *text,
                                                            const ptx::Module *ir) {
     std::lock_guard<std::mutex> g(mu);
+    LlvmSection llvm_section;
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
     RNDN_RETURN_IF_ERROR(init_status);
@@ -692,7 +755,15 @@ Device::Device(unsigned worker_threads) : impl_(std::make_unique<Impl>()) {
     impl_->pool = std::make_unique<Pool>(n);
     impl_->workers.resize(n);
     impl_->init_status = impl_->InitJit();
-    InstallFaultHandler();
+    if (!Embedded()) InstallFaultHandler();
+}
+
+void SetEmbedded(FatalErrorFn fatal) { g_fatal.store(fatal); }
+bool Embedded() { return g_fatal.load() != nullptr; }
+
+void RunLlvmSection(void (*fn)(void *), void *arg) {
+    LlvmSection llvm_section;
+    fn(arg);
 }
 
 Device::~Device() = default;
@@ -764,7 +835,7 @@ Status Device::Launch(const Kernel &k, const LaunchConfig &cfg, const std::vecto
         std::memcpy(params.data() + k.params_[i].offset, args[i].bytes.data(), args[i].bytes.size());
     }
     RunState run;
-    run.check_bounds = cfg.check_bounds;
+    run.check_bounds = cfg.check_bounds || Embedded();  // no fault backstop in a host process
     if (k.lockstep_) {  // tid.x/y/z of every thread of the CTA, for the lock-step warps
         run.tid_tab.assign(3 * kMaxThreads, 0);
         for (uint32_t t = 0; t < threads; ++t) {

@@ -23,13 +23,23 @@ PG_FUNCTION_INFO_V1(rndn_raise_internal);
 #include <stdexcept>
 #include <string>
 
+#include "cpujit/cpujit.h"
 #include "pg_base/boundary.h"
 #include "pg_base/guc.h"
 #include "pg_base/plan_node.h"
 
 #define RNDN_VERSION_STRING "0.1.0"
 
+namespace {
+// LLVM's fatal errors and out-of-memory inside rndn's cpu device end this backend with FATAL,
+// as PostgreSQL's own LLVM JIT does, instead of aborting (which would restart the server).
+void LlvmFatal(const char *reason) {
+    ereport(FATAL, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("fatal error in LLVM (rndn cpu device): %s", reason)));
+}
+}  // namespace
+
 void _PG_init(void) {
+    rndn::cpujit::SetEmbedded(LlvmFatal);
     rndn::pg::DefineSettings();
     rndn::exec::RegisterScanMethods();
     rndn::plan::InstallHooks();
