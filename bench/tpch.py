@@ -31,7 +31,10 @@ def session_times(env, db, sql, rndn, runs):
     """Times (ms) of `runs` executions of sql in one session; None and the error on failure."""
     script = "\\timing on\n" + "".join(f"\\echo @@run {i}\n{sql}\n" for i in range(runs))
     p = subprocess.run(["psql", "-X", "-q", "-A", "-d", db, "-v", "ON_ERROR_STOP=1"], input=script,
-                       capture_output=True, text=True, env={**env, "PGOPTIONS": f"-c rndn.enabled={rndn}"})
+                       capture_output=True, text=True,
+                       # rndn.force: time rndn's engine on every query it can run, even where its
+                       # cost model would leave a small query to PostgreSQL
+                       env={**env, "PGOPTIONS": f"-c rndn.enabled={rndn} -c rndn.force=on"})
     if p.returncode != 0:
         return None, p.stderr.strip().splitlines()[-1]
     chunks = p.stdout.split("@@run ")[1:]

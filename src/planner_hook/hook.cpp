@@ -262,6 +262,15 @@ void ReplaceSubtrees(PlannedStmt *stmt, Plan **slot, bool allow_here, RewriteRes
     Plan *plan = *slot;
     if (plan == nullptr) return;
     const double pg_cost = std::min(plan->total_cost, cap);
+    // Below rndn's start-up cost PostgreSQL is faster whatever the subtree: not even translated
+    // (an index lookup or a LIMIT 1 over an index costs nothing to plan around).
+    if (!rndn::pg::g_settings.force && pg_cost <= kStartupCost) {
+        char why[160];
+        std::snprintf(why, sizeof why, "%s stays with PostgreSQL: its plan is expected faster (cost %.0f, rndn's start-up %.0f)",
+                      PlanNodeName(plan), pg_cost, kStartupCost);
+        AddReason(why);
+        return;
+    }
     // A Hash Join needs its Hash node itself (the executor builds the table through it); a
     // Custom Scan may replace what lies below it.
     if (IsA(plan, Hash)) allow_here = false;
