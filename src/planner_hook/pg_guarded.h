@@ -6,9 +6,9 @@
 // TextDatumGetCString, DatumGetTextPP and DirectFunctionCall1) without touching them.  Inside a
 // macro's own expansion its name is not expanded again, so `::name(...)` is PostgreSQL's.
 //
-// Not covered here (documented in src/pg_base/README.md): palloc inside makeNode (newNode is
-// itself a macro) and in PostgreSQL's list functions not listed below, and the callbacks of
-// expression_tree_walker, which run inside the guarded walker call.
+// Not guarded: ReleaseSysCache and RelationClose (they do not raise), and the translator's own
+// callbacks of expression_tree_walker/mutator, which run inside the guarded walker call (they
+// hold no C++ object across a nested PostgreSQL call).
 #pragma once
 
 #include "pg_base/pg_call.h"
@@ -44,3 +44,6 @@
 #define lappend(...) RNDN_PG_GUARDED(::lappend(__VA_ARGS__))
 #define list_copy(...) RNDN_PG_GUARDED(::list_copy(__VA_ARGS__))
 #define list_concat(...) RNDN_PG_GUARDED(::list_concat(__VA_ARGS__))
+// makeNode: newNode's palloc0fast (out of memory)
+#define MemoryContextAllocZeroAligned(...) RNDN_PG_GUARDED(::MemoryContextAllocZeroAligned(__VA_ARGS__))
+#define MemoryContextAllocZero(...) RNDN_PG_GUARDED(::MemoryContextAllocZero(__VA_ARGS__))
