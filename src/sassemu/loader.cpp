@@ -13,7 +13,7 @@ namespace rndn::sassemu {
 
 namespace {
 
-constexpr uint32_t kShtRel = 9, kShtNobits = 8;
+constexpr uint32_t kShtRel = 9, kShtRela = 4, kShtNobits = 8;
 
 struct SrName {
     const char *name;
@@ -419,22 +419,25 @@ Expected<std::shared_ptr<const Module>> ModuleLoader::Load(const std::vector<uin
         }
     }
     for (const sass::ElfSection &sec : elf.sections) {
-        if (sec.type != kShtRel || sec.info >= elf.sections.size()) continue;
+        if ((sec.type != kShtRel && sec.type != kShtRela) || sec.info >= elf.sections.size()) continue;
+        size_t entry = sec.type == kShtRela ? 24 : 16;
         const std::string &target = elf.sections[sec.info].name;
         std::string kn;
         if (bank_of(target, &kn) < 0) {
-            if (target.rfind(".text.", 0) == 0) return Status::Unsupported("relocations in " + target + " are not supported");
+            if (target.rfind(".text.", 0) == 0 && !sec.data.empty()) return Status::Unsupported("relocations in " + target + " are not supported");
             continue;
         }
         auto &bank = cdata[sec.info];
-        for (size_t i = 0; i + 16 <= sec.data.size(); i += 16) {
+        for (size_t i = 0; i + entry <= sec.data.size(); i += entry) {
             uint64_t off, info;
+            int64_t addend = 0;
             std::memcpy(&off, sec.data.data() + i, 8);
             std::memcpy(&info, sec.data.data() + i + 8, 8);
+            if (entry == 24) std::memcpy(&addend, sec.data.data() + i + 16, 8);
             uint32_t type = (uint32_t)info, sym = (uint32_t)(info >> 32);
             if (sym >= syms.size()) return Status::Internal("bad relocation symbol");
             const sass::ElfSymbol &es = syms[sym];
-            uint64_t addr = (es.shndx < sec_addr.size() ? sec_addr[es.shndx] : 0) + es.value;
+            uint64_t addr = (es.shndx < sec_addr.size() ? sec_addr[es.shndx] : 0) + es.value + (uint64_t)addend;
             if (type != 2) return Status::Unsupported("relocation type " + std::to_string(type) + " in " + target);
             if (off + 8 > bank.size()) return Status::Internal("relocation outside " + target);
             std::memcpy(bank.data() + off, &addr, 8);  // R_CUDA_64

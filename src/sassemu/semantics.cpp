@@ -52,13 +52,12 @@ void ExecIMAD(Cta &c, Warp &w, const DInst &d, uint32_t m) {
             W32(w, d.o[0].reg, l, (uint32_t)r);
             if (nout) WP(w, d.o[1].reg, l, (r >> 32) != 0);
         } else if (kind == 1) {
-            // the addend is a 64-bit register pair: d = (a * b + c) >> 32
+            // the addend is a 64-bit register pair: d = (a * b + c + carry-in) >> 32
             __int128 prod = u ? (__int128)((uint64_t)a * b) : (__int128)((int64_t)(int32_t)a * (int32_t)b);
             uint64_t cv = src[2].kind == Operand::R ? Raw64(c, w, src[2], l) : (uint64_t)I32(c, w, src[2], l);
-            unsigned __int128 r = (unsigned __int128)(prod + (__int128)cv);
-            uint64_t hi = (uint64_t)(r >> 32) + cin;
-            W32(w, d.o[0].reg, l, (uint32_t)hi);
-            if (nout) WP(w, d.o[1].reg, l, ((uint64_t)(r >> 64) + (hi >> 32)) & 1);
+            unsigned __int128 r = (unsigned __int128)(prod + (__int128)cv) + cin;
+            W32(w, d.o[0].reg, l, (uint32_t)(r >> 32));
+            if (nout) WP(w, d.o[1].reg, l, (uint32_t)(r >> 64) & 1);
         } else {
             uint64_t prod = u ? (uint64_t)a * b : (uint64_t)((int64_t)(int32_t)a * (int32_t)b);
             uint64_t cv = Raw64(c, w, src[2], l);
