@@ -29,18 +29,6 @@ void Cta::Fail(const Warp &w, int lane, const DInst &d, const std::string &msg) 
     error = Status::UserError(sqlstate::kInternalError, buf + msg);
 }
 
-uint32_t Cta::ConstRead32(int bank, int64_t offset, bool *ok) const {
-    const std::vector<uint8_t> *b = bank == 0 ? cbank0 : (bank < 18 ? &k->banks[bank] : nullptr);
-    *ok = true;
-    uint32_t v = 0;
-    if (!b || offset < 0 || (uint64_t)offset + 4 > b->size()) {
-        *ok = false;
-        return 0;
-    }
-    std::memcpy(&v, b->data() + offset, 4);
-    return v;
-}
-
 bool DeviceMemory::Contains(uintptr_t a, size_t n) {
     std::lock_guard<std::mutex> g(mu);
     auto it = ranges.upper_bound(a);
@@ -127,14 +115,20 @@ void TraceResult(const Warp &w, const DInst &d, int l) {
 }
 
 // Runs the warp until every lane has exited or is parked; returns whether it executed anything.
+// The lanes at the lowest program counter run together (a group); while the group runs through
+// non-control instructions its lanes' pcs live in `pc` and are written back when it regroups.
 bool RunWarp(Cta &c, Warp &w, HazardState *hz) {
     const std::vector<DInst> &code = c.k->code;
     bool progressed = false;
     uint32_t g = 0;
-    uint64_t pc = 0;
+    uint64_t pc = 0, other_min = UINT64_MAX;
     bool regroup = true;
+    auto write_back = [&] { SE_FOR_LANES(g, l) w.pc[l] = pc; };
     for (uint32_t budget = 1u << 16;; --budget) {
-        if (budget == 0) return progressed;  // let the other warps run (spin loops across warps)
+        if (budget == 0) {  // let the other warps run (spin loops across warps)
+            if (!regroup) write_back();
+            return progressed;
+        }
         if (regroup) {
             uint32_t run = RunMask(w);
             if (!run) {
@@ -144,19 +138,25 @@ bool RunWarp(Cta &c, Warp &w, HazardState *hz) {
             pc = UINT64_MAX;
             SE_FOR_LANES(run, l) pc = std::min(pc, w.pc[l]);
             g = 0;
-            SE_FOR_LANES(run, l) if (w.pc[l] == pc) g |= 1u << l;
-            regroup = g != run;
+            other_min = UINT64_MAX;
+            SE_FOR_LANES(run, l) {
+                if (w.pc[l] == pc) g |= 1u << l;
+                else other_min = std::min(other_min, w.pc[l]);
+            }
+            regroup = false;
         }
         size_t idx = (size_t)(pc / 16);
         if (pc % 16 != 0 || idx >= code.size()) {
             DInst fake;
             fake.pc = pc;
             fake.text = "?";
+            write_back();
             c.Fail(w, __builtin_ctz(g), fake, "program counter outside the kernel");
             return true;
         }
         const DInst &d = code[idx];
         if (!d.fn) {
+            write_back();
             c.Fail(w, __builtin_ctz(g), d, "unsupported instruction: " + (d.unsupported.empty() ? std::string("no semantics") : d.unsupported));
             return true;
         }
@@ -179,15 +179,22 @@ bool RunWarp(Cta &c, Warp &w, HazardState *hz) {
         c.thread_insts += (uint64_t)__builtin_popcount(m);
         progressed = true;
         if (d.control) {
-            SE_FOR_LANES(g, l) w.pc[l] = pc + 16;
+            pc += 16;
+            write_back();
             d.fn(c, w, d, m);
             regroup = true;
         } else {
             d.fn(c, w, d, m);
             pc += 16;
-            SE_FOR_LANES(g, l) w.pc[l] = pc;
+            if (pc >= other_min) {  // another group is now at a lower (or the same) pc
+                write_back();
+                regroup = true;
+            }
         }
-        if (c.failed) return true;
+        if (c.failed) {
+            if (!regroup) write_back();
+            return true;
+        }
         if (c.trace && m) TraceResult(w, d, __builtin_ctz(m));
     }
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
@@ -127,11 +128,19 @@ struct Cta {
     bool bar_and[16] = {}, bar_or[16] = {};
     uint8_t bar_kind[16] = {};  // 0 sync, 1 popc, 2 and, 3 or
     const std::vector<std::pair<uintptr_t, size_t>> *ranges = nullptr;  // sorted global ranges
+    uint64_t hit_lo = 0, hit_hi = 0;  // the last range an access fell in
     std::vector<Hazard> *hazards = nullptr;
     std::mutex *hazard_mu = nullptr;
 
     void Fail(const Warp &w, int lane, const DInst &d, const std::string &msg);
-    uint32_t ConstRead32(int bank, int64_t offset, bool *ok) const;
+    uint32_t ConstRead32(int bank, int64_t offset, bool *ok) const {
+        const std::vector<uint8_t> *b = bank == 0 ? cbank0 : (bank < 18 ? &k->banks[bank] : nullptr);
+        *ok = b && offset >= 0 && (uint64_t)offset + 4 <= b->size();
+        if (!*ok) return 0;  // unpopulated constant memory reads as zero
+        uint32_t v;
+        std::memcpy(&v, b->data() + offset, 4);
+        return v;
+    }
 };
 
 // Memory ranges kernels may access (device allocations, registered memory, module globals).

@@ -35,12 +35,16 @@ uint32_t Addr32(const Warp &w, const Operand &o, int l) {
     return a + (uint32_t)o.imm;
 }
 
-bool InRanges(const Cta &c, uint64_t a, uint32_t n) {
+bool InRanges(Cta &c, uint64_t a, uint32_t n) {
+    if (a >= c.hit_lo && a + n <= c.hit_hi && a + n >= a) return true;  // the last range that matched
     const auto &r = *c.ranges;
     auto it = std::upper_bound(r.begin(), r.end(), std::make_pair((uintptr_t)a, SIZE_MAX));
     if (it == r.begin()) return false;
     --it;
-    return a >= it->first && a + n <= it->first + it->second && a + n >= a;
+    if (!(a >= it->first && a + n <= it->first + it->second && a + n >= a)) return false;
+    c.hit_lo = it->first;
+    c.hit_hi = it->first + it->second;
+    return true;
 }
 
 // Host pointer for an access, or nullptr after reporting the error.
