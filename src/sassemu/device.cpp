@@ -173,6 +173,7 @@ bool RunWarp(Cta &c, Warp &w, HazardState *hz) {
             }
         }
         if (c.trace) Trace(c, w, d, g, m);
+        w.group = g;
         if (hz) hz->Issue(c, w, d);
         ++w.steps;
         ++c.insts;

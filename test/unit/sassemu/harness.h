@@ -99,7 +99,15 @@ protected:
         c.grid = grid;
         c.block = block;
         c.dynamic_shared = dyn;
-        return dev().Launch(*k, c, args);
+        // every corpus launch also checks ptxas's control codes: zero hazards validates the
+        // latency table (src/sassemu/latency.inc)
+        c.check_hazards = true;
+        sassemu::LaunchStats stats;
+        Status st = dev().Launch(*k, c, args, &stats);
+        if (!st.ok() || stats.hazards.empty()) return st;
+        std::string msg = std::to_string(stats.hazards.size()) + " hazard(s) in ptxas's code:";
+        for (const auto &h : stats.hazards) msg += "\n  " + h.kernel + " " + std::to_string(h.address) + ": " + h.what;
+        return Status::Internal(msg);
     }
 
     void TearDown() override {
