@@ -175,6 +175,7 @@ bool RunWarp(Cta &c, Warp &w, HazardState *hz) {
         if (c.trace) Trace(c, w, d, g, m);
         w.group = g;
         if (hz) hz->Issue(c, w, d);
+        if (c.executed) (*c.executed)[idx] = 1;
         ++w.steps;
         ++c.insts;
         c.thread_insts += (uint64_t)__builtin_popcount(m);
@@ -406,6 +407,7 @@ Status Device::Launch(const Kernel &kernel, const LaunchConfig &cfg, const std::
     std::atomic<uint64_t> insts{0}, tinsts{0};
     std::vector<Hazard> hazards;
     std::mutex hazard_mu;
+    std::vector<uint64_t> covered;
     int nwarps = (int)((nthreads + 31) / 32);
     impl_->RunOnAll([&](unsigned) {
         std::vector<std::unique_ptr<Warp>> warps;
@@ -424,6 +426,8 @@ Status Device::Launch(const Kernel &kernel, const LaunchConfig &cfg, const std::
         c.hazard_mu = &hazard_mu;
         c.local_bytes = k.local_bytes;
         for (auto &w : warps) c.warps.push_back(w.get());
+        std::vector<uint8_t> executed;
+        if (cfg.coverage) executed.assign(k.code.size(), 0), c.executed = &executed;
         std::unique_ptr<HazardState> hz;
         if (cfg.check_hazards) hz = std::make_unique<HazardState>(k);
         uint64_t my_insts = 0, my_tinsts = 0;
@@ -451,6 +455,11 @@ Status Device::Launch(const Kernel &kernel, const LaunchConfig &cfg, const std::
             }
         }
         if (hz) hz->Flush(hazards, hazard_mu);
+        if (cfg.coverage) {
+            std::lock_guard<std::mutex> g(hazard_mu);
+            for (size_t i = 0; i < executed.size(); ++i)
+                if (executed[i]) covered.push_back(i * 16);
+        }
         insts += my_insts;
         tinsts += my_tinsts;
     });
@@ -459,6 +468,9 @@ Status Device::Launch(const Kernel &kernel, const LaunchConfig &cfg, const std::
         stats->thread_instructions = tinsts.load();
         stats->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         stats->hazards = std::move(hazards);
+        std::sort(covered.begin(), covered.end());
+        covered.erase(std::unique(covered.begin(), covered.end()), covered.end());
+        stats->executed = std::move(covered);
     }
     if (failed) return first_error;
     return Status::Ok();

@@ -89,7 +89,15 @@ HazardInfo Analyse(const KernelImpl &k, const DInst &d) {
     h.variable = LatencyOf(k.arch, d.opcode, &h.latency, &h.pipe);
     if (!d.fn) return h;
     int i = 0;
-    while (i < d.nops && (d.o[i].kind == Operand::P || d.o[i].kind == Operand::UP)) ++i;
+    while (i < d.nops && (d.o[i].kind == Operand::P || d.o[i].kind == Operand::UP)) {
+        if (d.o[i].kind == Operand::P && d.o[i].reg != 7 && d.opcode != "BRA") h.pwrites.push_back(d.o[i].reg);
+        ++i;
+    }
+    if (d.opcode == "BRA") h.pwrites.clear();
+    if (!d.uniform_guard && d.guard != 7) h.preads.push_back((uint8_t)d.guard);
+    for (int j = i; j < d.nops; ++j)
+        if (d.o[j].kind == Operand::P && d.o[j].reg != 7) h.preads.push_back(d.o[j].reg);
+    if (d.opcode == "BRA" && d.nops > 1 && d.o[0].kind == Operand::P && d.o[0].reg != 7) h.preads.push_back(d.o[0].reg);
     bool store = d.nops > 0 && d.o[0].kind == Operand::MEM;
     bool has_dst = i < d.nops && d.o[i].kind == Operand::R && !store && d.opcode != "BRA" && d.opcode != "RET";
     // after predicate destinations, only these opcodes have a register destination too
@@ -141,6 +149,9 @@ HazardInfo Analyse(const KernelImpl &k, const DInst &d) {
 }  // namespace
 
 HazardState::HazardState(const KernelImpl &k) : k_(k) {
+    int unused_pipe;
+    LatencyOf(k.arch, "@predicate", &plat_, &unused_pipe);
+    LatencyOf(k.arch, "@predicate-control", &plat_control_, &unused_pipe);
     info_.reserve(k.code.size());
     for (const DInst &d : k.code) {
         info_.push_back(Analyse(k, d));
@@ -157,6 +168,10 @@ void HazardState::Reset(Cta &c) {
         std::fill(std::begin(s.sb), std::end(s.sb), -1);
         std::fill(std::begin(s.rsb), std::end(s.rsb), -1);
         std::fill(std::begin(s.from), std::end(s.from), 0);
+        std::fill(std::begin(s.pready), std::end(s.pready), 0);
+        std::fill(std::begin(s.pwriter), std::end(s.pwriter), 0);
+        std::fill(std::begin(s.psb), std::end(s.psb), -1);
+        std::fill(std::begin(s.pfrom), std::end(s.pfrom), 0);
     }
 }
 
@@ -187,6 +202,8 @@ void HazardState::Issue(Cta &, Warp &w, const DInst &d) {
             // an in-order pipe: results issued before the barrier's setter are in too
             if (s.sb[r] == 7 && s.pipe[r] == s.sb_pipe[b] && s.seq[r] < s.sb_seq[b]) s.sb[r] = -1;
         }
+        for (int p = 0; p < 7; ++p)
+            if (s.psb[p] == b) s.psb[p] = -1;
     }
     // 2. reads
     for (const RegUse &u : h.reads)
@@ -207,6 +224,33 @@ void HazardState::Issue(Cta &, Warp &w, const DInst &d) {
                 Report(d, buf);
             }
         }
+    // 2b. predicate reads
+    for (uint8_t p : h.preads) {
+        if (!(s.pwriter[p] & g)) continue;
+        const DInst &pw = k_.code[s.pfrom[p]];
+        if (s.psb[p] >= 0 && s.psb[p] < 6) {
+            std::snprintf(buf, sizeof buf, "P%d read before scoreboard SB%d of its writer at 0x%04llx was waited on", p, s.psb[p],
+                          (unsigned long long)pw.pc);
+            Report(d, buf);
+        } else if (s.psb[p] == 7) {
+            std::snprintf(buf, sizeof buf, "P%d read, but its variable-latency writer at 0x%04llx set no scoreboard", p, (unsigned long long)pw.pc);
+            Report(d, buf);
+        } else {
+            int64_t need = s.pready[p] + (d.control ? plat_control_ : plat_);
+            if (need > t) {
+                std::snprintf(buf, sizeof buf, "P%d read %lld cycle(s) before ready (written at 0x%04llx by %s, fixed latency%s)", p,
+                              (long long)(need - t), (unsigned long long)pw.pc, pw.opcode.c_str(), d.control ? ", control consumer" : "");
+                Report(d, buf);
+            }
+        }
+    }
+    for (uint8_t p : h.pwrites) {
+        s.pwriter[p] = g;
+        s.pfrom[p] = (uint16_t)(d.pc / 16);
+        if (d.ctl.wbar < 6) s.psb[p] = (int8_t)d.ctl.wbar;
+        else if (h.variable) s.psb[p] = 7;
+        else s.psb[p] = -1, s.pready[p] = t;  // + the consumer's predicate latency
+    }
     // 3. writes
     for (const RegUse &u : h.writes)
         for (int r = u.reg; r < u.reg + u.width && r < 255; ++r) {

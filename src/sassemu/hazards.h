@@ -19,6 +19,7 @@ struct RegUse {
 // Per instruction: the registers it reads and writes, its latency class.
 struct HazardInfo {
     std::vector<RegUse> reads, writes;
+    std::vector<uint8_t> preads, pwrites;  // predicates (guard included in preads)
     bool variable = false;
     int latency = 4;
     int pipe = 0;
@@ -46,12 +47,17 @@ private:
         int8_t sb_pipe[6] = {};    // pipe of its last setter
         uint64_t sb_seq[6] = {};   // issue number (+1) of its last setter
         uint64_t issued = 0;
+        int64_t pready[8];
+        uint32_t pwriter[8];
+        int8_t psb[8];
+        uint16_t pfrom[8];
     };
     void Report(const DInst &d, const std::string &what);
     const KernelImpl &k_;
     std::vector<HazardInfo> info_;
     std::vector<WarpState> warps_;
     std::vector<Hazard> found_;
+    int plat_ = 4, plat_control_ = 4;     // predicate latency to ordinary and control consumers
     uint32_t static_sbs_ = 0;          // scoreboards some instruction of the kernel sets
     std::vector<uint64_t> reported_;  // addresses already reported (one report per address)
 };

@@ -129,6 +129,7 @@ struct Cta {
     uint8_t bar_kind[16] = {};  // 0 sync, 1 popc, 2 and, 3 or
     const std::vector<std::pair<uintptr_t, size_t>> *ranges = nullptr;  // sorted global ranges
     uint64_t hit_lo = 0, hit_hi = 0;  // the last range an access fell in
+    std::vector<uint8_t> *executed = nullptr;  // coverage: per instruction index
     std::vector<Hazard> *hazards = nullptr;
     std::mutex *hazard_mu = nullptr;
 

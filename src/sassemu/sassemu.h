@@ -56,6 +56,7 @@ struct LaunchConfig {
     bool check_bounds = true;     // global accesses must fall in registered memory
     bool check_hazards = false;   // check stall counts and scoreboards (see hazards.cpp)
     bool trace = false;           // print every executed warp instruction to stderr
+    bool coverage = false;        // collect the addresses of executed instructions
 };
 
 struct ParamInfo {
@@ -108,6 +109,7 @@ struct LaunchStats {
     uint64_t thread_instructions = 0;
     double seconds = 0;
     std::vector<Hazard> hazards;     // with check_hazards
+    std::vector<uint64_t> executed;  // with coverage: addresses of executed instructions, sorted
 };
 
 class Device {

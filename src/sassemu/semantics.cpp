@@ -503,9 +503,10 @@ void ExecFADD(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     bool ftz = d.m[1], sat = d.m[2];
     RoundScope rs(d.m[3]);
     SE_FOR_LANES(m, l) {
-        volatile float a = F32(c, w, d.o[1], l), b = F32(c, w, d.o[2], l);
+        float a0 = F32(c, w, d.o[1], l), b0 = F32(c, w, d.o[2], l);
+        if (ftz) a0 = Ftz(a0), b0 = Ftz(b0);
+        volatile float a = a0, b = b0;  // evaluated under the rounding mode set above
         float r;
-        if (ftz) a = Ftz(a), b = Ftz(b);
         if (op == 0) r = a + b;
         else if (op == 1) r = a * b;
         else {

@@ -297,8 +297,6 @@ Status PrepAtom(DInst &d) {
     return Status::Ok();
 }
 
-Status PrepLoadSize(DInst &d) { return Status::Ok(); }
-
 }  // namespace
 
 #define M(name, slot, value) ModDef{name, slot, value}
@@ -333,7 +331,6 @@ const std::vector<OpRow> &MemoryRows() {
         {"REDG", kAtomMods, PrepAtom, ExecAtom<GLOBAL>, false, true},
         {"ATOMS", kAtomMods, PrepAtom, ExecAtom<SHARED>, false, true},
     };
-    (void)PrepLoadSize;
     return rows;
 }
 #undef M
