@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <sys/wait.h>
 
 #include "assembler/assembler.h"
 #include "harness.h"
@@ -169,6 +170,41 @@ TEST(RndnEmu, RunsACorpusCubinWithFileArguments) {
     std::string log = rndn::testing::ReadText(dir + "/re_log.txt");
     EXPECT_NE(log.find("FFMA"), std::string::npos) << log;
     EXPECT_NE(log.find("EXIT"), std::string::npos) << log;
+    // --check-hazards: none in ptxas's code; a cleared wait mask is reported (exit status 3)
+    cmd = "bin/rndn-emu build/corpus/sm_86/saxpy.cubin --kernel saxpy --grid 4 --block 256 --check-hazards s32:1000 f32:1 in:" + dir +
+          "/re_x.bin inout:" + dir + "/re_y.bin:" + dir + "/re_out.bin > " + dir + "/re_log.txt 2>&1";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << rndn::testing::ReadText(dir + "/re_log.txt");
+    EXPECT_NE(rndn::testing::ReadText(dir + "/re_log.txt").find("hazards: 0"), std::string::npos);
+    {
+        auto elf = sass::ReadCubin(ReadBytes("build/corpus/sm_86/saxpy.cubin"));
+        ASSERT_TRUE(elf.ok());
+        int s = elf->Find(".text.saxpy");
+        ASSERT_GE(s, 0);
+        auto &data = elf->sections[s].data;
+        bool done = false;
+        for (size_t i = 0; i + 16 <= data.size() && !done; i += 16) {
+            sass::Word w;
+            std::memcpy(&w.lo, data.data() + i, 8);
+            std::memcpy(&w.hi, data.data() + i + 8, 8);
+            sass::Control ctl = sass::UnpackControl(w);
+            if (ctl.wait == 0 || ctl.wait == 0x3f) continue;
+            ctl.wait = 0;  // the first consumer of a load no longer waits for it
+            sass::PackControl(ctl, &w);
+            std::memcpy(data.data() + i, &w.lo, 8);
+            std::memcpy(data.data() + i + 8, &w.hi, 8);
+            done = true;
+        }
+        ASSERT_TRUE(done);
+        auto out = sass::WriteCubin(*elf);
+        ASSERT_TRUE(out.ok());
+        std::ofstream f(dir + "/re_mutated.cubin", std::ios::binary);
+        f.write((const char *)out->data(), (std::streamsize)out->size());
+    }
+    cmd = "bin/rndn-emu " + dir + "/re_mutated.cubin --kernel saxpy --grid 4 --block 256 --check-hazards s32:1000 f32:1 in:" + dir +
+          "/re_x.bin inout:" + dir + "/re_y.bin:" + dir + "/re_out.bin > " + dir + "/re_log.txt 2>&1";
+    int rc = std::system(cmd.c_str());
+    EXPECT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) == 3) << rc << rndn::testing::ReadText(dir + "/re_log.txt");
+    EXPECT_NE(rndn::testing::ReadText(dir + "/re_log.txt").find("before scoreboard"), std::string::npos) << rndn::testing::ReadText(dir + "/re_log.txt");
     // an out-of-bounds launch fails naming the kernel; bad usage is rejected
     cmd = "bin/rndn-emu build/corpus/sm_86/saxpy.cubin --kernel saxpy --grid 8 --block 256 s32:2000 f32:1 in:" + dir + "/re_x.bin inout:" + dir +
           "/re_y.bin:" + dir + "/re_out.bin > " + dir + "/re_log.txt 2>&1";
