@@ -129,6 +129,20 @@ bool RunWarp(Cta &c, Warp &w, HazardState *hz) {
             if (!regroup) write_back();
             return progressed;
         }
+        if ((budget & 4095) == 0) {  // cancel and runaway checks
+            if (c.cancel && c.cancel->load(std::memory_order_relaxed)) {
+                if (!regroup) write_back();
+                c.failed = true;
+                c.error = Status::Cancelled();
+                return true;
+            }
+            if (c.limit && c.insts > c.limit) {
+                if (!regroup) write_back();
+                const DInst &at = code[std::min<size_t>(pc / 16, code.size() - 1)];
+                c.Fail(w, __builtin_ctz(g), at, "more than " + std::to_string(c.limit) + " warp instructions in one block (an endless loop?)");
+                return true;
+            }
+        }
         if (regroup) {
             uint32_t run = RunMask(w);
             if (!run) {
@@ -425,6 +439,8 @@ Status Device::Launch(const Kernel &kernel, const LaunchConfig &cfg, const std::
         c.hazards = &hazards;
         c.hazard_mu = &hazard_mu;
         c.local_bytes = k.local_bytes;
+        c.cancel = cfg.cancel;
+        c.limit = cfg.cta_instruction_limit;
         for (auto &w : warps) c.warps.push_back(w.get());
         std::vector<uint8_t> executed;
         if (cfg.coverage) executed.assign(k.code.size(), 0), c.executed = &executed;

@@ -130,6 +130,8 @@ struct Cta {
     const std::vector<std::pair<uintptr_t, size_t>> *ranges = nullptr;  // sorted global ranges
     uint64_t hit_lo = 0, hit_hi = 0;  // the last range an access fell in
     std::vector<uint8_t> *executed = nullptr;  // coverage: per instruction index
+    const std::atomic<bool> *cancel = nullptr;
+    uint64_t limit = 0;                        // warp instructions per CTA (0: none)
     std::vector<Hazard> *hazards = nullptr;
     std::mutex *hazard_mu = nullptr;
 

@@ -16,6 +16,7 @@
 // block, the thread and the instruction address.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -57,6 +58,10 @@ struct LaunchConfig {
     bool check_hazards = false;   // check stall counts and scoreboards (see hazards.cpp)
     bool trace = false;           // print every executed warp instruction to stderr
     bool coverage = false;        // collect the addresses of executed instructions
+    // Stops a launch: a flag another thread may set (the launch returns CANCELLED), and a limit
+    // on the warp instructions of one CTA (0: none; exceeding it is an error, e.g. an endless loop).
+    const std::atomic<bool> *cancel = nullptr;
+    uint64_t cta_instruction_limit = 0;
 };
 
 struct ParamInfo {

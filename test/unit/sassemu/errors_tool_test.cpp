@@ -135,6 +135,61 @@ TEST_P(SassErrorTest, BarrierDeadlockIsAnError) {
     ASSERT_TRUE(Ok(Run(k, 1, 64, {Arg::Ptr(out), Arg::U32(0)})));  // the device survives
 }
 
+// spin: every thread counts in flag[1] until flag[0] becomes nonzero (never, here).
+const char *kSpin = R"(
+.version 8.0
+.target sm_75
+.address_size 64
+.visible .entry spin(.param .u64 flag)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<3>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [flag];
+    mov.u32 %r2, 0;
+LOOP:
+    ld.global.u32 %r1, [%rd1];
+    add.u32 %r2, %r2, 1;
+    st.global.u32 [%rd1+4], %r2;
+    setp.eq.u32 %p1, %r1, 0;
+    @%p1 bra LOOP;
+    ret;
+}
+)";
+
+TEST_P(SassErrorTest, EndlessLoopsStopAtTheLimitOrOnCancel) {
+    std::string ptxas = Ptxas();
+    if (ptxas.empty()) GTEST_SKIP() << "ptxas not found";
+    std::string dir = ::testing::TempDir();
+    std::string ptx = dir + "/spin_" + arch() + ".ptx", cubin = dir + "/spin_" + arch() + ".cubin";
+    {
+        std::ofstream f(ptx);
+        f << kSpin;
+    }
+    ASSERT_EQ(std::system((ptxas + " -O3 -arch=" + arch() + " " + ptx + " -o " + cubin).c_str()), 0);
+    auto m = dev().LoadModule(ReadBytes(cubin));
+    ASSERT_TRUE(m.ok()) << m.status().ToString();
+    const Kernel *k = (*m)->Find("spin");
+    ASSERT_NE(k, nullptr);
+    uint32_t *flag = Zeros<uint32_t>(2);
+    LaunchConfig c;
+    c.grid = {2, 1, 1};
+    c.block = {64, 1, 1};
+    c.cta_instruction_limit = 100000;
+    Status st = dev().Launch(*k, c, {Arg::Ptr(flag)});
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("endless loop"), std::string::npos) << st.message();
+    EXPECT_NE(st.message().find("kernel spin"), std::string::npos) << st.message();
+    std::atomic<bool> cancel{true};
+    c.cta_instruction_limit = 0;
+    c.cancel = &cancel;
+    st = dev().Launch(*k, c, {Arg::Ptr(flag)});
+    EXPECT_EQ(st.code(), Code::CANCELLED) << st.ToString();
+    *flag = 1;  // now it terminates
+    c.cancel = nullptr;
+    ASSERT_TRUE(Ok(dev().Launch(*k, c, {Arg::Ptr(flag)})));
+}
+
 template <class T>
 void WriteVec(const std::string &path, const std::vector<T> &v) {
     std::ofstream f(path, std::ios::binary);
