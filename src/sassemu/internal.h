@@ -170,6 +170,11 @@ enum SpecialReg : int16_t {
     SR_VIRTUALSMID, SR_CGACTAID, SR_ZERO, SR_NTID_X, SR_NTID_Y, SR_NTID_Z,
 };
 
+// Parses a rendered instruction text into d (loader.cpp); binds it to its semantics row,
+// checking its modifiers (table.cpp).
+Status ParseDInst(const std::string &text, DInst *d);
+Status PrepareDInst(DInst &d);
+
 // Runs one CTA to completion (or error).  device.cpp.
 void RunCta(Cta &c);
 

@@ -8,6 +8,7 @@
 
 #include "assembler/assembler.h"
 #include "harness.h"
+#include "sassemu/internal.h"
 
 namespace rndn::cpujit::testing {
 namespace {
@@ -271,3 +272,37 @@ TEST(RndnEmu, RunsACorpusCubinWithFileArguments) {
 
 }  // namespace
 }  // namespace rndn::cpujit::testing
+
+namespace rndn::sassemu {
+namespace {
+
+// An opcode or a modifier without semantics makes the instruction unsupported, naming it.
+TEST(SassSemantics, UnknownOpcodesAndModifiersAreNamed) {
+    DInst d;
+    ASSERT_TRUE(ParseDInst("IADD3 R0, R1, -R2, 0x10", &d).ok());
+    ASSERT_TRUE(PrepareDInst(d).ok());
+    EXPECT_EQ(d.nops, 4);
+    EXPECT_TRUE(d.o[2].neg);
+    EXPECT_EQ(d.o[3].imm, 0x10);
+    DInst bad;
+    ASSERT_TRUE(ParseDInst("IADD3.BOGUS R0, R1, R2, R3", &bad).ok());
+    Status st = PrepareDInst(bad);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message().find(".BOGUS"), std::string::npos) << st.message();
+    EXPECT_NE(st.message().find("IADD3"), std::string::npos) << st.message();
+    DInst unknown;
+    ASSERT_TRUE(ParseDInst("TEXS R0, R1, R2", &unknown).ok());
+    st = PrepareDInst(unknown);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("opcode TEXS"), std::string::npos) << st.message();
+    DInst mem;
+    ASSERT_TRUE(ParseDInst("LDG.E.64 R4, desc[UR4][R2.64+0x10]", &mem).ok());
+    ASSERT_TRUE(PrepareDInst(mem).ok());
+    EXPECT_EQ(mem.o[1].kind, Operand::MEM);
+    EXPECT_TRUE(mem.o[1].wide);
+    EXPECT_EQ(mem.o[1].reg, 2);
+    EXPECT_EQ(mem.o[1].imm, 0x10);
+}
+
+}  // namespace
+}  // namespace rndn::sassemu
