@@ -33,6 +33,3 @@ build/bench/assembler_bench: bench/assembler_bench.cpp $(call lib_files,assemble
 .PHONY: bench-assembler
 bench-assembler: build/bench/assembler_bench | corpus
 	build/bench/assembler_bench
-
-# The SASS emulator's tests run the corpus cubins and bin/rndn-emu.
-build/test/sassemu_tests: | corpus bin/rndn-emu

@@ -13,11 +13,3 @@ bench-cpujit: build/bench/cpujit_bench
 	build/bench/cpujit_bench
 # rndn_run_test.cpp drives bin/rndn-run (it skips, saying why, when the tool is absent).
 build/test/cpujit_tests: | bin/rndn-run
-
-# SASS emulator benchmark (not part of CI): make bench-sassemu
-build/bench/sassemu_bench: bench/sassemu_bench.cpp $(call lib_files,sassemu) | corpus
-	@mkdir -p $(dir $@)
-	$(CXX) $(CORE_CXXFLAGS) -o $@ $< $(call link_libs,sassemu)
-.PHONY: bench-sassemu
-bench-sassemu: build/bench/sassemu_bench
-	build/bench/sassemu_bench

@@ -50,7 +50,7 @@ bool InRanges(Cta &c, uint64_t a, uint32_t n) {
 // Host pointer for an access, or nullptr after reporting the error.
 uint8_t *Resolve(Cta &c, Warp &w, const DInst &d, int l, Space sp, uint64_t a, uint32_t n, const char *what) {
     char buf[160];
-    if (a % n != 0) {
+    if ((a & (n - 1)) != 0) {  // n is a power of two
         std::snprintf(buf, sizeof buf, "misaligned %s %s of %u bytes at 0x%" PRIx64, SpaceName(sp), what, n, a);
         c.Fail(w, l, d, buf);
         return nullptr;
