@@ -98,6 +98,22 @@ HazardInfo Analyse(const KernelImpl &k, const DInst &d) {
     for (int j = i; j < d.nops; ++j)
         if (d.o[j].kind == Operand::P && d.o[j].reg != 7) h.preads.push_back(d.o[j].reg);
     if (d.opcode == "BRA" && d.nops > 1 && d.o[0].kind == Operand::P && d.o[0].reg != 7) h.preads.push_back(d.o[0].reg);
+    // uniform registers: the first operand of a uniform-datapath instruction is its destination
+    bool uniform_dst = d.nops > 0 && d.o[0].kind == Operand::UR && (d.opcode[0] == 'U' || d.opcode == "S2UR" || d.opcode == "VOTEU" || d.opcode == "REDUX");
+    for (int j = 0; j < d.nops; ++j) {
+        const Operand &o = d.o[j];
+        if (j == 0 && uniform_dst) {
+            if (o.reg != 63) h.uwrites.push_back(o.reg);
+            if (o.reg != 63 && d.opcode == "ULDC" && Has(d, "64")) h.uwrites.push_back((uint8_t)(o.reg + 1));
+            continue;
+        }
+        if (o.kind == Operand::UR && o.reg != 63) h.ureads.push_back(o.reg);
+        if ((o.kind == Operand::MEM || o.kind == Operand::CBANK) && o.has_reg && o.base_ur && o.reg != 63) h.ureads.push_back(o.reg);
+        if (o.kind == Operand::MEM && o.ureg != 63) {
+            h.ureads.push_back(o.ureg);
+            h.ureads.push_back((uint8_t)(o.ureg + 1));
+        }
+    }
     bool store = d.nops > 0 && d.o[0].kind == Operand::MEM;
     bool has_dst = i < d.nops && d.o[i].kind == Operand::R && !store && d.opcode != "BRA" && d.opcode != "RET";
     // after predicate destinations, only these opcodes have a register destination too
@@ -172,6 +188,10 @@ void HazardState::Reset(Cta &c) {
         std::fill(std::begin(s.pwriter), std::end(s.pwriter), 0);
         std::fill(std::begin(s.psb), std::end(s.psb), -1);
         std::fill(std::begin(s.pfrom), std::end(s.pfrom), 0);
+        std::fill(std::begin(s.uready), std::end(s.uready), 0);
+        std::fill(std::begin(s.uwriter), std::end(s.uwriter), 0);
+        std::fill(std::begin(s.usb), std::end(s.usb), -1);
+        std::fill(std::begin(s.ufrom), std::end(s.ufrom), 0);
     }
 }
 
@@ -204,6 +224,8 @@ void HazardState::Issue(Cta &, Warp &w, const DInst &d) {
         }
         for (int p = 0; p < 7; ++p)
             if (s.psb[p] == b) s.psb[p] = -1;
+        for (int u = 0; u < 63; ++u)
+            if (s.usb[u] == b) s.usb[u] = -1;
     }
     // 2. reads
     for (const RegUse &u : h.reads)
@@ -250,6 +272,28 @@ void HazardState::Issue(Cta &, Warp &w, const DInst &d) {
         if (d.ctl.wbar < 6) s.psb[p] = (int8_t)d.ctl.wbar;
         else if (h.variable) s.psb[p] = 7;
         else s.psb[p] = -1, s.pready[p] = t;  // + the consumer's predicate latency
+    }
+    // 2c. uniform registers
+    for (uint8_t u : h.ureads) {
+        if (u >= 63 || !(s.uwriter[u] & g)) continue;
+        const DInst &uw = k_.code[s.ufrom[u]];
+        if (s.usb[u] >= 0 && s.usb[u] < 6) {
+            std::snprintf(buf, sizeof buf, "UR%d read before scoreboard SB%d of its writer at 0x%04llx was waited on", u, s.usb[u],
+                          (unsigned long long)uw.pc);
+            Report(d, buf);
+        } else if (s.uready[u] > t) {
+            std::snprintf(buf, sizeof buf, "UR%d read %lld cycle(s) before ready (written at 0x%04llx by %s, fixed latency)", u,
+                          (long long)(s.uready[u] - t), (unsigned long long)uw.pc, uw.opcode.c_str());
+            Report(d, buf);
+        }
+    }
+    for (uint8_t u : h.uwrites) {
+        if (u >= 63) continue;
+        s.uwriter[u] = g;
+        s.ufrom[u] = (uint16_t)(d.pc / 16);
+        if (d.ctl.wbar < 6) s.usb[u] = (int8_t)d.ctl.wbar;
+        else if (h.variable) s.usb[u] = 7, s.uready[u] = t;
+        else s.usb[u] = -1, s.uready[u] = t + h.latency;
     }
     // 3. writes
     for (const RegUse &u : h.writes)

@@ -20,6 +20,7 @@ struct RegUse {
 struct HazardInfo {
     std::vector<RegUse> reads, writes;
     std::vector<uint8_t> preads, pwrites;  // predicates (guard included in preads)
+    std::vector<uint8_t> ureads, uwrites;  // uniform registers
     bool variable = false;
     int latency = 4;
     int pipe = 0;
@@ -51,6 +52,10 @@ private:
         uint32_t pwriter[8];
         int8_t psb[8];
         uint16_t pfrom[8];
+        int64_t uready[64];
+        uint32_t uwriter[64];
+        int8_t usb[64];
+        uint16_t ufrom[64];
     };
     void Report(const DInst &d, const std::string &what);
     const KernelImpl &k_;
