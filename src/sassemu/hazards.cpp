@@ -315,8 +315,10 @@ void HazardState::Issue(Cta &, Warp &w, const DInst &d) {
             bool guarded = d.ctl.wbar < 6;
             if (guarded) {
                 s.sb[r] = (int8_t)d.ctl.wbar;
+                s.ready[r] = t;  // the scoreboard, not a latency, orders its consumers
             } else if (h.variable) {
                 s.sb[r] = 7;
+                s.ready[r] = t;
             } else {
                 s.sb[r] = -1;
                 s.ready[r] = t + h.latency;
