@@ -14,9 +14,17 @@
 #include <tuple>
 #include <vector>
 
+#include "common/corpus_util.h"
 #include "cpujit/cpujit.h"
 
 namespace rndn::cpujit::testing {
+
+using rndn::testing::ReadText;
+using rndn::testing::SameF;
+using rndn::testing::SameD;
+using rndn::testing::UlpF;
+using rndn::testing::UlpD;
+using rndn::testing::Blocks;
 
 // One device per worker-thread count, shared by all tests.
 inline Device &DeviceFor(unsigned threads) {
@@ -24,14 +32,6 @@ inline Device &DeviceFor(unsigned threads) {
     auto &d = devs[threads];
     if (!d) d = std::make_unique<Device>(threads);
     return *d;
-}
-
-inline std::string ReadText(const std::string &path) {
-    std::ifstream f(path);
-    if (!f) return "";
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
 }
 
 // Parameter: (arch directory, worker threads).
@@ -130,43 +130,6 @@ inline ::testing::AssertionResult Ok(const Status &st) {
 }
 
 inline Dim3 D1(uint32_t x) { return Dim3{x, 1, 1}; }
-inline uint32_t Blocks(uint32_t n, uint32_t b) { return (n + b - 1) / b; }
-
-// Bitwise float equality (NaN == NaN when both are NaN).
-inline bool SameF(float a, float b) {
-    if (std::isnan(a) && std::isnan(b)) return true;
-    uint32_t x, y;
-    std::memcpy(&x, &a, 4);
-    std::memcpy(&y, &b, 4);
-    return x == y;
-}
-inline bool SameD(double a, double b) {
-    if (std::isnan(a) && std::isnan(b)) return true;
-    uint64_t x, y;
-    std::memcpy(&x, &a, 8);
-    std::memcpy(&y, &b, 8);
-    return x == y;
-}
-// Distance in units in the last place between two finite floats of the same sign region.
-inline int64_t UlpF(float a, float b) {
-    if (std::isnan(a) || std::isnan(b)) return (std::isnan(a) && std::isnan(b)) ? 0 : INT64_MAX;
-    int32_t x, y;
-    std::memcpy(&x, &a, 4);
-    std::memcpy(&y, &b, 4);
-    if (x < 0) x = INT32_MIN - x;
-    if (y < 0) y = INT32_MIN - y;
-    return std::llabs((int64_t)x - (int64_t)y);
-}
-inline int64_t UlpD(double a, double b) {
-    if (std::isnan(a) || std::isnan(b)) return (std::isnan(a) && std::isnan(b)) ? 0 : INT64_MAX;
-    int64_t x, y;
-    std::memcpy(&x, &a, 8);
-    std::memcpy(&y, &b, 8);
-    if (x < 0) x = INT64_MIN - x;
-    if (y < 0) y = INT64_MIN - y;
-    __int128 d = (__int128)x - y;
-    return d < 0 ? (int64_t)-d : (int64_t)d;
-}
 
 #define RNDN_CJ_INSTANTIATE(suite)                                                                          \
     INSTANTIATE_TEST_SUITE_P(Corpus, suite,                                                                 \
