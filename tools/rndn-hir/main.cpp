@@ -1,5 +1,5 @@
 // rndn-hir: check | print | run a HorseIR program.
-//   rndn-hir check PROGRAM.hir
+//   rndn-hir check [--shapes] PROGRAM.hir   (--shapes: every variable's type, shape and class)
 //   rndn-hir print PROGRAM.hir
 //   rndn-hir run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time]
 #include <chrono>
@@ -13,7 +13,9 @@
 namespace {
 
 int Usage() {
-    std::fprintf(stderr, "usage: rndn-hir check|print|run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time]\n");
+    std::fprintf(stderr, "usage: rndn-hir check [--shapes] PROGRAM.hir\n"
+                         "       rndn-hir print PROGRAM.hir\n"
+                         "       rndn-hir run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time]\n");
     return 2;
 }
 
@@ -35,16 +37,22 @@ int Fail(const rndn::Status &st) {
 
 int main(int argc, char **argv) {
     if (argc < 3) return Usage();
-    std::string cmd = argv[1], path = argv[2], schema, data;
-    bool timing = false;
-    for (int i = 3; i < argc; ++i) {
+    std::string cmd = argv[1], path, schema, data;
+    bool timing = false, shapes = false;
+    for (int i = 2; i < argc; ++i) {
         std::string a = argv[i];
-        if (a == "--schema" && i + 1 < argc) schema = argv[++i];
+        if (a.empty() || a[0] != '-') {
+            if (!path.empty()) return Usage();
+            path = a;
+            continue;
+        }
+        if (a == "--shapes" && cmd == "check") shapes = true;
+        else if (a == "--schema" && i + 1 < argc) schema = argv[++i];
         else if (a == "--data" && i + 1 < argc) data = argv[++i];
         else if (a == "--time") timing = true;
         else return Usage();
     }
-    if (cmd != "check" && cmd != "print" && cmd != "run") return Usage();
+    if ((cmd != "check" && cmd != "print" && cmd != "run") || path.empty()) return Usage();
     std::string text;
     if (!ReadFile(path, text)) {
         std::fprintf(stderr, "cannot read %s\n", path.c_str());
@@ -59,6 +67,12 @@ int main(int argc, char **argv) {
     rndn::Status st = rndn::hir::CheckProgram(*prog);
     if (!st.ok()) return Fail(st);
     if (cmd == "check") {
+        if (shapes) {
+            auto info = rndn::hir::InferShapes(*prog);
+            if (!info.ok()) return Fail(info.status());
+            std::cout << info->ToString();
+            return 0;
+        }
         std::cout << path << ": ok\n";
         return 0;
     }
