@@ -20,6 +20,7 @@
 #include <variant>
 #include <vector>
 
+#include "common/buffer.h"
 #include "common/status.h"
 
 namespace rndn::hir {
@@ -211,6 +212,47 @@ struct Vector {
 // For str/sym, `offsets` is length+1 zeros (all empty strings) — or use length 0 and
 // AppendString.  Fails with OUT_OF_MEMORY when the allocation fails.
 Expected<std::shared_ptr<Vector>> MakeVector(const Type &type, int64_t length);
+
+// The one column type: a basic-typed column whose buffers are views over memory from an
+// Allocator (rndn::Buffer), shared without copying between the loader, the column cache, the
+// runtime's devices and the interpreter.  Layout as in Vector: `data` holds length elements of
+// ElementSize(type.kind) bytes (fixed-width types); `validity` is empty (no NULLs) or
+// ceil(length/64) uint64 words, bit 1 = valid; str/sym use `offsets` (length+1 int64) and
+// `bytes`.
+struct Column {
+    Type type;
+    int64_t length = 0;
+    Buffer data;
+    Buffer validity;
+    Buffer offsets;
+    Buffer bytes;
+    // Decimal results whose scale is known per element (type.scale == kUnknownScale, e.g.
+    // avg): one uint8 display scale per element, values scaled by 10^scale_max (see Vector).
+    Buffer elem_scale;
+    int32_t scale_max = 0;
+
+    bool HasNulls() const { return !validity.empty(); }
+    bool IsValid(int64_t i) const {
+        return validity.empty() || ((validity.As<uint64_t>()[i >> 6] >> (i & 63)) & 1);
+    }
+    std::string_view StringAt(int64_t i) const {
+        const int64_t *o = offsets.As<int64_t>();
+        return std::string_view(reinterpret_cast<const char *>(bytes.data()) + o[i], static_cast<size_t>(o[i + 1] - o[i]));
+    }
+};
+
+// A column of `length` elements of `type` from `allocator`: data zero-filled, a validity
+// bitmap (all valid) when `nullable`, and for str/sym offsets all zero and no bytes (fill them,
+// or use ColumnFromStrings).  The producer writes through Buffer::mutable_data() before sharing.
+Expected<Column> MakeColumn(Allocator &allocator, const Type &type, int64_t length, bool nullable = false);
+// Checks the invariants above (buffer sizes, offsets monotone and within bytes).
+Status ValidateColumn(const Column &c);
+// Zero-copy views, both ways.  A Vector made from a column shares the column's fixed-width data
+// buffer (the interpreter reads it in place); its validity bitmap and string offsets/bytes are
+// copied today (Vector keeps them in std containers).  A column made from a vector shares all
+// of the vector's memory (it keeps the vector alive).
+Expected<std::shared_ptr<const Vector>> VectorFromColumn(const Column &c);
+Expected<Column> ColumnFromVector(std::shared_ptr<const Vector> v);
 
 struct List;
 struct Dict;
@@ -672,6 +714,9 @@ struct InterpretOptions {
 // OUT_OF_MEMORY over the budget; UNSUPPORTED for builtins the interpreter does not implement.
 Expected<Value> Interpret(const Program &program, DataRegistry &data,
                           const InterpretOptions &options);
+// Same, with the values of the entry function's parameters (one per parameter, in order).
+Expected<Value> Interpret(const Program &program, DataRegistry &data, const InterpretOptions &options,
+                          const std::vector<Value> &entry_args);
 // Same, for a program that may not be checked yet.
 Expected<Value> CheckAndInterpret(Program &program, DataRegistry &data,
                                   const InterpretOptions &options);

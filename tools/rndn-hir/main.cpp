@@ -1,7 +1,8 @@
 // rndn-hir: check | print | run a HorseIR program.
 //   rndn-hir check [--shapes] PROGRAM.hir   (--shapes: every variable's type, shape and class)
 //   rndn-hir print PROGRAM.hir
-//   rndn-hir run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time]
+//   rndn-hir run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time] [--device=NAME]
+//     --device: run through runtime::CompiledPlan on that device (interp), inputs bound as columns
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -9,13 +10,14 @@
 #include <sstream>
 
 #include "horseir/horseir.h"
+#include "runtime/runtime.h"
 
 namespace {
 
 int Usage() {
     std::fprintf(stderr, "usage: rndn-hir check [--shapes] PROGRAM.hir\n"
                          "       rndn-hir print PROGRAM.hir\n"
-                         "       rndn-hir run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time]\n");
+                         "       rndn-hir run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time] [--device=interp]\n");
     return 2;
 }
 
@@ -37,7 +39,7 @@ int Fail(const rndn::Status &st) {
 
 int main(int argc, char **argv) {
     if (argc < 3) return Usage();
-    std::string cmd = argv[1], path, schema, data;
+    std::string cmd = argv[1], path, schema, data, device;
     bool timing = false, shapes = false;
     for (int i = 2; i < argc; ++i) {
         std::string a = argv[i];
@@ -50,6 +52,7 @@ int main(int argc, char **argv) {
         else if (a == "--schema" && i + 1 < argc) schema = argv[++i];
         else if (a == "--data" && i + 1 < argc) data = argv[++i];
         else if (a == "--time") timing = true;
+        else if (a.rfind("--device=", 0) == 0 && cmd == "run") device = a.substr(9);
         else return Usage();
     }
     if ((cmd != "check" && cmd != "print" && cmd != "run") || path.empty()) return Usage();
@@ -88,6 +91,30 @@ int main(int argc, char **argv) {
         if (!ls.ok()) return Fail(ls);
         if (timing)
             std::fprintf(stderr, "load: %.1f ms\n", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    if (!device.empty()) {
+        auto dev = rndn::runtime::MakeDevice(device);
+        if (!dev.ok()) return Fail(dev.status());
+        auto plan = rndn::runtime::CompiledPlan::Compile(std::move(*prog));
+        if (!plan.ok()) return Fail(plan.status());
+        auto tables = rndn::runtime::InputsFromRegistry(registry);
+        if (!tables.ok()) return Fail(tables.status());
+        rndn::runtime::Inputs inputs;
+        inputs.tables = std::move(*tables);
+        rndn::runtime::RunOptions ro;
+        ro.sql_semantics = false;  // HorseIR's own rules, as the plain interpreter path
+        auto t0 = std::chrono::steady_clock::now();
+        rndn::Status st2 = (*dev)->Prepare(*plan, ro);
+        if (st2.ok()) st2 = (*dev)->Bind(inputs);
+        if (st2.ok()) st2 = (*dev)->Run();
+        if (!st2.ok()) return Fail(st2);
+        auto result = (*dev)->Fetch();
+        if (!result.ok()) return Fail(result.status());
+        if (timing)
+            std::fprintf(stderr, "run (%s): %.1f ms\n", device.c_str(),
+                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        std::cout << rndn::runtime::FormatResult(*result);
+        return 0;
     }
     rndn::hir::InterpretOptions opts;
     auto t0 = std::chrono::steady_clock::now();
