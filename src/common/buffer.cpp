@@ -73,7 +73,7 @@ struct Allocation {
 
 }  // namespace
 
-Expected<Buffer> Buffer::Allocate(Allocator &allocator, size_t bytes, bool zero) {
+Expected<DataBuffer> DataBuffer::Allocate(Allocator &allocator, size_t bytes, bool zero) {
     void *p = allocator.Allocate(bytes == 0 ? kAlignment : bytes, kAlignment);
     if (!p)
         return Status::OutOfMemory("out of memory: " + std::to_string(bytes) + " bytes of " + allocator.name() +
@@ -90,7 +90,7 @@ Expected<Buffer> Buffer::Allocate(Allocator &allocator, size_t bytes, bool zero)
     } catch (...) {
         return Status::OutOfMemory("out of memory for a column buffer");
     }
-    Buffer b;
+    DataBuffer b;
     b.data_ = static_cast<const uint8_t *>(p);
     b.size_ = bytes;
     b.memory_ = allocator.kind();
@@ -98,8 +98,8 @@ Expected<Buffer> Buffer::Allocate(Allocator &allocator, size_t bytes, bool zero)
     return b;
 }
 
-Buffer Buffer::View(const void *data, size_t size, std::shared_ptr<const void> owner, MemoryKind memory) {
-    Buffer b;
+DataBuffer DataBuffer::View(const void *data, size_t size, std::shared_ptr<const void> owner, MemoryKind memory) {
+    DataBuffer b;
     b.data_ = static_cast<const uint8_t *>(data);
     b.size_ = size;
     b.memory_ = memory;
@@ -107,7 +107,7 @@ Buffer Buffer::View(const void *data, size_t size, std::shared_ptr<const void> o
     return b;
 }
 
-Buffer Buffer::Slice(size_t offset, size_t size) const {
+DataBuffer DataBuffer::Slice(size_t offset, size_t size) const {
     if (offset > size_) offset = size_;
     if (size > size_ - offset) size = size_ - offset;
     return View(data_ + offset, size, owner_, memory_);

@@ -1,10 +1,10 @@
-// rndn::Allocator and rndn::Buffer: the memory under every column (loader output, column
+// rndn::Allocator and rndn::DataBuffer: the memory under every column (loader output, column
 // cache, device inputs and results).
 //
 //   * Allocator: where bytes come from (host memory now; page-locked host memory and shared
 //     memory for GPU devices later), with a byte counter and an optional limit
 //     (rndn.memory_limit: over it, OUT_OF_MEMORY / SQLSTATE 53200, never the OOM killer).
-//   * Buffer: an immutable-once-shared view (pointer, size) over bytes whose lifetime is held by
+//   * DataBuffer: an immutable-once-shared view (pointer, size) over bytes whose lifetime is held by
 //     an owner: an allocation from an Allocator, or any other object (a hir::Vector, a
 //     PostgreSQL-side cache entry).  Copies share; nothing is copied.
 //
@@ -57,16 +57,16 @@ private:
     std::atomic<int64_t> used_{0};
 };
 
-class Buffer {
+class DataBuffer {
 public:
     static constexpr size_t kAlignment = 64;
 
-    Buffer() = default;
+    DataBuffer() = default;
     // A fresh allocation of `bytes` (zero-filled when `zero`), freed through `allocator` when
     // the last view goes.  The allocator must outlive the buffer.  OUT_OF_MEMORY on failure.
-    static Expected<Buffer> Allocate(Allocator &allocator, size_t bytes, bool zero = true);
+    static Expected<DataBuffer> Allocate(Allocator &allocator, size_t bytes, bool zero = true);
     // A view of memory owned by `owner` (kept alive by the buffer); nothing is copied.
-    static Buffer View(const void *data, size_t size, std::shared_ptr<const void> owner,
+    static DataBuffer View(const void *data, size_t size, std::shared_ptr<const void> owner,
                        MemoryKind memory = MemoryKind::HOST);
 
     const uint8_t *data() const { return data_; }
@@ -81,7 +81,7 @@ public:
         return reinterpret_cast<const T *>(data_);
     }
     // Bytes [offset, offset + size) of this view (clamped to it), sharing the owner.
-    Buffer Slice(size_t offset, size_t size) const;
+    DataBuffer Slice(size_t offset, size_t size) const;
 
 private:
     const uint8_t *data_ = nullptr;

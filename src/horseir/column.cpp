@@ -20,13 +20,13 @@ Expected<Column> MakeColumn(Allocator &allocator, const Type &type, int64_t leng
     c.type = type;
     c.length = length;
     if (IsString(type.kind)) {
-        RNDN_ASSIGN_OR_RETURN(c.offsets, Buffer::Allocate(allocator, static_cast<size_t>(length + 1) * 8, true));
+        RNDN_ASSIGN_OR_RETURN(c.offsets, DataBuffer::Allocate(allocator, static_cast<size_t>(length + 1) * 8, true));
     } else {
         size_t bytes = Round16(static_cast<size_t>(length) * static_cast<size_t>(ElementSize(type.kind)));
-        RNDN_ASSIGN_OR_RETURN(c.data, Buffer::Allocate(allocator, bytes == 0 ? 16 : bytes, true));
+        RNDN_ASSIGN_OR_RETURN(c.data, DataBuffer::Allocate(allocator, bytes == 0 ? 16 : bytes, true));
     }
     if (nullable && length > 0) {
-        RNDN_ASSIGN_OR_RETURN(c.validity, Buffer::Allocate(allocator, ValidityBytes(length), false));
+        RNDN_ASSIGN_OR_RETURN(c.validity, DataBuffer::Allocate(allocator, ValidityBytes(length), false));
         std::memset(c.validity.mutable_data(), 0xff, c.validity.size());
     }
     return c;
@@ -96,13 +96,13 @@ Expected<Column> ColumnFromVector(std::shared_ptr<const Vector> v) {
     c.scale_max = v->scale_max;
     std::shared_ptr<const void> owner = v;
     if (IsString(v->type.kind)) {
-        c.offsets = Buffer::View(v->offsets.data(), v->offsets.size() * 8, owner);
-        c.bytes = Buffer::View(v->bytes.data(), v->bytes.size(), owner);
+        c.offsets = DataBuffer::View(v->offsets.data(), v->offsets.size() * 8, owner);
+        c.bytes = DataBuffer::View(v->bytes.data(), v->bytes.size(), owner);
     } else {
-        c.data = Buffer::View(v->data.get(), static_cast<size_t>(v->length) * static_cast<size_t>(ElementSize(v->type.kind)), owner);
+        c.data = DataBuffer::View(v->data.get(), static_cast<size_t>(v->length) * static_cast<size_t>(ElementSize(v->type.kind)), owner);
     }
-    if (!v->validity.empty()) c.validity = Buffer::View(v->validity.data(), v->validity.size() * 8, owner);
-    if (!v->elem_scale.empty()) c.elem_scale = Buffer::View(v->elem_scale.data(), v->elem_scale.size(), owner);
+    if (!v->validity.empty()) c.validity = DataBuffer::View(v->validity.data(), v->validity.size() * 8, owner);
+    if (!v->elem_scale.empty()) c.elem_scale = DataBuffer::View(v->elem_scale.data(), v->elem_scale.size(), owner);
     return c;
 }
 

@@ -114,12 +114,17 @@ int ElementSize(TypeKind k);
 // Builtins: one enum and one metadata row per line of src/horseir/builtins.def (the enum value is
 // the row index).  Dispatch on the enum; look names up only when parsing or checking.
 
+// PostgreSQL's elog.h defines LOG as a macro; the enum is spelled without it (a file that
+// includes PostgreSQL's headers cannot name Builtin::LOG, the core code can).
+#pragma push_macro("LOG")
+#undef LOG
 enum class Builtin : int {
 #define HIR_BUILTIN(ID, NAME, MINA, MAXA, RULE, KERNEL, PAR, NULLS) ID,
 #include "horseir/builtins.def"
 #undef HIR_BUILTIN
     COUNT_
 };
+#pragma pop_macro("LOG")
 inline constexpr int kNumBuiltins = static_cast<int>(Builtin::COUNT_);
 
 // Parallel class (how the interpreter / a device runs it) and NULL behaviour: see builtins.def.
@@ -214,7 +219,7 @@ struct Vector {
 Expected<std::shared_ptr<Vector>> MakeVector(const Type &type, int64_t length);
 
 // The one column type: a basic-typed column whose buffers are views over memory from an
-// Allocator (rndn::Buffer), shared without copying between the loader, the column cache, the
+// Allocator (rndn::DataBuffer), shared without copying between the loader, the column cache, the
 // runtime's devices and the interpreter.  Layout as in Vector: `data` holds length elements of
 // ElementSize(type.kind) bytes (fixed-width types); `validity` is empty (no NULLs) or
 // ceil(length/64) uint64 words, bit 1 = valid; str/sym use `offsets` (length+1 int64) and
@@ -222,13 +227,13 @@ Expected<std::shared_ptr<Vector>> MakeVector(const Type &type, int64_t length);
 struct Column {
     Type type;
     int64_t length = 0;
-    Buffer data;
-    Buffer validity;
-    Buffer offsets;
-    Buffer bytes;
+    DataBuffer data;
+    DataBuffer validity;
+    DataBuffer offsets;
+    DataBuffer bytes;
     // Decimal results whose scale is known per element (type.scale == kUnknownScale, e.g.
     // avg): one uint8 display scale per element, values scaled by 10^scale_max (see Vector).
-    Buffer elem_scale;
+    DataBuffer elem_scale;
     int32_t scale_max = 0;
 
     bool HasNulls() const { return !validity.empty(); }
@@ -243,7 +248,7 @@ struct Column {
 
 // A column of `length` elements of `type` from `allocator`: data zero-filled, a validity
 // bitmap (all valid) when `nullable`, and for str/sym offsets all zero and no bytes (fill them,
-// or use ColumnFromStrings).  The producer writes through Buffer::mutable_data() before sharing.
+// or use ColumnFromStrings).  The producer writes through DataBuffer::mutable_data() before sharing.
 Expected<Column> MakeColumn(Allocator &allocator, const Type &type, int64_t length, bool nullable = false);
 // Checks the invariants above (buffer sizes, offsets monotone and within bytes).
 Status ValidateColumn(const Column &c);

@@ -1,6 +1,7 @@
 // The interp device: the HorseIR reference interpreter behind runtime::Device.  Inputs are
 // bound as hir::Vector views of the bound columns (fixed-width data read in place).
 #include <map>
+#include <set>
 
 #include "runtime/device_internal.h"
 
@@ -34,9 +35,25 @@ public:
         if (!plan_) return Status::Internal("interp: Bind before Prepare");
         registry_ = hir::DataRegistry();
         args_.clear();
+        // Only the tables the plan loads, and those their foreign keys reference, are made
+        // visible (binding costs the enum indexes and the string copies).
+        std::set<std::string> needed;
+        if (plan_->tables_known()) {
+            std::vector<std::string> work = plan_->tables();
+            while (!work.empty()) {
+                std::string n = work.back();
+                work.pop_back();
+                if (!needed.insert(n).second) continue;
+                for (const auto &t : inputs.tables)
+                    if (t.name == n)
+                        for (const auto &fk : t.foreign_keys) work.push_back(fk.table);
+            }
+        }
+        auto wanted = [&](const InputTable &t) { return !plan_->tables_known() || needed.count(t.name) > 0; };
         // plain columns first, then foreign keys (enums need their referenced key column)
         std::map<std::string, std::vector<std::shared_ptr<const hir::Vector>>> vectors;
         for (const auto &t : inputs.tables) {
+            if (!wanted(t)) continue;
             if (t.column_names.size() != t.columns.size())
                 return Status::Internal("interp: table " + t.name + " has " + std::to_string(t.column_names.size()) + " names for " +
                                         std::to_string(t.columns.size()) + " columns");
@@ -50,6 +67,7 @@ public:
             }
         }
         for (const auto &t : inputs.tables) {
+            if (!wanted(t)) continue;
             std::vector<hir::Value> values(vectors[t.name].begin(), vectors[t.name].end());
             for (const auto &fk : t.foreign_keys) {
                 if (fk.column < 0 || static_cast<size_t>(fk.column) >= t.columns.size())

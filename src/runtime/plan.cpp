@@ -5,15 +5,17 @@ namespace rndn::runtime {
 
 namespace {
 
-void CollectTables(const std::vector<hir::Stmt> &body, std::vector<std::string> &out) {
+void CollectTables(const std::vector<hir::Stmt> &body, std::vector<std::string> &out, bool &known) {
     auto note = [&](const hir::Expr &e) {
         if (e.kind != hir::Expr::Kind::CALL || !e.callee.resolved.is_builtin() ||
             e.callee.resolved.builtin_id() != hir::Builtin::LOAD_TABLE || e.args.empty())
             return;
         const hir::Operand &a = e.args[0];
         if (a.kind != hir::Operand::Kind::LITERAL || !a.literal.value || a.literal.value->length != 1 ||
-            !hir::IsString(a.literal.value->type.kind))
+            !hir::IsString(a.literal.value->type.kind)) {
+            known = false;
             return;
+        }
         std::string name(a.literal.value->StringAt(0));
         for (const auto &t : out)
             if (t == name) return;
@@ -22,8 +24,8 @@ void CollectTables(const std::vector<hir::Stmt> &body, std::vector<std::string> 
     for (const auto &s : body) {
         note(s.expr);
         if (s.expr.inner) note(*s.expr.inner);
-        CollectTables(s.body, out);
-        CollectTables(s.else_body, out);
+        CollectTables(s.body, out, known);
+        CollectTables(s.else_body, out, known);
     }
 }
 
@@ -35,7 +37,7 @@ Expected<std::shared_ptr<const CompiledPlan>> CompiledPlan::Compile(hir::Program
     if (!program.checked) RNDN_RETURN_IF_ERROR(hir::CheckProgram(program));
     RNDN_ASSIGN_OR_RETURN(plan->shapes_, hir::InferShapes(program));
     for (const auto &m : program.modules)
-        for (const auto &f : m.functions) CollectTables(f.body, plan->tables_);
+        for (const auto &f : m.functions) CollectTables(f.body, plan->tables_, plan->tables_known_);
     plan->program_ = std::move(program);
     return std::shared_ptr<const CompiledPlan>(std::move(plan));
 }

@@ -36,8 +36,10 @@ public:
     const std::string &text() const { return text_; }
     // Parameters of the entry function (bound per run).
     const std::vector<hir::Param> &parameters() const;
-    // Names the program loads with @load_table (literal arguments), in first-use order.
+    // Names the program loads with @load_table (literal arguments), in first-use order, and
+    // whether that is all of them (false when a @load_table argument is not a literal).
     const std::vector<std::string> &tables() const { return tables_; }
+    bool tables_known() const { return tables_known_; }
 
 private:
     CompiledPlan() = default;
@@ -45,6 +47,7 @@ private:
     hir::ShapeInfo shapes_;
     std::string text_;
     std::vector<std::string> tables_;
+    bool tables_known_ = true;
 };
 
 // One input relation: named columns of equal length.  A foreign-key column (HorseIR enum)

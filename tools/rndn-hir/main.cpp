@@ -103,16 +103,22 @@ int main(int argc, char **argv) {
         inputs.tables = std::move(*tables);
         rndn::runtime::RunOptions ro;
         ro.sql_semantics = false;  // HorseIR's own rules, as the plain interpreter path
+        auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
         auto t0 = std::chrono::steady_clock::now();
         rndn::Status st2 = (*dev)->Prepare(*plan, ro);
-        if (st2.ok()) st2 = (*dev)->Bind(inputs);
-        if (st2.ok()) st2 = (*dev)->Run();
         if (!st2.ok()) return Fail(st2);
+        auto t1 = std::chrono::steady_clock::now();
+        st2 = (*dev)->Bind(inputs);
+        if (!st2.ok()) return Fail(st2);
+        auto t2 = std::chrono::steady_clock::now();
+        st2 = (*dev)->Run();
+        if (!st2.ok()) return Fail(st2);
+        auto t3 = std::chrono::steady_clock::now();
         auto result = (*dev)->Fetch();
         if (!result.ok()) return Fail(result.status());
         if (timing)
-            std::fprintf(stderr, "run (%s): %.1f ms\n", device.c_str(),
-                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+            std::fprintf(stderr, "%s: prepare %.1f ms, bind %.1f ms, run %.1f ms, fetch %.1f ms\n", device.c_str(), ms(t0, t1), ms(t1, t2),
+                         ms(t2, t3), ms(t3, std::chrono::steady_clock::now()));
         std::cout << rndn::runtime::FormatResult(*result);
         return 0;
     }

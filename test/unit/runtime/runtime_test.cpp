@@ -40,7 +40,7 @@ hir::Column StrColumn(const std::vector<std::string> &values) {
     EXPECT_TRUE(c.ok());
     size_t total = 0;
     for (const auto &s : values) total += s.size();
-    auto bytes = Buffer::Allocate(HostMemory(), total);
+    auto bytes = DataBuffer::Allocate(HostMemory(), total);
     EXPECT_TRUE(bytes.ok());
     auto *o = reinterpret_cast<int64_t *>(c->offsets.mutable_data());
     size_t at = 0;
@@ -139,6 +139,27 @@ TEST(Runtime, BindRunFetchZeroCopy) {
     ASSERT_TRUE(r2.ok());
     ASSERT_EQ(r2->columns.size(), 1u);
     EXPECT_EQ(r2->columns[0].data.data(), in.tables[0].columns[0].data.data());
+
+    // Only the tables a plan loads are bound: an unrelated table whose foreign key points at a
+    // table that is not there does not matter, a needed one does.
+    Inputs extra = in;
+    InputTable u;
+    u.name = "u";
+    u.column_names = {"k"};
+    u.columns = {I64Column({1})};
+    u.foreign_keys.push_back(InputTable::ForeignKey{0, "missing", "id"});
+    extra.tables.push_back(u);
+    EXPECT_TRUE(d->Bind(extra).ok());
+    auto uses_u = CompiledPlan::CompileText("module m{ import Builtin.*; def main() : table{\n"
+                                            "  t:? = @load_table(`u:sym);\n"
+                                            "  return t;\n"
+                                            "} }",
+                                            "u.hir");
+    ASSERT_TRUE(uses_u.ok());
+    ASSERT_TRUE(d->Prepare(*uses_u, RunOptions()).ok());
+    Status bu = d->Bind(extra);
+    EXPECT_FALSE(bu.ok());
+    EXPECT_NE(bu.message().find("missing"), std::string::npos) << bu.message();
 
     // parameters: wrong count is an error at bind
     Inputs none = in;
