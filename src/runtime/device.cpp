@@ -20,8 +20,9 @@ Status AddVectorColumn(Result &r, const std::string &name, const hir::Value &v) 
     else if (v.kind() == hir::ValueKind::ENUM) vec = v.enumeration().values;
     else return Status::Unsupported("a result column that is not a vector");
     RNDN_ASSIGN_OR_RETURN(hir::Column c, hir::ColumnFromVector(vec));
-    if (!r.columns.empty() && c.length != r.rows) return Status::Internal("result columns differ in length");
-    r.rows = c.length;
+    // a table's columns have one length; a list's cells may differ (rows: the longest)
+    if (r.is_table && !r.columns.empty() && c.length != r.rows) return Status::Internal("result columns differ in length");
+    r.rows = std::max(r.rows, c.length);
     r.names.push_back(name);
     r.columns.push_back(std::move(c));
     return Status::Ok();

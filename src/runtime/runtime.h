@@ -76,7 +76,7 @@ struct Result {
     bool is_table = true;  // false: the program returned a vector or a list of vectors
     std::vector<std::string> names;
     std::vector<hir::Column> columns;
-    int64_t rows = 0;
+    int64_t rows = 0;  // a table's row count; for a list, its longest cell
 };
 
 struct RunOptions {

@@ -168,6 +168,39 @@ TEST(Runtime, BindRunFetchZeroCopy) {
     EXPECT_FALSE(d->Bind(none).ok());
 }
 
+TEST(Runtime, NullAndStringParameters) {
+    auto plan = CompiledPlan::CompileText("module m{ import Builtin.*; def main(p:i64, s:str) : ?{\n"
+                                          "  x:? = @plus((1,2,3):i64, p);\n"
+                                          "  n:? = @is_null(x);\n"
+                                          "  c:? = @list(x, n, s);\n"
+                                          "  return c;\n"
+                                          "} }",
+                                          "p.hir");
+    ASSERT_TRUE(plan.ok()) << plan.status().message();
+    auto d = Interp();
+    ASSERT_TRUE(d->Prepare(*plan, RunOptions()).ok());
+    auto p = hir::MakeColumn(HostMemory(), hir::TypeKind::I64, 1, true);
+    ASSERT_TRUE(p.ok());
+    reinterpret_cast<uint64_t *>(p->validity.mutable_data())[0] = 0;  // NULL
+    Inputs in;
+    in.parameters = {*p, StrColumn({"abc"})};
+    ASSERT_TRUE(d->Bind(in).ok());
+    Status st = d->Run();
+    ASSERT_TRUE(st.ok()) << st.message();
+    auto r = d->Fetch();
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    // a list result: one column per cell
+    EXPECT_FALSE(r->is_table);
+    ASSERT_EQ(r->columns.size(), 3u);
+    EXPECT_FALSE(r->columns[0].IsValid(0));
+    EXPECT_EQ(r->columns[1].data.data()[2], 1);
+    EXPECT_EQ(r->columns[2].StringAt(0), "abc");
+    // a parameter of the wrong type is refused before the program runs
+    in.parameters = {StrColumn({"x"}), StrColumn({"abc"})};
+    ASSERT_TRUE(d->Bind(in).ok());
+    EXPECT_EQ(d->Run().code(), Code::USER_ERROR);
+}
+
 TEST(Runtime, CancelStopsALongRun) {
     // a loop long enough to run for seconds unless cancelled
     auto plan = CompiledPlan::CompileText("module m{ import Builtin.*; def main() : i64{\n"
