@@ -19,9 +19,10 @@ RNDN_PYTHON := $(CURDIR)/.venv/bin/python
 # ---------------------------------------------------------------------------
 # Core components and their dependencies (a component may use the ones listed).
 # Add a component: create src/<comp>/, list it here with its dependencies.
-CORE_COMPONENTS := common horseir ptx codegen assembler cpujit sassemu
+CORE_COMPONENTS := common horseir runtime ptx codegen assembler cpujit sassemu
 DEPS_common    :=
 DEPS_horseir   := common
+DEPS_runtime   := horseir common
 DEPS_ptx       := common
 DEPS_codegen   := horseir ptx common
 DEPS_assembler := ptx common
@@ -29,7 +30,7 @@ DEPS_cpujit    := ptx common
 DEPS_sassemu   := assembler ptx common
 
 # Tools: bin/rndn-<name> built from tools/rndn-<name>/*.cpp, linked with these components.
-TOOL_LIBS_rndn-hir := horseir common
+TOOL_LIBS_rndn-hir := runtime horseir common
 TOOL_LIBS_rndn-ptx := ptx common
 TOOL_LIBS_rndn-asm := assembler ptx common
 TOOL_LIBS_rndn-dis := assembler ptx common

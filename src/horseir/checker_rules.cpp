@@ -469,6 +469,41 @@ const BuiltinInfo kBuiltins[] = {
 };
 static_assert(sizeof(kBuiltins) / sizeof(kBuiltins[0]) == static_cast<size_t>(Builtin::COUNT_));
 
+// The public metadata rows (the outline columns included); same order as kBuiltins.
+#define K_NONE nullptr
+constexpr BuiltinMeta kMeta[] = {
+#define HIR_BUILTIN(ID, NAME, MINA, MAXA, RULE, KERNEL, PAR, NULLS) \
+    {Builtin::ID, NAME, MINA, MAXA, ParClass::PAR, NullRule::NULLS,
+#define HIR_OUTLINE(SHAPE, CLASS, FUSE) ShapeRule::SHAPE, BuiltinClass::CLASS, (FUSE) != 0, false},
+#include "horseir/builtins.def"
+#undef HIR_OUTLINE
+#undef HIR_BUILTIN
+};
+#undef K_NONE
+static_assert(sizeof(kMeta) / sizeof(kMeta[0]) == static_cast<size_t>(Builtin::COUNT_));
+
+// Row i describes Builtin i (checked at compile time for every row).
+constexpr bool RowsInEnumOrder() {
+    for (int i = 0; i < static_cast<int>(Builtin::COUNT_); ++i)
+        if (static_cast<int>(kMeta[i].id) != i) return false;
+    return true;
+}
+static_assert(RowsInEnumOrder(), "builtins.def rows must expand in Builtin order");
+
+struct MetaTable {
+    BuiltinMeta rows[static_cast<size_t>(Builtin::COUNT_)];
+    MetaTable() {
+        for (int i = 0; i < static_cast<int>(Builtin::COUNT_); ++i) {
+            rows[i] = kMeta[i];
+            rows[i].interpreted = kBuiltins[i].kernel != nullptr;
+        }
+    }
+};
+const MetaTable &Meta() {
+    static const MetaTable t;
+    return t;
+}
+
 struct NameIndex {
     std::vector<std::pair<std::string_view, int>> sorted;
     NameIndex() {
@@ -481,6 +516,38 @@ struct NameIndex {
 const BuiltinInfo &GetBuiltin(Builtin b) { return kBuiltins[static_cast<int>(b)]; }
 const BuiltinInfo &GetBuiltin(int b) { return kBuiltins[b]; }
 int NumBuiltins() { return static_cast<int>(Builtin::COUNT_); }
+const BuiltinMeta &GetBuiltinMeta(Builtin b) { return Meta().rows[static_cast<int>(b)]; }
+const char *BuiltinName(Builtin b) { return kBuiltins[static_cast<int>(b)].name; }
+bool FindBuiltin(std::string_view name, Builtin *out) {
+    int b = LookupBuiltin(name);
+    if (b < 0) return false;
+    *out = static_cast<Builtin>(b);
+    return true;
+}
+const char *ShapeRuleName(ShapeRule r) {
+    static const char *const kNames[] = {"NONE", "SAME", "BROADCAST", "SCALAR", "COMPRESS", "WHERE", "INDEX",
+                                         "PERMUTE", "SIZED", "GROUP", "JOIN", "LIST", "RAZE", "TOLIST", "EACH",
+                                         "EACH_LEFT", "EACH_RIGHT", "EACH_ITEM", "LOAD_TABLE", "COLUMN_VALUE",
+                                         "TABLE", "KEYS", "VALUES", "FETCH", "ENUM", "DICT", "DYNAMIC"};
+    static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(ShapeRule::DYNAMIC) + 1);
+    return kNames[static_cast<int>(r)];
+}
+const char *BuiltinClassName(BuiltinClass c) {
+    static const char *const kNames[] = {"ELEMENTWISE", "REDUCTION", "COMPACTION", "GROUPING", "JOIN", "OTHER"};
+    static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(BuiltinClass::OTHER) + 1);
+    return kNames[static_cast<int>(c)];
+}
+const char *ParClassName(ParClass c) {
+    static const char *const kNames[] = {"ELEMENTWISE", "REDUCTION", "SCAN", "LIST", "CPU"};
+    static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(ParClass::CPU) + 1);
+    return kNames[static_cast<int>(c)];
+}
+const char *NullRuleName(NullRule r) {
+    static const char *const kNames[] = {"PROPAGATE", "KLEENE", "SKIP", "FALSE", "KEEP", "NONE"};
+    static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(NullRule::NONE) + 1);
+    return kNames[static_cast<int>(r)];
+}
+
 int LookupBuiltin(std::string_view name) {
     static const NameIndex index;
     auto it = std::lower_bound(index.sorted.begin(), index.sorted.end(), std::make_pair(name, -1));

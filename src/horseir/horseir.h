@@ -20,6 +20,7 @@
 #include <variant>
 #include <vector>
 
+#include "common/buffer.h"
 #include "common/status.h"
 
 namespace rndn::hir {
@@ -110,6 +111,57 @@ bool IsCalendar(TypeKind k);    // date month minute second time dt
 int ElementSize(TypeKind k);
 
 // ----------------------------------------------------------------------------------------------
+// Builtins: one enum and one metadata row per line of src/horseir/builtins.def (the enum value is
+// the row index).  Dispatch on the enum; look names up only when parsing or checking.
+
+// PostgreSQL's elog.h defines LOG as a macro; the enum is spelled without it (a file that
+// includes PostgreSQL's headers cannot name Builtin::LOG, the core code can).
+#pragma push_macro("LOG")
+#undef LOG
+enum class Builtin : int {
+#define HIR_BUILTIN(ID, NAME, MINA, MAXA, RULE, KERNEL, PAR, NULLS) ID,
+#include "horseir/builtins.def"
+#undef HIR_BUILTIN
+    COUNT_
+};
+#pragma pop_macro("LOG")
+inline constexpr int kNumBuiltins = static_cast<int>(Builtin::COUNT_);
+
+// Parallel class (how the interpreter / a device runs it) and NULL behaviour: see builtins.def.
+enum class ParClass : uint8_t { ELEMENTWISE, REDUCTION, SCAN, LIST, CPU };
+enum class NullRule : uint8_t { PROPAGATE, KLEENE, SKIP, FALSE, KEEP, NONE };
+// Shape rule of the shape analysis (src/horseir/shapes.cpp; thesis §4.3).
+enum class ShapeRule : uint8_t {
+    NONE, SAME, BROADCAST, SCALAR, COMPRESS, WHERE, INDEX, PERMUTE, SIZED, GROUP, JOIN, LIST,
+    RAZE, TOLIST, EACH, EACH_LEFT, EACH_RIGHT, EACH_ITEM, LOAD_TABLE, COLUMN_VALUE, TABLE, KEYS,
+    VALUES, FETCH, ENUM, DICT, DYNAMIC,
+};
+// Operation class the outliner groups statements by.
+enum class BuiltinClass : uint8_t { ELEMENTWISE, REDUCTION, COMPACTION, GROUPING, JOIN, OTHER };
+
+struct BuiltinMeta {
+    Builtin id;
+    const char *name;  // without '@'
+    int min_arity;
+    int max_arity;     // -1: variadic
+    ParClass par;
+    NullRule nulls;
+    ShapeRule shape;
+    BuiltinClass klass;
+    bool fusable;
+    bool interpreted;  // the interpreter has a kernel for it
+};
+
+const BuiltinMeta &GetBuiltinMeta(Builtin b);
+const char *BuiltinName(Builtin b);
+// Binary search over the sorted names; false when no builtin has that name.
+bool FindBuiltin(std::string_view name, Builtin *out);
+const char *ShapeRuleName(ShapeRule r);
+const char *BuiltinClassName(BuiltinClass c);
+const char *ParClassName(ParClass c);
+const char *NullRuleName(NullRule r);
+
+// ----------------------------------------------------------------------------------------------
 // Values
 
 // A basic-typed column (HorseIR has no scalars: a scalar is a vector of length 1).
@@ -166,6 +218,47 @@ struct Vector {
 // AppendString.  Fails with OUT_OF_MEMORY when the allocation fails.
 Expected<std::shared_ptr<Vector>> MakeVector(const Type &type, int64_t length);
 
+// The one column type: a basic-typed column whose buffers are views over memory from an
+// Allocator (rndn::DataBuffer), shared without copying between the loader, the column cache, the
+// runtime's devices and the interpreter.  Layout as in Vector: `data` holds length elements of
+// ElementSize(type.kind) bytes (fixed-width types); `validity` is empty (no NULLs) or
+// ceil(length/64) uint64 words, bit 1 = valid; str/sym use `offsets` (length+1 int64) and
+// `bytes`.
+struct Column {
+    Type type;
+    int64_t length = 0;
+    DataBuffer data;
+    DataBuffer validity;
+    DataBuffer offsets;
+    DataBuffer bytes;
+    // Decimal results whose scale is known per element (type.scale == kUnknownScale, e.g.
+    // avg): one uint8 display scale per element, values scaled by 10^scale_max (see Vector).
+    DataBuffer elem_scale;
+    int32_t scale_max = 0;
+
+    bool HasNulls() const { return !validity.empty(); }
+    bool IsValid(int64_t i) const {
+        return validity.empty() || ((validity.As<uint64_t>()[i >> 6] >> (i & 63)) & 1);
+    }
+    std::string_view StringAt(int64_t i) const {
+        const int64_t *o = offsets.As<int64_t>();
+        return std::string_view(reinterpret_cast<const char *>(bytes.data()) + o[i], static_cast<size_t>(o[i + 1] - o[i]));
+    }
+};
+
+// A column of `length` elements of `type` from `allocator`: data zero-filled, a validity
+// bitmap (all valid) when `nullable`, and for str/sym offsets all zero and no bytes (fill them,
+// or use ColumnFromStrings).  The producer writes through DataBuffer::mutable_data() before sharing.
+Expected<Column> MakeColumn(Allocator &allocator, const Type &type, int64_t length, bool nullable = false);
+// Checks the invariants above (buffer sizes, offsets monotone and within bytes).
+Status ValidateColumn(const Column &c);
+// Zero-copy views, both ways.  A Vector made from a column shares the column's fixed-width data
+// buffer (the interpreter reads it in place); its validity bitmap and string offsets/bytes are
+// copied today (Vector keeps them in std containers).  A column made from a vector shares all
+// of the vector's memory (it keeps the vector alive).
+Expected<std::shared_ptr<const Vector>> VectorFromColumn(const Column &c);
+Expected<Column> ColumnFromVector(std::shared_ptr<const Vector> v);
+
 struct List;
 struct Dict;
 struct Enum;
@@ -178,6 +271,8 @@ struct FuncRef {
     std::string module;
     std::string name;
     int builtin = -1;
+    bool is_builtin() const { return builtin >= 0; }
+    Builtin builtin_id() const { return static_cast<Builtin>(builtin); }  // when is_builtin()
 };
 
 enum class ValueKind : uint8_t { NONE, VECTOR, LIST, DICT, ENUM, TABLE, KTABLE, FUNC };
@@ -385,6 +480,195 @@ Status CheckProgram(Program &program);
 std::string PrintProgram(const Program &program);
 
 // ----------------------------------------------------------------------------------------------
+// Shape analysis (shapes.cpp; thesis §4.3, shared/docs/rndn-thesis-digest.md §3.3): the abstract
+// layout and symbolic length of every variable of a checked program.  It is the outliner's input.
+
+// A symbolic length.  CONSTANT: known at compile time (literals, reductions); SYMBOL: the row
+// count of a relation (`symbol` is the table name given to @load_table); COMPRESSED: `base`
+// after a boolean mask, identified by its data object (`mask`, an index into
+// ShapeInfo::data_objects); DYNAMIC: data-dependent, equal only to itself (`dynamic` id), made
+// by the builtin `origin` (group counts, join results, unique ...).
+struct ShapeSize {
+    enum class Kind : uint8_t { CONSTANT, SYMBOL, COMPRESSED, DYNAMIC };
+    Kind kind = Kind::DYNAMIC;
+    int64_t constant = 0;
+    std::string symbol;
+    std::shared_ptr<const ShapeSize> base;
+    int mask = -1;
+    int dynamic = -1;
+    Builtin origin = Builtin::COUNT_;  // COUNT_: none (a parameter, a merge, a user function)
+
+    static ShapeSize Constant(int64_t k);
+    static ShapeSize Symbol(std::string relation);
+    static ShapeSize Compressed(ShapeSize base, int mask);
+    bool operator==(const ShapeSize &o) const;
+    bool operator!=(const ShapeSize &o) const { return !(*this == o); }
+};
+
+// VECTOR(size); LIST(size = cell count, cells: one shape when all cells are alike, else one per
+// cell); ENUM(size = entries, size2 = referenced keys); DICT(size, cells = {keys, values});
+// TABLE(size = rows, size2 = columns); FUNC (a function value); WILDCARD (unknown).
+struct Shape {
+    enum class Kind : uint8_t { WILDCARD, VECTOR, LIST, ENUM, DICT, TABLE, FUNC };
+    Kind kind = Kind::WILDCARD;
+    ShapeSize size;
+    ShapeSize size2;
+    std::vector<Shape> cells;
+
+    static Shape Vector(ShapeSize n);
+    bool operator==(const Shape &o) const;
+    bool operator!=(const Shape &o) const { return !(*this == o); }
+};
+
+// What the outliner asks first about a variable.
+enum class ShapeClass : uint8_t {
+    SCALAR,      // Vector(1)
+    CONSTANT,    // Vector(k), k != 1
+    RELATION,    // a vector with a relation's length
+    COMPRESSED,  // a vector compressed by a mask
+    GROUPED,     // one element per group (@group keys, aggregates razed per group)
+    JOINED,      // one element per joined pair (@join_index results and gathers through them)
+    DYNAMIC,     // another data-dependent length
+    CELLS,       // a list (per-group cells, @list of columns, join index pairs)
+    GROUPING,    // the dictionary @group returns
+    ENUM,
+    TABLE,
+    OTHER,       // functions, unknown
+};
+
+std::string ShapeSizeToString(const ShapeSize &s, const std::vector<std::string> &data_objects);
+std::string ShapeToString(const Shape &s, const std::vector<std::string> &data_objects);
+ShapeClass ClassifyShape(const Shape &s);
+const char *ShapeClassName(ShapeClass c);
+
+struct VarShape {
+    std::string function;
+    std::string name;
+    Type type;
+    Shape shape;
+    ShapeClass klass = ShapeClass::OTHER;
+    Loc loc;
+};
+
+struct ShapeInfo {
+    // One row per definition, in program order (a variable assigned twice has two rows).
+    std::vector<VarShape> vars;
+    // Printable name of each data object (the variable and, when it is redefined, "#k").
+    std::vector<std::string> data_objects;
+    // The last row for `name` in `function`; nullptr when there is none.
+    const VarShape *Find(const std::string &function, const std::string &name) const;
+    // One line per row: "function name:type shape class".
+    std::string ToString() const;
+};
+
+// Infers the shape of every variable of a program that CheckProgram accepted, and checks for
+// shape errors (USER_ERROR "file:line:col: shape error: ...": element-wise operands of two
+// different constant lengths, a compress whose mask and data have different constant lengths,
+// a table whose columns have different constant lengths, a constant list index out of range).
+Expected<ShapeInfo> InferShapes(const Program &program);
+
+// ----------------------------------------------------------------------------------------------
+// Builder: makes a Program value without writing HorseIR text (builder.cpp).  The program it
+// makes prints (PrintProgram) exactly as the equivalent parsed text, and ParseProgram of that
+// text gives the same program.  Errors (a bad name, a literal that has no text form such as a
+// NaN) are sticky: the first one is returned by Finish().
+//
+//   Builder b;                                  // module default{ import Builtin.*; ...
+//   b.BeginFunction("main", {TypeKind::TABLE});
+//   Operand t = b.Assign("t0", Type(), b.Call(Builtin::LOAD_TABLE, {b.Sym("lineitem")}));
+//   ...
+//   b.Return({r});
+//   Expected<Program> p = b.Finish();
+class Builder {
+public:
+    // Starts a program with one module that imports Builtin.* (as the translator's programs do).
+    explicit Builder(std::string module_name = "default", bool import_builtins = true);
+
+    // Further modules and imports ("import M.*" when names is empty).
+    void BeginModule(std::string name, bool import_builtins = true);
+    void Import(std::string module, std::vector<std::string> names = {});
+    void Global(std::string name, Type type, Operand init);
+
+    // A function of the current module (def, or kernel); statements go to it until the next
+    // BeginFunction / BeginModule / Finish.
+    void BeginFunction(std::string name, std::vector<Type> returns, bool kernel = false);
+    // A parameter of the current function; returns the operand naming it.
+    Operand Param(std::string name, Type type);
+
+    // Statements.  Assign declares ("name:T = e;", T may be Type() for '?'); Set assigns an
+    // already declared name ("name = e;"); AssignMany is "a:T, b:U = @f(...);".
+    Operand Assign(std::string name, Type declared, Expr e);
+    void Set(std::string name, Expr e);
+    std::vector<Operand> AssignMany(std::vector<std::pair<std::string, Type>> targets, Expr e);
+    // "t<N>:? = e;" with a fresh name t<N> (N counts per builder).
+    Operand Temp(Expr e, Type declared = Type());
+    void Declare(std::vector<std::string> names, Type type);  // var a, b:T;
+    void Eval(Expr e);                                        // e;
+    void Return(std::vector<Operand> values);
+    void Break();
+    void Continue();
+    // Structured control flow: Begin*, statements, [Else, statements,] End.
+    void BeginIf(Operand cond);
+    void Else();
+    void BeginWhile(Operand cond);
+    void BeginRepeat(Operand count);
+    void End();
+
+    // Expressions and operands (no statement is added).
+    Expr Call(Builtin b, std::vector<Operand> args) const;
+    Expr CallUser(std::string module, std::string name, std::vector<Operand> args) const;
+    static Expr Cast(Expr inner, Type to);
+    static Expr Use(Operand o);
+    static Operand Name(std::string name);
+    static Operand Fn(Builtin b);  // @name as a function argument (@each(@sum, x))
+
+    // Literals: scalars of every basic type, NULL, and whole vectors.
+    Operand Bool(bool v);
+    Operand Char(char v);
+    Operand I8(int8_t v);
+    Operand I16(int16_t v);
+    Operand I32(int32_t v);
+    Operand I64(int64_t v);
+    Operand F32(float v);
+    Operand F64(double v);
+    Operand Str(std::string_view v);
+    Operand Sym(std::string_view v);
+    Operand Date(int32_t days_since_2000);
+    Operand Month(int32_t months_since_2000);
+    Operand Minute(int32_t minutes);
+    Operand Second(int32_t seconds);
+    Operand Time(int64_t micros);   // whole milliseconds (the literal's unit)
+    Operand Dt(int64_t micros);     // whole milliseconds
+    Operand Dec64(int64_t unscaled, int32_t scale);
+    Operand Dec128(__int128 unscaled, int32_t scale);
+    Operand Null(Type type);
+    Operand Syms(const std::vector<std::string> &v);
+    Operand I64s(const std::vector<int64_t> &v);
+    Operand Bools(const std::vector<bool> &v);
+    // Any basic vector (length >= 1, fixed scale): the literal whose value it is.
+    Operand Literal(std::shared_ptr<const Vector> value);
+
+    const Status &status() const { return status_; }
+    // The program; the builder is empty afterwards.  Positions (Loc) are those of the
+    // printed text, so checker messages point into PrintProgram's output.
+    Expected<Program> Finish();
+
+private:
+    std::vector<Stmt> &Body();
+    void Add(Stmt s);
+    void Fail(Status s);
+    bool CheckName(const std::string &name);
+
+    Program program_;
+    Status status_;
+    int temp_ = 0;
+    int function_ = -1;  // index in the current module, -1 = none
+    // Open blocks: the statement (in its parent body) and whether its else branch is open.
+    std::vector<std::pair<Stmt *, bool>> blocks_;
+    std::vector<std::vector<Stmt> *> block_bodies_;
+};
+
+// ----------------------------------------------------------------------------------------------
 // Data registry and interpreter
 
 class DataRegistry {
@@ -435,6 +719,9 @@ struct InterpretOptions {
 // OUT_OF_MEMORY over the budget; UNSUPPORTED for builtins the interpreter does not implement.
 Expected<Value> Interpret(const Program &program, DataRegistry &data,
                           const InterpretOptions &options);
+// Same, with the values of the entry function's parameters (one per parameter, in order).
+Expected<Value> Interpret(const Program &program, DataRegistry &data, const InterpretOptions &options,
+                          const std::vector<Value> &entry_args);
 // Same, for a program that may not be checked yet.
 Expected<Value> CheckAndInterpret(Program &program, DataRegistry &data,
                                   const InterpretOptions &options);

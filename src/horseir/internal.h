@@ -8,16 +8,6 @@
 
 namespace rndn::hir {
 
-enum class Builtin : int {
-#define HIR_BUILTIN(ID, NAME, MINA, MAXA, RULE, KERNEL, PAR, NULLS) ID,
-#include "horseir/builtins.def"
-#undef HIR_BUILTIN
-    COUNT_
-};
-
-enum class ParClass : uint8_t { ELEMENTWISE, REDUCTION, SCAN, LIST, CPU };
-enum class NullRule : uint8_t { PROPAGATE, KLEENE, SKIP, FALSE, KEEP, NONE };
-
 // ---- type rules (checker_rules.cpp)
 struct RuleCtx {
     const std::vector<Type> &args;

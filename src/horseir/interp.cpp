@@ -38,7 +38,7 @@ public:
         for (size_t m = 0; m < p.modules.size(); ++m) module_index_[p.modules[m].name] = static_cast<int>(m);
     }
 
-    Expected<Value> Run() {
+    Expected<Value> Run(const std::vector<Value> &entry_args = {}) {
         if (!p_.checked || p_.entry_module < 0) return Status::Internal("Interpret: the program was not checked (call CheckProgram)");
         // globals
         for (size_t m = 0; m < p_.modules.size(); ++m)
@@ -48,7 +48,17 @@ public:
                 globals_[static_cast<int>(m) * 65536 + static_cast<int>(g)] = v;
             }
         const Function &main = p_.modules[static_cast<size_t>(p_.entry_module)].functions[static_cast<size_t>(p_.entry_function)];
-        RNDN_ASSIGN_OR_RETURN(auto results, CallUser(main, {}));
+        if (entry_args.size() != main.params.size())
+            return Status::UserError(sqlstate::kInvalidParameter, "main takes " + std::to_string(main.params.size()) + " parameter(s), " +
+                                                                      std::to_string(entry_args.size()) + " given");
+        for (size_t i = 0; i < entry_args.size(); ++i) {
+            Type have = entry_args[i].type();
+            const Type &want = main.params[i].type;
+            if (want.kind != TypeKind::WILDCARD && have.kind != want.kind)
+                return Status::UserError(sqlstate::kDatatypeMismatch, "parameter " + main.params[i].name + " of main is " + TypeToString(want) +
+                                                                          ", given " + TypeToString(have));
+        }
+        RNDN_ASSIGN_OR_RETURN(auto results, CallUser(main, entry_args));
         if (results.empty()) return Value();
         return results[0];
     }
@@ -313,6 +323,16 @@ Expected<Value> Interpret(const Program &program, DataRegistry &data, const Inte
     Interp in(program, data, options);
     try {
         return in.Run();
+    } catch (const std::bad_alloc &) {
+        return Status::OutOfMemory("out of memory in the HorseIR interpreter");
+    }
+}
+
+Expected<Value> Interpret(const Program &program, DataRegistry &data, const InterpretOptions &options,
+                          const std::vector<Value> &entry_args) {
+    Interp in(program, data, options);
+    try {
+        return in.Run(entry_args);
     } catch (const std::bad_alloc &) {
         return Status::OutOfMemory("out of memory in the HorseIR interpreter");
     }

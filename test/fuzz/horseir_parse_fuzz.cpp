@@ -1,5 +1,6 @@
-// libFuzzer target: HorseIR parser, type checker and printer on arbitrary text.  A program that
-// parses must check without crashing, and its printed form must parse again and print the same.
+// libFuzzer target: HorseIR parser, type checker, shape analysis and printer on arbitrary text.
+// A program that parses must check without crashing, and its printed form must parse again and
+// print the same; a program that checks must get its shapes (or a shape error) without crashing.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -15,6 +16,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     auto q = rndn::hir::ParseProgram(printed, "fuzz.hir");
     if (!q.ok()) std::abort();  // printer output must always parse
     if (rndn::hir::PrintProgram(*q) != printed) std::abort();
-    (void)rndn::hir::CheckProgram(*p);
+    if (rndn::hir::CheckProgram(*p).ok()) (void)rndn::hir::InferShapes(*p);
     return 0;
 }

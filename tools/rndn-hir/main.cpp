@@ -1,7 +1,8 @@
 // rndn-hir: check | print | run a HorseIR program.
-//   rndn-hir check PROGRAM.hir
+//   rndn-hir check [--shapes] PROGRAM.hir   (--shapes: every variable's type, shape and class)
 //   rndn-hir print PROGRAM.hir
-//   rndn-hir run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time]
+//   rndn-hir run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time] [--device=NAME]
+//     --device: run through runtime::CompiledPlan on that device (interp), inputs bound as columns
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -9,11 +10,14 @@
 #include <sstream>
 
 #include "horseir/horseir.h"
+#include "runtime/runtime.h"
 
 namespace {
 
 int Usage() {
-    std::fprintf(stderr, "usage: rndn-hir check|print|run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time]\n");
+    std::fprintf(stderr, "usage: rndn-hir check [--shapes] PROGRAM.hir\n"
+                         "       rndn-hir print PROGRAM.hir\n"
+                         "       rndn-hir run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time] [--device=interp]\n");
     return 2;
 }
 
@@ -35,16 +39,23 @@ int Fail(const rndn::Status &st) {
 
 int main(int argc, char **argv) {
     if (argc < 3) return Usage();
-    std::string cmd = argv[1], path = argv[2], schema, data;
-    bool timing = false;
-    for (int i = 3; i < argc; ++i) {
+    std::string cmd = argv[1], path, schema, data, device;
+    bool timing = false, shapes = false;
+    for (int i = 2; i < argc; ++i) {
         std::string a = argv[i];
-        if (a == "--schema" && i + 1 < argc) schema = argv[++i];
+        if (a.empty() || a[0] != '-') {
+            if (!path.empty()) return Usage();
+            path = a;
+            continue;
+        }
+        if (a == "--shapes" && cmd == "check") shapes = true;
+        else if (a == "--schema" && i + 1 < argc) schema = argv[++i];
         else if (a == "--data" && i + 1 < argc) data = argv[++i];
         else if (a == "--time") timing = true;
+        else if (a.rfind("--device=", 0) == 0 && cmd == "run") device = a.substr(9);
         else return Usage();
     }
-    if (cmd != "check" && cmd != "print" && cmd != "run") return Usage();
+    if ((cmd != "check" && cmd != "print" && cmd != "run") || path.empty()) return Usage();
     std::string text;
     if (!ReadFile(path, text)) {
         std::fprintf(stderr, "cannot read %s\n", path.c_str());
@@ -59,6 +70,12 @@ int main(int argc, char **argv) {
     rndn::Status st = rndn::hir::CheckProgram(*prog);
     if (!st.ok()) return Fail(st);
     if (cmd == "check") {
+        if (shapes) {
+            auto info = rndn::hir::InferShapes(*prog);
+            if (!info.ok()) return Fail(info.status());
+            std::cout << info->ToString();
+            return 0;
+        }
         std::cout << path << ": ok\n";
         return 0;
     }
@@ -74,6 +91,36 @@ int main(int argc, char **argv) {
         if (!ls.ok()) return Fail(ls);
         if (timing)
             std::fprintf(stderr, "load: %.1f ms\n", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    if (!device.empty()) {
+        auto dev = rndn::runtime::MakeDevice(device);
+        if (!dev.ok()) return Fail(dev.status());
+        auto plan = rndn::runtime::CompiledPlan::Compile(std::move(*prog));
+        if (!plan.ok()) return Fail(plan.status());
+        auto tables = rndn::runtime::InputsFromRegistry(registry);
+        if (!tables.ok()) return Fail(tables.status());
+        rndn::runtime::Inputs inputs;
+        inputs.tables = std::move(*tables);
+        rndn::runtime::RunOptions ro;
+        ro.sql_semantics = false;  // HorseIR's own rules, as the plain interpreter path
+        auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+        auto t0 = std::chrono::steady_clock::now();
+        rndn::Status st2 = (*dev)->Prepare(*plan, ro);
+        if (!st2.ok()) return Fail(st2);
+        auto t1 = std::chrono::steady_clock::now();
+        st2 = (*dev)->Bind(inputs);
+        if (!st2.ok()) return Fail(st2);
+        auto t2 = std::chrono::steady_clock::now();
+        st2 = (*dev)->Run();
+        if (!st2.ok()) return Fail(st2);
+        auto t3 = std::chrono::steady_clock::now();
+        auto result = (*dev)->Fetch();
+        if (!result.ok()) return Fail(result.status());
+        if (timing)
+            std::fprintf(stderr, "%s: prepare %.1f ms, bind %.1f ms, run %.1f ms, fetch %.1f ms\n", device.c_str(), ms(t0, t1), ms(t1, t2),
+                         ms(t2, t3), ms(t3, std::chrono::steady_clock::now()));
+        std::cout << rndn::runtime::FormatResult(*result);
+        return 0;
     }
     rndn::hir::InterpretOptions opts;
     auto t0 = std::chrono::steady_clock::now();
