@@ -65,10 +65,189 @@ const char *CodeName(HoleCode c) {
     return n[static_cast<int>(c)];
 }
 
+// ----------------------------------------------------------------------------- hand knowledge
+// The checked-in file src/assembler/isa/hand.txt (see its header for the format): what the corpus
+// cannot teach (operand placements that the examples leave ambiguous, hidden operands, reuse slots
+// of operands that always travel together, NaN payloads, float immediate codings).  Rules are
+// scoped by "arch" lines; every rule is checked against every corpus instance it touches, and a
+// rule that contradicts the corpus, or that touches no form, stops the generator.
+bool ParseFieldSpec(const std::string &item, Field *out) {
+    std::vector<std::string> p;
+    size_t s = 0;
+    while (true) {
+        size_t e = item.find(':', s);
+        p.push_back(item.substr(s, e == std::string::npos ? std::string::npos : e - s));
+        if (e == std::string::npos) break;
+        s = e + 1;
+    }
+    if (p.size() != 4 && p.size() != 7) return false;
+    static const char *kinds[] = {"R", "UR", "P", "UP", "B", "X", "N", "L"};
+    static const char *codes[] = {"PLAIN", "SIGNED", "F32", "F64HI", "F16", "REL"};
+    int k = -1, c = -1;
+    for (int i = 0; i < 8; ++i)
+        if (p[0] == kinds[i]) k = i;
+    for (int i = 0; i < 6; ++i)
+        if (p[1] == codes[i]) c = i;
+    if (k < 0 || c < 0) return false;
+    *out = Field{static_cast<HoleKind>(k), static_cast<HoleCode>(c), std::atoi(p[2].c_str()), std::atoi(p[3].c_str())};
+    if (p.size() == 7) out->lo2 = std::atoi(p[4].c_str()), out->width2 = std::atoi(p[5].c_str()), out->shift = std::atoi(p[6].c_str());
+    return out->width > 0 && out->lo >= 0 && out->lo + out->width <= kControlLo;
+}
+
+struct HandRules {
+    struct Operand {  // a text pattern with holes: wherever a template contains it, these fields
+        std::string pattern;
+        std::vector<Field> fields;
+        int line = 0, used = 0;
+    };
+    struct FieldRule {  // one hole of one template
+        std::string templ;
+        size_t hole = 0;
+        Field field;
+        int line = 0, used = 0;
+    };
+    struct Reuse {
+        std::string templ;
+        std::vector<int8_t> bits;
+        int line = 0, used = 0;
+    };
+    struct Implicit {  // forms whose mnemonic is `mnemonic` or starts with `mnemonic.`
+        std::string mnemonic;
+        Field field;
+        int64_t def = 0;
+        int line = 0, used = 0;
+    };
+    struct Nan {
+        std::string templ;
+        uint64_t bits = 0;
+        int line = 0, used = 0;
+    };
+    std::vector<Operand> operands;
+    std::vector<FieldRule> fields;
+    std::vector<Reuse> reuses;
+    std::vector<Implicit> implicits;
+    std::vector<Nan> nans;
+    std::map<std::string, HoleCode> float_code;  // base opcode -> coding of its float immediates
+    std::vector<std::string> notes;              // "note" lines, copied into the table header
+};
+
+bool LoadHand(const std::string &path, const std::string &arch, HandRules *h) {
+    std::ifstream in(path);
+    if (!in) {
+        std::cerr << "isa_gen: cannot read " << path << "\n";
+        return false;
+    }
+    std::string line;
+    int lineno = 0;
+    bool active = true;
+    auto fail = [&](const std::string &why) {
+        std::cerr << path << ":" << lineno << ": " << why << "\n";
+        return false;
+    };
+    while (std::getline(in, line)) {
+        ++lineno;
+        if (line.empty() || line[0] == '#') continue;
+        std::vector<std::string> col;
+        size_t s = 0;
+        while (true) {
+            size_t e = line.find('\t', s);
+            col.push_back(line.substr(s, e == std::string::npos ? std::string::npos : e - s));
+            if (e == std::string::npos) break;
+            s = e + 1;
+        }
+        if (col[0] == "arch") {
+            if (col.size() != 2) return fail("arch<TAB>sm_XX sm_YY ... | *");
+            std::istringstream as(col[1]);
+            std::string a;
+            active = false;
+            while (as >> a) active = active || a == "*" || a == arch;
+            continue;
+        }
+        if (!active) continue;
+        if (col[0] == "operand" && col.size() >= 3) {
+            HandRules::Operand o{col[1], {}, lineno};
+            std::istringstream fs(col[2]);
+            std::string item;
+            while (fs >> item) {
+                Field f{};
+                if (!ParseFieldSpec(item, &f)) return fail("bad field '" + item + "'");
+                o.fields.push_back(f);
+            }
+            h->operands.push_back(o);
+        } else if (col[0] == "field" && col.size() >= 4) {
+            HandRules::FieldRule r{col[1], static_cast<size_t>(std::atoi(col[2].c_str())), {}, lineno};
+            if (!ParseFieldSpec(col[3], &r.field)) return fail("bad field '" + col[3] + "'");
+            h->fields.push_back(r);
+        } else if (col[0] == "reuse" && col.size() >= 3) {
+            HandRules::Reuse r{col[1], {}, lineno};
+            std::istringstream rs(col[2]);
+            std::string item;
+            while (std::getline(rs, item, ',')) r.bits.push_back(static_cast<int8_t>(std::atoi(item.c_str())));
+            h->reuses.push_back(r);
+        } else if (col[0] == "implicit" && col.size() >= 4) {
+            HandRules::Implicit r{col[1], {}, std::atoll(col[3].c_str()), lineno};
+            if (!ParseFieldSpec(col[2], &r.field)) return fail("bad field '" + col[2] + "'");
+            h->implicits.push_back(r);
+        } else if (col[0] == "nan" && col.size() >= 3) {
+            h->nans.push_back({col[1], std::strtoull(col[2].c_str(), nullptr, 16), lineno});
+        } else if (col[0] == "float" && col.size() >= 3) {
+            HoleCode c;
+            if (col[1] == "F32") c = HoleCode::F32;
+            else if (col[1] == "F64HI") c = HoleCode::F64HI;
+            else if (col[1] == "F16") c = HoleCode::F16;
+            else return fail("float coding is F32, F64HI or F16");
+            std::istringstream os(col[2]);
+            std::string op;
+            while (os >> op) h->float_code[op] = c;
+        } else if (col[0] == "note" && col.size() >= 2) {
+            h->notes.push_back(col[1]);
+        } else {
+            return fail("unknown rule '" + col[0] + "'");
+        }
+    }
+    return true;
+}
+
+HandRules g_hand;
+
+std::string Mnemonic(const std::string &templ) {
+    std::string t = templ.rfind("@U ", 0) == 0 ? templ.substr(3) : templ;
+    return t.substr(0, t.find(' '));
+}
+
+// The hand-forced fields of a template: hole index -> field.
+std::map<size_t, Field> ForcedFields(const std::string &templ) {
+    std::map<size_t, Field> out;
+    for (HandRules::Operand &o : g_hand.operands)
+        for (size_t p = templ.find(o.pattern); p != std::string::npos; p = templ.find(o.pattern, p + 1)) {
+            size_t hole = static_cast<size_t>(std::count(templ.begin(), templ.begin() + static_cast<long>(p), '{'));
+            for (size_t k = 0; k < o.fields.size(); ++k) out[hole + k] = o.fields[k];
+            ++o.used;
+        }
+    for (HandRules::FieldRule &r : g_hand.fields)
+        if (r.templ == templ) {
+            out[r.hole] = r.field;
+            ++r.used;
+        }
+    return out;
+}
+
+const HandRules::Implicit *ImplicitFor(const std::string &templ) {
+    std::string m = Mnemonic(templ);
+    for (HandRules::Implicit &r : g_hand.implicits)
+        if (m == r.mnemonic || m.rfind(r.mnemonic + ".", 0) == 0) {
+            ++r.used;
+            return &r;
+        }
+    return nullptr;
+}
+
 // Runs nvdisasm -c -hex on a cubin and collects instructions.
 bool Harvest(const std::string &nvdisasm, const std::string &cubin, std::vector<Inst> *out, int *parse_fail) {
-    std::string cmd = nvdisasm + " -c -hex '" + cubin + "' 2>&1";
-    FILE *f = popen(cmd.c_str(), "r");
+    // A .sass file is nvdisasm's listing saved by the build (mk/assembler.mk); anything else is a
+    // cubin that we run nvdisasm on.
+    bool saved = cubin.size() > 5 && cubin.compare(cubin.size() - 5, 5, ".sass") == 0;
+    FILE *f = saved ? std::fopen(cubin.c_str(), "r") : popen((nvdisasm + " -c -hex '" + cubin + "' 2>&1").c_str(), "r");
     if (!f) return false;
     std::vector<std::string> lines;
     char buf[4096];
@@ -77,8 +256,10 @@ bool Harvest(const std::string &nvdisasm, const std::string &cubin, std::vector<
         while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
         lines.push_back(s);
     }
-    pclose(f);
+    if (saved) std::fclose(f);
+    else pclose(f);
     std::string base = cubin.substr(cubin.rfind('/') + 1);
+    if (saved) base = base.substr(0, base.size() - 5) + ".cubin";
     // First pass: label addresses per function (labels precede the instruction they name).
     std::string func;
     std::map<std::string, std::map<std::string, uint64_t>> labels;
@@ -279,13 +460,12 @@ std::vector<Candidate> Candidates(const std::vector<const Inst *> &g, size_t j, 
         }
         return out;
     }
-    bool integral = true, any_neg = false;
-    for (const Inst *in : g) {
-        const Hole &h = in->st.holes[j];
-        if (kind == HoleKind::NUM && (h.text.find_first_of(".eIQ") != std::string::npos)) integral = false;
-        if (h.value < 0) any_neg = true;
-    }
-    if (kind == HoleKind::HEX || kind == HoleKind::LABEL || (kind == HoleKind::NUM && integral)) {
+    bool any_neg = false;
+    for (const Inst *in : g)
+        if (in->st.holes[j].value < 0) any_neg = true;
+    // nvdisasm prints integers in hex; a decimal number is always a float immediate (its text
+    // may look integral: "1", "-2"), coded as the opcode's float rule in hand.txt says.
+    if (kind == HoleKind::HEX || kind == HoleKind::LABEL) {
         for (int lo = 0; lo < kControlLo; ++lo) {
             int width = 64;
             int need = 1;
@@ -314,10 +494,12 @@ std::vector<Candidate> Candidates(const std::vector<const Inst *> &g, size_t j, 
             out.push_back({code, lo, w});
         }
         if (kind == HoleKind::LABEL && out.empty()) SplitLabelCandidates(g, j, used, &out);
-        if (kind != HoleKind::NUM || !out.empty()) return out;
+        return out;
     }
     if (kind == HoleKind::NUM) {
-        const HoleCode codes[] = {HoleCode::F32, HoleCode::F64HI, HoleCode::F16};
+        std::vector<HoleCode> codes = {HoleCode::F32, HoleCode::F64HI, HoleCode::F16};
+        auto rule = g_hand.float_code.find(BaseOpcode(g[0]->templ));
+        if (rule != g_hand.float_code.end()) codes = {rule->second};
         for (HoleCode code : codes) {
             int fwidth = code == HoleCode::F16 ? 16 : 32;
             for (int lo = 0; lo + fwidth <= kControlLo; ++lo) {
@@ -388,7 +570,32 @@ Learned Learn(const std::vector<const Inst *> &g, const Prior *prior, Prior *rec
     Used used;
     for (int b = 12; b < 16; ++b) used.bit[b] = true;  // guard
     std::vector<Field> fields(first.st.holes.size());
+    std::map<size_t, Field> forced = ForcedFields(first.templ);
+    for (const auto &[j, fl] : forced) {
+        if (j >= fields.size() || fl.kind != first.st.holes[j].kind) {
+            std::cerr << "isa_gen: hand.txt field for hole " << j << " does not fit '" << first.templ << "'\n";
+            std::exit(1);
+        }
+        for (const Inst *in : g) {
+            const Hole &h = in->st.holes[j];
+            int64_t got = UnpackField(fl, in->w, in->addr);
+            bool ok = fl.kind == HoleKind::LABEL ? got == in->label_targets[j]
+                      : fl.kind == HoleKind::NUM  ? FloatMatches(fl.code, static_cast<uint64_t>(got), h.text)
+                                                  : got == h.value;
+            if (!ok) {
+                std::cerr << "isa_gen: hand.txt field for hole " << j << " of '" << first.templ
+                          << "' contradicts the corpus at " << in->where << "\n";
+                std::exit(1);
+            }
+        }
+        fields[j] = fl;
+        used.Take(fl.lo, fl.width);
+        if (fl.width2) used.Take(fl.lo2, fl.width2);
+    }
+    const HandRules::Implicit *implicit = ImplicitFor(first.templ);
+    if (implicit) used.Take(implicit->field.lo, implicit->field.width);
     for (size_t j : HoleOrder(g)) {
+        if (forced.count(j)) continue;
         std::vector<Candidate> c = Candidates(g, j, used, record ? nullptr : widths);
         if (c.empty()) {
             L.literal_hole = static_cast<int>(j);
@@ -428,6 +635,13 @@ Learned Learn(const std::vector<const Inst *> &g, const Prior *prior, Prior *rec
         bool same = g.size() > 1;
         for (const Inst *in : g) same = same && UnpackField(fields[j], in->w, in->addr) == v0;
         f.constant.push_back(same ? std::optional<int64_t>(v0) : std::nullopt);
+    }
+    if (implicit) {
+        // A hidden operand: free bits with the rule's default (the encoder takes the value the
+        // function's text implies, Isa::TrackImplicit).
+        f.implicit = implicit->field;
+        f.free_mask.Set(implicit->field.lo, implicit->field.width, ~uint64_t{0} >> (64 - implicit->field.width));
+        f.free_default.Set(implicit->field.lo, implicit->field.width, static_cast<uint64_t>(implicit->def));
     }
     for (int b = 0; b < kControlLo; ++b) {
         if (used.bit[b]) continue;
@@ -487,6 +701,11 @@ Learned Learn(const std::vector<const Inst *> &g, const Prior *prior, Prior *rec
         else if (std::find(ok_bits.begin(), ok_bits.end(), slot) != ok_bits.end()) f.reuse_bit[op] = static_cast<int8_t>(slot);
         else if (!ok_bits.empty()) f.reuse_bit[op] = static_cast<int8_t>(ok_bits[0]);
     }
+    for (HandRules::Reuse &r : g_hand.reuses)
+        if (r.templ == f.templ) {
+            f.reuse_bit = r.bits;
+            ++r.used;
+        }
     bool anyreuse = false;
     for (int8_t r : f.reuse_bit) anyreuse = anyreuse || r >= 0;
     if (!anyreuse) f.reuse_bit.clear();
@@ -513,19 +732,21 @@ void MakeLiteral(Inst *in, size_t j) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    std::string arch_name, nvdisasm = "nvdisasm", out_path;
+    std::string arch_name, nvdisasm = "nvdisasm", out_path, hand_path;
     std::vector<std::string> cubins;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--arch" && i + 1 < argc) arch_name = argv[++i];
         else if (a == "--nvdisasm" && i + 1 < argc) nvdisasm = argv[++i];
         else if (a == "-o" && i + 1 < argc) out_path = argv[++i];
+        else if (a == "--hand" && i + 1 < argc) hand_path = argv[++i];
         else cubins.push_back(a);
     }
     if (arch_name.empty() || out_path.empty() || cubins.empty()) {
-        std::cerr << "usage: isa_gen --arch sm_XX [--nvdisasm PATH] -o OUT.inc CUBIN...\n";
+        std::cerr << "usage: isa_gen --arch sm_XX [--nvdisasm PATH] [--hand hand.txt] -o OUT.inc (CUBIN|SASS)...\n";
         return 2;
     }
+    if (!hand_path.empty() && !LoadHand(hand_path, arch_name, &g_hand)) return 1;
     std::sort(cubins.begin(), cubins.end());
     std::vector<Inst> insts;
     int parse_fail = 0;
@@ -547,7 +768,17 @@ int main(int argc, char **argv) {
     // Pass 1: prior from unambiguous placements; pass 2: learn with the prior.
     Prior prior;
     WidthPrior width_prior;
+    // Pass 0 may turn holes into literal text (without the prior, placements collide); pass 1
+    // starts again from the instances as harvested.
+    const std::vector<Inst> harvested = insts;
     for (int pass = 0; pass < 2; ++pass) {
+        if (pass == 1) {
+            insts = harvested;  // same size: the pointers in `live` stay valid
+            for (auto &r : g_hand.operands) r.used = 0;  // rules count their use in pass 1 only
+            for (auto &r : g_hand.fields) r.used = 0;
+            for (auto &r : g_hand.reuses) r.used = 0;
+            for (auto &r : g_hand.implicits) r.used = 0;
+        }
         std::map<std::string, std::vector<Inst *>> groups;
         for (Inst *in : live) groups[in->templ].push_back(in);
         std::vector<Form> forms;
@@ -587,12 +818,32 @@ int main(int argc, char **argv) {
         }
         if (pass == 0) continue;
         std::sort(forms.begin(), forms.end(), [](const Form &a, const Form &b) { return a.templ < b.templ; });
+        // Every hand rule must have touched a form of this architecture (a stale rule is an error).
+        auto stale = [&](int used, int line) {
+            if (used) return false;
+            std::cerr << hand_path << ":" << line << ": rule matches no " << arch_name << " form\n";
+            return true;
+        };
+        bool any_stale = false;
+        for (const auto &r : g_hand.operands) any_stale |= stale(r.used, r.line);
+        for (const auto &r : g_hand.fields) any_stale |= stale(r.used, r.line);
+        for (const auto &r : g_hand.reuses) any_stale |= stale(r.used, r.line);
+        for (const auto &r : g_hand.implicits) any_stale |= stale(r.used, r.line);
+        std::vector<std::pair<std::string, uint64_t>> nan_rows;
+        for (auto &r : g_hand.nans) {
+            for (const Form &f : forms) r.used += f.templ == r.templ;
+            any_stale |= stale(r.used, r.line);
+            nan_rows.push_back({r.templ, r.bits});
+        }
+        if (any_stale) return 1;
         std::ostringstream o;
-        o << "R\"ISA(# generated by src/assembler/gen/isa_gen.cpp (make isa-tables) -- do not edit.\n"
-          << "# source: " << cubins.size() << " corpus cubins, " << live.size() << " instructions, via nvdisasm -c -hex\n"
+        o << "R\"ISA(# generated by src/assembler/gen/isa_gen.cpp (make isa-tables) from the corpus and the hand\n"
+          << "# knowledge in src/assembler/isa/hand.txt -- do not edit; change hand.txt and regenerate.\n"
+          << "# source: " << cubins.size() << " cubins, " << live.size() << " instructions, via nvdisasm -c -hex\n"
           << "# form<TAB>template<TAB>fixed mask<TAB>fixed bits<TAB>free mask<TAB>free default<TAB>"
              "fields (kind:code:lo:width[:lo2:width2:shift] per hole)<TAB>reuse bit per operand<TAB>"
-             "constant hole values (* varies)<TAB>instances<TAB>provenance\n"
+             "constant hole values (* varies)<TAB>instances<TAB>provenance[<TAB>implicit (hidden, unprinted) field]\n"
+          << "# nan<TAB>template<TAB>bits: the NaN immediate (sign excluded) the parser uses for that form's +QNAN/-QNAN\n"
           << "arch\t" << arch_name << "\n";
         for (const Form &f : forms) {
             o << "form\t" << f.templ << "\t" << Hex128(f.fixed_mask) << "\t" << Hex128(f.fixed_bits) << "\t"
@@ -615,7 +866,16 @@ int main(int argc, char **argv) {
             else
                 for (size_t j = 0; j < f.constant.size(); ++j)
                     o << (j ? "," : "") << (f.constant[j] ? std::to_string(*f.constant[j]) : std::string("*"));
-            o << "\t" << f.seen << "\t" << f.provenance << "\n";
+            o << "\t" << f.seen << "\t" << f.provenance;
+            if (f.implicit)
+                o << "\t" << KindName(f.implicit->kind) << ":" << CodeName(f.implicit->code) << ":" << f.implicit->lo << ":"
+                  << f.implicit->width;
+            o << "\n";
+        }
+        for (const auto &[t, bits] : nan_rows) {
+            char b[40];
+            std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(bits));
+            o << "nan\t" << t << "\t" << b << "\n";
         }
         for (const auto &[k, txt] : floats) {
             char b[40];
