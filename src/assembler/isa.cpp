@@ -125,14 +125,15 @@ namespace {
 }  // namespace
 
 // The formatting rule for float literals, inferred from the corpus (the table keeps any literal
-// the rule gets wrong): %.20g, except that large values that %g would print in positional form
-// are printed as %.20e; infinities and NaNs as +INF/-INF/+QNAN/-QNAN.
+// the rule gets wrong): %.20g, except that magnitudes from 1e9 up are printed as %.20e (probed
+// against nvdisasm 13: 999999936 positional, 1e9 and 2^31 exponential; float_imm_test);
+// infinities and NaNs as +INF/-INF/+QNAN/-QNAN.
 std::string FormatFloatRule(double d) {
     if (std::isnan(d)) return std::signbit(d) ? "-QNAN" : "+QNAN";
     if (std::isinf(d)) return d < 0 ? "-INF" : "+INF";
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.20g", d);
-    if (std::fabs(d) >= 1e15 && std::strchr(buf, 'e') == nullptr) std::snprintf(buf, sizeof buf, "%.20e", d);
+    if (std::fabs(d) >= 1e9) std::snprintf(buf, sizeof buf, "%.20e", d);
     return buf;
 }
 
@@ -489,13 +490,37 @@ Expected<Instruction> Isa::FromSplit(const SplitText &st) const {
                 else if (h.text == "-INF") d = -INFINITY;
                 else if (h.text == "+QNAN") d = NAN;
                 else if (h.text == "-QNAN") d = -NAN;
-                else d = std::strtod(h.text.c_str(), nullptr);
-                if (fl.code == HoleCode::F32) v = std::bit_cast<uint32_t>(static_cast<float>(d));
-                else if (fl.code == HoleCode::F64HI) v = static_cast<int64_t>(std::bit_cast<uint64_t>(d) >> 32);
                 else {
+                    char *end = nullptr;
+                    d = std::strtod(h.text.c_str(), &end);
+                    if (end == h.text.c_str() || *end)
+                        return Status::UserError(sqlstate::kSyntaxError, "'" + h.text + "' is not a number");
+                }
+                // The immediate must denote exactly one value of the field's coding: the decimal
+                // value itself, or the text nvdisasm prints for it.  Anything else is an error,
+                // never the nearest value.
+                auto not_representable = [&](const char *what) {
+                    return Status::UserError(sqlstate::kNumericOutOfRange,
+                                             "'" + h.text + "' is not representable as " + what + " in '" + f.templ + "'");
+                };
+                if (fl.code == HoleCode::F32) {
+                    float x = static_cast<float>(d);
+                    uint32_t bits = std::bit_cast<uint32_t>(x);
+                    bool exact = std::isnan(d) || static_cast<double>(x) == d;
+                    if (!exact && FormatFloat(fl.code, bits) != h.text) return not_representable("an f32 immediate");
+                    v = bits;
+                } else if (fl.code == HoleCode::F64HI) {
+                    uint64_t bits = std::bit_cast<uint64_t>(d);
+                    bool exact = std::isnan(d) || (bits & 0xffffffffu) == 0;
+                    if (!exact && FormatFloat(fl.code, bits >> 32) != h.text)
+                        return not_representable("an f64 immediate (only its high 32 bits are encoded; the low 32 must be 0)");
+                    v = static_cast<int64_t>(bits >> 32);
+                } else if (fl.code == HoleCode::F16) {
                     uint64_t hb = 0;
-                    if (!DoubleToHalf(d, &hb)) return Status::UserError(sqlstate::kNumericOutOfRange, "'" + h.text + "' is not a half");
+                    if (!DoubleToHalf(d, &hb)) return not_representable("an f16 immediate");
                     v = static_cast<int64_t>(hb);
+                } else {
+                    return Status::Internal("float immediate in a non-float field of '" + f.templ + "'");
                 }
             }
         }

@@ -2,6 +2,9 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
 
 #include <cstdio>
 #include <cstdlib>
@@ -69,6 +72,69 @@ inline std::vector<std::string> CorpusCubins(const std::string &arch) {
 inline std::vector<uint8_t> ReadFile(const std::string &p) {
     std::ifstream in(p, std::ios::binary);
     return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+}  // namespace rndn::sass::nvtools
+
+#include "assembler/assembler.h"
+
+namespace rndn::sass::nvtools {
+
+// What nvdisasm prints for arbitrary instruction words: they are written over the code of a
+// carrier cubin (the corpus cubin of `arch` with the largest function), nvdisasm -c reads it, and
+// the text at each word's address comes back ("" where nvdisasm printed none).  The words are
+// placed from address 0 of that function, as many per run as it holds (several runs if needed).
+inline std::vector<std::string> NvdisasmTexts(const std::string &nvdisasm, Arch arch, const std::vector<Word> &words,
+                                              std::string *error = nullptr) {
+    std::vector<std::string> out(words.size());
+    std::string carrier;
+    size_t best = 0;
+    int section = -1;
+    for (const std::string &p : CorpusCubins(GetArchInfo(arch).name)) {
+        auto elf = ReadCubin(ReadFile(p));
+        if (!elf.ok()) continue;
+        for (size_t i = 0; i < elf->sections.size(); ++i)
+            if (elf->sections[i].name.rfind(".text.", 0) == 0 && elf->sections[i].data.size() > best)
+                best = elf->sections[i].data.size(), carrier = p, section = static_cast<int>(i);
+    }
+    if (carrier.empty()) {
+        if (error) *error = "no carrier cubin (make corpus)";
+        return out;
+    }
+    auto elf = ReadCubin(ReadFile(carrier));
+    const std::string fn = elf->sections[section].name.substr(6);
+    const size_t per_run = best / 16;
+    std::string tmp = (std::filesystem::temp_directory_path() / ("rndn_nvwords_" + std::to_string(getpid()) + ".cubin")).string();
+    for (size_t start = 0; start < words.size(); start += per_run) {
+        ElfFile e = *elf;
+        size_t n = std::min(per_run, words.size() - start);
+        for (size_t k = 0; k < n; ++k) {
+            std::memcpy(e.sections[section].data.data() + 16 * k, &words[start + k].lo, 8);
+            std::memcpy(e.sections[section].data.data() + 16 * k + 8, &words[start + k].hi, 8);
+        }
+        auto bytes = WriteCubin(e);
+        if (!bytes.ok()) continue;
+        std::ofstream(tmp, std::ios::binary).write(reinterpret_cast<const char *>(bytes->data()), bytes->size());
+        std::string cur;
+        for (const std::string &l : Lines(RunCmd(nvdisasm + " -c '" + tmp + "' 2>&1"))) {
+            if (l.rfind("//--------------------- .text.", 0) == 0) {
+                cur = l.substr(30, l.find(' ', 30) - 30);
+                continue;
+            }
+            size_t a = l.find("/*");
+            if (cur != fn || a == std::string::npos || l.size() < a + 8 || l[a + 6] != '*' || l[a + 7] != '/') continue;
+            size_t addr = std::strtoull(l.substr(a + 2, 4).c_str(), nullptr, 16);
+            if (addr % 16 || addr / 16 >= n) continue;
+            std::string text = l.substr(a + 8);
+            size_t semi = text.rfind(';');
+            if (semi != std::string::npos) text = text.substr(0, semi);
+            while (!text.empty() && text.back() == ' ') text.pop_back();
+            size_t b = text.find_first_not_of(' ');
+            out[start + addr / 16] = b == std::string::npos ? "" : text.substr(b);
+        }
+    }
+    std::filesystem::remove(tmp);
+    return out;
 }
 
 }  // namespace rndn::sass::nvtools
