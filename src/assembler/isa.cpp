@@ -325,9 +325,17 @@ Expected<Instruction> Isa::Decode(const Word &w, uint64_t address) const {
     for (const Field &f : best->fields) inst.values.push_back(UnpackField(f, w, address));
     if (best->implicit) inst.implicit = UnpackField(*best->implicit, w, address);
     inst.control = UnpackControl(w);
+    uint8_t mapped = 0;
     for (size_t op = 0; op < best->reuse_bit.size(); ++op)
-        if (best->reuse_bit[op] >= 0 && ((inst.control.reuse >> best->reuse_bit[op]) & 1))
-            inst.reuse_operands |= 1u << op;
+        if (best->reuse_bit[op] >= 0) {
+            mapped |= static_cast<uint8_t>(1 << best->reuse_bit[op]);
+            if ((inst.control.reuse >> best->reuse_bit[op]) & 1) inst.reuse_operands |= 1u << op;
+        }
+    // A reuse flag no operand of the form is known to carry: printing the instruction without it
+    // would be a guess (nvdisasm prints ".reuse" on some operand), so it is an error.
+    if (inst.control.reuse & ~mapped)
+        return Status::Unsupported("'" + best->templ + "' has a reuse flag (control reuse 0x" +
+                                   std::to_string(inst.control.reuse) + ") on an operand the table does not know");
     return inst;
 }
 

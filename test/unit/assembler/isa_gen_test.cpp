@@ -33,6 +33,11 @@ TEST_P(IsaGenTest, RegeneratingReproducesTheTable) {
         listings.push_back(sass);
     }
     ASSERT_GE(listings.size(), 30u) << "corpus missing in build/corpus (make corpus)";
+    // The ISA probe kernels (test/isa/probe, mk/assembler.mk) are generator input too.
+    std::string probe = "build/isa_probe/" + arch;
+    if (fs::exists(probe))
+        for (const auto &e : fs::directory_iterator(probe))
+            if (e.path().extension() == ".sass") listings.push_back(e.path().string());
     std::string out = (fs::temp_directory_path() / ("rndn_isa_gen_" + arch + ".inc")).string();
     std::string cmd = "build/assembler/isa_gen --arch " + arch + " --hand src/assembler/isa/hand.txt -o '" + out + "'";
     for (const std::string &l : listings) cmd += " '" + l + "'";
