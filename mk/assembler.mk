@@ -44,7 +44,7 @@ build/isa_probe/%.sass: build/isa_probe/%.cubin
 isa-sass: $(ASM_SASS) $(ASM_PROBE)
 isa-tables: build/assembler/isa_gen $(ASM_SASS) $(ASM_PROBE) src/assembler/isa/hand.txt
 	for a in $(ASM_ARCHS); do \
-	  build/assembler/isa_gen --arch sm_$$a --hand src/assembler/isa/hand.txt -o src/assembler/isa/sm_$$a.inc \
+	  build/assembler/isa_gen --arch sm_$$a --nvdisasm $(ASM_NVDISASM) --synthesize 2 --hand src/assembler/isa/hand.txt -o src/assembler/isa/sm_$$a.inc \
 	    build/corpus/sm_$$a/*.sass build/isa_probe/sm_$$a/*.sass || exit 1; \
 	done
 
