@@ -37,6 +37,10 @@ constexpr CodeName kCodeNames[] = {
 };
 
 bool ParseWordHex(std::string_view s, Word *w) {
+    if (s == "-") {  // the generator writes an all-zero free mask / default as "-"
+        *w = Word{};
+        return true;
+    }
     if (s.size() != 32) return false;
     for (char c : s)
         if (!isxdigit(static_cast<unsigned char>(c))) return false;
@@ -423,7 +427,14 @@ std::string Isa::PrintWithLabels(const Instruction &inst, const std::vector<std:
                 break;
             case HoleKind::NUM:
                 if (fl.code == HoleCode::PLAIN || fl.code == HoleCode::SIGNED) out += std::to_string(v);
-                else out += FormatFloat(fl.code, static_cast<uint64_t>(v));
+                else {
+                    std::string f = FormatFloat(fl.code, static_cast<uint64_t>(v));
+                    out += f;
+                    // nvdisasm: "+INF , P0" but "1.5, P0" (see SplitInstructionText).
+                    if ((f.find("INF") != std::string::npos || f.find("QNAN") != std::string::npos) && e + 1 < t.size() &&
+                        t[e + 1] == ',')
+                        out += ' ';
+                }
                 break;
             case HoleKind::LABEL: out += hole < label_names.size() ? label_names[hole] : std::string("?"); break;
         }

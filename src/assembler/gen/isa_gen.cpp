@@ -749,7 +749,8 @@ void MakeLiteral(Inst *in, size_t j) {
 std::string FormRow(const Form &f) {
     std::ostringstream o;
     o << "form\t" << f.templ << "\t" << Hex128(f.fixed_mask) << "\t" << Hex128(f.fixed_bits) << "\t"
-      << Hex128(f.free_mask) << "\t" << Hex128(f.free_default) << "\t";
+      << (f.free_mask == Word{} ? std::string("-") : Hex128(f.free_mask)) << "\t"
+      << (f.free_default == Word{} ? std::string("-") : Hex128(f.free_default)) << "\t";
     if (f.fields.empty()) o << "-";
     for (size_t j = 0; j < f.fields.size(); ++j) {
         o << (j ? " " : "") << KindName(f.fields[j].kind) << ":" << CodeName(f.fields[j].code) << ":" << f.fields[j].lo
@@ -900,7 +901,7 @@ bool ApplyEdit(const Form &F, const Form &A, const Form &B, const Tokens &tf, co
     n.templ = Untokenize(tn);
     n.constant.assign(n.fields.size(), std::nullopt);
     n.seen = 0;
-    n.provenance = "synthesized:" + F.provenance;
+    n.provenance = "synthesized";
     *out = std::move(n);
     return true;
 }
@@ -928,9 +929,13 @@ std::vector<std::string> NvdisasmWords(const std::string &nvdisasm, const std::s
     std::vector<Word> ws = words;
     std::vector<bool> illegal(words.size(), false);
     std::string fn = elf->sections[sec].name.substr(6);
+    const std::vector<uint8_t> original = elf->sections[sec].data;
     std::string tmp = "/tmp/rndn_isa_gen_" + std::to_string(getpid()) + ".cubin";
     for (int attempt = 0; attempt < 8; ++attempt) {
-        std::vector<uint8_t> code(ws.size() * 16);
+        // The carrier's own code stays after the words (shrinking the section would leave its
+        // .nv.info offsets, e.g. of EXIT, outside it).
+        std::vector<uint8_t> code = original;
+        if (code.size() < ws.size() * 16) code.resize(ws.size() * 16);
         for (size_t k = 0; k < ws.size(); ++k) {
             std::memcpy(code.data() + 16 * k, &ws[k].lo, 8);
             std::memcpy(code.data() + 16 * k + 8, &ws[k].hi, 8);
@@ -1242,7 +1247,8 @@ int main(int argc, char **argv) {
           << "# source: " << cubins.size() << " cubins, " << live.size() << " instructions, via nvdisasm -c -hex\n"
           << "# form<TAB>template<TAB>fixed mask<TAB>fixed bits<TAB>free mask<TAB>free default<TAB>"
              "fields (kind:code:lo:width[:lo2:width2:shift] per hole)<TAB>reuse bit per operand<TAB>"
-             "constant hole values (* varies)<TAB>instances<TAB>provenance[<TAB>implicit (hidden, unprinted) field]\n"
+             "constant hole values (* varies)<TAB>instances<TAB>provenance[<TAB>implicit (hidden, unprinted) field]; "
+             "a free mask or default of '-' is zero; 'synthesized': composed and confirmed by nvdisasm (isa_gen.cpp)\n"
           << "# nan<TAB>template<TAB>bits: the NaN immediate (sign excluded) the parser uses for that form's +QNAN/-QNAN\n"
           << "arch\t" << arch_name << "\n";
         for (const Form &f : forms) o << FormRow(f);
