@@ -37,6 +37,10 @@ constexpr CodeName kCodeNames[] = {
 };
 
 bool ParseWordHex(std::string_view s, Word *w) {
+    if (s == "-") {  // the generator writes an all-zero free mask / default as "-"
+        *w = Word{};
+        return true;
+    }
     if (s.size() != 32) return false;
     for (char c : s)
         if (!isxdigit(static_cast<unsigned char>(c))) return false;
@@ -125,14 +129,15 @@ namespace {
 }  // namespace
 
 // The formatting rule for float literals, inferred from the corpus (the table keeps any literal
-// the rule gets wrong): %.20g, except that large values that %g would print in positional form
-// are printed as %.20e; infinities and NaNs as +INF/-INF/+QNAN/-QNAN.
+// the rule gets wrong): %.20g, except that magnitudes from 1e9 up are printed as %.20e (probed
+// against nvdisasm 13: 999999936 positional, 1e9 and 2^31 exponential; float_imm_test);
+// infinities and NaNs as +INF/-INF/+QNAN/-QNAN.
 std::string FormatFloatRule(double d) {
     if (std::isnan(d)) return std::signbit(d) ? "-QNAN" : "+QNAN";
     if (std::isinf(d)) return d < 0 ? "-INF" : "+INF";
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.20g", d);
-    if (std::fabs(d) >= 1e15 && std::strchr(buf, 'e') == nullptr) std::snprintf(buf, sizeof buf, "%.20e", d);
+    if (std::fabs(d) >= 1e9) std::snprintf(buf, sizeof buf, "%.20e", d);
     return buf;
 }
 
@@ -324,9 +329,17 @@ Expected<Instruction> Isa::Decode(const Word &w, uint64_t address) const {
     for (const Field &f : best->fields) inst.values.push_back(UnpackField(f, w, address));
     if (best->implicit) inst.implicit = UnpackField(*best->implicit, w, address);
     inst.control = UnpackControl(w);
+    uint8_t mapped = 0;
     for (size_t op = 0; op < best->reuse_bit.size(); ++op)
-        if (best->reuse_bit[op] >= 0 && ((inst.control.reuse >> best->reuse_bit[op]) & 1))
-            inst.reuse_operands |= 1u << op;
+        if (best->reuse_bit[op] >= 0) {
+            mapped |= static_cast<uint8_t>(1 << best->reuse_bit[op]);
+            if ((inst.control.reuse >> best->reuse_bit[op]) & 1) inst.reuse_operands |= 1u << op;
+        }
+    // A reuse flag no operand of the form is known to carry: printing the instruction without it
+    // would be a guess (nvdisasm prints ".reuse" on some operand), so it is an error.
+    if (inst.control.reuse & ~mapped)
+        return Status::Unsupported("'" + best->templ + "' has a reuse flag (control reuse 0x" +
+                                   std::to_string(inst.control.reuse) + ") on an operand the table does not know");
     return inst;
 }
 
@@ -414,7 +427,14 @@ std::string Isa::PrintWithLabels(const Instruction &inst, const std::vector<std:
                 break;
             case HoleKind::NUM:
                 if (fl.code == HoleCode::PLAIN || fl.code == HoleCode::SIGNED) out += std::to_string(v);
-                else out += FormatFloat(fl.code, static_cast<uint64_t>(v));
+                else {
+                    std::string f = FormatFloat(fl.code, static_cast<uint64_t>(v));
+                    out += f;
+                    // nvdisasm: "+INF , P0" but "1.5, P0" (see SplitInstructionText).
+                    if ((f.find("INF") != std::string::npos || f.find("QNAN") != std::string::npos) && e + 1 < t.size() &&
+                        t[e + 1] == ',')
+                        out += ' ';
+                }
                 break;
             case HoleKind::LABEL: out += hole < label_names.size() ? label_names[hole] : std::string("?"); break;
         }
@@ -489,13 +509,37 @@ Expected<Instruction> Isa::FromSplit(const SplitText &st) const {
                 else if (h.text == "-INF") d = -INFINITY;
                 else if (h.text == "+QNAN") d = NAN;
                 else if (h.text == "-QNAN") d = -NAN;
-                else d = std::strtod(h.text.c_str(), nullptr);
-                if (fl.code == HoleCode::F32) v = std::bit_cast<uint32_t>(static_cast<float>(d));
-                else if (fl.code == HoleCode::F64HI) v = static_cast<int64_t>(std::bit_cast<uint64_t>(d) >> 32);
                 else {
+                    char *end = nullptr;
+                    d = std::strtod(h.text.c_str(), &end);
+                    if (end == h.text.c_str() || *end)
+                        return Status::UserError(sqlstate::kSyntaxError, "'" + h.text + "' is not a number");
+                }
+                // The immediate must denote exactly one value of the field's coding: the decimal
+                // value itself, or the text nvdisasm prints for it.  Anything else is an error,
+                // never the nearest value.
+                auto not_representable = [&](const char *what) {
+                    return Status::UserError(sqlstate::kNumericOutOfRange,
+                                             "'" + h.text + "' is not representable as " + what + " in '" + f.templ + "'");
+                };
+                if (fl.code == HoleCode::F32) {
+                    float x = static_cast<float>(d);
+                    uint32_t bits = std::bit_cast<uint32_t>(x);
+                    bool exact = std::isnan(d) || static_cast<double>(x) == d;
+                    if (!exact && FormatFloat(fl.code, bits) != h.text) return not_representable("an f32 immediate");
+                    v = bits;
+                } else if (fl.code == HoleCode::F64HI) {
+                    uint64_t bits = std::bit_cast<uint64_t>(d);
+                    bool exact = std::isnan(d) || (bits & 0xffffffffu) == 0;
+                    if (!exact && FormatFloat(fl.code, bits >> 32) != h.text)
+                        return not_representable("an f64 immediate (only its high 32 bits are encoded; the low 32 must be 0)");
+                    v = static_cast<int64_t>(bits >> 32);
+                } else if (fl.code == HoleCode::F16) {
                     uint64_t hb = 0;
-                    if (!DoubleToHalf(d, &hb)) return Status::UserError(sqlstate::kNumericOutOfRange, "'" + h.text + "' is not a half");
+                    if (!DoubleToHalf(d, &hb)) return not_representable("an f16 immediate");
                     v = static_cast<int64_t>(hb);
+                } else {
+                    return Status::Internal("float immediate in a non-float field of '" + f.templ + "'");
                 }
             }
         }

@@ -205,7 +205,7 @@ Expected<SplitText> SplitInstructionText(std::string_view text) {
     int operand = 0;
     std::string cur;  // template text of the current operand
     auto finish_operand = [&]() -> Status {
-        // Trailing spaces are kept: nvdisasm prints some immediates as "+INF , PT".
+        // Trailing spaces are kept (an infinity or NaN takes its own, see the number rule).
         static const std::string kReuse = ".reuse";
         if (cur.size() > kReuse.size() && cur.compare(cur.size() - kReuse.size(), kReuse.size(), kReuse) == 0) {
             cur.resize(cur.size() - kReuse.size());
@@ -260,6 +260,17 @@ Expected<SplitText> SplitInstructionText(std::string_view text) {
                 j += text[j] == 'I' ? 3 : 4;
                 h.kind = HoleKind::NUM;
                 h.value = 0;
+                // nvdisasm writes a space after an infinity or NaN that another operand follows
+                // ("+INF , P0", but "1.5, P0"): the space belongs to the number, not the template.
+                size_t k = j;
+                while (k < n && text[k] == ' ') ++k;
+                if (k > j && k < n && text[k] == ',') {
+                    h.text.assign(text.substr(s, j - s));
+                    out.holes.push_back(h);
+                    cur += HoleMarker(h.kind);
+                    i = k;
+                    continue;
+                }
             } else if (j + 1 < n && text[j] == '0' && text[j + 1] == 'x') {
                 j += 2;
                 size_t ds = j;

@@ -22,6 +22,10 @@
 #include <memory>
 #include <set>
 #include <sstream>
+#include <iterator>
+#include <random>
+#include <tuple>
+#include <unistd.h>
 
 #include "assembler/assembler.h"
 
@@ -65,10 +69,201 @@ const char *CodeName(HoleCode c) {
     return n[static_cast<int>(c)];
 }
 
+// ----------------------------------------------------------------------------- hand knowledge
+// The checked-in file src/assembler/isa/hand.txt (see its header for the format): what the corpus
+// cannot teach (operand placements that the examples leave ambiguous, hidden operands, reuse slots
+// of operands that always travel together, NaN payloads, float immediate codings).  Rules are
+// scoped by "arch" lines; every rule is checked against every corpus instance it touches, and a
+// rule that contradicts the corpus, or that touches no form, stops the generator.
+bool ParseFieldSpec(const std::string &item, Field *out) {
+    std::vector<std::string> p;
+    size_t s = 0;
+    while (true) {
+        size_t e = item.find(':', s);
+        p.push_back(item.substr(s, e == std::string::npos ? std::string::npos : e - s));
+        if (e == std::string::npos) break;
+        s = e + 1;
+    }
+    if (p.size() != 4 && p.size() != 7) return false;
+    static const char *kinds[] = {"R", "UR", "P", "UP", "B", "X", "N", "L"};
+    static const char *codes[] = {"PLAIN", "SIGNED", "F32", "F64HI", "F16", "REL"};
+    int k = -1, c = -1;
+    for (int i = 0; i < 8; ++i)
+        if (p[0] == kinds[i]) k = i;
+    for (int i = 0; i < 6; ++i)
+        if (p[1] == codes[i]) c = i;
+    if (k < 0 || c < 0) return false;
+    *out = Field{static_cast<HoleKind>(k), static_cast<HoleCode>(c), std::atoi(p[2].c_str()), std::atoi(p[3].c_str())};
+    if (p.size() == 7) out->lo2 = std::atoi(p[4].c_str()), out->width2 = std::atoi(p[5].c_str()), out->shift = std::atoi(p[6].c_str());
+    return out->width > 0 && out->lo >= 0 && out->lo + out->width <= kControlLo;
+}
+
+struct HandRules {
+    struct Operand {  // a text pattern with holes: wherever a template contains it, these fields
+        std::string pattern;
+        std::vector<Field> fields;
+        int line = 0, used = 0;
+        std::set<std::string> only, skip;  // opcodes (+OP / -OP in the rule's fourth column)
+    };
+    struct FieldRule {  // one hole of one template
+        std::string templ;
+        size_t hole = 0;
+        Field field;
+        int line = 0, used = 0;
+    };
+    struct Reuse {
+        std::string templ;
+        std::vector<int8_t> bits;
+        int line = 0, used = 0;
+    };
+    struct Implicit {  // forms whose mnemonic is `mnemonic` or starts with `mnemonic.`
+        std::string mnemonic;
+        Field field;
+        int64_t def = 0;
+        int line = 0, used = 0;
+    };
+    struct Nan {
+        std::string templ;
+        uint64_t bits = 0;
+        int line = 0, used = 0;
+    };
+    std::vector<Operand> operands;
+    std::vector<FieldRule> fields;
+    std::vector<Reuse> reuses;
+    std::vector<Implicit> implicits;
+    std::vector<Nan> nans;
+    std::map<std::string, HoleCode> float_code;  // base opcode -> coding of its float immediates
+    std::vector<std::string> notes;              // "note" lines, copied into the table header
+};
+
+bool LoadHand(const std::string &path, const std::string &arch, HandRules *h) {
+    std::ifstream in(path);
+    if (!in) {
+        std::cerr << "isa_gen: cannot read " << path << "\n";
+        return false;
+    }
+    std::string line;
+    int lineno = 0;
+    bool active = true;
+    auto fail = [&](const std::string &why) {
+        std::cerr << path << ":" << lineno << ": " << why << "\n";
+        return false;
+    };
+    while (std::getline(in, line)) {
+        ++lineno;
+        if (line.empty() || line[0] == '#') continue;
+        std::vector<std::string> col;
+        size_t s = 0;
+        while (true) {
+            size_t e = line.find('\t', s);
+            col.push_back(line.substr(s, e == std::string::npos ? std::string::npos : e - s));
+            if (e == std::string::npos) break;
+            s = e + 1;
+        }
+        if (col[0] == "arch") {
+            if (col.size() != 2) return fail("arch<TAB>sm_XX sm_YY ... | *");
+            std::istringstream as(col[1]);
+            std::string a;
+            active = false;
+            while (as >> a) active = active || a == "*" || a == arch;
+            continue;
+        }
+        if (!active) continue;
+        if (col[0] == "operand" && col.size() >= 3) {
+            HandRules::Operand o{col[1], {}, lineno};
+            std::istringstream fs(col[2]);
+            std::string item;
+            while (fs >> item) {
+                Field f{};
+                if (!ParseFieldSpec(item, &f)) return fail("bad field '" + item + "'");
+                o.fields.push_back(f);
+            }
+            if (col.size() >= 4) {
+                std::istringstream ops(col[3]);
+                std::string op;
+                while (ops >> op) {
+                    if (op.size() < 2 || (op[0] != '+' && op[0] != '-')) return fail("opcode filter is +OP or -OP");
+                    (op[0] == '+' ? o.only : o.skip).insert(op.substr(1));
+                }
+            }
+            h->operands.push_back(o);
+        } else if (col[0] == "field" && col.size() >= 4) {
+            HandRules::FieldRule r{col[1], static_cast<size_t>(std::atoi(col[2].c_str())), {}, lineno};
+            if (!ParseFieldSpec(col[3], &r.field)) return fail("bad field '" + col[3] + "'");
+            h->fields.push_back(r);
+        } else if (col[0] == "reuse" && col.size() >= 3) {
+            HandRules::Reuse r{col[1], {}, lineno};
+            std::istringstream rs(col[2]);
+            std::string item;
+            while (std::getline(rs, item, ',')) r.bits.push_back(static_cast<int8_t>(std::atoi(item.c_str())));
+            h->reuses.push_back(r);
+        } else if (col[0] == "implicit" && col.size() >= 4) {
+            HandRules::Implicit r{col[1], {}, std::atoll(col[3].c_str()), lineno};
+            if (!ParseFieldSpec(col[2], &r.field)) return fail("bad field '" + col[2] + "'");
+            h->implicits.push_back(r);
+        } else if (col[0] == "nan" && col.size() >= 3) {
+            h->nans.push_back({col[1], std::strtoull(col[2].c_str(), nullptr, 16), lineno});
+        } else if (col[0] == "float" && col.size() >= 3) {
+            HoleCode c;
+            if (col[1] == "F32") c = HoleCode::F32;
+            else if (col[1] == "F64HI") c = HoleCode::F64HI;
+            else if (col[1] == "F16") c = HoleCode::F16;
+            else return fail("float coding is F32, F64HI or F16");
+            std::istringstream os(col[2]);
+            std::string op;
+            while (os >> op) h->float_code[op] = c;
+        } else if (col[0] == "note" && col.size() >= 2) {
+            h->notes.push_back(col[1]);
+        } else {
+            return fail("unknown rule '" + col[0] + "'");
+        }
+    }
+    return true;
+}
+
+HandRules g_hand;
+
+std::string Mnemonic(const std::string &templ) {
+    std::string t = templ.rfind("@U ", 0) == 0 ? templ.substr(3) : templ;
+    return t.substr(0, t.find(' '));
+}
+
+// The hand-forced fields of a template: hole index -> field.
+std::map<size_t, Field> ForcedFields(const std::string &templ) {
+    std::map<size_t, Field> out;
+    std::string m = Mnemonic(templ), op = m.substr(0, m.find('.'));
+    for (HandRules::Operand &o : g_hand.operands) {
+        if (o.skip.count(op) || (!o.only.empty() && !o.only.count(op))) continue;
+        for (size_t p = templ.find(o.pattern); p != std::string::npos; p = templ.find(o.pattern, p + 1)) {
+            size_t hole = static_cast<size_t>(std::count(templ.begin(), templ.begin() + static_cast<long>(p), '{'));
+            for (size_t k = 0; k < o.fields.size(); ++k) out[hole + k] = o.fields[k];
+            ++o.used;
+        }
+    }
+    for (HandRules::FieldRule &r : g_hand.fields)
+        if (r.templ == templ) {
+            out[r.hole] = r.field;
+            ++r.used;
+        }
+    return out;
+}
+
+const HandRules::Implicit *ImplicitFor(const std::string &templ) {
+    std::string m = Mnemonic(templ);
+    for (HandRules::Implicit &r : g_hand.implicits)
+        if (m == r.mnemonic || m.rfind(r.mnemonic + ".", 0) == 0) {
+            ++r.used;
+            return &r;
+        }
+    return nullptr;
+}
+
 // Runs nvdisasm -c -hex on a cubin and collects instructions.
 bool Harvest(const std::string &nvdisasm, const std::string &cubin, std::vector<Inst> *out, int *parse_fail) {
-    std::string cmd = nvdisasm + " -c -hex '" + cubin + "' 2>&1";
-    FILE *f = popen(cmd.c_str(), "r");
+    // A .sass file is nvdisasm's listing saved by the build (mk/assembler.mk); anything else is a
+    // cubin that we run nvdisasm on.
+    bool saved = cubin.size() > 5 && cubin.compare(cubin.size() - 5, 5, ".sass") == 0;
+    FILE *f = saved ? std::fopen(cubin.c_str(), "r") : popen((nvdisasm + " -c -hex '" + cubin + "' 2>&1").c_str(), "r");
     if (!f) return false;
     std::vector<std::string> lines;
     char buf[4096];
@@ -77,8 +272,10 @@ bool Harvest(const std::string &nvdisasm, const std::string &cubin, std::vector<
         while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
         lines.push_back(s);
     }
-    pclose(f);
+    if (saved) std::fclose(f);
+    else pclose(f);
     std::string base = cubin.substr(cubin.rfind('/') + 1);
+    if (saved) base = base.substr(0, base.size() - 5) + ".cubin";
     // First pass: label addresses per function (labels precede the instruction they name).
     std::string func;
     std::map<std::string, std::map<std::string, uint64_t>> labels;
@@ -279,13 +476,12 @@ std::vector<Candidate> Candidates(const std::vector<const Inst *> &g, size_t j, 
         }
         return out;
     }
-    bool integral = true, any_neg = false;
-    for (const Inst *in : g) {
-        const Hole &h = in->st.holes[j];
-        if (kind == HoleKind::NUM && (h.text.find_first_of(".eIQ") != std::string::npos)) integral = false;
-        if (h.value < 0) any_neg = true;
-    }
-    if (kind == HoleKind::HEX || kind == HoleKind::LABEL || (kind == HoleKind::NUM && integral)) {
+    bool any_neg = false;
+    for (const Inst *in : g)
+        if (in->st.holes[j].value < 0) any_neg = true;
+    // nvdisasm prints integers in hex; a decimal number is always a float immediate (its text
+    // may look integral: "1", "-2"), coded as the opcode's float rule in hand.txt says.
+    if (kind == HoleKind::HEX || kind == HoleKind::LABEL) {
         for (int lo = 0; lo < kControlLo; ++lo) {
             int width = 64;
             int need = 1;
@@ -314,10 +510,12 @@ std::vector<Candidate> Candidates(const std::vector<const Inst *> &g, size_t j, 
             out.push_back({code, lo, w});
         }
         if (kind == HoleKind::LABEL && out.empty()) SplitLabelCandidates(g, j, used, &out);
-        if (kind != HoleKind::NUM || !out.empty()) return out;
+        return out;
     }
     if (kind == HoleKind::NUM) {
-        const HoleCode codes[] = {HoleCode::F32, HoleCode::F64HI, HoleCode::F16};
+        std::vector<HoleCode> codes = {HoleCode::F32, HoleCode::F64HI, HoleCode::F16};
+        auto rule = g_hand.float_code.find(BaseOpcode(g[0]->templ));
+        if (rule != g_hand.float_code.end()) codes = {rule->second};
         for (HoleCode code : codes) {
             int fwidth = code == HoleCode::F16 ? 16 : 32;
             for (int lo = 0; lo + fwidth <= kControlLo; ++lo) {
@@ -388,7 +586,32 @@ Learned Learn(const std::vector<const Inst *> &g, const Prior *prior, Prior *rec
     Used used;
     for (int b = 12; b < 16; ++b) used.bit[b] = true;  // guard
     std::vector<Field> fields(first.st.holes.size());
+    std::map<size_t, Field> forced = ForcedFields(first.templ);
+    for (const auto &[j, fl] : forced) {
+        if (j >= fields.size() || fl.kind != first.st.holes[j].kind) {
+            std::cerr << "isa_gen: hand.txt field for hole " << j << " does not fit '" << first.templ << "'\n";
+            std::exit(1);
+        }
+        for (const Inst *in : g) {
+            const Hole &h = in->st.holes[j];
+            int64_t got = UnpackField(fl, in->w, in->addr);
+            bool ok = fl.kind == HoleKind::LABEL ? got == in->label_targets[j]
+                      : fl.kind == HoleKind::NUM  ? FloatMatches(fl.code, static_cast<uint64_t>(got), h.text)
+                                                  : got == h.value;
+            if (!ok) {
+                std::cerr << "isa_gen: hand.txt field for hole " << j << " of '" << first.templ
+                          << "' contradicts the corpus at " << in->where << "\n";
+                std::exit(1);
+            }
+        }
+        fields[j] = fl;
+        used.Take(fl.lo, fl.width);
+        if (fl.width2) used.Take(fl.lo2, fl.width2);
+    }
+    const HandRules::Implicit *implicit = ImplicitFor(first.templ);
+    if (implicit) used.Take(implicit->field.lo, implicit->field.width);
     for (size_t j : HoleOrder(g)) {
+        if (forced.count(j)) continue;
         std::vector<Candidate> c = Candidates(g, j, used, record ? nullptr : widths);
         if (c.empty()) {
             L.literal_hole = static_cast<int>(j);
@@ -428,6 +651,13 @@ Learned Learn(const std::vector<const Inst *> &g, const Prior *prior, Prior *rec
         bool same = g.size() > 1;
         for (const Inst *in : g) same = same && UnpackField(fields[j], in->w, in->addr) == v0;
         f.constant.push_back(same ? std::optional<int64_t>(v0) : std::nullopt);
+    }
+    if (implicit) {
+        // A hidden operand: free bits with the rule's default (the encoder takes the value the
+        // function's text implies, Isa::TrackImplicit).
+        f.implicit = implicit->field;
+        f.free_mask.Set(implicit->field.lo, implicit->field.width, ~uint64_t{0} >> (64 - implicit->field.width));
+        f.free_default.Set(implicit->field.lo, implicit->field.width, static_cast<uint64_t>(implicit->def));
     }
     for (int b = 0; b < kControlLo; ++b) {
         if (used.bit[b]) continue;
@@ -487,6 +717,11 @@ Learned Learn(const std::vector<const Inst *> &g, const Prior *prior, Prior *rec
         else if (std::find(ok_bits.begin(), ok_bits.end(), slot) != ok_bits.end()) f.reuse_bit[op] = static_cast<int8_t>(slot);
         else if (!ok_bits.empty()) f.reuse_bit[op] = static_cast<int8_t>(ok_bits[0]);
     }
+    for (HandRules::Reuse &r : g_hand.reuses)
+        if (r.templ == f.templ) {
+            f.reuse_bit = r.bits;
+            ++r.used;
+        }
     bool anyreuse = false;
     for (int8_t r : f.reuse_bit) anyreuse = anyreuse || r >= 0;
     if (!anyreuse) f.reuse_bit.clear();
@@ -510,22 +745,401 @@ void MakeLiteral(Inst *in, size_t j) {
     in->templ = (in->st.guard_uniform ? "@U " : "") + in->st.templ;
 }
 
+
+std::string FormRow(const Form &f) {
+    std::ostringstream o;
+    o << "form\t" << f.templ << "\t" << Hex128(f.fixed_mask) << "\t" << Hex128(f.fixed_bits) << "\t"
+      << (f.free_mask == Word{} ? std::string("-") : Hex128(f.free_mask)) << "\t"
+      << (f.free_default == Word{} ? std::string("-") : Hex128(f.free_default)) << "\t";
+    if (f.fields.empty()) o << "-";
+    for (size_t j = 0; j < f.fields.size(); ++j) {
+        o << (j ? " " : "") << KindName(f.fields[j].kind) << ":" << CodeName(f.fields[j].code) << ":" << f.fields[j].lo
+          << ":" << f.fields[j].width;
+        if (f.fields[j].width2 || f.fields[j].shift) o << ":" << f.fields[j].lo2 << ":" << f.fields[j].width2 << ":" << f.fields[j].shift;
+    }
+    o << "\t";
+    if (f.reuse_bit.empty()) o << "-";
+    for (size_t j = 0; j < f.reuse_bit.size(); ++j) o << (j ? "," : "") << static_cast<int>(f.reuse_bit[j]);
+    o << "\t";
+    bool anyc = false;
+    for (const auto &c : f.constant) anyc = anyc || c.has_value();
+    if (!anyc) o << "-";
+    else
+        for (size_t j = 0; j < f.constant.size(); ++j)
+            o << (j ? "," : "") << (f.constant[j] ? std::to_string(*f.constant[j]) : std::string("*"));
+    o << "\t" << f.seen << "\t" << f.provenance;
+    if (f.implicit)
+        o << "\t" << KindName(f.implicit->kind) << ":" << CodeName(f.implicit->code) << ":" << f.implicit->lo << ":"
+          << f.implicit->width;
+    o << "\n";
+    return o.str();
+}
+
+// ----------------------------------------------------------------------------- synthesis
+// Forms the corpus lacks are composed from forms it has: a template is a mnemonic (opcode plus
+// modifier tokens) and operands; two forms of one opcode that differ in exactly one token (a
+// modifier, e.g. ISETP.GE.AND -> ISETP.GT.AND, or one operand, e.g. {R} -> {UR}) give that
+// token's edit as a bit delta (and, for an operand, its fields).  Applying an edit seen on one
+// pair to another form of the opcode gives a candidate; every candidate is encoded with
+// pseudo-random operands and kept only if nvdisasm prints exactly the text our printer gives
+// for both instances and our decoder reads the words back as the candidate.  Nothing
+// unconfirmed enters the table.
+struct Tokens {
+    std::string prefix;  // "@U " or ""
+    std::vector<std::string> mn, ops;
+};
+Tokens Tokenize(const std::string &templ) {
+    Tokens t;
+    std::string s = templ;
+    if (s.rfind("@U ", 0) == 0) t.prefix = "@U ", s = s.substr(3);
+    size_t sp = s.find(' ');
+    std::string mn = s.substr(0, sp), rest = sp == std::string::npos ? "" : s.substr(sp + 1);
+    size_t p = 0;
+    while (true) {
+        size_t e = mn.find('.', p);
+        t.mn.push_back(mn.substr(p, e == std::string::npos ? std::string::npos : e - p));
+        if (e == std::string::npos) break;
+        p = e + 1;
+    }
+    p = 0;
+    while (!rest.empty()) {
+        size_t e = rest.find(", ", p);
+        t.ops.push_back(rest.substr(p, e == std::string::npos ? std::string::npos : e - p));
+        if (e == std::string::npos) break;
+        p = e + 2;
+    }
+    return t;
+}
+std::string Untokenize(const Tokens &t) {
+    std::string s = t.prefix;
+    for (size_t i = 0; i < t.mn.size(); ++i) s += (i ? "." : "") + t.mn[i];
+    for (size_t i = 0; i < t.ops.size(); ++i) s += (i ? ", " : " ") + t.ops[i];
+    return s;
+}
+int HolesIn(const std::string &op) { return static_cast<int>(std::count(op.begin(), op.end(), '{')); }
+Word And(const Word &a, const Word &b) { return Word{a.lo & b.lo, a.hi & b.hi}; }
+Word Or(const Word &a, const Word &b) { return Word{a.lo | b.lo, a.hi | b.hi}; }
+Word Xor(const Word &a, const Word &b) { return Word{a.lo ^ b.lo, a.hi ^ b.hi}; }
+Word Not(const Word &a) { return Word{~a.lo, ~a.hi}; }
+bool Within(const Word &a, const Word &m) { return (a.lo & ~m.lo) == 0 && (a.hi & ~m.hi) == 0; }
+Word FieldBits(const Field &f) {
+    Word w;
+    w.Set(f.lo, f.width, ~uint64_t{0} >> (64 - f.width));
+    if (f.width2) w.Set(f.lo2, f.width2, ~uint64_t{0} >> (64 - f.width2));
+    return w;
+}
+bool SameField(const Field &a, const Field &b) {
+    return a.kind == b.kind && a.code == b.code && a.lo == b.lo && a.width == b.width && a.lo2 == b.lo2 &&
+           a.width2 == b.width2 && a.shift == b.shift;
+}
+
+// Applies the edit A -> B (one differing token at `pos`: < mn.size() a mnemonic token, else the
+// operand pos - mn.size()) to F.  False when the edit does not transfer cleanly.
+bool ApplyEdit(const Form &F, const Form &A, const Form &B, const Tokens &tf, const Tokens &ta, const Tokens &tb,
+               size_t pos, Form *out) {
+    Form n;
+    n.fields = F.fields;
+    n.reuse_bit = F.reuse_bit;
+    n.implicit = F.implicit;
+    n.free_mask = F.free_mask;
+    n.free_default = F.free_default;
+    Word both = And(A.fixed_mask, B.fixed_mask);
+    Word delta = And(Xor(A.fixed_bits, B.fixed_bits), both);
+    if (pos < tf.mn.size()) {
+        if (A.fields.size() != B.fields.size()) return false;
+        for (size_t j = 0; j < A.fields.size(); ++j)
+            if (!SameField(A.fields[j], B.fields[j])) return false;
+        if (!Within(delta, F.fixed_mask)) return false;
+        n.fixed_mask = F.fixed_mask;
+        n.fixed_bits = Xor(F.fixed_bits, delta);
+    } else {
+        size_t op = pos - tf.mn.size();
+        auto first_hole = [](const Tokens &t, size_t op) {
+            int h = 0;
+            for (size_t i = 0; i < op; ++i) h += HolesIn(t.ops[i]);
+            return h;
+        };
+        int hf = first_hole(tf, op), ha = first_hole(ta, op), hb = first_hole(tb, op);
+        int na = HolesIn(ta.ops[op]), nb = HolesIn(tb.ops[op]);
+        if (HolesIn(tf.ops[op]) != na) return false;
+        Word a_op, b_op;
+        for (int k = 0; k < na; ++k) {
+            if (!SameField(F.fields[hf + k], A.fields[ha + k])) return false;
+            a_op = Or(a_op, FieldBits(A.fields[ha + k]));
+        }
+        for (int k = 0; k < nb; ++k) b_op = Or(b_op, FieldBits(B.fields[hb + k]));
+        // A and B agree on which bits are explained outside the edited operand.
+        if (!(Or(A.fixed_mask, a_op) == Or(B.fixed_mask, b_op))) return false;
+        if (!Within(delta, Or(F.fixed_mask, a_op))) return false;
+        n.fixed_mask = And(Or(F.fixed_mask, a_op), Not(b_op));
+        Word from_b = And(And(a_op, Not(b_op)), B.fixed_mask);  // bits A used for the operand, fixed in B
+        n.fixed_bits = Or(And(Xor(F.fixed_bits, delta), And(F.fixed_mask, Not(b_op))), And(B.fixed_bits, from_b));
+        n.fixed_bits = And(n.fixed_bits, n.fixed_mask);
+        n.free_mask = And(n.free_mask, Not(b_op));
+        n.free_default = And(n.free_default, n.free_mask);
+        n.fields.erase(n.fields.begin() + hf, n.fields.begin() + hf + na);
+        n.fields.insert(n.fields.begin() + hf, B.fields.begin() + hb, B.fields.begin() + hb + nb);
+        if (!n.reuse_bit.empty() || !B.reuse_bit.empty()) {
+            n.reuse_bit.resize(tf.ops.size(), -1);
+            n.reuse_bit[op] = op < B.reuse_bit.size() ? B.reuse_bit[op] : -1;
+            bool any = false;
+            for (int8_t r : n.reuse_bit) any = any || r >= 0;
+            if (!any) n.reuse_bit.clear();
+        }
+    }
+    // Fields must not overlap fixed bits or each other.
+    Word used;
+    for (const Field &f : n.fields) {
+        Word fb = FieldBits(f);
+        if (!(And(fb, used) == Word{}) || !(And(fb, n.fixed_mask) == Word{})) return false;
+        used = Or(used, fb);
+    }
+    if (n.implicit && !(And(FieldBits(*n.implicit), n.fixed_mask) == Word{})) return false;
+    Tokens tn = tf;
+    if (pos < tf.mn.size()) tn.mn[pos] = tb.mn[pos];
+    else tn.ops[pos - tf.mn.size()] = tb.ops[pos - tf.mn.size()];
+    n.templ = Untokenize(tn);
+    n.constant.assign(n.fields.size(), std::nullopt);
+    n.seen = 0;
+    n.provenance = "synthesized";
+    *out = std::move(n);
+    return true;
+}
+
+// nvdisasm's text for words written over the largest function of `carrier` (enlarged to hold
+// them all), by index.
+std::vector<std::string> NvdisasmWords(const std::string &nvdisasm, const std::string &carrier,
+                                       const std::vector<Word> &words) {
+    std::vector<std::string> out(words.size());
+    std::ifstream in(carrier, std::ios::binary);
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto elf = ReadCubin(bytes);
+    if (!elf.ok()) return out;
+    int sec = -1;
+    for (size_t i = 0; i < elf->sections.size(); ++i)
+        if (elf->sections[i].name.rfind(".text.", 0) == 0 &&
+            (sec < 0 || elf->sections[i].data.size() > elf->sections[sec].data.size()))
+            sec = static_cast<int>(i);
+    if (sec < 0) return out;
+    // nvdisasm refuses the whole file when one word is not an instruction: such words (reported
+    // with their address) are replaced by the carrier's first instruction and the run repeated.
+    Word filler;
+    std::memcpy(&filler.lo, elf->sections[sec].data.data(), 8);
+    std::memcpy(&filler.hi, elf->sections[sec].data.data() + 8, 8);
+    std::vector<Word> ws = words;
+    std::vector<bool> illegal(words.size(), false);
+    std::string fn = elf->sections[sec].name.substr(6);
+    const std::vector<uint8_t> original = elf->sections[sec].data;
+    std::string tmp = "/tmp/rndn_isa_gen_" + std::to_string(getpid()) + ".cubin";
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        // The carrier's own code stays after the words (shrinking the section would leave its
+        // .nv.info offsets, e.g. of EXIT, outside it).
+        std::vector<uint8_t> code = original;
+        if (code.size() < ws.size() * 16) code.resize(ws.size() * 16);
+        for (size_t k = 0; k < ws.size(); ++k) {
+            std::memcpy(code.data() + 16 * k, &ws[k].lo, 8);
+            std::memcpy(code.data() + 16 * k + 8, &ws[k].hi, 8);
+        }
+        elf->sections[sec].data = code;
+        LayOut(&*elf);
+        auto w = WriteCubin(*elf);
+        if (!w.ok()) return out;
+        std::ofstream(tmp, std::ios::binary).write(reinterpret_cast<const char *>(w->data()), static_cast<long>(w->size()));
+        std::vector<std::string> lines;
+        FILE *f = popen((nvdisasm + " -c '" + tmp + "' 2>&1").c_str(), "r");
+        char buf[4096];
+        while (f && fgets(buf, sizeof buf, f)) {
+            std::string l = buf;
+            while (!l.empty() && (l.back() == '\n' || l.back() == '\r')) l.pop_back();
+            lines.push_back(l);
+        }
+        if (f) pclose(f);
+        bool any_bad = false;
+        for (const std::string &l : lines) {
+            size_t at = l.find("at address 0x");
+            if (l.rfind("nvdisasm error", 0) != 0 || at == std::string::npos) continue;
+            size_t idx = std::strtoull(l.c_str() + at + 13, nullptr, 16) / 16;
+            if (idx < ws.size() && !illegal[idx]) illegal[idx] = true, ws[idx] = filler, any_bad = true;
+        }
+        if (any_bad) continue;
+        std::string cur;
+        for (const std::string &l : lines) {
+            if (l.rfind("//--------------------- .text.", 0) == 0) {
+                cur = l.substr(30, l.find(' ', 30) - 30);
+                continue;
+            }
+            size_t a = l.find("/*");
+            size_t close = a == std::string::npos ? std::string::npos : l.find("*/", a);
+            if (cur != fn || close == std::string::npos || close > a + 10) continue;
+            size_t addr = std::strtoull(l.substr(a + 2, close - a - 2).c_str(), nullptr, 16);
+            if (addr % 16 || addr / 16 >= words.size() || illegal[addr / 16]) continue;
+            std::string text = l.substr(close + 2);
+            size_t semi = text.rfind(';');
+            if (semi != std::string::npos) text = text.substr(0, semi);
+            while (!text.empty() && text.back() == ' ') text.pop_back();
+            size_t b = text.find_first_not_of(' ');
+            out[addr / 16] = b == std::string::npos ? "" : text.substr(b);
+        }
+        break;
+    }
+    if (!std::getenv("ISA_GEN_DEBUG")) std::remove(tmp.c_str());
+    return out;
+}
+
+int64_t ProbeValue(const Field &f, std::mt19937_64 &rng) {
+    switch (f.kind) {
+        case HoleKind::REG: return static_cast<int64_t>(rng() % 256);
+        case HoleKind::UREG: return static_cast<int64_t>(rng() % 64);
+        case HoleKind::PRED: case HoleKind::UPRED: return static_cast<int64_t>(rng() % 8);
+        case HoleKind::BREG: return static_cast<int64_t>(rng() % 16);
+        default: break;
+    }
+    if (f.kind == HoleKind::NUM) {
+        static const double vals[] = {1.5, -2.25, 0.375, 96, -0.5};
+        double d = vals[rng() % 5];
+        if (f.code == HoleCode::F32) return std::bit_cast<uint32_t>(static_cast<float>(d));
+        if (f.code == HoleCode::F64HI) return static_cast<int64_t>(std::bit_cast<uint64_t>(d) >> 32);
+        static const uint64_t halves[] = {0x3e00, 0xc080, 0x3600, 0x5600, 0xb800};  // the same values as f16
+        return static_cast<int64_t>(halves[rng() % 5]);
+    }
+    int total = f.width + f.width2;
+    int w = std::min(total, 16);  // modest magnitudes: nvdisasm's printing of huge values is not what is probed
+    uint64_t raw = rng() & ((uint64_t{1} << w) - 1);
+    if (f.code == HoleCode::SIGNED) return (static_cast<int64_t>(raw) - (int64_t{1} << (w - 1))) * (int64_t{1} << f.shift);
+    return static_cast<int64_t>(raw << f.shift);
+}
+
+void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::string &nvdisasm, const std::string &carrier,
+                int *tried, int *kept) {
+    std::set<std::string> have;
+    for (const Form &f : *forms) have.insert(f.templ);
+    std::vector<Tokens> toks;
+    for (const Form &f : *forms) toks.push_back(Tokenize(f.templ));
+    // Value-chosen aliases (IMAD.MOV = IMAD with certain operands, ...) share their fixed bits
+    // with another form; they are not composed.
+    std::map<std::string, int> same_bits;
+    for (const Form &f : *forms) ++same_bits[Hex128(f.fixed_mask) + Hex128(f.fixed_bits)];
+    auto usable = [&](const Form &f) {
+        for (const Field &fl : f.fields)
+            if (fl.kind == HoleKind::LABEL) return false;
+        return same_bits[Hex128(f.fixed_mask) + Hex128(f.fixed_bits)] == 1;
+    };
+    // Edits: (opcode shape, position, from, to) -> pairs (A, B).
+    std::map<std::string, std::vector<size_t>> shape;  // prefix|opcode|#mn|#ops -> forms
+    for (size_t i = 0; i < forms->size(); ++i) {
+        const Tokens &t = toks[i];
+        shape[t.prefix + "|" + t.mn[0] + "|" + std::to_string(t.mn.size()) + "|" + std::to_string(t.ops.size())].push_back(i);
+    }
+    std::vector<Form> cands;
+    for (const auto &[key, ids] : shape) {
+        std::map<std::tuple<size_t, std::string, std::string>, std::vector<std::pair<size_t, size_t>>> edits;
+        for (size_t a : ids)
+            for (size_t b : ids) {
+                if (a == b) continue;
+                const Tokens &ta = toks[a], &tb = toks[b];
+                int diff = 0;
+                size_t pos = 0;
+                for (size_t i = 0; i < ta.mn.size(); ++i)
+                    if (ta.mn[i] != tb.mn[i]) ++diff, pos = i;
+                for (size_t i = 0; i < ta.ops.size(); ++i)
+                    if (ta.ops[i] != tb.ops[i]) ++diff, pos = ta.mn.size() + i;
+                if (diff != 1 || pos == 0) continue;
+                std::string from = pos < ta.mn.size() ? ta.mn[pos] : ta.ops[pos - ta.mn.size()];
+                std::string to = pos < tb.mn.size() ? tb.mn[pos] : tb.ops[pos - tb.mn.size()];
+                edits[{pos, from, to}].push_back({a, b});
+            }
+        for (size_t f : ids) {
+            if (!usable((*forms)[f])) continue;
+            const Tokens &tf = toks[f];
+            for (const auto &[e, pairs] : edits) {
+                auto [pos, from, to] = e;
+                const std::string &cur = pos < tf.mn.size() ? tf.mn[pos] : tf.ops[pos - tf.mn.size()];
+                if (cur != from) continue;
+                Tokens tn = tf;
+                if (pos < tn.mn.size()) tn.mn[pos] = to;
+                else tn.ops[pos - tn.mn.size()] = to;
+                std::string t = Untokenize(tn);
+                if (have.count(t)) continue;
+                for (auto [a, b] : pairs) {
+                    Form n;
+                    if (!usable((*forms)[a]) || !usable((*forms)[b])) continue;
+                    if (ApplyEdit((*forms)[f], (*forms)[a], (*forms)[b], tf, toks[a], toks[b], pos, &n)) {
+                        have.insert(t);
+                        cands.push_back(std::move(n));
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    *tried = static_cast<int>(cands.size());
+    if (cands.empty()) return;
+    // Probe: two instances per candidate, decoded by a table of the learned forms plus candidates.
+    std::string text = "arch\t" + arch + "\n";
+    for (const Form &f : *forms) text += FormRow(f);
+    for (const Form &f : cands) text += FormRow(f);
+    auto isa = Isa::FromTableText(text);
+    if (!isa.ok()) {
+        std::cerr << "isa_gen: synthesized table does not parse: " << isa.status().message() << "\n";
+        return;
+    }
+    std::mt19937_64 rng(1234);
+    std::vector<Word> words;
+    std::vector<std::string> want;
+    std::vector<bool> ok(cands.size(), true);
+    const int kInstances = 3;
+    for (size_t c = 0; c < cands.size(); ++c) {
+        int id = static_cast<int>(forms->size() + c);
+        for (int k = 0; k < kInstances; ++k) {
+            Instruction in;
+            in.form = id;
+            for (const Field &fl : cands[c].fields) in.values.push_back(ProbeValue(fl, rng));
+            auto w = isa->Encode(in, 0);
+            std::string t;
+            if (w.ok()) {
+                auto back = isa->Decode(*w, 0);
+                if (!back.ok() || back->form != id || back->values != in.values) ok[c] = false;
+                t = isa->PrintWithLabels(in, {});
+            } else {
+                ok[c] = false;
+                if (std::getenv("ISA_GEN_DEBUG")) std::cerr << "synth encode " << cands[c].templ << ": " << w.status().message() << "\n";
+            }
+            words.push_back(w.ok() ? *w : words.empty() ? Word{} : words.front());
+            want.push_back(t);
+        }
+    }
+    std::vector<std::string> got = NvdisasmWords(nvdisasm, carrier, words);
+    std::vector<Form> keep;
+    for (size_t c = 0; c < cands.size(); ++c) {
+        for (int k = 0; k < kInstances; ++k) ok[c] = ok[c] && got[c * kInstances + k] == want[c * kInstances + k];
+        if (!ok[c] && std::getenv("ISA_GEN_DEBUG"))
+            std::cerr << "synth reject " << cands[c].templ << ": ours '" << want[c * kInstances] << "' nvdisasm '"
+                      << got[c * kInstances] << "'\n";
+        if (ok[c]) keep.push_back(cands[c]);
+    }
+    *kept = static_cast<int>(keep.size());
+    for (Form &f : keep) forms->push_back(std::move(f));
+}
 }  // namespace
 
 int main(int argc, char **argv) {
-    std::string arch_name, nvdisasm = "nvdisasm", out_path;
+    std::string arch_name, nvdisasm = "nvdisasm", out_path, hand_path;
+    int synth_rounds = 0;
     std::vector<std::string> cubins;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--arch" && i + 1 < argc) arch_name = argv[++i];
         else if (a == "--nvdisasm" && i + 1 < argc) nvdisasm = argv[++i];
         else if (a == "-o" && i + 1 < argc) out_path = argv[++i];
+        else if (a == "--hand" && i + 1 < argc) hand_path = argv[++i];
+        else if (a == "--synthesize" && i + 1 < argc) synth_rounds = std::atoi(argv[++i]);
         else cubins.push_back(a);
     }
     if (arch_name.empty() || out_path.empty() || cubins.empty()) {
-        std::cerr << "usage: isa_gen --arch sm_XX [--nvdisasm PATH] -o OUT.inc CUBIN...\n";
+        std::cerr << "usage: isa_gen --arch sm_XX [--nvdisasm PATH] [--hand hand.txt] -o OUT.inc (CUBIN|SASS)...\n";
         return 2;
     }
+    if (!hand_path.empty() && !LoadHand(hand_path, arch_name, &g_hand)) return 1;
     std::sort(cubins.begin(), cubins.end());
     std::vector<Inst> insts;
     int parse_fail = 0;
@@ -547,7 +1161,17 @@ int main(int argc, char **argv) {
     // Pass 1: prior from unambiguous placements; pass 2: learn with the prior.
     Prior prior;
     WidthPrior width_prior;
+    // Pass 0 may turn holes into literal text (without the prior, placements collide); pass 1
+    // starts again from the instances as harvested.
+    const std::vector<Inst> harvested = insts;
     for (int pass = 0; pass < 2; ++pass) {
+        if (pass == 1) {
+            insts = harvested;  // same size: the pointers in `live` stay valid
+            for (auto &r : g_hand.operands) r.used = 0;  // rules count their use in pass 1 only
+            for (auto &r : g_hand.fields) r.used = 0;
+            for (auto &r : g_hand.reuses) r.used = 0;
+            for (auto &r : g_hand.implicits) r.used = 0;
+        }
         std::map<std::string, std::vector<Inst *>> groups;
         for (Inst *in : live) groups[in->templ].push_back(in);
         std::vector<Form> forms;
@@ -586,36 +1210,52 @@ int main(int argc, char **argv) {
             }
         }
         if (pass == 0) continue;
+        int tried = 0, kept = 0;
+        if (synth_rounds > 0) {
+            std::string carrier = cubins.front();
+            if (carrier.size() > 5 && carrier.compare(carrier.size() - 5, 5, ".sass") == 0)
+                carrier = carrier.substr(0, carrier.size() - 5) + ".cubin";
+            for (int r = 0; r < synth_rounds; ++r) {
+                int t = 0, k = 0;
+                Synthesize(&forms, arch_name, nvdisasm, carrier, &t, &k);
+                tried += t, kept += k;
+                if (k == 0) break;
+            }
+        }
         std::sort(forms.begin(), forms.end(), [](const Form &a, const Form &b) { return a.templ < b.templ; });
+        // Every hand rule must have touched a form of this architecture (a stale rule is an error).
+        auto stale = [&](int used, int line) {
+            if (used) return false;
+            std::cerr << hand_path << ":" << line << ": rule matches no " << arch_name << " form\n";
+            return true;
+        };
+        bool any_stale = false;
+        for (const auto &r : g_hand.operands) any_stale |= stale(r.used, r.line);
+        for (const auto &r : g_hand.fields) any_stale |= stale(r.used, r.line);
+        for (const auto &r : g_hand.reuses) any_stale |= stale(r.used, r.line);
+        for (const auto &r : g_hand.implicits) any_stale |= stale(r.used, r.line);
+        std::vector<std::pair<std::string, uint64_t>> nan_rows;
+        for (auto &r : g_hand.nans) {
+            for (const Form &f : forms) r.used += f.templ == r.templ;
+            any_stale |= stale(r.used, r.line);
+            nan_rows.push_back({r.templ, r.bits});
+        }
+        if (any_stale) return 1;
         std::ostringstream o;
-        o << "R\"ISA(# generated by src/assembler/gen/isa_gen.cpp (make isa-tables) -- do not edit.\n"
-          << "# source: " << cubins.size() << " corpus cubins, " << live.size() << " instructions, via nvdisasm -c -hex\n"
+        o << "R\"ISA(# generated by src/assembler/gen/isa_gen.cpp (make isa-tables) from the corpus and the hand\n"
+          << "# knowledge in src/assembler/isa/hand.txt -- do not edit; change hand.txt and regenerate.\n"
+          << "# source: " << cubins.size() << " cubins, " << live.size() << " instructions, via nvdisasm -c -hex\n"
           << "# form<TAB>template<TAB>fixed mask<TAB>fixed bits<TAB>free mask<TAB>free default<TAB>"
              "fields (kind:code:lo:width[:lo2:width2:shift] per hole)<TAB>reuse bit per operand<TAB>"
-             "constant hole values (* varies)<TAB>instances<TAB>provenance\n"
+             "constant hole values (* varies)<TAB>instances<TAB>provenance[<TAB>implicit (hidden, unprinted) field]; "
+             "a free mask or default of '-' is zero; 'synthesized': composed and confirmed by nvdisasm (isa_gen.cpp)\n"
+          << "# nan<TAB>template<TAB>bits: the NaN immediate (sign excluded) the parser uses for that form's +QNAN/-QNAN\n"
           << "arch\t" << arch_name << "\n";
-        for (const Form &f : forms) {
-            o << "form\t" << f.templ << "\t" << Hex128(f.fixed_mask) << "\t" << Hex128(f.fixed_bits) << "\t"
-              << Hex128(f.free_mask) << "\t" << Hex128(f.free_default) << "\t";
-            if (f.fields.empty()) o << "-";
-            for (size_t j = 0; j < f.fields.size(); ++j)
-            {
-                o << (j ? " " : "") << KindName(f.fields[j].kind) << ":" << CodeName(f.fields[j].code) << ":"
-                  << f.fields[j].lo << ":" << f.fields[j].width;
-                if (f.fields[j].width2)
-                    o << ":" << f.fields[j].lo2 << ":" << f.fields[j].width2 << ":" << f.fields[j].shift;
-            }
-            o << "\t";
-            if (f.reuse_bit.empty()) o << "-";
-            for (size_t j = 0; j < f.reuse_bit.size(); ++j) o << (j ? "," : "") << static_cast<int>(f.reuse_bit[j]);
-            o << "\t";
-            bool anyc = false;
-            for (const auto &c : f.constant) anyc = anyc || c.has_value();
-            if (!anyc) o << "-";
-            else
-                for (size_t j = 0; j < f.constant.size(); ++j)
-                    o << (j ? "," : "") << (f.constant[j] ? std::to_string(*f.constant[j]) : std::string("*"));
-            o << "\t" << f.seen << "\t" << f.provenance << "\n";
+        for (const Form &f : forms) o << FormRow(f);
+        for (const auto &[t, bits] : nan_rows) {
+            char b[40];
+            std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(bits));
+            o << "nan\t" << t << "\t" << b << "\n";
         }
         for (const auto &[k, txt] : floats) {
             char b[40];
@@ -631,7 +1271,7 @@ int main(int argc, char **argv) {
         }
         std::cerr << "isa_gen " << arch_name << ": " << insts.size() << " instructions, " << forms.size() << " forms, "
                   << floats.size() << " float literals, " << parse_fail << " unparsed, " << bad_guard
-                  << " with unexpected guard bits\n";
+                  << " with unexpected guard bits; synthesized " << kept << " of " << tried << " candidates\n";
     }
     return 0;
 }
