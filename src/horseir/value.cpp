@@ -95,6 +95,8 @@ void Vector::EnsureValidity() {
 
 void Vector::SetNull(int64_t i) {
     EnsureValidity();
+    // a string vector may have grown since its bitmap was made: cover element i first
+    if (validity.size() <= static_cast<size_t>(i >> 6)) validity.resize(static_cast<size_t>(i >> 6) + 1, ~uint64_t(0));
     validity[static_cast<size_t>(i >> 6)] &= ~(uint64_t(1) << (i & 63));
 }
 

@@ -609,6 +609,14 @@ Expected<Translator::RelP> Translator::LimitNode(Limit *limit, RelP in) {
 }
 
 Expected<Translator::RelP> Translator::UniqueNode(Plan *plan, int ncols, AttrNumber *cols, RelP in) {
+    if (ncols == 0) {
+        // Every key is fixed by an equality (`SELECT DISTINCT x ... WHERE x = 5`): the planner
+        // keeps no key columns and all rows are one group, so the node passes the first row.
+        RNDN_ASSIGN_OR_RETURN(std::string lv, in->len_var());
+        RNDN_ASSIGN_OR_RETURN(std::string n, LenOf(lv));
+        std::string idx = Emit("@range(" + Emit("@min(" + Emit("@append(1:i64, " + n + ")") + ")") + ")");
+        return Take(in, idx, false, ConstLen(idx));
+    }
     std::vector<std::string> keys;
     for (int i = 0; i < ncols; ++i) {
         if (cols[i] < 1 || cols[i] > (int)in->cols.size()) return Unsup(plan, "column out of range");

@@ -43,6 +43,13 @@ INSERT INTO parted SELECT i, DATE '1993-07-01' + (i % 1000), (i % 97) / 4.0, 'p'
   FROM generate_series(1, 5000) AS i;
 INSERT INTO parted VALUES (NULL, NULL, NULL, NULL), (-1, DATE '1994-06-01', NULL, 'pnull');
 
+-- issue 19 (a demanding user's findings): text groups with NULL maxima, DISTINCT keys fixed by
+-- an equality, and edge values of every type.
+CREATE TABLE kr (g int, t text);
+INSERT INTO kr SELECT i, CASE WHEN i % 2 = 0 THEN 'x' END FROM generate_series(1, 5000) i;
+CREATE TABLE u (x int, s text, d date);
+INSERT INTO u VALUES (5, 'a', '1995-01-01'), (5, 'a', '1995-01-01'), (6, 'b', '1996-01-01'), (NULL, NULL, NULL);
+
 ANALYZE;
 
 -- query: scan_all_types
@@ -268,3 +275,19 @@ SELECT n.id, v.label, v.w FROM nums n JOIN (VALUES (1, 'one', 1.5), (4, 'four', 
 SELECT x, y FROM (VALUES (3, DATE '1995-01-01'), (1, NULL), (2, DATE '1994-06-30')) v(x, y) WHERE y IS NOT NULL OR x = 1 ORDER BY x;
 -- query: correlated_count_zero_for_no_rows
 SELECT l.k, l.a, (SELECT count(*) FROM rhs r WHERE r.k = l.k), (SELECT count(r.b) FROM rhs r WHERE r.k = l.k AND r.b <> 'r3') FROM lhs l ORDER BY 1, 2;
+-- query: issue19_text_max_per_group_with_nulls
+SELECT g, max(t), min(t) FROM kr GROUP BY g;
+-- query: issue19_text_max_per_group_collate_c
+SELECT g % 100, max(t COLLATE "C"), count(t) FROM kr GROUP BY g % 100;
+-- query: issue19_distinct_key_fixed_by_equality
+SELECT DISTINCT x FROM u WHERE x = 5;
+-- query: issue19_distinct_on_key_fixed_by_equality
+SELECT DISTINCT ON (x) x, s FROM u WHERE x = 5 ORDER BY x, s;
+-- query: issue19_distinct_key_fixed_by_in_list
+SELECT DISTINCT x FROM u WHERE x IN (5);
+-- query: issue19_distinct_text_key_fixed
+SELECT DISTINCT s FROM u WHERE s = 'a';
+-- query: issue19_distinct_date_key_fixed
+SELECT DISTINCT d FROM u WHERE d = DATE '1995-01-01';
+-- query: issue19_distinct_keys_fixed_no_rows
+SELECT DISTINCT x, s FROM u WHERE x = 7 AND s = 'a';
