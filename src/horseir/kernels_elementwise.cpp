@@ -221,7 +221,7 @@ Status IntArith(Ar op, const Vector &a, const Vector &b, Vector &out, TypeKind r
         for (int64_t i = 0; i < n; ++i) {
             if (!ValidAt(a, i) || !ValidAt(b, i)) continue;
             int64_t p = x[a.length == 1 ? 0 : i], q = y[b.length == 1 ? 0 : i];
-            int64_t r = op == Ar::PLUS ? p + q : op == Ar::MINUS ? p - q : op == Ar::MUL ? p * q : 0;
+            int64_t r = op == Ar::PLUS ? p + q : op == Ar::MINUS ? p - q : op == Ar::MUL ? p * q : op == Ar::DIV && q != 0 ? p / q : 0;
             if (r < lo || r > hi) return IntegerOutOfRange(rk);
         }
     }
@@ -539,6 +539,18 @@ enum class Cmp { LT, GT, LEQ, GEQ, EQ, NEQ };
 
 template <class T>
 void CompareLoop(Cmp c, const T *x, int64_t na, const T *y, int64_t nb, uint8_t *o, int64_t n) {
+    if constexpr (std::is_floating_point_v<T>) {
+        // PostgreSQL's float comparisons, NaN included (it equals itself, above every number)
+        switch (c) {
+            case Cmp::LT: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return SqlCompare(p, q) < 0; }); break;
+            case Cmp::GT: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return SqlCompare(p, q) > 0; }); break;
+            case Cmp::LEQ: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return SqlCompare(p, q) <= 0; }); break;
+            case Cmp::GEQ: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return SqlCompare(p, q) >= 0; }); break;
+            case Cmp::EQ: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return SqlCompare(p, q) == 0; }); break;
+            case Cmp::NEQ: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return SqlCompare(p, q) != 0; }); break;
+        }
+        return;
+    }
     switch (c) {
         case Cmp::LT: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return p < q; }); break;
         case Cmp::GT: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return p > q; }); break;

@@ -27,8 +27,7 @@ int CompareElements(const Vector &a, int64_t i, const Vector &b, int64_t j) {
     }
     return VisitFixed(a.type.kind, [&](auto t) {
         using T = decltype(t);
-        T x = a.Data<T>()[i], y = b.Data<T>()[j];
-        return x < y ? -1 : (y < x ? 1 : 0);
+        return SqlCompare(a.Data<T>()[i], b.Data<T>()[j]);
     });
 }
 
@@ -894,7 +893,9 @@ Expected<std::shared_ptr<Vector>> SumVector(const Vector &v, const Type &rt, boo
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(rt, 1));
     bool nulls = v.HasNulls();
     if (IsFloat(v.type.kind)) {
-        double s = 0;
+        // -0 is the additive identity: a lone -0 sums to -0, as PostgreSQL's float sum (which
+        // starts from its first input) gives
+        double s = v.length ? -0.0 : 0.0;
         VisitFixed(v.type.kind, [&](auto t) {
             using T = decltype(t);
             if constexpr (std::is_floating_point_v<T>) {
@@ -995,7 +996,8 @@ Expected<Value> KAvg(KernelCtx &, const std::vector<Value> &args) {
         return V(out);
     }
     RNDN_ASSIGN_OR_RETURN(auto sum, SumVector(v, IsFloat(v.type.kind) ? Type(TypeKind::F64) : Type(TypeKind::I64)));
-    double total = IsFloat(v.type.kind) ? sum->Data<double>()[0] : static_cast<double>(sum->Data<int64_t>()[0]);
+    // + 0.0: PostgreSQL's float avg accumulates from 0, so a sum of -0 only is +0
+    double total = IsFloat(v.type.kind) ? sum->Data<double>()[0] + 0.0 : static_cast<double>(sum->Data<int64_t>()[0]);
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(rt, 1));
     if (rt.kind == TypeKind::F32) out->Data<float>()[0] = static_cast<float>(total / static_cast<double>(cnt));
     else out->Data<double>()[0] = total / static_cast<double>(cnt);
@@ -1030,6 +1032,17 @@ Expected<Value> MinMax(const std::vector<Value> &args, bool is_max, bool sql_emp
         else if constexpr (std::is_same_v<T, __int128>) acc = is_max ? -(~static_cast<unsigned __int128>(0) >> 1) - 1 : static_cast<__int128>(~static_cast<unsigned __int128>(0) >> 1);
         else acc = is_max ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
         bool nulls = v.HasNulls();
+        if constexpr (std::is_floating_point_v<T>) {
+            // PostgreSQL's float8larger/float8smaller: NaN is the largest value
+            bool any = false;
+            for (int64_t i = 0; i < v.length; ++i) {
+                if (nulls && !v.IsValid(i)) continue;
+                if (!any || (is_max ? SqlCompare(x[i], acc) > 0 : SqlCompare(x[i], acc) < 0)) acc = x[i];
+                any = true;
+            }
+            out->template Data<T>()[0] = acc;
+            return 0;
+        }
         if (is_max) {
             for (int64_t i = 0; i < v.length; ++i)
                 if ((!nulls || v.IsValid(i)) && x[i] > acc) acc = x[i];

@@ -50,6 +50,13 @@ INSERT INTO kr SELECT i, CASE WHEN i % 2 = 0 THEN 'x' END FROM generate_series(1
 CREATE TABLE u (x int, s text, d date);
 INSERT INTO u VALUES (5, 'a', '1995-01-01'), (5, 'a', '1995-01-01'), (6, 'b', '1996-01-01'), (NULL, NULL, NULL);
 
+CREATE TABLE fe (id int, x float8, r real, i int, s smallint, n numeric(10,2));
+INSERT INTO fe VALUES (1, 1, 1, -2147483648, -32768, 1.50), (2, 'NaN', 'NaN', NULL, NULL, 'NaN'),
+  (3, 2, 2, 5, 5, 2.00), (4, '-0', '-0', 3, 3, NULL), (5, NULL, NULL, 7, 7, 3.25),
+  (6, 'NaN', 'NaN', 1, 1, NULL), (7, '-Infinity', '-Infinity', 2, 2, -1), (8, 'Infinity', 'Infinity', 9, 9, 0);
+CREATE TABLE fe_one (x float8, r real);
+INSERT INTO fe_one VALUES ('-0', '-0');
+
 ANALYZE;
 
 -- query: scan_all_types
@@ -291,3 +298,37 @@ SELECT DISTINCT s FROM u WHERE s = 'a';
 SELECT DISTINCT d FROM u WHERE d = DATE '1995-01-01';
 -- query: issue19_distinct_keys_fixed_no_rows
 SELECT DISTINCT x, s FROM u WHERE x = 7 AND s = 'a';
+-- query: issue19_float_nan_compare
+SELECT sum(CASE WHEN x > 1 THEN 1 ELSE 0 END), sum(CASE WHEN x <> x THEN 1 ELSE 0 END),
+       sum(CASE WHEN x = x THEN 1 ELSE 0 END), sum(CASE WHEN x >= r THEN 1 ELSE 0 END),
+       sum(CASE WHEN r < 3 THEN 1 ELSE 0 END), sum(CASE WHEN x <= r THEN 1 ELSE 0 END) FROM fe;
+-- query: issue19_float_nan_where
+SELECT id FROM fe WHERE x > 1 ORDER BY id;
+-- query: issue19_float_nan_minmax
+SELECT max(x), min(x), max(r), min(r) FROM fe;
+-- query: issue19_float_nan_minmax_grouped
+SELECT id % 2, max(x), min(x), max(r) FROM fe GROUP BY id % 2;
+-- query: issue19_float_nan_sort
+SELECT id, x FROM fe ORDER BY x, id;
+-- query: issue19_float_nan_sort_desc
+SELECT id, r FROM fe ORDER BY r DESC, id;
+-- query: issue19_float_nan_group
+SELECT x, count(*) FROM fe GROUP BY x;
+-- query: issue19_float_nan_join
+SELECT a.id, b.id FROM fe a JOIN fe b ON a.x = b.x ORDER BY 1, 2;
+-- query: issue19_float_nan_case
+SELECT id, CASE WHEN x > 100 THEN 'big' ELSE 'small' END, x = r, x < 1e308, r > x FROM fe ORDER BY id;
+-- query: issue19_float_nan_constant
+SELECT id FROM fe WHERE x = 'NaN' OR x < '-Infinity' ORDER BY id;
+-- query: issue19_numeric_nan_falls_back
+SELECT sum(n), max(n), min(n) FROM fe;
+-- query: issue19_int_min_div_minus_one_with_null
+SELECT i / -1 FROM fe;
+-- query: issue19_smallint_min_div_minus_one_with_null
+SELECT s / (-1)::smallint FROM fe;
+-- query: issue19_int_min_mod_minus_one_with_null
+SELECT id, i % -1 FROM fe ORDER BY id;
+-- query: issue19_float_sum_lone_negative_zero
+SELECT sum(x), sum(r), avg(x) FROM fe_one;
+-- query: issue19_float_sum_negative_zero_grouped
+SELECT id, sum(x), sum(r) FROM fe WHERE id = 4 GROUP BY id;

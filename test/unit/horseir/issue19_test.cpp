@@ -40,3 +40,51 @@ TEST(Issue19, RazeOfStringCellsKeepsEveryNull) {
 
 }  // namespace
 }  // namespace rndn::hir::testing
+
+namespace rndn::hir::testing {
+namespace {
+
+// A NaN made without a literal (the text form has none): 0/0 in IEEE arithmetic.
+// x holds 1, NaN, 2.
+const char *kNaN = "z:? = (0,0,0):f64; nan:? = @div(z, z); p:? = (1,0,2):f64; q:? = (1,0,1):f64; x:? = @div(p, q); n1:? = @div(0:f64, 0:f64); ";
+
+// Item 5: PostgreSQL's float order: NaN equals NaN and is above every number (SELECT 'NaN'::float8
+// > 1 is true; 'NaN' = 'NaN' is true; max over 1, NaN, 2 is NaN; min is 1).
+TEST(Issue19, FloatNaNFollowsPostgresOrder) {
+    std::string s = kNaN;
+    EXPECT_EQ(E("@gt(x, 1:f64)", s), "0,1,1");
+    EXPECT_EQ(E("@neq(x, x)", s), "0,0,0");
+    EXPECT_EQ(E("@eq(x, x)", s), "1,1,1");
+    EXPECT_EQ(E("@lt(x, 1e300:f64)", s), "1,0,1");
+    EXPECT_EQ(E("@geq(n1, x)", s), "1,1,1");
+    EXPECT_EQ(E("@max(x)", s), "NaN");
+    EXPECT_EQ(E("@min(x)", s), "1");
+    EXPECT_EQ(E("@min(nan)", s), "NaN");
+    EXPECT_EQ(E("@order(x, 1:bool)", s), "0,2,1");
+    // held out: f32 goes through the same comparisons
+    std::string s32 = s + "y:? = check_cast(x, f32); ";
+    EXPECT_EQ(E("@gt(y, 1:f32)", s32), "0,1,1");
+    EXPECT_EQ(E("@max(y)", s32), "NaN");
+}
+
+// Item 8: INT_MIN / -1 is out of range whether or not the column holds a NULL.
+TEST(Issue19, IntMinDivMinusOneWithNulls) {
+    EXPECT_EQ(E("@div((-2147483648,null):i32, -1:i32)"), "ERROR 22003: integer out of range");
+    EXPECT_EQ(E("@div((-32768,null):i16, -1:i16)"), "ERROR 22003: smallint out of range");
+    EXPECT_EQ(E("@div((-9223372036854775808,null):i64, -1:i64)"), "ERROR 22003: bigint out of range");
+    EXPECT_EQ(E("@mod((-2147483648,null):i32, -1:i32)"), "0,null");
+    EXPECT_EQ(E("@div((-2147483647,null):i32, -1:i32)"), "2147483647,null");
+}
+
+// Item 9: sum(float) of a lone -0 is -0 (PostgreSQL starts from its first input); avg is 0.
+TEST(Issue19, FloatSumOfNegativeZero) {
+    EXPECT_EQ(E("@sum(-0.0:f64)"), "-0");
+    EXPECT_EQ(E("@sum((-0.0,-0.0):f64)"), "-0");
+    EXPECT_EQ(E("@sum((-0.0,0.0):f64)"), "0");
+    EXPECT_EQ(E("@sum((-0.0,null):f32)"), "-0");
+    EXPECT_EQ(E("@avg(-0.0:f64)"), "0");
+    EXPECT_EQ(E("@sum(y)", "x:? = @range(0:i64); y:? = check_cast(x, f64);"), "0");
+}
+
+}  // namespace
+}  // namespace rndn::hir::testing
