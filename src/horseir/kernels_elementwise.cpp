@@ -431,7 +431,50 @@ void CalendarLoop(Ar op, bool a_cal, bool b_cal, int64_t unit, const std::vector
         BinaryLoop(x.data(), na, y.data(), nb, o, n, [unit](int64_t p, int64_t q) { return static_cast<O>(q + p * unit); });
 }
 
+// PostgreSQL's date arithmetic (date.c: date_pli, date_mii, date_mi): the infinities
+// (DATE_NOBEGIN = INT32_MIN, DATE_NOEND = INT32_MAX) stay unchanged by adding days, a result
+// outside the valid range (julian day 0 to DATE_END_JULIAN) is "date out of range", and a
+// difference with an infinite date is an error.
+constexpr int64_t kDateMin = -2451545, kDateEnd = 2147483494 - 2451545;  // d in [min, end)
+bool DateFinite(int64_t d) { return d != INT32_MIN && d != INT32_MAX; }
+
+Expected<Value> DateArith(Ar op, const Vector &a, const Vector &b, const Type &rt) {
+    RNDN_ASSIGN_OR_RETURN(int64_t n, BroadcastLength(a.length, b.length, op == Ar::PLUS ? "plus" : "minus"));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(rt, n));
+    const bool a_date = a.type.kind == TypeKind::DATE, b_date = b.type.kind == TypeKind::DATE;
+    std::vector<int64_t> x = WidenToI64(a), y = WidenToI64(b);
+    const bool nulls = a.HasNulls() || b.HasNulls();
+    int32_t *o = out->Data<int32_t>();
+    for (int64_t i = 0; i < n; ++i) {
+        const int64_t ia = a.length == 1 ? 0 : i, ib = b.length == 1 ? 0 : i;
+        if (nulls && !(a.IsValid(ia) && b.IsValid(ib))) {
+            o[i] = 0;
+            continue;
+        }
+        const int64_t p = x[static_cast<size_t>(ia)], q = y[static_cast<size_t>(ib)];
+        if (a_date && b_date) {
+            if (!DateFinite(p) || !DateFinite(q)) return Status::UserError(sqlstate::kDatetimeOverflow, "cannot subtract infinite dates");
+            o[i] = static_cast<int32_t>(p - q);
+            continue;
+        }
+        const int64_t d = a_date ? p : q, days = a_date ? q : p;
+        if (!DateFinite(d)) {
+            o[i] = static_cast<int32_t>(d);
+            continue;
+        }
+        const int64_t r = op == Ar::PLUS ? d + days : d - days;
+        if (r < kDateMin || r >= kDateEnd) return Status::UserError(sqlstate::kDatetimeOverflow, "date out of range");
+        o[i] = static_cast<int32_t>(r);
+    }
+    SetCombinedValidity(a, b, *out);
+    return V(out);
+}
+
 Expected<Value> CalendarArith(Ar op, const Vector &a, const Vector &b, const Type &rt) {
+    const bool a_date = a.type.kind == TypeKind::DATE, b_date = b.type.kind == TypeKind::DATE;
+    if ((a_date || b_date) && (a_date || IsInteger(a.type.kind)) && (b_date || IsInteger(b.type.kind)) && ElementSize(rt.kind) == 4 &&
+        !(op == Ar::MINUS && b_date && !a_date))
+        return DateArith(op, a, b, rt);
     RNDN_ASSIGN_OR_RETURN(int64_t n, BroadcastLength(a.length, b.length, op == Ar::PLUS ? "plus" : "minus"));
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(rt, n));
     bool a_cal = IsCalendar(a.type.kind), b_cal = IsCalendar(b.type.kind);
@@ -919,15 +962,55 @@ int64_t Ymd(TypeKind k, int64_t raw, int which) {
 }
 }  // namespace
 
-Expected<Value> KDateYear(KernelCtx &, const std::vector<Value> &a) {
-    return CalendarPart(Builtin::DATE_YEAR, a, TypeKind::I16, [](TypeKind k, int64_t r) { return Ymd(k, r, 0); });
+namespace {
+// An infinite date or timestamp (PostgreSQL's DATE_NOBEGIN/NOEND, DT_NOBEGIN/NOEND).
+bool InfiniteAt(const Vector &v, int64_t i) {
+    if (v.type.kind == TypeKind::DATE) {
+        const int32_t d = v.Data<int32_t>()[i];
+        return d == INT32_MIN || d == INT32_MAX;
+    }
+    if (v.type.kind == TypeKind::DT) {
+        const int64_t t = v.Data<int64_t>()[i];
+        return t == INT64_MIN || t == INT64_MAX;
+    }
+    return false;
 }
-Expected<Value> KDateMonth(KernelCtx &, const std::vector<Value> &a) {
-    return CalendarPart(Builtin::DATE_MONTH, a, TypeKind::I16, [](TypeKind k, int64_t r) { return Ymd(k, r, 1); });
+
+// year/month/day of dates and timestamps as PostgreSQL's extract gives them: a year before
+// 1 AD counts from -1 (1 BC) down, not from 0; month and day of an infinity are NULL; its year
+// is ±Infinity, which an integer result cannot hold (UNSUPPORTED: PostgreSQL's plan answers).
+Expected<Value> YmdPart(Builtin bid, const std::vector<Value> &a, int which) {
+    bool wide = false;  // a year beyond the i16 result (5874897 AD is a valid date)
+    RNDN_ASSIGN_OR_RETURN(Value r, CalendarPart(bid, a, TypeKind::I16, [which, &wide](TypeKind k, int64_t raw) {
+        int64_t v = Ymd(k, raw, which);
+        if (which == 0 && v <= 0) --v;
+        wide |= v < INT16_MIN || v > INT16_MAX;
+        return v;
+    }));
+    const Vector &in = a[0].vector();
+    if (wide)
+        for (int64_t i = 0; i < in.length; ++i)
+            if (in.IsValid(i) && !InfiniteAt(in, i)) {
+                const TypeKind k = in.type.kind;
+                int64_t raw = (k == TypeKind::DT || k == TypeKind::TIME) ? in.Data<int64_t>()[i] : in.Data<int32_t>()[i];
+                int64_t v = Ymd(in.type.kind, raw, which);
+                if (v < INT16_MIN + 1 || v > INT16_MAX) return Status::Unsupported("a year beyond 32767");
+            }
+    if (in.type.kind != TypeKind::DATE && in.type.kind != TypeKind::DT) return r;
+    std::shared_ptr<Vector> out;
+    for (int64_t i = 0; i < in.length; ++i) {
+        if (!in.IsValid(i) || !InfiniteAt(in, i)) continue;
+        if (which == 0) return Status::Unsupported("the year of an infinite date");
+        if (!out) out = std::const_pointer_cast<Vector>(r.vector_ptr());
+        out->SetNull(i);
+    }
+    return r;
 }
-Expected<Value> KDateDay(KernelCtx &, const std::vector<Value> &a) {
-    return CalendarPart(Builtin::DATE_DAY, a, TypeKind::I16, [](TypeKind k, int64_t r) { return Ymd(k, r, 2); });
-}
+}  // namespace
+
+Expected<Value> KDateYear(KernelCtx &, const std::vector<Value> &a) { return YmdPart(Builtin::DATE_YEAR, a, 0); }
+Expected<Value> KDateMonth(KernelCtx &, const std::vector<Value> &a) { return YmdPart(Builtin::DATE_MONTH, a, 1); }
+Expected<Value> KDateDay(KernelCtx &, const std::vector<Value> &a) { return YmdPart(Builtin::DATE_DAY, a, 2); }
 Expected<Value> KDate(KernelCtx &, const std::vector<Value> &a) {
     return CalendarPart(Builtin::DATE, a, TypeKind::DATE, [](TypeKind k, int64_t r) { return DayOf(k, r); });
 }

@@ -57,6 +57,10 @@ INSERT INTO fe VALUES (1, 1, 1, -2147483648, -32768, 1.50), (2, 'NaN', 'NaN', NU
 CREATE TABLE fe_one (x float8, r real);
 INSERT INTO fe_one VALUES ('-0', '-0');
 
+CREATE TABLE dd (id int, d date);
+INSERT INTO dd VALUES (1, '0044-03-15 BC'), (2, 'infinity'), (3, '-infinity'), (4, '5874897-12-31'),
+  (5, '4714-11-24 BC'), (6, '2000-01-01'), (7, NULL), (8, '0001-01-01'), (9, '0001-12-31 BC');
+
 ANALYZE;
 
 -- query: scan_all_types
@@ -332,3 +336,23 @@ SELECT id, i % -1 FROM fe ORDER BY id;
 SELECT sum(x), sum(r), avg(x) FROM fe_one;
 -- query: issue19_float_sum_negative_zero_grouped
 SELECT id, sum(x), sum(r) FROM fe WHERE id = 4 GROUP BY id;
+-- query: issue19_date_infinity_plus_days
+SELECT id, d + 1, d - 7 FROM dd WHERE id IN (2, 3, 6, 7) ORDER BY id;
+-- query: issue19_date_plus_out_of_range
+SELECT id, d + 1 FROM dd WHERE id = 4;
+-- query: issue19_date_minus_out_of_range
+SELECT id, d - 1 FROM dd WHERE id = 5;
+-- query: issue19_int_plus_date_out_of_range
+SELECT id, 1 + d FROM dd WHERE id >= 4 ORDER BY id;
+-- query: issue19_date_subtract_infinite
+SELECT d - DATE '2000-01-01' FROM dd WHERE id = 2;
+-- query: issue19_date_subtract_finite
+SELECT id, d - DATE '2000-01-01', DATE '2000-01-01' - d FROM dd WHERE id NOT IN (2, 3) ORDER BY id;
+-- query: issue19_date_extract_bc
+SELECT id, extract(year FROM d), extract(month FROM d), extract(day FROM d) FROM dd WHERE id NOT IN (2, 3, 4) ORDER BY id;
+-- query: issue19_date_extract_infinity
+SELECT id, extract(year FROM d), extract(month FROM d) FROM dd ORDER BY id;
+-- query: issue19_date_extract_month_infinity
+SELECT id, extract(month FROM d), extract(day FROM d) FROM dd ORDER BY id;
+-- query: issue19_date_order_with_infinity
+SELECT id, d FROM dd ORDER BY d, id;

@@ -88,3 +88,49 @@ TEST(Issue19, FloatSumOfNegativeZero) {
 
 }  // namespace
 }  // namespace rndn::hir::testing
+
+namespace rndn::hir::testing {
+namespace {
+
+// Item 7: PostgreSQL's date arithmetic and extract.  The dates come as a table column (the text
+// form has no literal for infinity or BC): infinity, -infinity, 5874897-12-31 (the last valid
+// date), 4714-11-24 BC (the first), 0044-03-15 BC, 2000-03-04, NULL.  Expected values printed by
+// PostgreSQL 15 for the same expressions.
+std::string Dates(DataRegistry &reg) {
+    auto v = MakeVector(TypeKind::DATE, 7);
+    const int32_t days[] = {INT32_MAX, INT32_MIN, 2145031948, -2451545, -746117, 63, 0};
+    for (int i = 0; i < 7; ++i) (*v)->Data<int32_t>()[i] = days[i];
+    (*v)->SetNull(6);
+    auto t = std::make_shared<Table>();
+    t->names = {"d"};
+    t->columns = {Value(*v)};
+    EXPECT_TRUE(reg.AddTable("dd", t).ok());
+    return "t:? = @load_table(`dd:sym); d:date = check_cast(@column_value(t, `d:sym), date); "
+           "fin:? = @index(d, (2,3,4,5,6):i64); top:? = @index(d, 2:i64); bottom:? = @index(d, 3:i64); "
+           "pinf:? = @index(d, 0:i64); ninf:? = @index(d, 1:i64); inf:? = @index(d, (0,1,6):i64); ";
+}
+
+TEST(Issue19, DateArithmeticAndExtractFollowPostgres) {
+    DataRegistry reg;
+    const std::string s = Dates(reg);
+    auto Q = [&](const std::string &expr) { return Eval(s + "r:? = " + expr + "; return r;", &reg); };
+    EXPECT_EQ(Q("@plus(top, 1:i32)"), "ERROR 22008: date out of range");
+    EXPECT_EQ(Q("@plus(1:i32, top)"), "ERROR 22008: date out of range");
+    EXPECT_EQ(Q("@minus(bottom, 1:i32)"), "ERROR 22008: date out of range");
+    EXPECT_EQ(Q("@minus(top, 1:i32)"), "5874897-12-30");
+    EXPECT_EQ(Q("@plus(inf, 1:i32)").substr(0, 6), Q("inf").substr(0, 6));  // the infinities stay
+    EXPECT_EQ(Eval(s + "x:? = @plus(inf, 7:i32); r:? = @eq(x, inf); return r;", &reg), "1,1,null");
+    EXPECT_EQ(Eval(s + "x:? = @minus(inf, 7:i32); r:? = @eq(x, inf); return r;", &reg), "1,1,null");
+    EXPECT_EQ(Q("@minus(pinf, 2000-01-01:date)"), "ERROR 22008: cannot subtract infinite dates");
+    EXPECT_EQ(Q("@minus(2000-01-01:date, ninf)"), "ERROR 22008: cannot subtract infinite dates");
+    EXPECT_EQ(Q("@minus(fin, 2000-01-01:date)"), "2145031948,-2451545,-746117,63,null");
+    EXPECT_EQ(Q("@date_month(d)"), "null,null,12,11,3,3,null");
+    EXPECT_EQ(Q("@date_day(d)"), "null,null,31,24,15,4,null");
+    EXPECT_EQ(Q("@date_year(bottom)"), "-4714");
+    EXPECT_EQ(Eval(s + "x:? = @index(d, (4,5,6):i64); r:? = @date_year(x); return r;", &reg), "-44,2000,null");
+    EXPECT_EQ(Q("@date_year(pinf)").substr(0, 11), "ERROR 0A000");  // Infinity: PostgreSQL's plan answers
+    EXPECT_EQ(Q("@date_year(top)").substr(0, 11), "ERROR 0A000");   // 5874897 is no i16
+}
+
+}  // namespace
+}  // namespace rndn::hir::testing
