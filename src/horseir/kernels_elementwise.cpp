@@ -330,7 +330,8 @@ Status SqlFloatChecks(Ar op, const Vector &a, const Vector &b, const Vector &out
 Status NumericOverflow() { return Status::UserError(sqlstate::kNumericOutOfRange, "value overflows numeric format"); }
 
 // Decimal arithmetic on __int128 operands already at their scales (sa, sb).
-Status DecArith(Ar op, const Vector &a, int sa, const Vector &b, int sb, Vector &out) {
+Status DecArith(Ar op, const Vector &a, int sa, const Vector &b, int sb, Vector &out, const std::vector<uint8_t> *ea = nullptr,
+                const std::vector<uint8_t> *eb = nullptr) {
     const __int128 *x = a.Data<__int128>();
     const __int128 *y = b.Data<__int128>();
     __int128 *o = out.Data<__int128>();
@@ -344,7 +345,10 @@ Status DecArith(Ar op, const Vector &a, int sa, const Vector &b, int sb, Vector 
             if (!ValidAt(a, i) || !ValidAt(b, i)) continue;
             __int128 p = x[a.length == 1 ? 0 : i], q = y[b.length == 1 ? 0 : i];
             if (q == 0) return DivisionByZero();
-            int s = SelectDivScale(p, sa, q, sb);
+            // the operands' own display scales (a per-element scale when they have one)
+            const int da = ea && !ea->empty() ? (*ea)[static_cast<size_t>(a.length == 1 ? 0 : i)] : sa;
+            const int db = eb && !eb->empty() ? (*eb)[static_cast<size_t>(b.length == 1 ? 0 : i)] : sb;
+            int s = SelectDivScale(p, sa, q, sb, da, db);
             if (s > 38) return Status::Unsupported("numeric division result scale above 38");
             scales[static_cast<size_t>(i)] = static_cast<uint8_t>(s);
             smax = std::max(smax, s);
@@ -506,8 +510,24 @@ Expected<Value> Arith(Builtin bid, Ar op, const std::vector<Value> &args, bool s
         RNDN_ASSIGN_OR_RETURN(auto cb, As(pb, Type::Decimal(TypeKind::DEC128, align ? common : sb)));
         Type out_t = rt;
         if (op != Ar::DIV) out_t.scale = align ? common : sa + sb;
+        // An operand with one display scale per element (a division's result) gives each result
+        // element PostgreSQL's display scale from the two elements' own scales (add_var and
+        // sub_var: the larger; mul_var: the sum; select_div_scale: see DecArith), while the
+        // stored integers stay at the common scale.
+        const bool per_elem = !pa->elem_scale.empty() || !pb->elem_scale.empty();
         RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(out_t, n));  // DecArith writes every element
-        RNDN_RETURN_IF_ERROR(DecArith(op, *ca, align ? common : sa, *cb, align ? common : sb, *out));
+        RNDN_RETURN_IF_ERROR(DecArith(op, *ca, align ? common : sa, *cb, align ? common : sb, *out,
+                                      per_elem ? &pa->elem_scale : nullptr, per_elem ? &pb->elem_scale : nullptr));
+        if (per_elem && op != Ar::DIV) {
+            out->type.scale = Type::kUnknownScale;
+            out->scale_max = out_t.scale;
+            out->elem_scale.assign(static_cast<size_t>(n), 0);
+            for (int64_t i = 0; i < n; ++i) {
+                const int da = pa->elem_scale.empty() ? sa : pa->elem_scale[static_cast<size_t>(pa->length == 1 ? 0 : i)];
+                const int db = pb->elem_scale.empty() ? sb : pb->elem_scale[static_cast<size_t>(pb->length == 1 ? 0 : i)];
+                out->elem_scale[static_cast<size_t>(i)] = static_cast<uint8_t>(op == Ar::MUL ? da + db : std::max(da, db));
+            }
+        }
         SetCombinedValidity(*ca, *cb, *out);
         return V(out);
     }

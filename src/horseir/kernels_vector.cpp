@@ -950,6 +950,15 @@ Expected<std::shared_ptr<Vector>> SumVector(const Vector &v, const Type &rt, boo
     return out;
 }
 
+// The largest display scale among the valid elements of a decimal with per-element scales.
+int MaxDisplayScale(const Vector &v) {
+    if (v.elem_scale.empty()) return v.scale_max;
+    int s = 0;
+    for (int64_t i = 0; i < v.length; ++i)
+        if (v.IsValid(i)) s = std::max(s, static_cast<int>(v.elem_scale[static_cast<size_t>(i)]));
+    return s;
+}
+
 Expected<Type> ReduceType(Builtin b, const Value &v) {
     std::vector<Type> types{v.type()};
     std::vector<const FuncRef *> funcs{nullptr};
@@ -966,8 +975,11 @@ Expected<Value> KSum(KernelCtx &ctx, const std::vector<Value> &args) {
     RNDN_ASSIGN_OR_RETURN(Type rt, ReduceType(Builtin::SUM, args[0]));
     const Vector &v = args[0].vector();
     if (IsDecimal(v.type.kind) && v.type.scale == Type::kUnknownScale) {
-        RNDN_ASSIGN_OR_RETURN(auto c, As(args[0].vector_ptr(), Type::Decimal(TypeKind::DEC128, v.scale_max)));
-        rt.scale = v.scale_max;
+        // PostgreSQL's sum has the largest display scale among the values summed (of this
+        // group, not of the whole column the values came from)
+        const int s = MaxDisplayScale(v);
+        RNDN_ASSIGN_OR_RETURN(auto c, As(args[0].vector_ptr(), Type::Decimal(TypeKind::DEC128, s)));
+        rt.scale = s;
         RNDN_ASSIGN_OR_RETURN(auto r, SumVector(*c, rt, sql_empty));
         return V(r);
     }
@@ -982,7 +994,7 @@ Expected<Value> KAvg(KernelCtx &, const std::vector<Value> &args) {
     int64_t cnt = ValidCount(v);
     if (cnt == 0) return V(NullScalar(rt).value());  // SQL: avg of no rows is NULL
     if (IsDecimal(v.type.kind)) {
-        int s = v.type.scale == Type::kUnknownScale ? v.scale_max : v.type.scale;
+        int s = v.type.scale == Type::kUnknownScale ? MaxDisplayScale(v) : v.type.scale;
         RNDN_ASSIGN_OR_RETURN(auto c, As(args[0].vector_ptr(), Type::Decimal(TypeKind::DEC128, s)));
         RNDN_ASSIGN_OR_RETURN(auto sum, SumVector(*c, Type::Decimal(TypeKind::DEC128, s)));
         __int128 total = sum->Data<__int128>()[0];

@@ -397,14 +397,18 @@ void NumericWeight(__int128 v, int scale, int *weight, int *first) {
 }  // namespace
 
 int SelectDivScale(__int128 num, int num_scale, __int128 den, int den_scale) {
+    return SelectDivScale(num, num_scale, den, den_scale, num_scale, den_scale);
+}
+
+int SelectDivScale(__int128 num, int num_scale, __int128 den, int den_scale, int num_dscale, int den_dscale) {
     int w1, f1, w2, f2;
     NumericWeight(num, num_scale, &w1, &f1);
     NumericWeight(den, den_scale, &w2, &f2);
     int qweight = w1 - w2;
     if (f1 <= f2) --qweight;
     int rscale = 16 - qweight * 4;
-    rscale = std::max(rscale, num_scale);
-    rscale = std::max(rscale, den_scale);
+    rscale = std::max(rscale, num_dscale);
+    rscale = std::max(rscale, den_dscale);
     rscale = std::max(rscale, 0);
     rscale = std::min(rscale, 1000);
     return rscale;

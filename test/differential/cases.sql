@@ -61,6 +61,9 @@ CREATE TABLE dd (id int, d date);
 INSERT INTO dd VALUES (1, '0044-03-15 BC'), (2, 'infinity'), (3, '-infinity'), (4, '5874897-12-31'),
   (5, '4714-11-24 BC'), (6, '2000-01-01'), (7, NULL), (8, '0001-01-01'), (9, '0001-12-31 BC');
 
+CREATE TABLE nq (id int, x int, m numeric(10,2));
+INSERT INTO nq VALUES (1, 100, 1.5), (2, 1, 2.25), (3, 7, NULL), (4, NULL, 3), (5, 123456, -0.07), (6, 100, 100);
+
 ANALYZE;
 
 -- query: scan_all_types
@@ -356,3 +359,11 @@ SELECT id, extract(year FROM d), extract(month FROM d) FROM dd ORDER BY id;
 SELECT id, extract(month FROM d), extract(day FROM d) FROM dd ORDER BY id;
 -- query: issue19_date_order_with_infinity
 SELECT id, d FROM dd ORDER BY d, id;
+-- query: issue19_numeric_scale_plus_division
+SELECT id, x + x::numeric / 3 FROM nq ORDER BY id;
+-- query: issue19_numeric_scale_division_of_division
+SELECT id, (x::numeric / 0.001) / 7.0 FROM nq ORDER BY id;
+-- query: issue19_numeric_scale_mixed_around_division
+SELECT id, x::numeric / 3 * 2, x::numeric / 3 - m, m / 3 * m, (m / 7) % 1, -(m / 3) FROM nq ORDER BY id;
+-- query: issue19_numeric_scale_division_filter
+SELECT id, m / 3 + 1 FROM nq WHERE x::numeric / 7 > 1 ORDER BY id;

@@ -134,3 +134,22 @@ TEST(Issue19, DateArithmeticAndExtractFollowPostgres) {
 
 }  // namespace
 }  // namespace rndn::hir::testing
+
+namespace rndn::hir::testing {
+namespace {
+
+// Item 6: a division's per-element display scale carries into the expression around it, as
+// PostgreSQL's numeric does (values printed by PostgreSQL 15 for x in (100, 1):
+// x + x::numeric/3, (x::numeric/0.001)/7.0, x::numeric/3 * 2, (m/7) % 1 with m = 1.50, 2.25).
+TEST(Issue19, NumericScaleAfterDivisionInsideExpressions) {
+    const std::string s = "x:? = (100,1):dec64<0>; q:? = @div(x, 3:dec64<0>); m:? = (1.50,2.25):dec64<2>; ";
+    EXPECT_EQ(E("@plus(x, q)", s), "133.3333333333333333,1.33333333333333333333");
+    EXPECT_EQ(E("@div(k, 7.0:dec64<1>)", s + "k:? = @div(x, 0.001:dec64<3>);"), "14285.714285714286,142.8571428571428571");
+    EXPECT_EQ(E("@mul(q, 2:dec64<0>)", s), "66.6666666666666666,0.66666666666666666666");
+    EXPECT_EQ(E("@minus(q, m)", s), "31.8333333333333333,-1.91666666666666666667");
+    EXPECT_EQ(E("@mod(k, 1:dec64<0>)", s + "k:? = @div(m, 7:dec64<0>);"), "0.21428571428571428571,0.32142857142857142857");
+    EXPECT_EQ(E("@mul(k, m)", s + "k:? = @div(m, 3:dec64<0>);"), "0.7500000000000000000000,1.6875000000000000000000");
+}
+
+}  // namespace
+}  // namespace rndn::hir::testing
