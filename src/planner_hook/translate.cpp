@@ -1204,6 +1204,12 @@ Expected<Translation> Translator::Run(Plan *root) {
         TargetEntry *te = (TargetEntry *)lfirst(lc);
         const Oid type = exprType((Node *)te->expr);
         if (!HirType(type, 0)) return Unsup(root, "output column of type " + TypeName(type));
+        // char(n) values are loaded without their blank padding, and the executor pads them
+        // back to the output column's declared length.  An output with no declared length
+        // (max(c), coalesce(c, 'q'), CASE or UNION over different lengths) prints each value
+        // with its own padding, which the program no longer has.
+        if (type == BPCHAROID && exprTypmod((Node *)te->expr) < (int32)VARHDRSZ)
+            return Unsup(root, "char(n) output without a declared length (blank padding)");
         RNDN_ASSIGN_OR_RETURN(Col c, rel->cols[i]->Get());
         RNDN_ASSIGN_OR_RETURN(c, Materialize(c, rel->len_var));
         cols.push_back(c.var);

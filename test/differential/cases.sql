@@ -64,6 +64,9 @@ INSERT INTO dd VALUES (1, '0044-03-15 BC'), (2, 'infinity'), (3, '-infinity'), (
 CREATE TABLE nq (id int, x int, m numeric(10,2));
 INSERT INTO nq VALUES (1, 100, 1.5), (2, 1, 2.25), (3, 7, NULL), (4, NULL, 3), (5, 123456, -0.07), (6, 100, 100);
 
+CREATE TABLE cq (id int, c char(10), d char(4), e char(1));
+INSERT INTO cq VALUES (1, 'MACHINERY', 'ab', ''), (2, 'BUILDING', NULL, 'x'), (3, NULL, 'abcd', NULL);
+
 ANALYZE;
 
 -- query: scan_all_types
@@ -367,3 +370,15 @@ SELECT id, (x::numeric / 0.001) / 7.0 FROM nq ORDER BY id;
 SELECT id, x::numeric / 3 * 2, x::numeric / 3 - m, m / 3 * m, (m / 7) % 1, -(m / 3) FROM nq ORDER BY id;
 -- query: issue19_numeric_scale_division_filter
 SELECT id, m / 3 + 1 FROM nq WHERE x::numeric / 7 > 1 ORDER BY id;
+-- query: issue19_char_max_keeps_padding
+SELECT max(c), min(d), max(e) FROM cq;
+-- query: issue19_char_coalesce_keeps_padding
+SELECT id, coalesce(c, 'q'), coalesce(d, c) FROM cq ORDER BY id;
+-- query: issue19_char_case_keeps_padding
+SELECT id, CASE WHEN id = 1 THEN c ELSE d END FROM cq ORDER BY id;
+-- query: issue19_char_union_keeps_padding
+SELECT c FROM cq UNION SELECT d FROM cq ORDER BY 1;
+-- query: issue19_char_same_length_case_and_union_all
+SELECT id, CASE WHEN id > 1 THEN c ELSE c END FROM cq UNION ALL SELECT id, c FROM cq ORDER BY 1, 2;
+-- query: issue19_char_columns_padded
+SELECT id, c, d, e FROM cq ORDER BY id;
