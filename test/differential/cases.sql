@@ -4,7 +4,10 @@
 --
 -- Format: everything before the first '-- query:' line is set-up, run once.  Each
 -- '-- query: NAME' line starts one case, which runs until the next such line.  Queries without
--- ORDER BY are compared after sorting their output lines.
+-- ORDER BY are compared after sorting their output lines.  Every case must run through rndn
+-- (Custom Scan (rndn) in its plan, and no fallback at run time) unless its first line is
+-- '-- fallback: REASON': such a case must stay with PostgreSQL (a comparison passes trivially
+-- when rndn stood aside, so an unexpected fallback fails the case).
 
 CREATE TABLE nums (id int PRIMARY KEY, i2 smallint, i4 int, i8 bigint, f4 real, f8 float8,
                    n numeric(15,2), n4 numeric(12,4), d date, t text, v varchar(20), c char(8), b bool);
@@ -82,20 +85,24 @@ SELECT id, b AND i4 > 20, b OR i4 > 20, NOT b, (i4 IS NULL) OR b FROM nums ORDER
 -- query: where_null_is_false
 SELECT id FROM nums WHERE NOT (i4 > 20) ORDER BY id;
 -- query: case_coalesce_nullif
+-- fallback: COALESCE over numerics of different scales
 SELECT id, CASE WHEN i4 > 50 THEN 'big' WHEN i4 > 10 THEN 'mid' ELSE 'small' END,
        COALESCE(i2, -1), COALESCE(n, n4, 0), NULLIF(i4, 0), NULLIF(v, 'AIR') FROM nums ORDER BY id;
 -- query: in_lists_and_between
 SELECT id, i4 IN (10, 30, 50), i4 NOT IN (10, NULL), v IN ('AIR', 'MAIL'),
        d BETWEEN '1994-01-01' AND '1996-12-31', n NOT BETWEEN 0 AND 100 FROM nums ORDER BY id;
 -- query: like_utf8
+-- fallback: non-ASCII text where the program counts bytes (run time)
 SELECT id, t LIKE 'a%', t LIKE '%e%', t NOT LIKE '_ber', t LIKE 'Ä%', t LIKE 'na_ve', v LIKE '%AIR' FROM nums ORDER BY id;
 -- query: substring_utf8
+-- fallback: non-ASCII text where the program counts bytes (run time)
 SELECT id, substring(t FROM 1 FOR 2), substring(t FROM 2), substring(v FROM 2 FOR 3) FROM nums ORDER BY id;
 -- query: extract_year_and_dates
 SELECT id, extract(year FROM d), d + 30, d - 1, d - DATE '1992-01-01' FROM nums ORDER BY id;
 -- query: date_interval_constant
 SELECT id FROM nums WHERE d < DATE '1998-12-01' - INTERVAL '90 days' ORDER BY id;
 -- query: casts
+-- fallback: the cast to numeric(10,2) has no rndn translation
 SELECT id, i4::bigint, i4::numeric(10,2), n::int, n::float8, f8::int, i2::float4, t::varchar(3), c::text || '|' FROM nums ORDER BY id;
 -- query: numeric_scale
 SELECT id, n * n4, n / 3, n4 / 7, n * 1.5, round(n, 1) FROM nums WHERE n IS NOT NULL AND n4 IS NOT NULL ORDER BY id;
@@ -125,8 +132,10 @@ SELECT v, n, id FROM nums ORDER BY v DESC NULLS LAST, n ASC, id DESC;
 -- query: order_by_text_c
 SELECT t FROM nums ORDER BY t, id;
 -- query: order_by_text_icu
+-- fallback: text sort under a non-C collation
 SELECT t FROM nums ORDER BY t COLLATE "und-x-icu", id;
 -- query: compare_text_icu
+-- fallback: text comparison under a non-C collation
 SELECT id FROM nums WHERE t COLLATE "und-x-icu" < 'b' ORDER BY id;
 -- query: limit_offset
 SELECT k, x FROM big ORDER BY x DESC, k LIMIT 5 OFFSET 3;
@@ -157,6 +166,7 @@ SELECT id, n, (SELECT max(n) FROM nums) - n AS gap FROM nums WHERE n > (SELECT a
 -- query: correlated_scalar_subquery
 SELECT a, (SELECT count(*) FROM rhs r WHERE r.k = l.k) FROM lhs l ORDER BY a;
 -- query: scalar_subquery_too_many_rows
+-- fallback: correlated subquery that is not a plain aggregate
 SELECT a, (SELECT b FROM rhs r WHERE r.k >= l.k) FROM lhs l ORDER BY a;
 -- query: cte
 WITH s AS (SELECT g, sum(x) AS total FROM big GROUP BY g) SELECT g, total FROM s WHERE total > (SELECT avg(total) FROM s) ORDER BY g;
@@ -181,6 +191,7 @@ SELECT sum(a), sum(a::bigint * 4) FROM overflow;
 -- query: int8_sum_overflow
 SELECT sum(c) FROM overflow;
 -- query: numeric_overflow_cast
+-- fallback: the cast to numeric(5,2) has no rndn translation
 SELECT n::numeric(5,2) FROM nums WHERE id = 6;
 -- query: unordered_group_by
 SELECT s, count(*) FROM big GROUP BY s;
@@ -250,6 +261,7 @@ SELECT count(*), min(d), max(d) FROM nums WHERE d <= DATE '1998-12-01' - INTERVA
 -- query: tpch_q6_qgen_interval_year
 SELECT id, d FROM nums WHERE d >= DATE '1994-01-01' AND d < DATE '1994-01-01' + INTERVAL '1' YEAR ORDER BY id;
 -- query: substring_to_end
+-- fallback: non-ASCII text where the program counts bytes (run time)
 SELECT id, substring(t FROM 3), substring(v FROM 1) FROM nums WHERE t IS NULL OR t < 'b' ORDER BY id;
 -- query: float_division_by_column
 SELECT id, f8 / f4 FROM nums WHERE f4 <> 0 ORDER BY id;
@@ -258,10 +270,13 @@ SELECT id, f8 / f4 FROM nums ORDER BY id;
 -- query: float_division_zero_in_null_row
 SELECT id, f8 / (f4 - f4) FROM nums WHERE f4 IS NULL;
 -- query: division_guarded_by_earlier_qual
+-- fallback: a division in a qual after the first (PostgreSQL may skip it)
 SELECT id FROM nums WHERE i4 <> 0 AND 100 / i4 > 1 ORDER BY id;
 -- query: float_division_guarded_by_earlier_qual
+-- fallback: a division in a qual after the first (PostgreSQL may skip it)
 SELECT id FROM nums WHERE f4 <> 0 AND f8 / f4 > 1 ORDER BY id;
 -- query: division_guarded_in_or
+-- fallback: a division after the first argument of AND/OR (PostgreSQL may skip it)
 SELECT id FROM nums WHERE i4 = 0 OR 100 / i4 > 1 ORDER BY id;
 -- query: case_division_by_constant
 SELECT id, CASE WHEN i4 > 20 THEN i4 / 2 ELSE i4 / 3 END, CASE WHEN f8 > 1 THEN f8 / 2 END FROM nums ORDER BY id;
@@ -277,8 +292,10 @@ SELECT i4::smallint * 0 FROM nums WHERE i4 > 50 ORDER BY id;
 -- query: cast_float_overflow_real
 SELECT (f8 * 1e300)::real FROM nums WHERE f8 > 1 ORDER BY id;
 -- query: coalesce_numeric_mixed_scales
+-- fallback: COALESCE over numerics of different scales
 SELECT id, COALESCE(n, n4, 0), COALESCE(n, 0.00) FROM nums ORDER BY id;
 -- query: case_numeric_mixed_scales
+-- fallback: CASE over numerics of different scales
 SELECT id, CASE WHEN n > 1 THEN n WHEN n < 0 THEN -n ELSE 0 END, CASE WHEN n > 1 THEN n ELSE 0.00 END FROM nums ORDER BY id;
 -- query: in_list_with_null
 SELECT id, i4 IN (10, NULL), i4 NOT IN (10, NULL), v IN ('AIR', NULL), i4 IN (NULL::int), i4 NOT IN (NULL::int) FROM nums ORDER BY id;
@@ -329,8 +346,10 @@ SELECT a.id, b.id FROM fe a JOIN fe b ON a.x = b.x ORDER BY 1, 2;
 -- query: issue19_float_nan_case
 SELECT id, CASE WHEN x > 100 THEN 'big' ELSE 'small' END, x = r, x < 1e308, r > x FROM fe ORDER BY id;
 -- query: issue19_float_nan_constant
+-- fallback: float constant NaN or Infinity
 SELECT id FROM fe WHERE x = 'NaN' OR x < '-Infinity' ORDER BY id;
 -- query: issue19_numeric_nan_falls_back
+-- fallback: numeric NaN cannot be loaded (run time)
 SELECT sum(n), max(n), min(n) FROM fe;
 -- query: issue19_int_min_div_minus_one_with_null
 SELECT i / -1 FROM fe;
@@ -357,6 +376,7 @@ SELECT id, d - DATE '2000-01-01', DATE '2000-01-01' - d FROM dd WHERE id NOT IN 
 -- query: issue19_date_extract_bc
 SELECT id, extract(year FROM d), extract(month FROM d), extract(day FROM d) FROM dd WHERE id NOT IN (2, 3, 4) ORDER BY id;
 -- query: issue19_date_extract_infinity
+-- fallback: extract(year) of an infinite date or beyond year 32767 (run time)
 SELECT id, extract(year FROM d), extract(month FROM d) FROM dd ORDER BY id;
 -- query: issue19_date_extract_month_infinity
 SELECT id, extract(month FROM d), extract(day FROM d) FROM dd ORDER BY id;
@@ -371,12 +391,16 @@ SELECT id, x::numeric / 3 * 2, x::numeric / 3 - m, m / 3 * m, (m / 7) % 1, -(m /
 -- query: issue19_numeric_scale_division_filter
 SELECT id, m / 3 + 1 FROM nq WHERE x::numeric / 7 > 1 ORDER BY id;
 -- query: issue19_char_max_keeps_padding
+-- fallback: char(n) output without a declared length (blank padding)
 SELECT max(c), min(d), max(e) FROM cq;
 -- query: issue19_char_coalesce_keeps_padding
+-- fallback: char(n) output without a declared length (blank padding)
 SELECT id, coalesce(c, 'q'), coalesce(d, c) FROM cq ORDER BY id;
 -- query: issue19_char_case_keeps_padding
+-- fallback: char(n) output without a declared length (blank padding)
 SELECT id, CASE WHEN id = 1 THEN c ELSE d END FROM cq ORDER BY id;
 -- query: issue19_char_union_keeps_padding
+-- fallback: char(n) output without a declared length (blank padding)
 SELECT c FROM cq UNION SELECT d FROM cq ORDER BY 1;
 -- query: issue19_char_same_length_case_and_union_all
 SELECT id, CASE WHEN id > 1 THEN c ELSE c END FROM cq UNION ALL SELECT id, c FROM cq ORDER BY 1, 2;
