@@ -8,6 +8,10 @@
      the official-answer check of PostgreSQL's own results and the rndn on/off differential
   4. the server log must show no backend killed by a signal
 
+With CI=true in the environment a skip (a missing tool, data or dependency) counts as a
+failure.  A fuzz target that reaches fewer than FUZZ_MIN_COVERAGE edges exercised nothing and
+fails.
+
 Prints 'N passed, M failed, K skipped' last; exits non-zero on any failure; always stops the
 cluster.  Each group can be run alone: run_all.py [unit] [fuzz] [sql] [tpch].
 """
@@ -28,9 +32,16 @@ FUZZ_SECONDS = int(os.environ.get("RNDN_FUZZ_SECONDS", "20"))
 
 totals = {"passed": 0, "failed": 0, "skipped": 0}
 failures = []
+# In CI (CI=true) nothing may be skipped: a missing tool or dependency is a failure there.
+IN_CI = os.environ.get("CI", "").lower() in ("true", "1", "yes")
+# A fuzz target whose run reached fewer coverage edges than this exercised nothing (a target
+# that returns at once reaches 1); every real target reaches far more on its seeds.
+FUZZ_MIN_COVERAGE = 10
 
 
 def record(name, status, detail=""):
+    if status == "skipped" and IN_CI:
+        status, detail = "failed", "skipped in CI (CI=true): " + detail
     totals[status] += 1
     if status == "failed":
         failures.append(f"{name}: {detail}")
@@ -79,7 +90,10 @@ def run_unit(binary, name, env):
     n_pass = int(passed.group(1)) if passed else 0
     n_skip = int(skipped.group(1)) if skipped else 0
     totals["passed"] += n_pass
-    totals["skipped"] += n_skip
+    if n_skip and IN_CI:
+        record(f"{name} skipped tests", "failed", f"{n_skip} test(s) skipped in CI (CI=true): a dependency is missing")
+    else:
+        totals["skipped"] += n_skip
     for f in sorted(set(failed_names)):
         record(f"{name} {f}", "failed", "see its output above")
     if n_skip:
@@ -112,8 +126,14 @@ def fuzz_tests():
             p = run([target, f"-max_total_time={FUZZ_SECONDS}", "-rss_limit_mb=4096", "-timeout=10",
                      f"-artifact_prefix={work}/", work], timeout=FUZZ_SECONDS * 4 + 60)
             runs = re.findall(r"Done (\d+) runs", p.stderr)
-            if p.returncode == 0:
-                record(name, "passed", f"{runs[-1] if runs else '?'} inputs, no crash")
+            cov = [int(c) for c in re.findall(r"cov: (\d+)", p.stderr)]
+            if p.returncode == 0 and (not runs or int(runs[-1]) == 0):
+                record(name, "failed", "the fuzzer ran no inputs")
+            elif p.returncode == 0 and (not cov or max(cov) < FUZZ_MIN_COVERAGE):
+                record(name, "failed", f"exercised nothing: {max(cov) if cov else 0} coverage edges "
+                                       f"(at least {FUZZ_MIN_COVERAGE} expected)")
+            elif p.returncode == 0:
+                record(name, "passed", f"{runs[-1]} inputs, {max(cov)} coverage edges, no crash")
             else:
                 record(name, "failed", "crash or leak found")
                 print(p.stderr[-4000:])
