@@ -310,7 +310,7 @@ Expected<Translator::RelP> Translator::IndexScanNode(Plan *plan, Oid indexid, In
         Oid type, coll;
         int32 typmod;
         get_atttypetypmodcoll(rte->relid, keys[i], &type, &typmod, &coll);
-        if (IsTextType(type) && !lc_collate_is_c(coll)) return Unsup(plan, "text index order under a non-C collation");
+        if (IsTextType(type) && !ByteOrderCollation(coll)) return Unsup(plan, "text index order under a non-C collation");
         extra[-1 - i] = (Expr *)makeVar(scanrelid, keys[i], type, typmod, coll, 0);
     }
     RNDN_ASSIGN_OR_RETURN(RelP rel, Scan(plan, scanrelid, quals, index_tlist, extra));
@@ -401,7 +401,7 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const std::string *group_va
     } else if (name == "min" || name == "max") {
         builtin = name;
         // Text compares bytewise in the interpreter: only under a C collation.
-        if (IsTextType(at) && !lc_collate_is_c(a->inputcollid))
+        if (IsTextType(at) && !ByteOrderCollation(a->inputcollid))
             return Unsup(node, name + "(" + TypeName(at) + ") under a non-C collation");
         if (!IsIntType(at) && at != NUMERICOID && at != FLOAT4OID && at != FLOAT8OID && at != DATEOID && !IsTextType(at))
             return Unsup(node, name + "(" + TypeName(at) + ")");
@@ -556,7 +556,7 @@ Expected<Translator::RelP> Translator::SortNode(Plan *plan, int nkeys, AttrNumbe
         if (opcintype != c.type && !(IsTextType(c.type) && IsTextType(opcintype)))
             return Unsup(plan, "sort operator of another type");
         const bool desc = strategy == BTGreaterStrategyNumber;
-        if (IsTextType(c.type) && !lc_collate_is_c(colls[i])) return Unsup(plan, "text sort under a non-C collation");
+        if (IsTextType(c.type) && !ByteOrderCollation(colls[i])) return Unsup(plan, "text sort under a non-C collation");
         if (c.scalar) continue;  // a constant key does not order anything
         if (nulls_first[i] != desc) {
             // @order puts NULLs last ascending and first descending; the other placement comes

@@ -4,7 +4,42 @@
 
 #include "planner_hook/translator.h"
 
+#include <clocale>
+
+#include "catalog/pg_collation.h"
+
 namespace rndn::plan::internal {
+
+namespace {
+bool IsCodePointLocale(const char *name) {
+    return name != nullptr && (pg_strcasecmp(name, "C.UTF-8") == 0 || pg_strcasecmp(name, "C.utf8") == 0);
+}
+}  // namespace
+
+bool ByteOrderCollation(Oid collation) {
+    if (lc_collate_is_c(collation)) return true;
+    if (GetDatabaseEncoding() != PG_UTF8 || !OidIsValid(collation)) return false;
+    if (collation == DEFAULT_COLLATION_OID) {
+        // the database's own locale: libc's LC_COLLATE, unless the database uses ICU
+        if (default_locale.provider == COLLPROVIDER_ICU) return false;
+        return IsCodePointLocale(setlocale(LC_COLLATE, nullptr));
+    }
+    HeapTuple tp = SearchSysCache1(COLLOID, ObjectIdGetDatum(collation));
+    if (!HeapTupleIsValid(tp)) return false;
+    Form_pg_collation form = (Form_pg_collation)GETSTRUCT(tp);
+    bool byte_order = false;
+    if (form->collprovider == COLLPROVIDER_LIBC && form->collisdeterministic) {
+        bool isnull = true;
+        Datum d = SysCacheGetAttr(COLLOID, tp, Anum_pg_collation_collcollate, &isnull);
+        if (!isnull) {
+            char *name = TextDatumGetCString(d);
+            byte_order = IsCodePointLocale(name);
+            pfree(name);
+        }
+    }
+    ReleaseSysCache(tp);
+    return byte_order;
+}
 // ---------------------------------------------------------------------------------------------
 // Constants
 
@@ -206,7 +241,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
     switch (row->kind) {
         case FnKind::BINARY: {
             if (nargs != 2) return Unsup(ctx.node, FuncName(fn) + " with " + std::to_string(nargs) + " arguments");
-            if ((row->flags & F_ORDERED) && IsTextType(exprType((Node *)linitial(args))) && !lc_collate_is_c(inputcollid))
+            if ((row->flags & F_ORDERED) && IsTextType(exprType((Node *)linitial(args))) && !ByteOrderCollation(inputcollid))
                 return Unsup(ctx.node, "text comparison under a non-C collation");
             if (row->flags & F_NZCONST) {
                 Expr *d = (Expr *)lsecond(args);

@@ -171,6 +171,7 @@ SELECT a, (SELECT b FROM rhs r WHERE r.k >= l.k) FROM lhs l ORDER BY a;
 -- query: cte
 WITH s AS (SELECT g, sum(x) AS total FROM big GROUP BY g) SELECT g, total FROM s WHERE total > (SELECT avg(total) FROM s) ORDER BY g;
 -- query: join_aggregate
+-- fallback: string_agg(... ORDER BY) stays with PostgreSQL above rndn's join
 SELECT l.k, count(*), string_agg(r.b, ',' ORDER BY r.b) FROM lhs l JOIN rhs r ON l.k = r.k GROUP BY l.k ORDER BY l.k;
 -- query: division_by_zero_int
 SELECT id, 100 / i4 FROM nums ORDER BY id;

@@ -1,6 +1,6 @@
 """Differential SQL suite: every case of cases.sql with rndn.enabled off and on.
 
-    run.py [--cases FILE] [--db NAME]
+    run.py [--cases FILE] [--db NAME] [--locale LOCALE]
 
 Needs PGHOST/PGPORT/PGUSER of a running cluster with rndn preloaded (tools/pgcluster.sh).  The
 set-up part is run once, with rndn off, in a fresh database.  Each case must produce the same
@@ -67,7 +67,10 @@ def uses_rndn(db, sql):
         else:
             lines.append(stmt + ";")
     _, out, _ = psql(db, "\n".join(lines), "on")
-    if "Custom Scan (rndn)" not in out:
+    # every plan must have rndn at its root: rndn under PostgreSQL's nodes did not run the query
+    plan_lines = out.splitlines()
+    roots = [plan_lines[i + 1].strip() for i, l in enumerate(plan_lines[:-1]) if l.strip() == "QUERY PLAN"]
+    if not roots or not all(r.startswith("Custom Scan (rndn)") for r in roots):
         return False
     # Planned through rndn: did the program also run, or did it fall back at run time (a guard
     # such as non-ASCII text where bytes are counted)?  Errors leave no plan to read.
@@ -79,10 +82,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", default=os.path.join(HERE, "cases.sql"))
     ap.add_argument("--db", default="rndn_differential")
+    ap.add_argument("--locale", default=None,
+                    help="create the database with this locale (e.g. C.UTF-8) instead of the cluster's")
     args = ap.parse_args()
     setup, cases = parse_cases(args.cases)
+    locale = f" TEMPLATE template0 ENCODING 'UTF8' LOCALE '{args.locale}'" if args.locale else ""
     rc, _, err = psql("postgres", f"SET client_min_messages = warning;\nDROP DATABASE IF EXISTS {args.db};\n"
-                      f"CREATE DATABASE {args.db};\n", "off", True)
+                      f"CREATE DATABASE {args.db}{locale};\n", "off", True)
     if rc != 0:
         sys.exit("could not create the database: " + err)
     rc, _, err = psql(args.db, "CREATE EXTENSION IF NOT EXISTS rndn;\n" + setup, "off", True)
