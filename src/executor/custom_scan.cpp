@@ -255,13 +255,14 @@ TupleTableSlot *FetchNext(ScanState *ss) {
         EState *estate = ss->ps.state;
         const Outcome out = RunGuarded([run, estate]() { return ExecuteImpl(*run, estate->es_snapshot, estate->es_param_list_info); });
         CustomScan *cs = (CustomScan *)ss->ps.plan;
-        if ((out.code == Code::UNSUPPORTED || out.code == Code::INTERNAL || out.code == Code::USER_ERROR) &&
+        if ((out.code == Code::UNSUPPORTED || out.code == Code::INTERNAL || out.code == Code::USER_ERROR || out.code == Code::OUT_OF_MEMORY) &&
             cs->custom_plans != NIL) {
             // The program cannot run after all: PostgreSQL's own plan gives the answer.  A SQL
             // error raised by the program (overflow, division by zero, a range error) goes the
             // same way: the program computes whole columns, so it may meet an error in a row
             // or an expression PostgreSQL never evaluates, or another error first; PostgreSQL's
-            // plan then raises exactly its own error, or none.
+            // plan then raises exactly its own error, or none.  Going over rndn.memory_limit
+            // (before any row was returned) is no reason to fail a query PostgreSQL answers.
             ereport(out.code == Code::INTERNAL ? LOG : DEBUG1,
                     (errmsg("rndn: running PostgreSQL's plan instead: %s%s%s", out.code == Code::USER_ERROR ? out.sqlstate : "",
                             out.code == Code::USER_ERROR ? " " : "", out.message)));

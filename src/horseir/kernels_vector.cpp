@@ -610,6 +610,16 @@ Expected<Value> KIndexOf(KernelCtx &, const std::vector<Value> &args) {
     return V(out);
 }
 
+namespace {
+// Two i64 indexes per pair, plus at least one gathered column of the same length.
+Status CheckJoinSize(const KernelCtx &ctx, int64_t pairs) {
+    const int64_t budget = ctx.options ? ctx.options->memory_budget : 0;
+    if (budget > 0 && pairs > budget / 24)
+        return Status::Unsupported("@join_index: a join of " + std::to_string(pairs) + " pairs exceeds the memory budget");
+    return Status::Ok();
+}
+}  // namespace
+
 Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
     size_t nargs = args.size();
     size_t k = nargs - 2;
@@ -667,6 +677,17 @@ Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
         std::vector<int64_t> fill(start.begin(), start.end() - 1);
         for (int64_t i = 0; i < nl; ++i)
             if (!has_null(i)) rows[static_cast<size_t>(fill[static_cast<size_t>(ids[static_cast<size_t>(i)])]++)] = i;
+        // Count the pairs before making them: a join larger than the memory budget is left to
+        // PostgreSQL's plan (which may also stop early under a LIMIT) instead of running out.
+        int64_t pairs = 0;
+        for (int64_t j = 0; j < nr; ++j) {
+            if (has_null(nl + j)) continue;
+            int64_t g = ids[static_cast<size_t>(nl + j)];
+            pairs += start[static_cast<size_t>(g) + 1] - start[static_cast<size_t>(g)];
+        }
+        RNDN_RETURN_IF_ERROR(CheckJoinSize(ctx, pairs));
+        li.reserve(static_cast<size_t>(pairs));
+        ri.reserve(static_cast<size_t>(pairs));
         for (int64_t j = 0; j < nr; ++j) {
             if ((j & 0xffff) == 0 && ctx.Cancelled()) return Status::Cancelled();
             if (has_null(nl + j)) continue;
@@ -678,6 +699,7 @@ Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
         }
     } else {
         if (nl * nr > (int64_t(1) << 31)) return Status::Unsupported("@join_index: nested-loop join of " + std::to_string(nl) + " x " + std::to_string(nr) + " rows");
+        RNDN_RETURN_IF_ERROR(CheckJoinSize(ctx, nl * nr));
         for (int64_t j = 0; j < nr; ++j) {
             if ((j & 0x3ff) == 0 && ctx.Cancelled()) return Status::Cancelled();
             for (int64_t i = 0; i < nl; ++i) {

@@ -581,6 +581,36 @@ Expected<Translator::RelP> Translator::SortNode(Plan *plan, int nkeys, AttrNumbe
     return Take(in, order, false, ConstLen(order));
 }
 
+// PostgreSQL's plan stops a streaming join after the rows a LIMIT takes; rndn would make the
+// whole join first (hours and gigabytes for a cross join).  A join estimated above this many
+// rows and 100 times the limit's own estimate, with nothing blocking in between, stays there:
+// the LIMIT itself and, when the hook tries the subtree alone, the join and the streaming nodes
+// between them.
+constexpr double kLimitJoinRows = 1e6;
+
+namespace {
+bool Streams(const Plan *p) { return IsA(p, Result) || IsA(p, Material) || IsA(p, Memoize) || IsA(p, Gather); }
+bool IsJoin(const Plan *p) { return IsA(p, HashJoin) || IsA(p, MergeJoin) || IsA(p, NestLoop); }
+
+// Whether `node` is `limit`'s subtree down to a huge join through streaming nodes.
+bool UnderHugeJoinLimit(const Plan *tree, const Plan *node) {
+    if (tree == nullptr) return false;
+    if (IsA(tree, Limit) && HugeJoinUnderLimit(tree) != nullptr)
+        for (const Plan *p = tree->lefttree; p != nullptr; p = p->lefttree) {
+            if (p == node) return true;
+            if (!Streams(p)) break;
+        }
+    return UnderHugeJoinLimit(tree->lefttree, node) || UnderHugeJoinLimit(tree->righttree, node);
+}
+}  // namespace
+
+const Plan *HugeJoinUnderLimit(const Plan *limit) {
+    const Plan *below = limit->lefttree;
+    while (below && Streams(below)) below = below->lefttree;
+    if (below && IsJoin(below) && below->plan_rows > kLimitJoinRows && limit->plan_rows * 100 < below->plan_rows) return below;
+    return nullptr;
+}
+
 Expected<Translator::RelP> Translator::LimitNode(Limit *limit, RelP in) {
     Plan *plan = &limit->plan;
     if (limit->limitOption != LIMIT_OPTION_COUNT) return Unsup(plan, "FETCH ... WITH TIES");
@@ -1106,6 +1136,9 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
             return ProjectOver(plan, sorted, nullptr);
         }
         case T_Limit: {
+            if (const Plan *join = HugeJoinUnderLimit(plan))
+                return Unsup(plan, "LIMIT over a join of about " + std::to_string((int64_t)join->plan_rows) +
+                                       " rows (PostgreSQL stops early)");
             RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
             RNDN_ASSIGN_OR_RETURN(RelP lim, LimitNode((Limit *)plan, child));
             return ProjectOver(plan, lim, nullptr);
@@ -1196,6 +1229,11 @@ Expected<Translator::RelP> Translator::AppendRels(Plan *plan, List *children) {
 }
 
 Expected<Translation> Translator::Run(Plan *root) {
+    // the hook tries subtrees of what rndn refused: not the join a LIMIT stops early
+    bool limited = UnderHugeJoinLimit(stmt_->planTree, root);
+    ListCell *sc;
+    foreach (sc, stmt_->subplans) limited = limited || UnderHugeJoinLimit((const Plan *)lfirst(sc), root);
+    if (limited) return Unsup(root, "a join under a LIMIT that PostgreSQL stops early");
     RNDN_ASSIGN_OR_RETURN(RelP rel, NodeRel(root));
     std::vector<std::string> cols;
     int i = 0;

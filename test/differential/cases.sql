@@ -407,3 +407,15 @@ SELECT c FROM cq UNION SELECT d FROM cq ORDER BY 1;
 SELECT id, CASE WHEN id > 1 THEN c ELSE c END FROM cq UNION ALL SELECT id, c FROM cq ORDER BY 1, 2;
 -- query: issue19_char_columns_padded
 SELECT id, c, d, e FROM cq ORDER BY id;
+-- query: issue19_limit_over_cross_join
+-- fallback: LIMIT over a join of about 10^10 rows (PostgreSQL stops early)
+SELECT count(*) FROM (SELECT b1.k FROM big b1 LEFT JOIN big b2 ON true LIMIT 5) s;
+-- query: issue19_limit_over_huge_equi_join
+-- fallback: LIMIT over a join of about 1.4 * 10^9 rows (PostgreSQL stops early)
+SELECT count(*) FROM (SELECT b1.k, b2.s FROM big b1 JOIN big b2 ON b1.g = b2.g LIMIT 123) s;
+-- query: issue19_limit_over_small_join_runs_through_rndn
+SELECT l.k, r.b FROM lhs l JOIN rhs r ON l.k = r.k ORDER BY 1, 2 LIMIT 2;
+-- query: issue19_over_memory_limit_falls_back
+-- fallback: over rndn.memory_limit (run time): PostgreSQL's plan answers
+SET rndn.memory_limit = '1MB';
+SELECT count(*), max(s) FROM big WHERE s LIKE '%9%';

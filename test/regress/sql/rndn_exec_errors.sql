@@ -1,5 +1,5 @@
--- rndn executor: errors are PostgreSQL's own (SQLSTATE and message), the memory limit gives
--- SQLSTATE 53200, and statement_timeout stops a query inside rndn.
+-- rndn executor: errors are PostgreSQL's own (SQLSTATE and message), a query over the memory
+-- limit falls back to PostgreSQL's plan (issue 19), and statement_timeout stops a query inside rndn.
 CREATE TABLE rx_err (a int, b bigint, n numeric(8,2), z int);
 INSERT INTO rx_err SELECT g, g * 1000000000::bigint, g / 3.0, 0 FROM generate_series(1, 1000) g;
 EXPLAIN (COSTS OFF) SELECT a / z FROM rx_err;
@@ -21,7 +21,7 @@ RESET rndn.enabled;
 -- a division guarded by CASE is never evaluated speculatively: such a CASE stays with PostgreSQL
 SELECT sum(CASE WHEN z = 0 THEN 0 ELSE a / z END) FROM rx_err;
 
--- the memory limit
+-- the memory limit: PostgreSQL's plan answers instead of an error
 CREATE TABLE rx_wide AS SELECT g AS a, repeat('x', 200) AS s FROM generate_series(1, 20000) g;
 SET rndn.memory_limit = '1MB';
 \set VERBOSITY sqlstate

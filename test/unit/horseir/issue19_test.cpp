@@ -153,3 +153,33 @@ TEST(Issue19, NumericScaleAfterDivisionInsideExpressions) {
 
 }  // namespace
 }  // namespace rndn::hir::testing
+
+namespace rndn::hir::testing {
+namespace {
+
+// Item 12: a join whose pairs would not fit the memory budget is UNSUPPORTED (the executor
+// then runs PostgreSQL's plan) before any pair is made; under the budget it runs.
+TEST(Issue19, JoinLargerThanTheBudgetIsUnsupported) {
+    const std::string text = Wrap(
+        "a:? = @range(2000:i64); k:? = @mod(a, 2:i64); l:? = @list(k); r:? = @list(k);"
+        " j:? = @join_index(@eq, l, r); n:? = @index(j, 0:i64); c:? = @len(n); return c;");
+    auto p = ParseProgram(text, "t.hir");
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    ASSERT_TRUE(CheckProgram(*p).ok());
+    DataRegistry reg;
+    InterpretOptions opts;
+    auto all = Interpret(*p, reg, opts);  // no budget: 2 * 1000 * 1000 pairs
+    ASSERT_TRUE(all.ok()) << all.status().ToString();
+    EXPECT_EQ(Show(*all), "2000000");
+    opts.memory_budget = 8 << 20;  // 8 MiB: about 350,000 pairs
+    auto over = Interpret(*p, reg, opts);
+    ASSERT_FALSE(over.ok());
+    EXPECT_EQ(over.status().code(), Code::UNSUPPORTED) << over.status().ToString();
+    opts.memory_budget = int64_t(1) << 30;
+    auto under = Interpret(*p, reg, opts);
+    ASSERT_TRUE(under.ok()) << under.status().ToString();
+    EXPECT_EQ(Show(*under), "2000000");
+}
+
+}  // namespace
+}  // namespace rndn::hir::testing
