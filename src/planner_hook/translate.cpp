@@ -2,6 +2,7 @@
 // aggregation, sort, limit, unique, joins (hash, merge, nested loop; inner, outer, semi, anti),
 // init plans and correlated subqueries (decorrelated through Rel::extras).
 #include "planner_hook/translator.h"
+#include "catalog/pg_collation.h"
 
 namespace rndn::plan::internal {
 // ---------------------------------------------------------------------------------------------
@@ -601,6 +602,80 @@ bool UnderHugeJoinLimit(const Plan *tree, const Plan *node) {
             if (!Streams(p)) break;
         }
     return UnderHugeJoinLimit(tree->lefttree, node) || UnderHugeJoinLimit(tree->righttree, node);
+}
+}  // namespace
+
+namespace {
+// Nondeterministic collations (ICU's case- or accent-insensitive ones) make texts with other
+// bytes equal; the interpreter compares bytes, so a plan that uses one anywhere stays with
+// PostgreSQL.  The expressions' collations, then the collations plan nodes keep themselves.
+bool NondeterministicColl(Oid c) { return OidIsValid(c) && c != DEFAULT_COLLATION_OID && !get_collation_isdeterministic(c); }
+
+bool NondeterministicExprWalker(Node *node, void *) {
+    if (node == nullptr) return false;
+    Oid a = InvalidOid, b = InvalidOid;
+    switch (nodeTag(node)) {
+        case T_Var: a = ((Var *)node)->varcollid; break;
+        case T_Const: a = ((Const *)node)->constcollid; break;
+        case T_Param: a = ((Param *)node)->paramcollid; break;
+        case T_FuncExpr: a = ((FuncExpr *)node)->inputcollid, b = ((FuncExpr *)node)->funccollid; break;
+        case T_OpExpr:
+        case T_DistinctExpr:
+        case T_NullIfExpr: a = ((OpExpr *)node)->inputcollid, b = ((OpExpr *)node)->opcollid; break;
+        case T_ScalarArrayOpExpr: a = ((ScalarArrayOpExpr *)node)->inputcollid; break;
+        case T_Aggref: a = ((Aggref *)node)->inputcollid, b = ((Aggref *)node)->aggcollid; break;
+        case T_CollateExpr: a = ((CollateExpr *)node)->collOid; break;
+        case T_CaseExpr: a = ((CaseExpr *)node)->casecollid; break;
+        case T_CoalesceExpr: a = ((CoalesceExpr *)node)->coalescecollid; break;
+        case T_MinMaxExpr: a = ((MinMaxExpr *)node)->inputcollid, b = ((MinMaxExpr *)node)->minmaxcollid; break;
+        case T_RelabelType: a = ((RelabelType *)node)->resultcollid; break;
+        default: break;
+    }
+    if (NondeterministicColl(a) || NondeterministicColl(b)) return true;
+    return expression_tree_walker(node, (bool (*)(void))(void *)NondeterministicExprWalker, nullptr);
+}
+
+bool AnyNondeterministic(const Oid *colls, int n) {
+    for (int i = 0; colls != nullptr && i < n; ++i)
+        if (NondeterministicColl(colls[i])) return true;
+    return false;
+}
+
+bool PlanUsesNondeterministic(Plan *plan) {
+    if (plan == nullptr) return false;
+    if (NondeterministicExprWalker((Node *)plan->targetlist, nullptr) || NondeterministicExprWalker((Node *)plan->qual, nullptr))
+        return true;
+    switch (nodeTag(plan)) {
+        case T_Sort: if (AnyNondeterministic(((Sort *)plan)->collations, ((Sort *)plan)->numCols)) return true; break;
+        case T_IncrementalSort: {
+            Sort *so = &((IncrementalSort *)plan)->sort;
+            if (AnyNondeterministic(so->collations, so->numCols)) return true;
+            break;
+        }
+        case T_Agg: if (AnyNondeterministic(((Agg *)plan)->grpCollations, ((Agg *)plan)->numCols)) return true; break;
+        case T_Group: if (AnyNondeterministic(((Group *)plan)->grpCollations, ((Group *)plan)->numCols)) return true; break;
+        case T_Unique: if (AnyNondeterministic(((Unique *)plan)->uniqCollations, ((Unique *)plan)->numCols)) return true; break;
+        case T_SetOp: if (AnyNondeterministic(((SetOp *)plan)->dupCollations, ((SetOp *)plan)->numCols)) return true; break;
+        case T_HashJoin:
+            if (NondeterministicExprWalker((Node *)((HashJoin *)plan)->hashclauses, nullptr)) return true;
+            break;
+        case T_MergeJoin:
+            if (NondeterministicExprWalker((Node *)((MergeJoin *)plan)->mergeclauses, nullptr) ||
+                AnyNondeterministic(((MergeJoin *)plan)->mergeCollations, list_length(((MergeJoin *)plan)->mergeclauses)))
+                return true;
+            break;
+        default: break;
+    }
+    if (IsA(plan, HashJoin) || IsA(plan, MergeJoin) || IsA(plan, NestLoop))
+        if (NondeterministicExprWalker((Node *)((Join *)plan)->joinqual, nullptr)) return true;
+    List *children = NIL;
+    if (IsA(plan, Append)) children = ((Append *)plan)->appendplans;
+    else if (IsA(plan, MergeAppend)) children = ((MergeAppend *)plan)->mergeplans;
+    if (IsA(plan, SubqueryScan) && PlanUsesNondeterministic(((SubqueryScan *)plan)->subplan)) return true;
+    ListCell *lc;
+    foreach (lc, children)
+        if (PlanUsesNondeterministic((Plan *)lfirst(lc))) return true;
+    return PlanUsesNondeterministic(plan->lefttree) || PlanUsesNondeterministic(plan->righttree);
 }
 }  // namespace
 
@@ -1234,6 +1309,9 @@ Expected<Translation> Translator::Run(Plan *root) {
     ListCell *sc;
     foreach (sc, stmt_->subplans) limited = limited || UnderHugeJoinLimit((const Plan *)lfirst(sc), root);
     if (limited) return Unsup(root, "a join under a LIMIT that PostgreSQL stops early");
+    bool nondeterministic = PlanUsesNondeterministic(root);
+    foreach (sc, stmt_->subplans) nondeterministic = nondeterministic || PlanUsesNondeterministic((Plan *)lfirst(sc));
+    if (nondeterministic) return Unsup(root, "text under a nondeterministic collation");
     RNDN_ASSIGN_OR_RETURN(RelP rel, NodeRel(root));
     std::vector<std::string> cols;
     int i = 0;

@@ -70,6 +70,10 @@ INSERT INTO nq VALUES (1, 100, 1.5), (2, 1, 2.25), (3, 7, NULL), (4, NULL, 3), (
 CREATE TABLE cq (id int, c char(10), d char(4), e char(1));
 INSERT INTO cq VALUES (1, 'MACHINERY', 'ab', ''), (2, 'BUILDING', NULL, 'x'), (3, NULL, 'abcd', NULL);
 
+CREATE COLLATION ci_nd (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+CREATE TABLE nd (id int, s text COLLATE ci_nd);
+INSERT INTO nd VALUES (1, 'abc'), (2, 'ABC'), (3, 'Abc'), (4, 'x'), (5, NULL);
+
 ANALYZE;
 
 -- query: scan_all_types
@@ -419,3 +423,23 @@ SELECT l.k, r.b FROM lhs l JOIN rhs r ON l.k = r.k ORDER BY 1, 2 LIMIT 2;
 -- fallback: over rndn.memory_limit (run time): PostgreSQL's plan answers
 SET rndn.memory_limit = '1MB';
 SELECT count(*), max(s) FROM big WHERE s LIKE '%9%';
+-- query: issue19_nondeterministic_group_by
+-- fallback: text under a nondeterministic collation
+SELECT s, count(*) FROM nd GROUP BY s;
+-- query: issue19_nondeterministic_equality
+-- fallback: text under a nondeterministic collation
+SELECT id FROM nd WHERE s = 'abc' ORDER BY id;
+-- query: issue19_nondeterministic_distinct
+-- fallback: text under a nondeterministic collation
+SELECT count(DISTINCT s), count(*) FROM (SELECT DISTINCT s FROM nd) d;
+-- query: issue19_nondeterministic_join
+-- fallback: text under a nondeterministic collation
+SELECT a.id, b.id FROM nd a JOIN nd b ON a.s = b.s ORDER BY 1, 2;
+-- query: issue19_nondeterministic_like_error
+-- fallback: text under a nondeterministic collation
+SELECT id FROM nd WHERE s LIKE 'a%';
+-- query: issue19_nondeterministic_collate_clause
+-- fallback: text under a nondeterministic collation
+SELECT id FROM nums WHERE t COLLATE ci_nd = 'ALPHA' ORDER BY id;
+-- query: issue19_nondeterministic_column_not_compared
+SELECT id FROM nd ORDER BY id;
