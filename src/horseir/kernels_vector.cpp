@@ -429,6 +429,38 @@ Expected<Value> KIndex(KernelCtx &, const std::vector<Value> &args) {
     return Value(r);
 }
 
+namespace {
+// @index_a on decimals of different (or per-element) scales, as SQL's CASE over numerics of
+// different scales: every element keeps its own display scale (PostgreSQL prints CASE WHEN ..
+// THEN 1.50 ELSE 0 END as 1.50 or 0); the integers are stored at the larger scale.
+Expected<Value> IndexAssignScaled(const std::shared_ptr<const Vector> &px, const Vector &idx, const std::shared_ptr<const Vector> &pv) {
+    const Vector &x = *px, &v = *pv;
+    auto scale_of = [](const Vector &d) { return d.type.scale == Type::kUnknownScale ? d.scale_max : d.type.scale; };
+    const int sx = scale_of(x), sv = scale_of(v), smax = std::max(sx, sv);
+    if (v.length != 1 && v.length != idx.length) return ShapeError("@index_a: values and indexes differ in length");
+    RNDN_ASSIGN_OR_RETURN(auto cx, As(px, Type::Decimal(TypeKind::DEC128, smax)));
+    RNDN_ASSIGN_OR_RETURN(auto cv, As(pv, Type::Decimal(TypeKind::DEC128, smax)));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(Type::Decimal(TypeKind::DEC128, Type::kUnknownScale), x.length));
+    CopyRange(*cx, 0, x.length, *out, 0);
+    out->validity = x.validity;
+    out->scale_max = smax;
+    out->elem_scale.resize(static_cast<size_t>(x.length));
+    for (int64_t i = 0; i < x.length; ++i)
+        out->elem_scale[static_cast<size_t>(i)] = static_cast<uint8_t>(x.elem_scale.empty() ? sx : x.elem_scale[static_cast<size_t>(i)]);
+    const int64_t *ix = idx.Data<int64_t>();
+    for (int64_t i = 0; i < idx.length; ++i) {
+        const int64_t k = ix[i];
+        if (k < 0 || k >= x.length) return ShapeError("index " + std::to_string(k) + " out of range for a vector of length " + std::to_string(x.length));
+        const int64_t j = v.length == 1 ? 0 : i;
+        CopyRange(*cv, j, 1, *out, k);
+        out->elem_scale[static_cast<size_t>(k)] = static_cast<uint8_t>(v.elem_scale.empty() ? sv : v.elem_scale[static_cast<size_t>(j)]);
+        if (!v.IsValid(j)) out->SetNull(k);
+        else if (out->HasNulls()) out->validity[static_cast<size_t>(k >> 6)] |= uint64_t(1) << (k & 63);
+    }
+    return V(out);
+}
+}  // namespace
+
 Expected<Value> KIndexA(KernelCtx &, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[0], "index_a", 0));
     RNDN_RETURN_IF_ERROR(NeedVector(args[2], "index_a", 2));
@@ -463,6 +495,9 @@ Expected<Value> KIndexA(KernelCtx &, const std::vector<Value> &args) {
         for (int64_t r : null_rows) out->SetNull(r);
         return V(out);
     }
+    if (IsDecimal(x.type.kind) && IsDecimal(args[2].vector().type.kind) &&
+        (x.type.scale == Type::kUnknownScale || args[2].vector().type.scale != x.type.scale))
+        return IndexAssignScaled(args[0].vector_ptr(), *idx, args[2].vector_ptr());
     RNDN_ASSIGN_OR_RETURN(auto vals, As(args[2].vector_ptr(), x.type));
     if (vals->length != 1 && vals->length != idx->length) return ShapeError("@index_a: values and indexes differ in length");
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(x.type, x.length));
@@ -1003,6 +1038,10 @@ Expected<Value> KSum(KernelCtx &ctx, const std::vector<Value> &args) {
         RNDN_ASSIGN_OR_RETURN(auto c, As(args[0].vector_ptr(), Type::Decimal(TypeKind::DEC128, s)));
         rt.scale = s;
         RNDN_ASSIGN_OR_RETURN(auto r, SumVector(*c, rt, sql_empty));
+        // still a value with its own display scale: the sums of groups differ in scale
+        r->type.scale = Type::kUnknownScale;
+        r->scale_max = s;
+        r->elem_scale.assign(static_cast<size_t>(r->length), static_cast<uint8_t>(s));
         return V(r);
     }
     RNDN_ASSIGN_OR_RETURN(auto r, SumVector(v, rt, sql_empty));

@@ -409,8 +409,8 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const std::string *group_va
     } else {
         return Unsup(node, "aggregate " + name);
     }
-    if (at == NUMERICOID && x.scale < 0 && builtin != "count")
-        return Unsup(node, name + " over numeric of unknown scale");
+    // numeric of per-element scale (a division, a CASE over different scales): sum and avg
+    // take the largest display scale of each group's values, min and max the chosen value's
     std::string xv = x.var;
     if (!cast.empty()) xv = Emit("check_cast(" + xv + ", " + cast + ")");
     out.scale = a->aggtype == NUMERICOID ? scale : -1;
@@ -428,6 +428,7 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const std::string *group_va
     std::string cnt = Emit("@count(" + xv + ")");
     std::string none = Emit("@where(" + Emit("@eq(" + cnt + ", 0:i64)") + ")");
     Col proto = out;
+    if (proto.type == NUMERICOID && proto.scale < 0) proto.scale = 0;  // a NULL shows no scale
     std::string nl;
     RNDN_ASSIGN_OR_RETURN(nl, NullLiteral(proto, node));
     out.var = Emit("@index_a(" + v + ", " + none + ", " + nl + ")");

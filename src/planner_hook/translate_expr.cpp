@@ -396,18 +396,24 @@ Expected<Col> Translator::CaseX(CaseExpr *ce, const Ctx &ctx) {
         def = d;
         scale = std::max(scale, d.scale);
     }
+    bool mixed = false;  // numeric branches of different scales: each row keeps its own
     if (type == NUMERICOID) {
         // PostgreSQL keeps each row's own display scale (CASE ... THEN n ELSE 0 prints 0, not
-        // 0.000): only branches of one scale are translated.
-        for (const auto &v : vals)
-            if (v.scale != scale) return Unsup(ctx.node, "CASE over numerics of different scales");
-        if (def && def->scale != scale) return Unsup(ctx.node, "CASE over numerics of different scales");
-        for (auto &v : vals) {
+        // 0.000): branches of different scales give a decimal with per-element scales
+        // (@index_a into a dec128<?>).
+        for (const auto &v : vals) {
             if (v.scale < 0) return Unsup(ctx.node, "CASE over numeric of unknown scale");
-            RNDN_ASSIGN_OR_RETURN(v, CastToScale(v, scale));
+            mixed = mixed || v.scale != scale;
         }
-        if (def) {
-            RNDN_ASSIGN_OR_RETURN(*def, CastToScale(*def, scale));
+        if (def && def->scale < 0) return Unsup(ctx.node, "CASE over numeric of unknown scale");
+        mixed = mixed || (def && def->scale != scale);
+        if (!mixed) {
+            for (auto &v : vals) {
+                RNDN_ASSIGN_OR_RETURN(v, CastToScale(v, scale));
+            }
+            if (def) {
+                RNDN_ASSIGN_OR_RETURN(*def, CastToScale(*def, scale));
+            }
         }
     }
     Col proto;
@@ -425,6 +431,7 @@ Expected<Col> Translator::CaseX(CaseExpr *ce, const Ctx &ctx) {
         n.scalar = true;
         RNDN_ASSIGN_OR_RETURN(acc, Materialize(n, ctx.len_var));
     }
+    if (mixed) acc.var = Emit("check_cast(" + acc.var + ", dec128<?>)");
     for (int i = (int)conds.size() - 1; i >= 0; --i) {
         RNDN_ASSIGN_OR_RETURN(Col c, Materialize(conds[i], ctx.len_var));
         RNDN_ASSIGN_OR_RETURN(Col v, Materialize(vals[i], ctx.len_var));
@@ -434,7 +441,7 @@ Expected<Col> Translator::CaseX(CaseExpr *ce, const Ctx &ctx) {
     }
     acc.type = type;
     acc.typmod = -1;
-    acc.scale = proto.scale;
+    acc.scale = mixed ? -1 : proto.scale;
     acc.scalar = false;
     return acc;
 }

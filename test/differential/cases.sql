@@ -300,7 +300,6 @@ SELECT (f8 * 1e300)::real FROM nums WHERE f8 > 1 ORDER BY id;
 -- fallback: COALESCE over numerics of different scales
 SELECT id, COALESCE(n, n4, 0), COALESCE(n, 0.00) FROM nums ORDER BY id;
 -- query: case_numeric_mixed_scales
--- fallback: CASE over numerics of different scales
 SELECT id, CASE WHEN n > 1 THEN n WHEN n < 0 THEN -n ELSE 0 END, CASE WHEN n > 1 THEN n ELSE 0.00 END FROM nums ORDER BY id;
 -- query: in_list_with_null
 SELECT id, i4 IN (10, NULL), i4 NOT IN (10, NULL), v IN ('AIR', NULL), i4 IN (NULL::int), i4 NOT IN (NULL::int) FROM nums ORDER BY id;
@@ -443,3 +442,14 @@ SELECT id FROM nd WHERE s LIKE 'a%';
 SELECT id FROM nums WHERE t COLLATE ci_nd = 'ALPHA' ORDER BY id;
 -- query: issue19_nondeterministic_column_not_compared
 SELECT id FROM nd ORDER BY id;
+-- query: issue19_case_mixed_scales_sum_grouped
+SELECT g, sum(CASE WHEN k % 3 = 0 THEN x * 2 ELSE 0 END), sum(CASE WHEN k % 5 = 0 THEN x END),
+       max(CASE WHEN k % 2 = 0 THEN x * x ELSE 1 END) FROM big GROUP BY g ORDER BY g;
+-- query: issue19_case_mixed_scales_sum_by_group_scale
+SELECT id % 3, sum(CASE WHEN id > 5 THEN n ELSE 7 END), avg(CASE WHEN id > 5 THEN n4 ELSE 1 END) FROM nums GROUP BY id % 3 ORDER BY 1;
+-- query: issue19_case_mixed_scales_no_else_and_empty
+SELECT sum(CASE WHEN k < 0 THEN x * 1.5 END), sum(CASE WHEN k > 10 THEN 1 ELSE x END) FROM big WHERE k < 100;
+-- query: issue19_case_mixed_scales_arithmetic
+SELECT id, 100.00 * CASE WHEN b THEN n ELSE 0 END / 7, CASE WHEN b THEN n4 ELSE 2 END + 1 FROM nums ORDER BY id;
+-- query: issue19_sum_of_division
+SELECT g, sum(x / 3), avg(x / 7) FROM big WHERE k < 1000 GROUP BY g ORDER BY g;

@@ -129,11 +129,10 @@ def rndn_at_root(explain_output: str) -> bool:
 # Queries expected to stay with PostgreSQL, with the reason, per database collation ("C" is
 # the test cluster's default).  Every other query (and every qgen form) must run through rndn:
 # the differential passes trivially when rndn stood aside, so a fallback not listed here fails.
-_CASE_SCALES = "rndn runs the join below; the CASE over numerics of different scales in the aggregate stays"
 EXPECTED_FALLBACKS = {
-    "C": {"q8": _CASE_SCALES, "q14": _CASE_SCALES, "qgen q14": _CASE_SCALES},
+    "C": {},
     # C.UTF-8 orders text by code point, which is UTF-8's byte order: rndn runs it as in C
-    "C.UTF-8": {"q8": _CASE_SCALES, "q14": _CASE_SCALES, "qgen q14": _CASE_SCALES},
+    "C.UTF-8": {},
 }
 
 

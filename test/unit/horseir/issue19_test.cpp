@@ -183,3 +183,24 @@ TEST(Issue19, JoinLargerThanTheBudgetIsUnsupported) {
 
 }  // namespace
 }  // namespace rndn::hir::testing
+
+namespace rndn::hir::testing {
+namespace {
+
+// CASE over numerics of different scales (TPC-H Q8, Q14): @index_a into a dec128<?> keeps each
+// element's own display scale, and the sums of groups keep theirs (PostgreSQL 15: CASE WHEN ..
+// THEN 1.50 ELSE n END over n = 1, 3 prints 1, 1.50, 3; sum over all is 5.50, over {1, 3} is 4).
+TEST(Issue19, CaseOverNumericsOfDifferentScales) {
+    const std::string s = "x:? = check_cast((1,2,3):dec64<0>, dec128<?>); v:? = 1.50:dec64<2>; "
+                          "c:? = @index_a(x, 1:i64, v); g:? = @list((0,2):i64, 1:i64); p:? = @each_right(@index, c, g); "
+                          "q:? = @each(@sum, p); ";
+    EXPECT_EQ(E("c", s), "1,1.50,3");
+    EXPECT_EQ(E("@sum(c)", s), "5.50");
+    EXPECT_EQ(E("@raze(q)", s), "4,1.50");
+    EXPECT_EQ(E("@max(c)", s), "3");
+    EXPECT_EQ(E("@index_a(c, 2:i64, 0.125:dec64<3>)", s), "1,1.50,0.125");
+    EXPECT_EQ(E("@index_a(c, 0:i64, null:dec64<1>)", s), "null,1.50,3");
+}
+
+}  // namespace
+}  // namespace rndn::hir::testing
