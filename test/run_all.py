@@ -232,6 +232,31 @@ def differential(cluster):
             record("differential" + tag, "failed", (p.stdout + p.stderr)[-2000:])
 
 
+# The random differential batch of `make test` (test/differential/random_sql.py): fixed seeds,
+# so a failure is reproducible with the same command; `make fuzz-sql N=... SEED=...` runs more.
+RANDOM_SQL = [("19", "2000", None), ("7", "1000", "C.UTF-8")]
+
+
+def random_sql(cluster):
+    for seed, count, locale in RANDOM_SQL:
+        tag = f" [{locale}]" if locale else ""
+        section(f"random differential SQL (seed {seed}, {count} queries){tag}")
+        args = ["--seed", seed, "--count", count]
+        if locale:
+            args += ["--locale", locale, "--db", "rndn_random_" + re.sub(r"\W", "_", locale.lower())]
+        p = run([PY, "test/differential/random_sql.py", *args], env=cluster.env, timeout=3600)
+        for line in p.stdout.splitlines():
+            if line.startswith("random:") or line.startswith("    "):
+                print("  " + line)
+        failed = re.findall(r"^(random \S+ \(seed \d+\)|random through-rndn share): FAILED(.*)$", p.stdout, re.M)
+        for name, detail in failed:
+            record(name + tag, "failed", detail.strip())
+        if p.returncode == 0:
+            record(f"random differential SQL seed {seed}{tag}", "passed", (p.stdout.strip().splitlines() or ["?"])[-2])
+        elif not failed:
+            record(f"random differential SQL seed {seed}{tag}", "failed", (p.stdout + p.stderr)[-2000:])
+
+
 def tpch(cluster):
     section(f"TPC-H SF {SF}")
     p = run(["tools/tpch.sh", "load", SF], env=cluster.env, timeout=3600)
@@ -287,6 +312,7 @@ def main():
                     pg_regress(cluster)
                     isolation(cluster)
                     differential(cluster)
+                    random_sql(cluster)
                 if "tpch" in groups:
                     tpch(cluster)
                 section("server log")

@@ -1106,11 +1106,12 @@ Expected<Value> MinMax(const std::vector<Value> &args, bool is_max, bool sql_emp
         else acc = is_max ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
         bool nulls = v.HasNulls();
         if constexpr (std::is_floating_point_v<T>) {
-            // PostgreSQL's float8larger/float8smaller: NaN is the largest value
+            // PostgreSQL's float8larger/float8smaller: NaN is the largest value, and of two
+            // equal values (-0 and 0) the later one wins
             bool any = false;
             for (int64_t i = 0; i < v.length; ++i) {
                 if (nulls && !v.IsValid(i)) continue;
-                if (!any || (is_max ? SqlCompare(x[i], acc) > 0 : SqlCompare(x[i], acc) < 0)) acc = x[i];
+                if (!any || (is_max ? SqlCompare(x[i], acc) >= 0 : SqlCompare(x[i], acc) <= 0)) acc = x[i];
                 any = true;
             }
             out->template Data<T>()[0] = acc;
@@ -1127,8 +1128,9 @@ Expected<Value> MinMax(const std::vector<Value> &args, bool is_max, bool sql_emp
         return 0;
     });
     if (!v.elem_scale.empty()) {
-        // per-element display scale: keep the scale of the chosen element
-        for (int64_t i = 0; i < v.length; ++i)
+        // per-element display scale: keep the scale of the chosen element, the last of equal
+        // ones as PostgreSQL's numeric_smaller/numeric_larger keep (0 and 0.0000 are equal)
+        for (int64_t i = v.length - 1; i >= 0; --i)
             if (v.IsValid(i) && CompareElements(v, i, *out, 0) == 0) {
                 out->elem_scale = {v.elem_scale[static_cast<size_t>(i)]};
                 break;

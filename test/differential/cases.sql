@@ -74,6 +74,9 @@ CREATE COLLATION ci_nd (provider = icu, locale = 'und-u-ks-level2', deterministi
 CREATE TABLE nd (id int, s text COLLATE ci_nd);
 INSERT INTO nd VALUES (1, 'abc'), (2, 'ABC'), (3, 'Abc'), (4, 'x'), (5, NULL);
 
+CREATE TABLE zt (id int, f float8, r real, n numeric(6,4));
+INSERT INTO zt VALUES (1, 0, '-0', 0), (2, '-0', 0, 1), (3, NULL, NULL, NULL);
+
 ANALYZE;
 
 -- query: scan_all_types
@@ -453,3 +456,5 @@ SELECT sum(CASE WHEN k < 0 THEN x * 1.5 END), sum(CASE WHEN k > 10 THEN 1 ELSE x
 SELECT id, 100.00 * CASE WHEN b THEN n ELSE 0 END / 7, CASE WHEN b THEN n4 ELSE 2 END + 1 FROM nums ORDER BY id;
 -- query: issue19_sum_of_division
 SELECT g, sum(x / 3), avg(x / 7) FROM big WHERE k < 1000 GROUP BY g ORDER BY g;
+-- query: issue19_minmax_ties_keep_the_later_value
+SELECT min(f), max(f), min(r), max(r), max(CASE WHEN id = 1 THEN n ELSE 0 END), min(CASE WHEN id = 2 THEN 0 ELSE n END) FROM zt;
