@@ -118,8 +118,18 @@ class Gen:
         c = self.col(a, "date")
         return self.pick([c, f"({c} + {self.pick([1, 30, -365])})"])
 
+    def misc_expr(self, a):
+        d, c = self.col(a, "date"), self.col("a", "char")
+        return self.pick([f"extract({self.pick(['year', 'month', 'day'])} FROM {d})", f"({d} - DATE '1995-01-01')",
+                          c, f"COALESCE({c}, 'q')", f"COALESCE(a.n, a.m)", f"COALESCE(a.m, 0)", f"a.n::int",
+                          f"a.s::int * 2", f"a.b8 / 1000", f"CASE WHEN a.bo THEN a.n END",
+                          f"length({self.col(a, 'text')})", f"substring({self.col(a, 'text')} from 2 for 3)",
+                          f"upper({self.col(a, 'text')})", f"({self.col(a, 'text')} || 'x')"])
+
     def scalar(self, a):
-        kind = self.pick(["int", "int", "num", "float", "text", "date", "bool"])
+        kind = self.pick(["int", "int", "num", "float", "text", "date", "bool", "misc"])
+        if kind == "misc":
+            return self.misc_expr(a), kind
         if kind == "int":
             return self.int_expr(a), kind
         if kind == "num":
@@ -159,7 +169,11 @@ class Gen:
         return f"{self.col(a, 'date')} {op} DATE '{self.pick(['1995-01-01', '2000-02-29', '1970-01-01'])}'"
 
     def agg(self, a):
-        kind = self.pick(["count", "count", "sumi", "sumn", "avgn", "minmax", "minmaxf", "minmaxt", "countd"])
+        kind = self.pick(["count", "count", "sumi", "sumn", "avgn", "minmax", "minmaxf", "minmaxt", "countd", "misc"])
+        if kind == "misc":
+            return self.pick([f"max(a.c)", f"min({self.col(a, 'date')} - 1)", f"sum(a.s)", f"avg(a.s)", f"sum(a.b8)",
+                              f"max(extract(year FROM {self.col(a, 'date')}))", f"count(DISTINCT a.d)",
+                              f"sum(CASE WHEN a.bo THEN a.n ELSE 0 END)", f"min(COALESCE(a.m, 1))"])
         if kind == "count":
             return self.pick(["count(*)", f"count({self.col(a, self.pick(['int', 'text', 'float']))})"])
         if kind == "sumi":
