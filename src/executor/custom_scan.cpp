@@ -251,6 +251,15 @@ TupleTableSlot *FetchNext(ScanState *ss) {
         if (TupIsNull(child)) return slot;
         return ExecCopySlot(slot, child);
     }
+    if (!run->executed && !g_settings.enabled && ((CustomScan *)ss->ps.plan)->custom_plans != NIL) {
+        // SET rndn.enabled = off reaches plans cached before it (prepared statements, PL/pgSQL):
+        // they run PostgreSQL's own plan, which every rndn plan carries.
+        s->fallback = ExecInitNode((Plan *)linitial(((CustomScan *)ss->ps.plan)->custom_plans), ss->ps.state, s->eflags);
+        s->css.custom_ps = list_make1(s->fallback);
+        DeleteRun(s);
+        s->run = nullptr;
+        return FetchNext(ss);
+    }
     if (!run->executed) {
         EState *estate = ss->ps.state;
         const Outcome out = RunGuarded([run, estate]() { return ExecuteImpl(*run, estate->es_snapshot, estate->es_param_list_info); });

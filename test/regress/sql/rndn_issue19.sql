@@ -12,4 +12,12 @@ EXPLAIN SELECT DISTINCT x FROM ri_u WHERE x IN (5);
 SELECT DISTINCT x FROM ri_u WHERE x = 5;
 SELECT DISTINCT s, d FROM ri_u WHERE s = 'a' AND d = DATE '1995-01-01';
 SELECT DISTINCT x FROM ri_u WHERE x = 7;
+-- SET rndn.enabled = off reaches a plan cached while it was on: PostgreSQL's own plan runs
+PREPARE ri_q AS SELECT count(*), max(s) FROM ri_u WHERE x = 5;
+EXECUTE ri_q;
+SET rndn.enabled = off;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE ri_q;
+EXECUTE ri_q;
+RESET rndn.enabled;
+DEALLOCATE ri_q;
 RESET rndn.regression_mode;
