@@ -182,6 +182,14 @@ Expected<Translator::RelP> Translator::Scan(Plan *plan, Index scanrelid, List *q
         return Unsup(plan, "scan of a relation that is not a plain table");
     if (rte->tablesample != nullptr) return Unsup(plan, "TABLESAMPLE");
     const Oid relid = rte->relid;
+    if (rte->relkind == RELKIND_MATVIEW) {
+        // an unpopulated materialized view is PostgreSQL's error when scanned ("has not been
+        // populated"); the row count rndn would read from its empty heap is no answer
+        HeapTuple tp = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+        const bool populated = HeapTupleIsValid(tp) && ((Form_pg_class)GETSTRUCT(tp))->relispopulated;
+        if (HeapTupleIsValid(tp)) ReleaseSysCache(tp);
+        if (!populated) return Unsup(plan, "a materialized view that has not been populated");
+    }
     const size_t rel_index = rels_.size();
     rels_.push_back(RelationRead{relid, "r" + std::to_string(rel_index), {}});
     const std::string rname = rels_.back().name;

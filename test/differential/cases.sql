@@ -77,6 +77,9 @@ INSERT INTO nd VALUES (1, 'abc'), (2, 'ABC'), (3, 'Abc'), (4, 'x'), (5, NULL);
 CREATE TABLE zt (id int, f float8, r real, n numeric(6,4));
 INSERT INTO zt VALUES (1, 0, '-0', 0), (2, '-0', 0, 1), (3, NULL, NULL, NULL);
 
+CREATE MATERIALIZED VIEW mv_unpopulated AS SELECT k, g FROM big WITH NO DATA;
+CREATE MATERIALIZED VIEW mv_populated AS SELECT k, g, s FROM big WHERE k < 50;
+
 ANALYZE;
 
 -- query: scan_all_types
@@ -458,3 +461,8 @@ SELECT id, 100.00 * CASE WHEN b THEN n ELSE 0 END / 7, CASE WHEN b THEN n4 ELSE 
 SELECT g, sum(x / 3), avg(x / 7) FROM big WHERE k < 1000 GROUP BY g ORDER BY g;
 -- query: issue19_minmax_ties_keep_the_later_value
 SELECT min(f), max(f), min(r), max(r), max(CASE WHEN id = 1 THEN n ELSE 0 END), min(CASE WHEN id = 2 THEN 0 ELSE n END) FROM zt;
+-- query: issue19_unpopulated_matview_error
+-- fallback: a materialized view that has not been populated (PostgreSQL raises its error)
+SELECT count(*) FROM mv_unpopulated;
+-- query: issue19_populated_matview
+SELECT g, count(*), max(s) FROM mv_populated GROUP BY g;
