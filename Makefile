@@ -149,7 +149,7 @@ build/layers.ok: tools/check_layers.sh $(wildcard src/*/*.h src/*/*.cpp src/*/*.
 # Set-up, data, demo and the whole test suite.
 SF ?= 0.01
 TBL ?=
-.PHONY: deps tpch tpch-check demo test check-deps
+.PHONY: deps tpch tpch-check demo test check-deps fuzz-sql
 
 deps:
 	@tools/deps.sh
@@ -177,6 +177,15 @@ test: check-deps
 	$(MAKE) install
 	tools/tpch.sh gen 0.01 >/dev/null   # the HorseIR unit tests run the TPC-H programs on it
 	$(RNDN_PYTHON) test/run_all.py
+
+# a long random differential batch (rndn off vs on) in the throwaway cluster: N queries from SEED
+N ?= 20000
+SEED ?= 1
+fuzz-sql: check-deps
+	$(MAKE) -j$(NPROC) all
+	$(MAKE) install
+	. "$$(tools/pgcluster.sh start)" && $(RNDN_PYTHON) test/differential/random_sql.py --count $(N) --seed $(SEED); \
+	  rc=$$?; tools/pgcluster.sh stop; exit $$rc
 
 # ---------------------------------------------------------------------------
 # libFuzzer targets: test/fuzz/<name>_fuzz.cpp, built with clang-14 together with the sources of

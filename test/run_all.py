@@ -8,6 +8,10 @@
      the official-answer check of PostgreSQL's own results and the rndn on/off differential
   4. the server log must show no backend killed by a signal
 
+With CI=true in the environment a skip (a missing tool, data or dependency) counts as a
+failure.  A fuzz target that reaches fewer than FUZZ_MIN_COVERAGE edges exercised nothing and
+fails.
+
 Prints 'N passed, M failed, K skipped' last; exits non-zero on any failure; always stops the
 cluster.  Each group can be run alone: run_all.py [unit] [fuzz] [sql] [tpch].
 """
@@ -28,9 +32,16 @@ FUZZ_SECONDS = int(os.environ.get("RNDN_FUZZ_SECONDS", "20"))
 
 totals = {"passed": 0, "failed": 0, "skipped": 0}
 failures = []
+# In CI (CI=true) nothing may be skipped: a missing tool or dependency is a failure there.
+IN_CI = os.environ.get("CI", "").lower() in ("true", "1", "yes")
+# A fuzz target whose run reached fewer coverage edges than this exercised nothing (a target
+# that returns at once reaches 1); every real target reaches far more on its seeds.
+FUZZ_MIN_COVERAGE = 10
 
 
 def record(name, status, detail=""):
+    if status == "skipped" and IN_CI:
+        status, detail = "failed", "skipped in CI (CI=true): " + detail
     totals[status] += 1
     if status == "failed":
         failures.append(f"{name}: {detail}")
@@ -112,7 +123,10 @@ def run_unit(binary, name, env):
     n_pass = int(passed.group(1)) if passed else 0
     n_skip = int(skipped.group(1)) if skipped else 0
     totals["passed"] += n_pass
-    totals["skipped"] += n_skip
+    if n_skip and IN_CI:
+        record(f"{name} skipped tests", "failed", f"{n_skip} test(s) skipped in CI (CI=true): a dependency is missing")
+    else:
+        totals["skipped"] += n_skip
     for f in sorted(set(failed_names)):
         record(f"{name} {f}", "failed", "see its output above")
     if n_skip:
@@ -145,8 +159,14 @@ def fuzz_tests():
             p = run([target, f"-max_total_time={FUZZ_SECONDS}", "-rss_limit_mb=4096", "-timeout=10",
                      f"-artifact_prefix={work}/", work], timeout=FUZZ_SECONDS * 4 + 60)
             runs = re.findall(r"Done (\d+) runs", p.stderr)
-            if p.returncode == 0:
-                record(name, "passed", f"{runs[-1] if runs else '?'} inputs, no crash")
+            cov = [int(c) for c in re.findall(r"cov: (\d+)", p.stderr)]
+            if p.returncode == 0 and (not runs or int(runs[-1]) == 0):
+                record(name, "failed", "the fuzzer ran no inputs")
+            elif p.returncode == 0 and (not cov or max(cov) < FUZZ_MIN_COVERAGE):
+                record(name, "failed", f"exercised nothing: {max(cov) if cov else 0} coverage edges "
+                                       f"(at least {FUZZ_MIN_COVERAGE} expected)")
+            elif p.returncode == 0:
+                record(name, "passed", f"{runs[-1]} inputs, {max(cov)} coverage edges, no crash")
             else:
                 record(name, "failed", "crash or leak found")
                 print(p.stderr[-4000:])
@@ -227,17 +247,50 @@ def isolation(cluster):
             print(f.read()[-6000:])
 
 
+# Databases the SQL suites run in besides the cluster's own (C): users' databases are mostly
+# C.UTF-8 (Debian's default in containers), where text order must still go through rndn.
+EXTRA_LOCALES = ["C.UTF-8"]
+
+
 def differential(cluster):
-    section("differential SQL cases (test/differential/cases.sql, rndn off vs on)")
-    p = run([PY, "test/differential/run.py"], env=cluster.env, timeout=3600)
-    for line in p.stdout.splitlines():
-        m = re.match(r"^(differential \S+): (ok|FAILED)(.*)$", line)
-        if m:
-            record(m.group(1), "passed" if m.group(2) == "ok" else "failed", m.group(3).strip())
-        elif line.startswith("differential:") or line.startswith("    "):
-            print("  " + line)
-    if p.returncode != 0 and "FAILED" not in p.stdout:
-        record("differential", "failed", (p.stdout + p.stderr)[-2000:])
+    for locale in [None] + EXTRA_LOCALES:
+        tag = f" [{locale}]" if locale else ""
+        section(f"differential SQL cases (test/differential/cases.sql, rndn off vs on){tag}")
+        args = ["--db", "rndn_differential_" + re.sub(r"\W", "_", locale.lower()), "--locale", locale] if locale else []
+        p = run([PY, "test/differential/run.py", *args], env=cluster.env, timeout=3600)
+        for line in p.stdout.splitlines():
+            m = re.match(r"^(differential \S+): (ok|FAILED)(.*)$", line)
+            if m:
+                record(m.group(1) + tag, "passed" if m.group(2) == "ok" else "failed", m.group(3).strip())
+            elif line.startswith("differential:") or line.startswith("    "):
+                print("  " + line)
+        if p.returncode != 0 and "FAILED" not in p.stdout:
+            record("differential" + tag, "failed", (p.stdout + p.stderr)[-2000:])
+
+
+# The random differential batch of `make test` (test/differential/random_sql.py): fixed seeds,
+# so a failure is reproducible with the same command; `make fuzz-sql N=... SEED=...` runs more.
+RANDOM_SQL = [("19", "2000", None), ("7", "1000", "C.UTF-8")]
+
+
+def random_sql(cluster):
+    for seed, count, locale in RANDOM_SQL:
+        tag = f" [{locale}]" if locale else ""
+        section(f"random differential SQL (seed {seed}, {count} queries){tag}")
+        args = ["--seed", seed, "--count", count]
+        if locale:
+            args += ["--locale", locale, "--db", "rndn_random_" + re.sub(r"\W", "_", locale.lower())]
+        p = run([PY, "test/differential/random_sql.py", *args], env=cluster.env, timeout=3600)
+        for line in p.stdout.splitlines():
+            if line.startswith("random:") or line.startswith("    "):
+                print("  " + line)
+        failed = re.findall(r"^(random \S+ \(seed \d+\)|random through-rndn share): FAILED(.*)$", p.stdout, re.M)
+        for name, detail in failed:
+            record(name + tag, "failed", detail.strip())
+        if p.returncode == 0:
+            record(f"random differential SQL seed {seed}{tag}", "passed", (p.stdout.strip().splitlines() or ["?"])[-2])
+        elif not failed:
+            record(f"random differential SQL seed {seed}{tag}", "failed", (p.stdout + p.stderr)[-2000:])
 
 
 def tpch(cluster):
@@ -259,6 +312,22 @@ def tpch(cluster):
                 print("  " + line)
         if p.returncode != 0 and "FAILED" not in p.stdout:
             record(f"tpch {mode}", "failed", (p.stdout + p.stderr)[-2000:])
+    for locale in EXTRA_LOCALES:
+        tag = f" [{locale}]"
+        p = run(["tools/tpch.sh", "load", SF], env=dict(cluster.env, RNDN_TPCH_LOCALE=locale), timeout=3600)
+        if p.returncode != 0:
+            record("tpch load" + tag, "failed", p.stderr[-2000:])
+            continue
+        db = p.stdout.strip().splitlines()[-1]
+        p = run([PY, "test/tpch/harness.py", "differential", db], env=cluster.env, timeout=3600)
+        for line in p.stdout.splitlines():
+            m = re.match(r"^(tpch \S+(?: \S+)? q\d+): (ok|FAILED)(.*)$", line)
+            if m:
+                record(m.group(1) + tag, "passed" if m.group(2) == "ok" else "failed", m.group(3).strip())
+            elif line.startswith("tpch:"):
+                print("  " + line)
+        if p.returncode != 0 and "FAILED" not in p.stdout:
+            record("tpch differential" + tag, "failed", (p.stdout + p.stderr)[-2000:])
 
 
 def main():
@@ -280,6 +349,7 @@ def main():
                     pg_regress(cluster)
                     isolation(cluster)
                     differential(cluster)
+                    random_sql(cluster)
                 if "tpch" in groups:
                     tpch(cluster)
                 section("server log")

@@ -43,7 +43,34 @@ export PGDATABASE=postgres
 EOV
 }
 
+# As root the server runs as postgres, which must be able to enter DIR.  A checkout in a
+# directory postgres cannot enter (root's home, any mode-700 directory) gets its cluster under
+# /var/tmp instead, with DIR a symbolic link to it, so every script still finds DIR/env.
+relocate_if_unreachable() {
+  [ "$(id -u)" = 0 ] || return 0
+  id postgres >/dev/null 2>&1 || { echo "pgcluster: running as root needs the user postgres (Debian's postgresql-common creates it)" >&2; exit 1; }
+  if [ -d "$DIR" ] && runuser -u postgres -- test -x "$DIR" 2>/dev/null; then return 0; fi
+  if [ ! -e "$DIR" ] && runuser -u postgres -- test -x "$(dirname "$DIR")" 2>/dev/null; then return 0; fi
+  local alt=/var/tmp/rndn-pgcluster-$(printf '%s' "$DIR" | md5sum | cut -c1-12)
+  if [ -d "$DIR" ] && [ ! -L "$DIR" ]; then
+    if [ -f "$DIR/data/PG_VERSION" ]; then
+      echo "pgcluster: the user postgres cannot enter $DIR; move the checkout somewhere postgres can read, or run as a non-root user" >&2
+      exit 1
+    fi
+    rm -rf "$DIR"
+  fi
+  mkdir -p "$alt" "$(dirname "$DIR")"
+  chown postgres "$alt"; chmod 700 "$alt"
+  if [ ! -L "$DIR" ]; then
+    ln -s "$alt" "$DIR"
+    echo "pgcluster: postgres cannot enter $(dirname "$DIR"); the cluster lives in $alt ($DIR links to it)" >&2
+  fi
+  DIR=$alt; DATA=$DIR/data; LOG=$DIR/server.log; ENVFILE=$DIR/env
+  runuser -u postgres -- test -x "$DIR" || { echo "pgcluster: postgres cannot enter $DIR either" >&2; exit 1; }
+}
+
 start() {
+  relocate_if_unreachable
   mkdir -p "$DIR"
   if [ "$(id -u)" = 0 ]; then chown postgres "$DIR"; fi
   if [ ! -f "$DATA/PG_VERSION" ]; then

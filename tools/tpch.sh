@@ -18,8 +18,13 @@ PY=$ROOT/.venv/bin/python
 cmd=${1:-}; SF=${2:-0.01}; TBLDIR=${3:-}
 TABLES="region nation part supplier partsupp customer orders lineitem"
 
+# RNDN_TPCH_LOCALE=C.UTF-8 (for example) loads into a database of that locale instead of the
+# cluster's (C); its name gets the locale as a suffix (tpch_sf0_01_c_utf_8).
+LOCALE=${RNDN_TPCH_LOCALE:-}
 dbname() {
-  if [ -n "$TBLDIR" ]; then echo tpch_user; else echo "tpch_sf${SF//./_}"; fi
+  local suffix=""
+  if [ -n "$LOCALE" ]; then suffix=_$(echo "$LOCALE" | tr 'A-Z.-' 'a-z__'); fi
+  if [ -n "$TBLDIR" ]; then echo "tpch_user$suffix"; else echo "tpch_sf${SF//./_}$suffix"; fi
 }
 
 gen() {
@@ -43,7 +48,7 @@ load() {
     echo "$db"; return
   fi
   echo "tpch: loading $dir into database $db" >&2
-  psql -q -d postgres -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >&2
+  psql -q -d postgres -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db${LOCALE:+ TEMPLATE template0 ENCODING 'UTF8' LOCALE '$LOCALE'}" >&2
   {
     echo "SET client_min_messages = warning;"
     # rndn plans queries only in a database where the extension exists

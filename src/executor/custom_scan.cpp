@@ -274,7 +274,8 @@ TupleTableSlot *FetchNext(ScanState *ss) {
             // error raised by the program (overflow, division by zero, a range error) goes the
             // same way: the program computes whole columns, so it may meet an error in a row
             // or an expression PostgreSQL never evaluates, or another error first; PostgreSQL's
-            // plan then raises exactly its own error, or none.
+            // plan then raises exactly its own error, or none.  Going over rndn.memory_limit
+            // (before any row was returned) is no reason to fail a query PostgreSQL answers.
             ereport(out.code == Code::INTERNAL ? LOG : DEBUG1,
                     (errmsg("rndn: running PostgreSQL's plan instead: %s%s%s", out.code == Code::USER_ERROR ? out.sqlstate : "",
                             out.code == Code::USER_ERROR ? " " : "", out.message)));

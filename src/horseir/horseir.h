@@ -210,6 +210,8 @@ struct Vector {
         bytes.append(s.data(), s.size());
         offsets.push_back(static_cast<int64_t>(bytes.size()));
         ++length;
+        // a bitmap made before this element keeps covering every element (new ones are valid)
+        if (!validity.empty() && validity.size() * 64 < static_cast<size_t>(length)) validity.push_back(~uint64_t(0));
     }
 };
 

@@ -89,6 +89,8 @@ int CompareElements(const Vector &a, int64_t i, const Vector &b, int64_t j);
 __int128 Pow10(int n);
 // PostgreSQL numeric division result scale (select_div_scale) for these operand values.
 int SelectDivScale(__int128 num, int num_scale, __int128 den, int den_scale);
+// The same for operands stored at num_scale/den_scale whose display scales are smaller.
+int SelectDivScale(__int128 num, int num_scale, __int128 den, int den_scale, int num_dscale, int den_dscale);
 // Rounds x / 10^drop half away from zero.
 __int128 RoundShift(__int128 x, int drop);
 // Divides (num at num_scale) by (den at den_scale), giving a value at rscale, rounded half

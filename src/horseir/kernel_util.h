@@ -8,6 +8,17 @@
 
 namespace rndn::hir {
 
+// PostgreSQL's order of two values (float.c's float8_cmp_internal for floats: NaN equals NaN
+// and sorts above every number; -0 equals 0): -1, 0 or 1.
+template <class T>
+inline int SqlCompare(T x, T y) {
+    if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(x)) return std::isnan(y) ? 0 : 1;
+        if (std::isnan(y)) return -1;
+    }
+    return x < y ? -1 : (y < x ? 1 : 0);
+}
+
 // Calls f(T{}) with T the C++ element type of a fixed-width basic kind.
 template <class F>
 auto VisitFixed(TypeKind k, F &&f) {

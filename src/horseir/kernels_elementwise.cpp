@@ -221,7 +221,7 @@ Status IntArith(Ar op, const Vector &a, const Vector &b, Vector &out, TypeKind r
         for (int64_t i = 0; i < n; ++i) {
             if (!ValidAt(a, i) || !ValidAt(b, i)) continue;
             int64_t p = x[a.length == 1 ? 0 : i], q = y[b.length == 1 ? 0 : i];
-            int64_t r = op == Ar::PLUS ? p + q : op == Ar::MINUS ? p - q : op == Ar::MUL ? p * q : 0;
+            int64_t r = op == Ar::PLUS ? p + q : op == Ar::MINUS ? p - q : op == Ar::MUL ? p * q : op == Ar::DIV && q != 0 ? p / q : 0;
             if (r < lo || r > hi) return IntegerOutOfRange(rk);
         }
     }
@@ -330,7 +330,8 @@ Status SqlFloatChecks(Ar op, const Vector &a, const Vector &b, const Vector &out
 Status NumericOverflow() { return Status::UserError(sqlstate::kNumericOutOfRange, "value overflows numeric format"); }
 
 // Decimal arithmetic on __int128 operands already at their scales (sa, sb).
-Status DecArith(Ar op, const Vector &a, int sa, const Vector &b, int sb, Vector &out) {
+Status DecArith(Ar op, const Vector &a, int sa, const Vector &b, int sb, Vector &out, const std::vector<uint8_t> *ea = nullptr,
+                const std::vector<uint8_t> *eb = nullptr) {
     const __int128 *x = a.Data<__int128>();
     const __int128 *y = b.Data<__int128>();
     __int128 *o = out.Data<__int128>();
@@ -344,7 +345,10 @@ Status DecArith(Ar op, const Vector &a, int sa, const Vector &b, int sb, Vector 
             if (!ValidAt(a, i) || !ValidAt(b, i)) continue;
             __int128 p = x[a.length == 1 ? 0 : i], q = y[b.length == 1 ? 0 : i];
             if (q == 0) return DivisionByZero();
-            int s = SelectDivScale(p, sa, q, sb);
+            // the operands' own display scales (a per-element scale when they have one)
+            const int da = ea && !ea->empty() ? (*ea)[static_cast<size_t>(a.length == 1 ? 0 : i)] : sa;
+            const int db = eb && !eb->empty() ? (*eb)[static_cast<size_t>(b.length == 1 ? 0 : i)] : sb;
+            int s = SelectDivScale(p, sa, q, sb, da, db);
             if (s > 38) return Status::Unsupported("numeric division result scale above 38");
             scales[static_cast<size_t>(i)] = static_cast<uint8_t>(s);
             smax = std::max(smax, s);
@@ -431,7 +435,50 @@ void CalendarLoop(Ar op, bool a_cal, bool b_cal, int64_t unit, const std::vector
         BinaryLoop(x.data(), na, y.data(), nb, o, n, [unit](int64_t p, int64_t q) { return static_cast<O>(q + p * unit); });
 }
 
+// PostgreSQL's date arithmetic (date.c: date_pli, date_mii, date_mi): the infinities
+// (DATE_NOBEGIN = INT32_MIN, DATE_NOEND = INT32_MAX) stay unchanged by adding days, a result
+// outside the valid range (julian day 0 to DATE_END_JULIAN) is "date out of range", and a
+// difference with an infinite date is an error.
+constexpr int64_t kDateMin = -2451545, kDateEnd = 2147483494 - 2451545;  // d in [min, end)
+bool DateFinite(int64_t d) { return d != INT32_MIN && d != INT32_MAX; }
+
+Expected<Value> DateArith(Ar op, const Vector &a, const Vector &b, const Type &rt) {
+    RNDN_ASSIGN_OR_RETURN(int64_t n, BroadcastLength(a.length, b.length, op == Ar::PLUS ? "plus" : "minus"));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(rt, n));
+    const bool a_date = a.type.kind == TypeKind::DATE, b_date = b.type.kind == TypeKind::DATE;
+    std::vector<int64_t> x = WidenToI64(a), y = WidenToI64(b);
+    const bool nulls = a.HasNulls() || b.HasNulls();
+    int32_t *o = out->Data<int32_t>();
+    for (int64_t i = 0; i < n; ++i) {
+        const int64_t ia = a.length == 1 ? 0 : i, ib = b.length == 1 ? 0 : i;
+        if (nulls && !(a.IsValid(ia) && b.IsValid(ib))) {
+            o[i] = 0;
+            continue;
+        }
+        const int64_t p = x[static_cast<size_t>(ia)], q = y[static_cast<size_t>(ib)];
+        if (a_date && b_date) {
+            if (!DateFinite(p) || !DateFinite(q)) return Status::UserError(sqlstate::kDatetimeOverflow, "cannot subtract infinite dates");
+            o[i] = static_cast<int32_t>(p - q);
+            continue;
+        }
+        const int64_t d = a_date ? p : q, days = a_date ? q : p;
+        if (!DateFinite(d)) {
+            o[i] = static_cast<int32_t>(d);
+            continue;
+        }
+        const int64_t r = op == Ar::PLUS ? d + days : d - days;
+        if (r < kDateMin || r >= kDateEnd) return Status::UserError(sqlstate::kDatetimeOverflow, "date out of range");
+        o[i] = static_cast<int32_t>(r);
+    }
+    SetCombinedValidity(a, b, *out);
+    return V(out);
+}
+
 Expected<Value> CalendarArith(Ar op, const Vector &a, const Vector &b, const Type &rt) {
+    const bool a_date = a.type.kind == TypeKind::DATE, b_date = b.type.kind == TypeKind::DATE;
+    if ((a_date || b_date) && (a_date || IsInteger(a.type.kind)) && (b_date || IsInteger(b.type.kind)) && ElementSize(rt.kind) == 4 &&
+        !(op == Ar::MINUS && b_date && !a_date))
+        return DateArith(op, a, b, rt);
     RNDN_ASSIGN_OR_RETURN(int64_t n, BroadcastLength(a.length, b.length, op == Ar::PLUS ? "plus" : "minus"));
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(rt, n));
     bool a_cal = IsCalendar(a.type.kind), b_cal = IsCalendar(b.type.kind);
@@ -463,8 +510,24 @@ Expected<Value> Arith(Builtin bid, Ar op, const std::vector<Value> &args, bool s
         RNDN_ASSIGN_OR_RETURN(auto cb, As(pb, Type::Decimal(TypeKind::DEC128, align ? common : sb)));
         Type out_t = rt;
         if (op != Ar::DIV) out_t.scale = align ? common : sa + sb;
+        // An operand with one display scale per element (a division's result) gives each result
+        // element PostgreSQL's display scale from the two elements' own scales (add_var and
+        // sub_var: the larger; mul_var: the sum; select_div_scale: see DecArith), while the
+        // stored integers stay at the common scale.
+        const bool per_elem = !pa->elem_scale.empty() || !pb->elem_scale.empty();
         RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(out_t, n));  // DecArith writes every element
-        RNDN_RETURN_IF_ERROR(DecArith(op, *ca, align ? common : sa, *cb, align ? common : sb, *out));
+        RNDN_RETURN_IF_ERROR(DecArith(op, *ca, align ? common : sa, *cb, align ? common : sb, *out,
+                                      per_elem ? &pa->elem_scale : nullptr, per_elem ? &pb->elem_scale : nullptr));
+        if (per_elem && op != Ar::DIV) {
+            out->type.scale = Type::kUnknownScale;
+            out->scale_max = out_t.scale;
+            out->elem_scale.assign(static_cast<size_t>(n), 0);
+            for (int64_t i = 0; i < n; ++i) {
+                const int da = pa->elem_scale.empty() ? sa : pa->elem_scale[static_cast<size_t>(pa->length == 1 ? 0 : i)];
+                const int db = pb->elem_scale.empty() ? sb : pb->elem_scale[static_cast<size_t>(pb->length == 1 ? 0 : i)];
+                out->elem_scale[static_cast<size_t>(i)] = static_cast<uint8_t>(op == Ar::MUL ? da + db : std::max(da, db));
+            }
+        }
         SetCombinedValidity(*ca, *cb, *out);
         return V(out);
     }
@@ -539,6 +602,18 @@ enum class Cmp { LT, GT, LEQ, GEQ, EQ, NEQ };
 
 template <class T>
 void CompareLoop(Cmp c, const T *x, int64_t na, const T *y, int64_t nb, uint8_t *o, int64_t n) {
+    if constexpr (std::is_floating_point_v<T>) {
+        // PostgreSQL's float comparisons, NaN included (it equals itself, above every number)
+        switch (c) {
+            case Cmp::LT: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return SqlCompare(p, q) < 0; }); break;
+            case Cmp::GT: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return SqlCompare(p, q) > 0; }); break;
+            case Cmp::LEQ: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return SqlCompare(p, q) <= 0; }); break;
+            case Cmp::GEQ: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return SqlCompare(p, q) >= 0; }); break;
+            case Cmp::EQ: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return SqlCompare(p, q) == 0; }); break;
+            case Cmp::NEQ: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return SqlCompare(p, q) != 0; }); break;
+        }
+        return;
+    }
     switch (c) {
         case Cmp::LT: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return p < q; }); break;
         case Cmp::GT: BinaryLoop(x, na, y, nb, o, n, [](T p, T q) -> uint8_t { return p > q; }); break;
@@ -907,15 +982,55 @@ int64_t Ymd(TypeKind k, int64_t raw, int which) {
 }
 }  // namespace
 
-Expected<Value> KDateYear(KernelCtx &, const std::vector<Value> &a) {
-    return CalendarPart(Builtin::DATE_YEAR, a, TypeKind::I16, [](TypeKind k, int64_t r) { return Ymd(k, r, 0); });
+namespace {
+// An infinite date or timestamp (PostgreSQL's DATE_NOBEGIN/NOEND, DT_NOBEGIN/NOEND).
+bool InfiniteAt(const Vector &v, int64_t i) {
+    if (v.type.kind == TypeKind::DATE) {
+        const int32_t d = v.Data<int32_t>()[i];
+        return d == INT32_MIN || d == INT32_MAX;
+    }
+    if (v.type.kind == TypeKind::DT) {
+        const int64_t t = v.Data<int64_t>()[i];
+        return t == INT64_MIN || t == INT64_MAX;
+    }
+    return false;
 }
-Expected<Value> KDateMonth(KernelCtx &, const std::vector<Value> &a) {
-    return CalendarPart(Builtin::DATE_MONTH, a, TypeKind::I16, [](TypeKind k, int64_t r) { return Ymd(k, r, 1); });
+
+// year/month/day of dates and timestamps as PostgreSQL's extract gives them: a year before
+// 1 AD counts from -1 (1 BC) down, not from 0; month and day of an infinity are NULL; its year
+// is ±Infinity, which an integer result cannot hold (UNSUPPORTED: PostgreSQL's plan answers).
+Expected<Value> YmdPart(Builtin bid, const std::vector<Value> &a, int which) {
+    bool wide = false;  // a year beyond the i16 result (5874897 AD is a valid date)
+    RNDN_ASSIGN_OR_RETURN(Value r, CalendarPart(bid, a, TypeKind::I16, [which, &wide](TypeKind k, int64_t raw) {
+        int64_t v = Ymd(k, raw, which);
+        if (which == 0 && v <= 0) --v;
+        wide |= v < INT16_MIN || v > INT16_MAX;
+        return v;
+    }));
+    const Vector &in = a[0].vector();
+    if (wide)
+        for (int64_t i = 0; i < in.length; ++i)
+            if (in.IsValid(i) && !InfiniteAt(in, i)) {
+                const TypeKind k = in.type.kind;
+                int64_t raw = (k == TypeKind::DT || k == TypeKind::TIME) ? in.Data<int64_t>()[i] : in.Data<int32_t>()[i];
+                int64_t v = Ymd(in.type.kind, raw, which);
+                if (v < INT16_MIN + 1 || v > INT16_MAX) return Status::Unsupported("a year beyond 32767");
+            }
+    if (in.type.kind != TypeKind::DATE && in.type.kind != TypeKind::DT) return r;
+    std::shared_ptr<Vector> out;
+    for (int64_t i = 0; i < in.length; ++i) {
+        if (!in.IsValid(i) || !InfiniteAt(in, i)) continue;
+        if (which == 0) return Status::Unsupported("the year of an infinite date");
+        if (!out) out = std::const_pointer_cast<Vector>(r.vector_ptr());
+        out->SetNull(i);
+    }
+    return r;
 }
-Expected<Value> KDateDay(KernelCtx &, const std::vector<Value> &a) {
-    return CalendarPart(Builtin::DATE_DAY, a, TypeKind::I16, [](TypeKind k, int64_t r) { return Ymd(k, r, 2); });
-}
+}  // namespace
+
+Expected<Value> KDateYear(KernelCtx &, const std::vector<Value> &a) { return YmdPart(Builtin::DATE_YEAR, a, 0); }
+Expected<Value> KDateMonth(KernelCtx &, const std::vector<Value> &a) { return YmdPart(Builtin::DATE_MONTH, a, 1); }
+Expected<Value> KDateDay(KernelCtx &, const std::vector<Value> &a) { return YmdPart(Builtin::DATE_DAY, a, 2); }
 Expected<Value> KDate(KernelCtx &, const std::vector<Value> &a) {
     return CalendarPart(Builtin::DATE, a, TypeKind::DATE, [](TypeKind k, int64_t r) { return DayOf(k, r); });
 }

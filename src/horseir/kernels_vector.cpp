@@ -27,8 +27,7 @@ int CompareElements(const Vector &a, int64_t i, const Vector &b, int64_t j) {
     }
     return VisitFixed(a.type.kind, [&](auto t) {
         using T = decltype(t);
-        T x = a.Data<T>()[i], y = b.Data<T>()[j];
-        return x < y ? -1 : (y < x ? 1 : 0);
+        return SqlCompare(a.Data<T>()[i], b.Data<T>()[j]);
     });
 }
 
@@ -430,6 +429,38 @@ Expected<Value> KIndex(KernelCtx &, const std::vector<Value> &args) {
     return Value(r);
 }
 
+namespace {
+// @index_a on decimals of different (or per-element) scales, as SQL's CASE over numerics of
+// different scales: every element keeps its own display scale (PostgreSQL prints CASE WHEN ..
+// THEN 1.50 ELSE 0 END as 1.50 or 0); the integers are stored at the larger scale.
+Expected<Value> IndexAssignScaled(const std::shared_ptr<const Vector> &px, const Vector &idx, const std::shared_ptr<const Vector> &pv) {
+    const Vector &x = *px, &v = *pv;
+    auto scale_of = [](const Vector &d) { return d.type.scale == Type::kUnknownScale ? d.scale_max : d.type.scale; };
+    const int sx = scale_of(x), sv = scale_of(v), smax = std::max(sx, sv);
+    if (v.length != 1 && v.length != idx.length) return ShapeError("@index_a: values and indexes differ in length");
+    RNDN_ASSIGN_OR_RETURN(auto cx, As(px, Type::Decimal(TypeKind::DEC128, smax)));
+    RNDN_ASSIGN_OR_RETURN(auto cv, As(pv, Type::Decimal(TypeKind::DEC128, smax)));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(Type::Decimal(TypeKind::DEC128, Type::kUnknownScale), x.length));
+    CopyRange(*cx, 0, x.length, *out, 0);
+    out->validity = x.validity;
+    out->scale_max = smax;
+    out->elem_scale.resize(static_cast<size_t>(x.length));
+    for (int64_t i = 0; i < x.length; ++i)
+        out->elem_scale[static_cast<size_t>(i)] = static_cast<uint8_t>(x.elem_scale.empty() ? sx : x.elem_scale[static_cast<size_t>(i)]);
+    const int64_t *ix = idx.Data<int64_t>();
+    for (int64_t i = 0; i < idx.length; ++i) {
+        const int64_t k = ix[i];
+        if (k < 0 || k >= x.length) return ShapeError("index " + std::to_string(k) + " out of range for a vector of length " + std::to_string(x.length));
+        const int64_t j = v.length == 1 ? 0 : i;
+        CopyRange(*cv, j, 1, *out, k);
+        out->elem_scale[static_cast<size_t>(k)] = static_cast<uint8_t>(v.elem_scale.empty() ? sv : v.elem_scale[static_cast<size_t>(j)]);
+        if (!v.IsValid(j)) out->SetNull(k);
+        else if (out->HasNulls()) out->validity[static_cast<size_t>(k >> 6)] |= uint64_t(1) << (k & 63);
+    }
+    return V(out);
+}
+}  // namespace
+
 Expected<Value> KIndexA(KernelCtx &, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[0], "index_a", 0));
     RNDN_RETURN_IF_ERROR(NeedVector(args[2], "index_a", 2));
@@ -464,6 +495,9 @@ Expected<Value> KIndexA(KernelCtx &, const std::vector<Value> &args) {
         for (int64_t r : null_rows) out->SetNull(r);
         return V(out);
     }
+    if (IsDecimal(x.type.kind) && IsDecimal(args[2].vector().type.kind) &&
+        (x.type.scale == Type::kUnknownScale || args[2].vector().type.scale != x.type.scale))
+        return IndexAssignScaled(args[0].vector_ptr(), *idx, args[2].vector_ptr());
     RNDN_ASSIGN_OR_RETURN(auto vals, As(args[2].vector_ptr(), x.type));
     if (vals->length != 1 && vals->length != idx->length) return ShapeError("@index_a: values and indexes differ in length");
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(x.type, x.length));
@@ -611,6 +645,16 @@ Expected<Value> KIndexOf(KernelCtx &, const std::vector<Value> &args) {
     return V(out);
 }
 
+namespace {
+// Two i64 indexes per pair, plus at least one gathered column of the same length.
+Status CheckJoinSize(const KernelCtx &ctx, int64_t pairs) {
+    const int64_t budget = ctx.options ? ctx.options->memory_budget : 0;
+    if (budget > 0 && pairs > budget / 24)
+        return Status::Unsupported("@join_index: a join of " + std::to_string(pairs) + " pairs exceeds the memory budget");
+    return Status::Ok();
+}
+}  // namespace
+
 Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
     size_t nargs = args.size();
     size_t k = nargs - 2;
@@ -668,6 +712,17 @@ Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
         std::vector<int64_t> fill(start.begin(), start.end() - 1);
         for (int64_t i = 0; i < nl; ++i)
             if (!has_null(i)) rows[static_cast<size_t>(fill[static_cast<size_t>(ids[static_cast<size_t>(i)])]++)] = i;
+        // Count the pairs before making them: a join larger than the memory budget is left to
+        // PostgreSQL's plan (which may also stop early under a LIMIT) instead of running out.
+        int64_t pairs = 0;
+        for (int64_t j = 0; j < nr; ++j) {
+            if (has_null(nl + j)) continue;
+            int64_t g = ids[static_cast<size_t>(nl + j)];
+            pairs += start[static_cast<size_t>(g) + 1] - start[static_cast<size_t>(g)];
+        }
+        RNDN_RETURN_IF_ERROR(CheckJoinSize(ctx, pairs));
+        li.reserve(static_cast<size_t>(pairs));
+        ri.reserve(static_cast<size_t>(pairs));
         for (int64_t j = 0; j < nr; ++j) {
             if ((j & 0xffff) == 0 && ctx.Cancelled()) return Status::Cancelled();
             if (has_null(nl + j)) continue;
@@ -679,6 +734,7 @@ Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
         }
     } else {
         if (nl * nr > (int64_t(1) << 31)) return Status::Unsupported("@join_index: nested-loop join of " + std::to_string(nl) + " x " + std::to_string(nr) + " rows");
+        RNDN_RETURN_IF_ERROR(CheckJoinSize(ctx, nl * nr));
         for (int64_t j = 0; j < nr; ++j) {
             if ((j & 0x3ff) == 0 && ctx.Cancelled()) return Status::Cancelled();
             for (int64_t i = 0; i < nl; ++i) {
@@ -894,7 +950,9 @@ Expected<std::shared_ptr<Vector>> SumVector(const Vector &v, const Type &rt, boo
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(rt, 1));
     bool nulls = v.HasNulls();
     if (IsFloat(v.type.kind)) {
-        double s = 0;
+        // -0 is the additive identity: a lone -0 sums to -0, as PostgreSQL's float sum (which
+        // starts from its first input) gives
+        double s = v.length ? -0.0 : 0.0;
         VisitFixed(v.type.kind, [&](auto t) {
             using T = decltype(t);
             if constexpr (std::is_floating_point_v<T>) {
@@ -949,6 +1007,15 @@ Expected<std::shared_ptr<Vector>> SumVector(const Vector &v, const Type &rt, boo
     return out;
 }
 
+// The largest display scale among the valid elements of a decimal with per-element scales.
+int MaxDisplayScale(const Vector &v) {
+    if (v.elem_scale.empty()) return v.scale_max;
+    int s = 0;
+    for (int64_t i = 0; i < v.length; ++i)
+        if (v.IsValid(i)) s = std::max(s, static_cast<int>(v.elem_scale[static_cast<size_t>(i)]));
+    return s;
+}
+
 Expected<Type> ReduceType(Builtin b, const Value &v) {
     std::vector<Type> types{v.type()};
     std::vector<const FuncRef *> funcs{nullptr};
@@ -965,9 +1032,16 @@ Expected<Value> KSum(KernelCtx &ctx, const std::vector<Value> &args) {
     RNDN_ASSIGN_OR_RETURN(Type rt, ReduceType(Builtin::SUM, args[0]));
     const Vector &v = args[0].vector();
     if (IsDecimal(v.type.kind) && v.type.scale == Type::kUnknownScale) {
-        RNDN_ASSIGN_OR_RETURN(auto c, As(args[0].vector_ptr(), Type::Decimal(TypeKind::DEC128, v.scale_max)));
-        rt.scale = v.scale_max;
+        // PostgreSQL's sum has the largest display scale among the values summed (of this
+        // group, not of the whole column the values came from)
+        const int s = MaxDisplayScale(v);
+        RNDN_ASSIGN_OR_RETURN(auto c, As(args[0].vector_ptr(), Type::Decimal(TypeKind::DEC128, s)));
+        rt.scale = s;
         RNDN_ASSIGN_OR_RETURN(auto r, SumVector(*c, rt, sql_empty));
+        // still a value with its own display scale: the sums of groups differ in scale
+        r->type.scale = Type::kUnknownScale;
+        r->scale_max = s;
+        r->elem_scale.assign(static_cast<size_t>(r->length), static_cast<uint8_t>(s));
         return V(r);
     }
     RNDN_ASSIGN_OR_RETURN(auto r, SumVector(v, rt, sql_empty));
@@ -981,7 +1055,7 @@ Expected<Value> KAvg(KernelCtx &, const std::vector<Value> &args) {
     int64_t cnt = ValidCount(v);
     if (cnt == 0) return V(NullScalar(rt).value());  // SQL: avg of no rows is NULL
     if (IsDecimal(v.type.kind)) {
-        int s = v.type.scale == Type::kUnknownScale ? v.scale_max : v.type.scale;
+        int s = v.type.scale == Type::kUnknownScale ? MaxDisplayScale(v) : v.type.scale;
         RNDN_ASSIGN_OR_RETURN(auto c, As(args[0].vector_ptr(), Type::Decimal(TypeKind::DEC128, s)));
         RNDN_ASSIGN_OR_RETURN(auto sum, SumVector(*c, Type::Decimal(TypeKind::DEC128, s)));
         __int128 total = sum->Data<__int128>()[0];
@@ -995,7 +1069,8 @@ Expected<Value> KAvg(KernelCtx &, const std::vector<Value> &args) {
         return V(out);
     }
     RNDN_ASSIGN_OR_RETURN(auto sum, SumVector(v, IsFloat(v.type.kind) ? Type(TypeKind::F64) : Type(TypeKind::I64)));
-    double total = IsFloat(v.type.kind) ? sum->Data<double>()[0] : static_cast<double>(sum->Data<int64_t>()[0]);
+    // + 0.0: PostgreSQL's float avg accumulates from 0, so a sum of -0 only is +0
+    double total = IsFloat(v.type.kind) ? sum->Data<double>()[0] + 0.0 : static_cast<double>(sum->Data<int64_t>()[0]);
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(rt, 1));
     if (rt.kind == TypeKind::F32) out->Data<float>()[0] = static_cast<float>(total / static_cast<double>(cnt));
     else out->Data<double>()[0] = total / static_cast<double>(cnt);
@@ -1030,6 +1105,18 @@ Expected<Value> MinMax(const std::vector<Value> &args, bool is_max, bool sql_emp
         else if constexpr (std::is_same_v<T, __int128>) acc = is_max ? -(~static_cast<unsigned __int128>(0) >> 1) - 1 : static_cast<__int128>(~static_cast<unsigned __int128>(0) >> 1);
         else acc = is_max ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
         bool nulls = v.HasNulls();
+        if constexpr (std::is_floating_point_v<T>) {
+            // PostgreSQL's float8larger/float8smaller: NaN is the largest value, and of two
+            // equal values (-0 and 0) the later one wins
+            bool any = false;
+            for (int64_t i = 0; i < v.length; ++i) {
+                if (nulls && !v.IsValid(i)) continue;
+                if (!any || (is_max ? SqlCompare(x[i], acc) >= 0 : SqlCompare(x[i], acc) <= 0)) acc = x[i];
+                any = true;
+            }
+            out->template Data<T>()[0] = acc;
+            return 0;
+        }
         if (is_max) {
             for (int64_t i = 0; i < v.length; ++i)
                 if ((!nulls || v.IsValid(i)) && x[i] > acc) acc = x[i];
@@ -1041,8 +1128,9 @@ Expected<Value> MinMax(const std::vector<Value> &args, bool is_max, bool sql_emp
         return 0;
     });
     if (!v.elem_scale.empty()) {
-        // per-element display scale: keep the scale of the chosen element
-        for (int64_t i = 0; i < v.length; ++i)
+        // per-element display scale: keep the scale of the chosen element, the last of equal
+        // ones as PostgreSQL's numeric_smaller/numeric_larger keep (0 and 0.0000 are equal)
+        for (int64_t i = v.length - 1; i >= 0; --i)
             if (v.IsValid(i) && CompareElements(v, i, *out, 0) == 0) {
                 out->elem_scale = {v.elem_scale[static_cast<size_t>(i)]};
                 break;

@@ -95,6 +95,8 @@ void Vector::EnsureValidity() {
 
 void Vector::SetNull(int64_t i) {
     EnsureValidity();
+    // a string vector may have grown since its bitmap was made: cover element i first
+    if (validity.size() <= static_cast<size_t>(i >> 6)) validity.resize(static_cast<size_t>(i >> 6) + 1, ~uint64_t(0));
     validity[static_cast<size_t>(i >> 6)] &= ~(uint64_t(1) << (i & 63));
 }
 
@@ -395,14 +397,18 @@ void NumericWeight(__int128 v, int scale, int *weight, int *first) {
 }  // namespace
 
 int SelectDivScale(__int128 num, int num_scale, __int128 den, int den_scale) {
+    return SelectDivScale(num, num_scale, den, den_scale, num_scale, den_scale);
+}
+
+int SelectDivScale(__int128 num, int num_scale, __int128 den, int den_scale, int num_dscale, int den_dscale) {
     int w1, f1, w2, f2;
     NumericWeight(num, num_scale, &w1, &f1);
     NumericWeight(den, den_scale, &w2, &f2);
     int qweight = w1 - w2;
     if (f1 <= f2) --qweight;
     int rscale = 16 - qweight * 4;
-    rscale = std::max(rscale, num_scale);
-    rscale = std::max(rscale, den_scale);
+    rscale = std::max(rscale, num_dscale);
+    rscale = std::max(rscale, den_dscale);
     rscale = std::max(rscale, 0);
     rscale = std::min(rscale, 1000);
     return rscale;

@@ -2,6 +2,7 @@
 // aggregation, sort, limit, unique, joins (hash, merge, nested loop; inner, outer, semi, anti),
 // init plans and correlated subqueries (decorrelated through Rel::extras).
 #include "planner_hook/translator.h"
+#include "catalog/pg_collation.h"
 
 namespace rndn::plan::internal {
 // ---------------------------------------------------------------------------------------------
@@ -181,6 +182,14 @@ Expected<Translator::RelP> Translator::Scan(Plan *plan, Index scanrelid, List *q
         return Unsup(plan, "scan of a relation that is not a plain table");
     if (rte->tablesample != nullptr) return Unsup(plan, "TABLESAMPLE");
     const Oid relid = rte->relid;
+    if (rte->relkind == RELKIND_MATVIEW) {
+        // an unpopulated materialized view is PostgreSQL's error when scanned ("has not been
+        // populated"); the row count rndn would read from its empty heap is no answer
+        HeapTuple tp = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+        const bool populated = HeapTupleIsValid(tp) && ((Form_pg_class)GETSTRUCT(tp))->relispopulated;
+        if (HeapTupleIsValid(tp)) ReleaseSysCache(tp);
+        if (!populated) return Unsup(plan, "a materialized view that has not been populated");
+    }
     const size_t rel_index = rels_.size();
     rels_.push_back(RelationRead{relid, "r" + std::to_string(rel_index), {}});
     const std::string rname = rels_.back().name;
@@ -310,7 +319,7 @@ Expected<Translator::RelP> Translator::IndexScanNode(Plan *plan, Oid indexid, In
         Oid type, coll;
         int32 typmod;
         get_atttypetypmodcoll(rte->relid, keys[i], &type, &typmod, &coll);
-        if (IsTextType(type) && !lc_collate_is_c(coll)) return Unsup(plan, "text index order under a non-C collation");
+        if (IsTextType(type) && !ByteOrderCollation(coll)) return Unsup(plan, "text index order under a non-C collation");
         extra[-1 - i] = (Expr *)makeVar(scanrelid, keys[i], type, typmod, coll, 0);
     }
     RNDN_ASSIGN_OR_RETURN(RelP rel, Scan(plan, scanrelid, quals, index_tlist, extra));
@@ -401,15 +410,15 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const std::string *group_va
     } else if (name == "min" || name == "max") {
         builtin = name;
         // Text compares bytewise in the interpreter: only under a C collation.
-        if (IsTextType(at) && !lc_collate_is_c(a->inputcollid))
+        if (IsTextType(at) && !ByteOrderCollation(a->inputcollid))
             return Unsup(node, name + "(" + TypeName(at) + ") under a non-C collation");
         if (!IsIntType(at) && at != NUMERICOID && at != FLOAT4OID && at != FLOAT8OID && at != DATEOID && !IsTextType(at))
             return Unsup(node, name + "(" + TypeName(at) + ")");
     } else {
         return Unsup(node, "aggregate " + name);
     }
-    if (at == NUMERICOID && x.scale < 0 && builtin != "count")
-        return Unsup(node, name + " over numeric of unknown scale");
+    // numeric of per-element scale (a division, a CASE over different scales): sum and avg
+    // take the largest display scale of each group's values, min and max the chosen value's
     std::string xv = x.var;
     if (!cast.empty()) xv = Emit("check_cast(" + xv + ", " + cast + ")");
     out.scale = a->aggtype == NUMERICOID ? scale : -1;
@@ -427,6 +436,7 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const std::string *group_va
     std::string cnt = Emit("@count(" + xv + ")");
     std::string none = Emit("@where(" + Emit("@eq(" + cnt + ", 0:i64)") + ")");
     Col proto = out;
+    if (proto.type == NUMERICOID && proto.scale < 0) proto.scale = 0;  // a NULL shows no scale
     std::string nl;
     RNDN_ASSIGN_OR_RETURN(nl, NullLiteral(proto, node));
     out.var = Emit("@index_a(" + v + ", " + none + ", " + nl + ")");
@@ -556,7 +566,7 @@ Expected<Translator::RelP> Translator::SortNode(Plan *plan, int nkeys, AttrNumbe
         if (opcintype != c.type && !(IsTextType(c.type) && IsTextType(opcintype)))
             return Unsup(plan, "sort operator of another type");
         const bool desc = strategy == BTGreaterStrategyNumber;
-        if (IsTextType(c.type) && !lc_collate_is_c(colls[i])) return Unsup(plan, "text sort under a non-C collation");
+        if (IsTextType(c.type) && !ByteOrderCollation(colls[i])) return Unsup(plan, "text sort under a non-C collation");
         if (c.scalar) continue;  // a constant key does not order anything
         if (nulls_first[i] != desc) {
             // @order puts NULLs last ascending and first descending; the other placement comes
@@ -579,6 +589,110 @@ Expected<Translator::RelP> Translator::SortNode(Plan *plan, int nkeys, AttrNumbe
         order = Emit("@order(" + lv + ", (" + flags + "):bool)");
     }
     return Take(in, order, false, ConstLen(order));
+}
+
+// PostgreSQL's plan stops a streaming join after the rows a LIMIT takes; rndn would make the
+// whole join first (hours and gigabytes for a cross join).  A join estimated above this many
+// rows and 100 times the limit's own estimate, with nothing blocking in between, stays there:
+// the LIMIT itself and, when the hook tries the subtree alone, the join and the streaming nodes
+// between them.
+constexpr double kLimitJoinRows = 1e6;
+
+namespace {
+bool Streams(const Plan *p) { return IsA(p, Result) || IsA(p, Material) || IsA(p, Memoize) || IsA(p, Gather); }
+bool IsJoin(const Plan *p) { return IsA(p, HashJoin) || IsA(p, MergeJoin) || IsA(p, NestLoop); }
+
+// Whether `node` is `limit`'s subtree down to a huge join through streaming nodes.
+bool UnderHugeJoinLimit(const Plan *tree, const Plan *node) {
+    if (tree == nullptr) return false;
+    if (IsA(tree, Limit) && HugeJoinUnderLimit(tree) != nullptr)
+        for (const Plan *p = tree->lefttree; p != nullptr; p = p->lefttree) {
+            if (p == node) return true;
+            if (!Streams(p)) break;
+        }
+    return UnderHugeJoinLimit(tree->lefttree, node) || UnderHugeJoinLimit(tree->righttree, node);
+}
+}  // namespace
+
+namespace {
+// Nondeterministic collations (ICU's case- or accent-insensitive ones) make texts with other
+// bytes equal; the interpreter compares bytes, so a plan that uses one anywhere stays with
+// PostgreSQL.  The expressions' collations, then the collations plan nodes keep themselves.
+bool NondeterministicColl(Oid c) { return OidIsValid(c) && c != DEFAULT_COLLATION_OID && !get_collation_isdeterministic(c); }
+
+bool NondeterministicExprWalker(Node *node, void *) {
+    if (node == nullptr) return false;
+    Oid a = InvalidOid, b = InvalidOid;
+    switch (nodeTag(node)) {
+        case T_Var: a = ((Var *)node)->varcollid; break;
+        case T_Const: a = ((Const *)node)->constcollid; break;
+        case T_Param: a = ((Param *)node)->paramcollid; break;
+        case T_FuncExpr: a = ((FuncExpr *)node)->inputcollid, b = ((FuncExpr *)node)->funccollid; break;
+        case T_OpExpr:
+        case T_DistinctExpr:
+        case T_NullIfExpr: a = ((OpExpr *)node)->inputcollid, b = ((OpExpr *)node)->opcollid; break;
+        case T_ScalarArrayOpExpr: a = ((ScalarArrayOpExpr *)node)->inputcollid; break;
+        case T_Aggref: a = ((Aggref *)node)->inputcollid, b = ((Aggref *)node)->aggcollid; break;
+        case T_CollateExpr: a = ((CollateExpr *)node)->collOid; break;
+        case T_CaseExpr: a = ((CaseExpr *)node)->casecollid; break;
+        case T_CoalesceExpr: a = ((CoalesceExpr *)node)->coalescecollid; break;
+        case T_MinMaxExpr: a = ((MinMaxExpr *)node)->inputcollid, b = ((MinMaxExpr *)node)->minmaxcollid; break;
+        case T_RelabelType: a = ((RelabelType *)node)->resultcollid; break;
+        default: break;
+    }
+    if (NondeterministicColl(a) || NondeterministicColl(b)) return true;
+    return expression_tree_walker(node, (bool (*)(void))(void *)NondeterministicExprWalker, nullptr);
+}
+
+bool AnyNondeterministic(const Oid *colls, int n) {
+    for (int i = 0; colls != nullptr && i < n; ++i)
+        if (NondeterministicColl(colls[i])) return true;
+    return false;
+}
+
+bool PlanUsesNondeterministic(Plan *plan) {
+    if (plan == nullptr) return false;
+    if (NondeterministicExprWalker((Node *)plan->targetlist, nullptr) || NondeterministicExprWalker((Node *)plan->qual, nullptr))
+        return true;
+    switch (nodeTag(plan)) {
+        case T_Sort: if (AnyNondeterministic(((Sort *)plan)->collations, ((Sort *)plan)->numCols)) return true; break;
+        case T_IncrementalSort: {
+            Sort *so = &((IncrementalSort *)plan)->sort;
+            if (AnyNondeterministic(so->collations, so->numCols)) return true;
+            break;
+        }
+        case T_Agg: if (AnyNondeterministic(((Agg *)plan)->grpCollations, ((Agg *)plan)->numCols)) return true; break;
+        case T_Group: if (AnyNondeterministic(((Group *)plan)->grpCollations, ((Group *)plan)->numCols)) return true; break;
+        case T_Unique: if (AnyNondeterministic(((Unique *)plan)->uniqCollations, ((Unique *)plan)->numCols)) return true; break;
+        case T_SetOp: if (AnyNondeterministic(((SetOp *)plan)->dupCollations, ((SetOp *)plan)->numCols)) return true; break;
+        case T_HashJoin:
+            if (NondeterministicExprWalker((Node *)((HashJoin *)plan)->hashclauses, nullptr)) return true;
+            break;
+        case T_MergeJoin:
+            if (NondeterministicExprWalker((Node *)((MergeJoin *)plan)->mergeclauses, nullptr) ||
+                AnyNondeterministic(((MergeJoin *)plan)->mergeCollations, list_length(((MergeJoin *)plan)->mergeclauses)))
+                return true;
+            break;
+        default: break;
+    }
+    if (IsA(plan, HashJoin) || IsA(plan, MergeJoin) || IsA(plan, NestLoop))
+        if (NondeterministicExprWalker((Node *)((Join *)plan)->joinqual, nullptr)) return true;
+    List *children = NIL;
+    if (IsA(plan, Append)) children = ((Append *)plan)->appendplans;
+    else if (IsA(plan, MergeAppend)) children = ((MergeAppend *)plan)->mergeplans;
+    if (IsA(plan, SubqueryScan) && PlanUsesNondeterministic(((SubqueryScan *)plan)->subplan)) return true;
+    ListCell *lc;
+    foreach (lc, children)
+        if (PlanUsesNondeterministic((Plan *)lfirst(lc))) return true;
+    return PlanUsesNondeterministic(plan->lefttree) || PlanUsesNondeterministic(plan->righttree);
+}
+}  // namespace
+
+const Plan *HugeJoinUnderLimit(const Plan *limit) {
+    const Plan *below = limit->lefttree;
+    while (below && Streams(below)) below = below->lefttree;
+    if (below && IsJoin(below) && below->plan_rows > kLimitJoinRows && limit->plan_rows * 100 < below->plan_rows) return below;
+    return nullptr;
 }
 
 Expected<Translator::RelP> Translator::LimitNode(Limit *limit, RelP in) {
@@ -609,6 +723,14 @@ Expected<Translator::RelP> Translator::LimitNode(Limit *limit, RelP in) {
 }
 
 Expected<Translator::RelP> Translator::UniqueNode(Plan *plan, int ncols, AttrNumber *cols, RelP in) {
+    if (ncols == 0) {
+        // Every key is fixed by an equality (`SELECT DISTINCT x ... WHERE x = 5`): the planner
+        // keeps no key columns and all rows are one group, so the node passes the first row.
+        RNDN_ASSIGN_OR_RETURN(std::string lv, in->len_var());
+        RNDN_ASSIGN_OR_RETURN(std::string n, LenOf(lv));
+        std::string idx = Emit("@range(" + Emit("@min(" + Emit("@append(1:i64, " + n + ")") + ")") + ")");
+        return Take(in, idx, false, ConstLen(idx));
+    }
     std::vector<std::string> keys;
     for (int i = 0; i < ncols; ++i) {
         if (cols[i] < 1 || cols[i] > (int)in->cols.size()) return Unsup(plan, "column out of range");
@@ -1098,6 +1220,9 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
             return ProjectOver(plan, sorted, nullptr);
         }
         case T_Limit: {
+            if (const Plan *join = HugeJoinUnderLimit(plan))
+                return Unsup(plan, "LIMIT over a join of about " + std::to_string((int64_t)join->plan_rows) +
+                                       " rows (PostgreSQL stops early)");
             RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
             RNDN_ASSIGN_OR_RETURN(RelP lim, LimitNode((Limit *)plan, child));
             return ProjectOver(plan, lim, nullptr);
@@ -1188,6 +1313,14 @@ Expected<Translator::RelP> Translator::AppendRels(Plan *plan, List *children) {
 }
 
 Expected<Translation> Translator::Run(Plan *root) {
+    // the hook tries subtrees of what rndn refused: not the join a LIMIT stops early
+    bool limited = UnderHugeJoinLimit(stmt_->planTree, root);
+    ListCell *sc;
+    foreach (sc, stmt_->subplans) limited = limited || UnderHugeJoinLimit((const Plan *)lfirst(sc), root);
+    if (limited) return Unsup(root, "a join under a LIMIT that PostgreSQL stops early");
+    bool nondeterministic = PlanUsesNondeterministic(root);
+    foreach (sc, stmt_->subplans) nondeterministic = nondeterministic || PlanUsesNondeterministic((Plan *)lfirst(sc));
+    if (nondeterministic) return Unsup(root, "text under a nondeterministic collation");
     RNDN_ASSIGN_OR_RETURN(RelP rel, NodeRel(root));
     std::vector<std::string> cols;
     int i = 0;
@@ -1196,6 +1329,12 @@ Expected<Translation> Translator::Run(Plan *root) {
         TargetEntry *te = (TargetEntry *)lfirst(lc);
         const Oid type = exprType((Node *)te->expr);
         if (!HirType(type, 0)) return Unsup(root, "output column of type " + TypeName(type));
+        // char(n) values are loaded without their blank padding, and the executor pads them
+        // back to the output column's declared length.  An output with no declared length
+        // (max(c), coalesce(c, 'q'), CASE or UNION over different lengths) prints each value
+        // with its own padding, which the program no longer has.
+        if (type == BPCHAROID && exprTypmod((Node *)te->expr) < (int32)VARHDRSZ)
+            return Unsup(root, "char(n) output without a declared length (blank padding)");
         RNDN_ASSIGN_OR_RETURN(Col c, rel->cols[i]->Get());
         RNDN_ASSIGN_OR_RETURN(c, Materialize(c, rel->len_var));
         cols.push_back(c.var);

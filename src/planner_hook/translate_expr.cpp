@@ -4,7 +4,42 @@
 
 #include "planner_hook/translator.h"
 
+#include <clocale>
+
+#include "catalog/pg_collation.h"
+
 namespace rndn::plan::internal {
+
+namespace {
+bool IsCodePointLocale(const char *name) {
+    return name != nullptr && (pg_strcasecmp(name, "C.UTF-8") == 0 || pg_strcasecmp(name, "C.utf8") == 0);
+}
+}  // namespace
+
+bool ByteOrderCollation(Oid collation) {
+    if (lc_collate_is_c(collation)) return true;
+    if (GetDatabaseEncoding() != PG_UTF8 || !OidIsValid(collation)) return false;
+    if (collation == DEFAULT_COLLATION_OID) {
+        // the database's own locale: libc's LC_COLLATE, unless the database uses ICU
+        if (default_locale.provider == COLLPROVIDER_ICU) return false;
+        return IsCodePointLocale(setlocale(LC_COLLATE, nullptr));
+    }
+    HeapTuple tp = SearchSysCache1(COLLOID, ObjectIdGetDatum(collation));
+    if (!HeapTupleIsValid(tp)) return false;
+    Form_pg_collation form = (Form_pg_collation)GETSTRUCT(tp);
+    bool byte_order = false;
+    if (form->collprovider == COLLPROVIDER_LIBC && form->collisdeterministic) {
+        bool isnull = true;
+        Datum d = SysCacheGetAttr(COLLOID, tp, Anum_pg_collation_collcollate, &isnull);
+        if (!isnull) {
+            char *name = TextDatumGetCString(d);
+            byte_order = IsCodePointLocale(name);
+            pfree(name);
+        }
+    }
+    ReleaseSysCache(tp);
+    return byte_order;
+}
 // ---------------------------------------------------------------------------------------------
 // Constants
 
@@ -206,7 +241,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
     switch (row->kind) {
         case FnKind::BINARY: {
             if (nargs != 2) return Unsup(ctx.node, FuncName(fn) + " with " + std::to_string(nargs) + " arguments");
-            if ((row->flags & F_ORDERED) && IsTextType(exprType((Node *)linitial(args))) && !lc_collate_is_c(inputcollid))
+            if ((row->flags & F_ORDERED) && IsTextType(exprType((Node *)linitial(args))) && !ByteOrderCollation(inputcollid))
                 return Unsup(ctx.node, "text comparison under a non-C collation");
             if (row->flags & F_NZCONST) {
                 Expr *d = (Expr *)lsecond(args);
@@ -361,18 +396,24 @@ Expected<Col> Translator::CaseX(CaseExpr *ce, const Ctx &ctx) {
         def = d;
         scale = std::max(scale, d.scale);
     }
+    bool mixed = false;  // numeric branches of different scales: each row keeps its own
     if (type == NUMERICOID) {
         // PostgreSQL keeps each row's own display scale (CASE ... THEN n ELSE 0 prints 0, not
-        // 0.000): only branches of one scale are translated.
-        for (const auto &v : vals)
-            if (v.scale != scale) return Unsup(ctx.node, "CASE over numerics of different scales");
-        if (def && def->scale != scale) return Unsup(ctx.node, "CASE over numerics of different scales");
-        for (auto &v : vals) {
+        // 0.000): branches of different scales give a decimal with per-element scales
+        // (@index_a into a dec128<?>).
+        for (const auto &v : vals) {
             if (v.scale < 0) return Unsup(ctx.node, "CASE over numeric of unknown scale");
-            RNDN_ASSIGN_OR_RETURN(v, CastToScale(v, scale));
+            mixed = mixed || v.scale != scale;
         }
-        if (def) {
-            RNDN_ASSIGN_OR_RETURN(*def, CastToScale(*def, scale));
+        if (def && def->scale < 0) return Unsup(ctx.node, "CASE over numeric of unknown scale");
+        mixed = mixed || (def && def->scale != scale);
+        if (!mixed) {
+            for (auto &v : vals) {
+                RNDN_ASSIGN_OR_RETURN(v, CastToScale(v, scale));
+            }
+            if (def) {
+                RNDN_ASSIGN_OR_RETURN(*def, CastToScale(*def, scale));
+            }
         }
     }
     Col proto;
@@ -390,6 +431,7 @@ Expected<Col> Translator::CaseX(CaseExpr *ce, const Ctx &ctx) {
         n.scalar = true;
         RNDN_ASSIGN_OR_RETURN(acc, Materialize(n, ctx.len_var));
     }
+    if (mixed) acc.var = Emit("check_cast(" + acc.var + ", dec128<?>)");
     for (int i = (int)conds.size() - 1; i >= 0; --i) {
         RNDN_ASSIGN_OR_RETURN(Col c, Materialize(conds[i], ctx.len_var));
         RNDN_ASSIGN_OR_RETURN(Col v, Materialize(vals[i], ctx.len_var));
@@ -399,7 +441,7 @@ Expected<Col> Translator::CaseX(CaseExpr *ce, const Ctx &ctx) {
     }
     acc.type = type;
     acc.typmod = -1;
-    acc.scale = proto.scale;
+    acc.scale = mixed ? -1 : proto.scale;
     acc.scalar = false;
     return acc;
 }

@@ -140,6 +140,13 @@ inline std::string FuncName(Oid fn) {
 // Types
 
 inline bool IsTextType(Oid t) { return t == TEXTOID || t == VARCHAROID || t == BPCHAROID; }
+// Whether text under this collation orders by its bytes, as the interpreter compares: C and
+// POSIX, and libc's C.UTF-8 in a UTF-8 database (it orders by code point, which UTF-8's bytes
+// keep).  Other collations keep PostgreSQL's plan wherever text is ordered.
+bool ByteOrderCollation(Oid collation);
+// The join under a LIMIT (through streaming nodes) estimated far above the rows the LIMIT
+// takes, or null: PostgreSQL's plan stops it early, so it stays there.
+const Plan *HugeJoinUnderLimit(const Plan *limit);
 inline bool IsIntType(Oid t) { return t == INT2OID || t == INT4OID || t == INT8OID; }
 
 inline int NumericScale(int32 typmod) {

@@ -4,7 +4,10 @@
 --
 -- Format: everything before the first '-- query:' line is set-up, run once.  Each
 -- '-- query: NAME' line starts one case, which runs until the next such line.  Queries without
--- ORDER BY are compared after sorting their output lines.
+-- ORDER BY are compared after sorting their output lines.  Every case must run through rndn
+-- (Custom Scan (rndn) in its plan, and no fallback at run time) unless its first line is
+-- '-- fallback: REASON': such a case must stay with PostgreSQL (a comparison passes trivially
+-- when rndn stood aside, so an unexpected fallback fails the case).
 
 CREATE TABLE nums (id int PRIMARY KEY, i2 smallint, i4 int, i8 bigint, f4 real, f8 float8,
                    n numeric(15,2), n4 numeric(12,4), d date, t text, v varchar(20), c char(8), b bool);
@@ -43,6 +46,40 @@ INSERT INTO parted SELECT i, DATE '1993-07-01' + (i % 1000), (i % 97) / 4.0, 'p'
   FROM generate_series(1, 5000) AS i;
 INSERT INTO parted VALUES (NULL, NULL, NULL, NULL), (-1, DATE '1994-06-01', NULL, 'pnull');
 
+-- issue 19 (a demanding user's findings): text groups with NULL maxima, DISTINCT keys fixed by
+-- an equality, and edge values of every type.
+CREATE TABLE kr (g int, t text);
+INSERT INTO kr SELECT i, CASE WHEN i % 2 = 0 THEN 'x' END FROM generate_series(1, 5000) i;
+CREATE TABLE u (x int, s text, d date);
+INSERT INTO u VALUES (5, 'a', '1995-01-01'), (5, 'a', '1995-01-01'), (6, 'b', '1996-01-01'), (NULL, NULL, NULL);
+
+CREATE TABLE fe (id int, x float8, r real, i int, s smallint, n numeric(10,2));
+INSERT INTO fe VALUES (1, 1, 1, -2147483648, -32768, 1.50), (2, 'NaN', 'NaN', NULL, NULL, 'NaN'),
+  (3, 2, 2, 5, 5, 2.00), (4, '-0', '-0', 3, 3, NULL), (5, NULL, NULL, 7, 7, 3.25),
+  (6, 'NaN', 'NaN', 1, 1, NULL), (7, '-Infinity', '-Infinity', 2, 2, -1), (8, 'Infinity', 'Infinity', 9, 9, 0);
+CREATE TABLE fe_one (x float8, r real);
+INSERT INTO fe_one VALUES ('-0', '-0');
+
+CREATE TABLE dd (id int, d date);
+INSERT INTO dd VALUES (1, '0044-03-15 BC'), (2, 'infinity'), (3, '-infinity'), (4, '5874897-12-31'),
+  (5, '4714-11-24 BC'), (6, '2000-01-01'), (7, NULL), (8, '0001-01-01'), (9, '0001-12-31 BC');
+
+CREATE TABLE nq (id int, x int, m numeric(10,2));
+INSERT INTO nq VALUES (1, 100, 1.5), (2, 1, 2.25), (3, 7, NULL), (4, NULL, 3), (5, 123456, -0.07), (6, 100, 100);
+
+CREATE TABLE cq (id int, c char(10), d char(4), e char(1));
+INSERT INTO cq VALUES (1, 'MACHINERY', 'ab', ''), (2, 'BUILDING', NULL, 'x'), (3, NULL, 'abcd', NULL);
+
+CREATE COLLATION ci_nd (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+CREATE TABLE nd (id int, s text COLLATE ci_nd);
+INSERT INTO nd VALUES (1, 'abc'), (2, 'ABC'), (3, 'Abc'), (4, 'x'), (5, NULL);
+
+CREATE TABLE zt (id int, f float8, r real, n numeric(6,4));
+INSERT INTO zt VALUES (1, 0, '-0', 0), (2, '-0', 0, 1), (3, NULL, NULL, NULL);
+
+CREATE MATERIALIZED VIEW mv_unpopulated AS SELECT k, g FROM big WITH NO DATA;
+CREATE MATERIALIZED VIEW mv_populated AS SELECT k, g, s FROM big WHERE k < 50;
+
 ANALYZE;
 
 -- query: scan_all_types
@@ -58,20 +95,24 @@ SELECT id, b AND i4 > 20, b OR i4 > 20, NOT b, (i4 IS NULL) OR b FROM nums ORDER
 -- query: where_null_is_false
 SELECT id FROM nums WHERE NOT (i4 > 20) ORDER BY id;
 -- query: case_coalesce_nullif
+-- fallback: COALESCE over numerics of different scales
 SELECT id, CASE WHEN i4 > 50 THEN 'big' WHEN i4 > 10 THEN 'mid' ELSE 'small' END,
        COALESCE(i2, -1), COALESCE(n, n4, 0), NULLIF(i4, 0), NULLIF(v, 'AIR') FROM nums ORDER BY id;
 -- query: in_lists_and_between
 SELECT id, i4 IN (10, 30, 50), i4 NOT IN (10, NULL), v IN ('AIR', 'MAIL'),
        d BETWEEN '1994-01-01' AND '1996-12-31', n NOT BETWEEN 0 AND 100 FROM nums ORDER BY id;
 -- query: like_utf8
+-- fallback: non-ASCII text where the program counts bytes (run time)
 SELECT id, t LIKE 'a%', t LIKE '%e%', t NOT LIKE '_ber', t LIKE 'Ä%', t LIKE 'na_ve', v LIKE '%AIR' FROM nums ORDER BY id;
 -- query: substring_utf8
+-- fallback: non-ASCII text where the program counts bytes (run time)
 SELECT id, substring(t FROM 1 FOR 2), substring(t FROM 2), substring(v FROM 2 FOR 3) FROM nums ORDER BY id;
 -- query: extract_year_and_dates
 SELECT id, extract(year FROM d), d + 30, d - 1, d - DATE '1992-01-01' FROM nums ORDER BY id;
 -- query: date_interval_constant
 SELECT id FROM nums WHERE d < DATE '1998-12-01' - INTERVAL '90 days' ORDER BY id;
 -- query: casts
+-- fallback: the cast to numeric(10,2) has no rndn translation
 SELECT id, i4::bigint, i4::numeric(10,2), n::int, n::float8, f8::int, i2::float4, t::varchar(3), c::text || '|' FROM nums ORDER BY id;
 -- query: numeric_scale
 SELECT id, n * n4, n / 3, n4 / 7, n * 1.5, round(n, 1) FROM nums WHERE n IS NOT NULL AND n4 IS NOT NULL ORDER BY id;
@@ -101,8 +142,10 @@ SELECT v, n, id FROM nums ORDER BY v DESC NULLS LAST, n ASC, id DESC;
 -- query: order_by_text_c
 SELECT t FROM nums ORDER BY t, id;
 -- query: order_by_text_icu
+-- fallback: text sort under a non-C collation
 SELECT t FROM nums ORDER BY t COLLATE "und-x-icu", id;
 -- query: compare_text_icu
+-- fallback: text comparison under a non-C collation
 SELECT id FROM nums WHERE t COLLATE "und-x-icu" < 'b' ORDER BY id;
 -- query: limit_offset
 SELECT k, x FROM big ORDER BY x DESC, k LIMIT 5 OFFSET 3;
@@ -133,10 +176,12 @@ SELECT id, n, (SELECT max(n) FROM nums) - n AS gap FROM nums WHERE n > (SELECT a
 -- query: correlated_scalar_subquery
 SELECT a, (SELECT count(*) FROM rhs r WHERE r.k = l.k) FROM lhs l ORDER BY a;
 -- query: scalar_subquery_too_many_rows
+-- fallback: correlated subquery that is not a plain aggregate
 SELECT a, (SELECT b FROM rhs r WHERE r.k >= l.k) FROM lhs l ORDER BY a;
 -- query: cte
 WITH s AS (SELECT g, sum(x) AS total FROM big GROUP BY g) SELECT g, total FROM s WHERE total > (SELECT avg(total) FROM s) ORDER BY g;
 -- query: join_aggregate
+-- fallback: string_agg(... ORDER BY) stays with PostgreSQL above rndn's join
 SELECT l.k, count(*), string_agg(r.b, ',' ORDER BY r.b) FROM lhs l JOIN rhs r ON l.k = r.k GROUP BY l.k ORDER BY l.k;
 -- query: division_by_zero_int
 SELECT id, 100 / i4 FROM nums ORDER BY id;
@@ -157,6 +202,7 @@ SELECT sum(a), sum(a::bigint * 4) FROM overflow;
 -- query: int8_sum_overflow
 SELECT sum(c) FROM overflow;
 -- query: numeric_overflow_cast
+-- fallback: the cast to numeric(5,2) has no rndn translation
 SELECT n::numeric(5,2) FROM nums WHERE id = 6;
 -- query: unordered_group_by
 SELECT s, count(*) FROM big GROUP BY s;
@@ -226,6 +272,7 @@ SELECT count(*), min(d), max(d) FROM nums WHERE d <= DATE '1998-12-01' - INTERVA
 -- query: tpch_q6_qgen_interval_year
 SELECT id, d FROM nums WHERE d >= DATE '1994-01-01' AND d < DATE '1994-01-01' + INTERVAL '1' YEAR ORDER BY id;
 -- query: substring_to_end
+-- fallback: non-ASCII text where the program counts bytes (run time)
 SELECT id, substring(t FROM 3), substring(v FROM 1) FROM nums WHERE t IS NULL OR t < 'b' ORDER BY id;
 -- query: float_division_by_column
 SELECT id, f8 / f4 FROM nums WHERE f4 <> 0 ORDER BY id;
@@ -234,10 +281,13 @@ SELECT id, f8 / f4 FROM nums ORDER BY id;
 -- query: float_division_zero_in_null_row
 SELECT id, f8 / (f4 - f4) FROM nums WHERE f4 IS NULL;
 -- query: division_guarded_by_earlier_qual
+-- fallback: a division in a qual after the first (PostgreSQL may skip it)
 SELECT id FROM nums WHERE i4 <> 0 AND 100 / i4 > 1 ORDER BY id;
 -- query: float_division_guarded_by_earlier_qual
+-- fallback: a division in a qual after the first (PostgreSQL may skip it)
 SELECT id FROM nums WHERE f4 <> 0 AND f8 / f4 > 1 ORDER BY id;
 -- query: division_guarded_in_or
+-- fallback: a division after the first argument of AND/OR (PostgreSQL may skip it)
 SELECT id FROM nums WHERE i4 = 0 OR 100 / i4 > 1 ORDER BY id;
 -- query: case_division_by_constant
 SELECT id, CASE WHEN i4 > 20 THEN i4 / 2 ELSE i4 / 3 END, CASE WHEN f8 > 1 THEN f8 / 2 END FROM nums ORDER BY id;
@@ -253,6 +303,7 @@ SELECT i4::smallint * 0 FROM nums WHERE i4 > 50 ORDER BY id;
 -- query: cast_float_overflow_real
 SELECT (f8 * 1e300)::real FROM nums WHERE f8 > 1 ORDER BY id;
 -- query: coalesce_numeric_mixed_scales
+-- fallback: COALESCE over numerics of different scales
 SELECT id, COALESCE(n, n4, 0), COALESCE(n, 0.00) FROM nums ORDER BY id;
 -- query: case_numeric_mixed_scales
 SELECT id, CASE WHEN n > 1 THEN n WHEN n < 0 THEN -n ELSE 0 END, CASE WHEN n > 1 THEN n ELSE 0.00 END FROM nums ORDER BY id;
@@ -268,3 +319,150 @@ SELECT n.id, v.label, v.w FROM nums n JOIN (VALUES (1, 'one', 1.5), (4, 'four', 
 SELECT x, y FROM (VALUES (3, DATE '1995-01-01'), (1, NULL), (2, DATE '1994-06-30')) v(x, y) WHERE y IS NOT NULL OR x = 1 ORDER BY x;
 -- query: correlated_count_zero_for_no_rows
 SELECT l.k, l.a, (SELECT count(*) FROM rhs r WHERE r.k = l.k), (SELECT count(r.b) FROM rhs r WHERE r.k = l.k AND r.b <> 'r3') FROM lhs l ORDER BY 1, 2;
+-- query: issue19_text_max_per_group_with_nulls
+SELECT g, max(t), min(t) FROM kr GROUP BY g;
+-- query: issue19_text_max_per_group_collate_c
+SELECT g % 100, max(t COLLATE "C"), count(t) FROM kr GROUP BY g % 100;
+-- query: issue19_distinct_key_fixed_by_equality
+SELECT DISTINCT x FROM u WHERE x = 5;
+-- query: issue19_distinct_on_key_fixed_by_equality
+SELECT DISTINCT ON (x) x, s FROM u WHERE x = 5 ORDER BY x, s;
+-- query: issue19_distinct_key_fixed_by_in_list
+SELECT DISTINCT x FROM u WHERE x IN (5);
+-- query: issue19_distinct_text_key_fixed
+SELECT DISTINCT s FROM u WHERE s = 'a';
+-- query: issue19_distinct_date_key_fixed
+SELECT DISTINCT d FROM u WHERE d = DATE '1995-01-01';
+-- query: issue19_distinct_keys_fixed_no_rows
+SELECT DISTINCT x, s FROM u WHERE x = 7 AND s = 'a';
+-- query: issue19_float_nan_compare
+SELECT sum(CASE WHEN x > 1 THEN 1 ELSE 0 END), sum(CASE WHEN x <> x THEN 1 ELSE 0 END),
+       sum(CASE WHEN x = x THEN 1 ELSE 0 END), sum(CASE WHEN x >= r THEN 1 ELSE 0 END),
+       sum(CASE WHEN r < 3 THEN 1 ELSE 0 END), sum(CASE WHEN x <= r THEN 1 ELSE 0 END) FROM fe;
+-- query: issue19_float_nan_where
+SELECT id FROM fe WHERE x > 1 ORDER BY id;
+-- query: issue19_float_nan_minmax
+SELECT max(x), min(x), max(r), min(r) FROM fe;
+-- query: issue19_float_nan_minmax_grouped
+SELECT id % 2, max(x), min(x), max(r) FROM fe GROUP BY id % 2;
+-- query: issue19_float_nan_sort
+SELECT id, x FROM fe ORDER BY x, id;
+-- query: issue19_float_nan_sort_desc
+SELECT id, r FROM fe ORDER BY r DESC, id;
+-- query: issue19_float_nan_group
+SELECT x, count(*) FROM fe GROUP BY x;
+-- query: issue19_float_nan_join
+SELECT a.id, b.id FROM fe a JOIN fe b ON a.x = b.x ORDER BY 1, 2;
+-- query: issue19_float_nan_case
+SELECT id, CASE WHEN x > 100 THEN 'big' ELSE 'small' END, x = r, x < 1e308, r > x FROM fe ORDER BY id;
+-- query: issue19_float_nan_constant
+-- fallback: float constant NaN or Infinity
+SELECT id FROM fe WHERE x = 'NaN' OR x < '-Infinity' ORDER BY id;
+-- query: issue19_numeric_nan_falls_back
+-- fallback: numeric NaN cannot be loaded (run time)
+SELECT sum(n), max(n), min(n) FROM fe;
+-- query: issue19_int_min_div_minus_one_with_null
+SELECT i / -1 FROM fe;
+-- query: issue19_smallint_min_div_minus_one_with_null
+SELECT s / (-1)::smallint FROM fe;
+-- query: issue19_int_min_mod_minus_one_with_null
+SELECT id, i % -1 FROM fe ORDER BY id;
+-- query: issue19_float_sum_lone_negative_zero
+SELECT sum(x), sum(r), avg(x) FROM fe_one;
+-- query: issue19_float_sum_negative_zero_grouped
+SELECT id, sum(x), sum(r) FROM fe WHERE id = 4 GROUP BY id;
+-- query: issue19_date_infinity_plus_days
+SELECT id, d + 1, d - 7 FROM dd WHERE id IN (2, 3, 6, 7) ORDER BY id;
+-- query: issue19_date_plus_out_of_range
+SELECT id, d + 1 FROM dd WHERE id = 4;
+-- query: issue19_date_minus_out_of_range
+SELECT id, d - 1 FROM dd WHERE id = 5;
+-- query: issue19_int_plus_date_out_of_range
+SELECT id, 1 + d FROM dd WHERE id >= 4 ORDER BY id;
+-- query: issue19_date_subtract_infinite
+SELECT d - DATE '2000-01-01' FROM dd WHERE id = 2;
+-- query: issue19_date_subtract_finite
+SELECT id, d - DATE '2000-01-01', DATE '2000-01-01' - d FROM dd WHERE id NOT IN (2, 3) ORDER BY id;
+-- query: issue19_date_extract_bc
+SELECT id, extract(year FROM d), extract(month FROM d), extract(day FROM d) FROM dd WHERE id NOT IN (2, 3, 4) ORDER BY id;
+-- query: issue19_date_extract_infinity
+-- fallback: extract(year) of an infinite date or beyond year 32767 (run time)
+SELECT id, extract(year FROM d), extract(month FROM d) FROM dd ORDER BY id;
+-- query: issue19_date_extract_month_infinity
+SELECT id, extract(month FROM d), extract(day FROM d) FROM dd ORDER BY id;
+-- query: issue19_date_order_with_infinity
+SELECT id, d FROM dd ORDER BY d, id;
+-- query: issue19_numeric_scale_plus_division
+SELECT id, x + x::numeric / 3 FROM nq ORDER BY id;
+-- query: issue19_numeric_scale_division_of_division
+SELECT id, (x::numeric / 0.001) / 7.0 FROM nq ORDER BY id;
+-- query: issue19_numeric_scale_mixed_around_division
+SELECT id, x::numeric / 3 * 2, x::numeric / 3 - m, m / 3 * m, (m / 7) % 1, -(m / 3) FROM nq ORDER BY id;
+-- query: issue19_numeric_scale_division_filter
+SELECT id, m / 3 + 1 FROM nq WHERE x::numeric / 7 > 1 ORDER BY id;
+-- query: issue19_char_max_keeps_padding
+-- fallback: char(n) output without a declared length (blank padding)
+SELECT max(c), min(d), max(e) FROM cq;
+-- query: issue19_char_coalesce_keeps_padding
+-- fallback: char(n) output without a declared length (blank padding)
+SELECT id, coalesce(c, 'q'), coalesce(d, c) FROM cq ORDER BY id;
+-- query: issue19_char_case_keeps_padding
+-- fallback: char(n) output without a declared length (blank padding)
+SELECT id, CASE WHEN id = 1 THEN c ELSE d END FROM cq ORDER BY id;
+-- query: issue19_char_union_keeps_padding
+-- fallback: char(n) output without a declared length (blank padding)
+SELECT c FROM cq UNION SELECT d FROM cq ORDER BY 1;
+-- query: issue19_char_same_length_case_and_union_all
+SELECT id, CASE WHEN id > 1 THEN c ELSE c END FROM cq UNION ALL SELECT id, c FROM cq ORDER BY 1, 2;
+-- query: issue19_char_columns_padded
+SELECT id, c, d, e FROM cq ORDER BY id;
+-- query: issue19_limit_over_cross_join
+-- fallback: LIMIT over a join of about 10^10 rows (PostgreSQL stops early)
+SELECT count(*) FROM (SELECT b1.k FROM big b1 LEFT JOIN big b2 ON true LIMIT 5) s;
+-- query: issue19_limit_over_huge_equi_join
+-- fallback: LIMIT over a join of about 1.4 * 10^9 rows (PostgreSQL stops early)
+SELECT count(*) FROM (SELECT b1.k, b2.s FROM big b1 JOIN big b2 ON b1.g = b2.g LIMIT 123) s;
+-- query: issue19_limit_over_small_join_runs_through_rndn
+SELECT l.k, r.b FROM lhs l JOIN rhs r ON l.k = r.k ORDER BY 1, 2 LIMIT 2;
+-- query: issue19_over_memory_limit_falls_back
+-- fallback: over rndn.memory_limit (run time): PostgreSQL's plan answers
+SET rndn.memory_limit = '1MB';
+SELECT count(*), max(s) FROM big WHERE s LIKE '%9%';
+-- query: issue19_nondeterministic_group_by
+-- fallback: text under a nondeterministic collation
+SELECT s, count(*) FROM nd GROUP BY s;
+-- query: issue19_nondeterministic_equality
+-- fallback: text under a nondeterministic collation
+SELECT id FROM nd WHERE s = 'abc' ORDER BY id;
+-- query: issue19_nondeterministic_distinct
+-- fallback: text under a nondeterministic collation
+SELECT count(DISTINCT s), count(*) FROM (SELECT DISTINCT s FROM nd) d;
+-- query: issue19_nondeterministic_join
+-- fallback: text under a nondeterministic collation
+SELECT a.id, b.id FROM nd a JOIN nd b ON a.s = b.s ORDER BY 1, 2;
+-- query: issue19_nondeterministic_like_error
+-- fallback: text under a nondeterministic collation
+SELECT id FROM nd WHERE s LIKE 'a%';
+-- query: issue19_nondeterministic_collate_clause
+-- fallback: text under a nondeterministic collation
+SELECT id FROM nums WHERE t COLLATE ci_nd = 'ALPHA' ORDER BY id;
+-- query: issue19_nondeterministic_column_not_compared
+SELECT id FROM nd ORDER BY id;
+-- query: issue19_case_mixed_scales_sum_grouped
+SELECT g, sum(CASE WHEN k % 3 = 0 THEN x * 2 ELSE 0 END), sum(CASE WHEN k % 5 = 0 THEN x END),
+       max(CASE WHEN k % 2 = 0 THEN x * x ELSE 1 END) FROM big GROUP BY g ORDER BY g;
+-- query: issue19_case_mixed_scales_sum_by_group_scale
+SELECT id % 3, sum(CASE WHEN id > 5 THEN n ELSE 7 END), avg(CASE WHEN id > 5 THEN n4 ELSE 1 END) FROM nums GROUP BY id % 3 ORDER BY 1;
+-- query: issue19_case_mixed_scales_no_else_and_empty
+SELECT sum(CASE WHEN k < 0 THEN x * 1.5 END), sum(CASE WHEN k > 10 THEN 1 ELSE x END) FROM big WHERE k < 100;
+-- query: issue19_case_mixed_scales_arithmetic
+SELECT id, 100.00 * CASE WHEN b THEN n ELSE 0 END / 7, CASE WHEN b THEN n4 ELSE 2 END + 1 FROM nums ORDER BY id;
+-- query: issue19_sum_of_division
+SELECT g, sum(x / 3), avg(x / 7) FROM big WHERE k < 1000 GROUP BY g ORDER BY g;
+-- query: issue19_minmax_ties_keep_the_later_value
+SELECT min(f), max(f), min(r), max(r), max(CASE WHEN id = 1 THEN n ELSE 0 END), min(CASE WHEN id = 2 THEN 0 ELSE n END) FROM zt;
+-- query: issue19_unpopulated_matview_error
+-- fallback: a materialized view that has not been populated (PostgreSQL raises its error)
+SELECT count(*) FROM mv_unpopulated;
+-- query: issue19_populated_matview
+SELECT g, count(*), max(s) FROM mv_populated GROUP BY g;
