@@ -28,6 +28,13 @@ extern "C" {
 }
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <functional>
+#include <mutex>
+#include <thread>
 #include <cstring>
 #include <map>
 #include <new>
@@ -344,14 +351,6 @@ Status AppendRow(ScanRun &run, const Datum *values, const bool *isnull) {
     return Status::Ok();
 }
 
-// ---- heap scan ----------------------------------------------------------------------------
-//
-// Heap relations are read page by page, the way heapam's page-at-a-time scan does it (prune
-// opportunistically, share-lock, decide visibility of every normal tuple under the snapshot,
-// unlock), and the visible tuples are deformed straight from the pinned page, only up to the
-// last attribute the program needs.  The page's all-visible flag and LSN, read under the same
-// lock as the visibility decisions, say whether its rows may be cached (see ColumnCache).
-
 // Deforms attributes [0, max_att) of one heap tuple into values/isnull.
 void DeformHeapTuple(TupleDesc desc, HeapTupleHeader td, int max_att, Datum *values, bool *isnull) {
     const int natts = std::min<int>(HeapTupleHeaderGetNatts(td), max_att);
@@ -378,84 +377,474 @@ void DeformHeapTuple(TupleDesc desc, HeapTupleHeader td, int max_att, Datum *val
     for (int a = natts; a < max_att; ++a) values[a] = getmissingattr(desc, a + 1, &isnull[a]);
 }
 
+// ---- parallel deform ------------------------------------------------------------------------
+//
+// The backend reads pages (pin, prune, share-lock, visibility, serializable checks, unlock) and
+// hands the visible tuples of a batch of pinned pages to worker threads as plain data: tuple
+// header pointers, a copy of the attribute descriptors, and each column's type and target
+// buffer.  Workers call no PostgreSQL function: fixed-width values go straight into their row's
+// slot (buffers are grown by the backend before the batch starts), strings and NULLs into a
+// per-range output merged in order by the backend afterwards.  A value a worker cannot read
+// without PostgreSQL (a toasted or compressed varlena, a numeric NaN, an attribute missing from
+// an old tuple) makes the worker give its range back; the backend deforms that range itself.
+// While the workers deform batch k the backend reads batch k+1, then waits for them, checking
+// for interrupts every 20 ms (a cancel stops the workers at their next 256 tuples).
+
+// One worker pool per backend, created at first use with every asynchronous signal blocked (a
+// signal for the backend is always taken by the backend's own thread); never destroyed.
+class DeformPool {
+public:
+    explicit DeformPool(int n) : n_(n) {
+        sigset_t all, old;
+        sigfillset(&all);
+        for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP}) sigdelset(&all, sig);
+        pthread_sigmask(SIG_SETMASK, &all, &old);
+        try {
+            for (int i = 0; i < n_; ++i) threads_.emplace_back([this, i] { Loop(i); });
+        } catch (...) {
+            pthread_sigmask(SIG_SETMASK, &old, nullptr);
+            throw;
+        }
+        pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    }
+    int size() const { return n_; }
+    // Runs job(i) on worker i for every i; returns at once.
+    void Start(std::function<void(int)> job) {
+        std::lock_guard<std::mutex> g(mu_);
+        job_ = std::move(job);
+        pending_ = n_;
+        ++gen_;
+        work_cv_.notify_all();
+    }
+    // Waits until every worker finished the job; with `poll`, calls it every 20 ms meanwhile.
+    void Wait(const std::function<void()> &poll) {
+        std::unique_lock<std::mutex> g(mu_);
+        while (pending_ > 0) {
+            done_cv_.wait_for(g, std::chrono::milliseconds(20));
+            if (pending_ > 0 && poll) {
+                g.unlock();
+                poll();
+                g.lock();
+            }
+        }
+    }
+    bool busy() {
+        std::lock_guard<std::mutex> g(mu_);
+        return pending_ > 0;
+    }
+
+private:
+    void Loop(int i) {
+        uint64_t seen = 0;
+        for (;;) {
+            std::function<void(int)> *job;
+            {
+                std::unique_lock<std::mutex> g(mu_);
+                work_cv_.wait(g, [&] { return gen_ != seen; });
+                seen = gen_;
+                job = &job_;
+            }
+            (*job)(i);  // the job catches everything itself
+            std::lock_guard<std::mutex> g(mu_);
+            if (--pending_ == 0) done_cv_.notify_all();
+        }
+    }
+    int n_;
+    std::vector<std::thread> threads_;
+    std::mutex mu_;
+    std::condition_variable work_cv_, done_cv_;
+    std::function<void(int)> job_;
+    uint64_t gen_ = 0;
+    int pending_ = 0;
+};
+
+int LoaderThreads() {
+    if (g_settings.loader_threads > 0) return g_settings.loader_threads;
+    const unsigned hc = std::thread::hardware_concurrency();
+    return hc == 0 ? 1 : (int)std::min(hc, 256u);
+}
+
+DeformPool &Pool(int n) {
+    static DeformPool *pool = nullptr;  // never destroyed (threads are parked, not joined)
+    static std::vector<DeformPool *> retired;
+    if (pool == nullptr || pool->size() != n) {
+        if (pool) retired.push_back(pool);  // idle: its threads stay parked
+        pool = new DeformPool(n);
+    }
+    return *pool;
+}
+
+// What a worker needs about one column.
+struct ColumnPlan {
+    int att = 0;   // attribute index (attnum - 1)
+    unsigned type = 0;
+    int scale = 0;
+    int elem_size = 0;    // 0: string
+    uint8_t *buf = nullptr;  // fixed-width: the builder's buffer (row slots)
+};
+
+// What one range of a batch produced besides the fixed-width slots.
+struct RangeOut {
+    size_t first = 0, count = 0;                // tuples [first, first + count) of the batch
+    std::vector<std::vector<int64_t>> str_ends;  // per column: end offsets into str_bytes
+    std::vector<std::string> str_bytes;
+    std::vector<char> non_ascii;
+    std::vector<std::pair<int, int64_t>> nulls;  // (column, row)
+    bool give_back = false;                      // the backend must deform this range
+    bool failed = false;                         // out of memory in the worker
+    void Reset(size_t ncols) {
+        str_ends.assign(ncols, {});
+        str_bytes.assign(ncols, {});
+        non_ascii.assign(ncols, 0);
+        nulls.clear();
+        give_back = failed = false;
+    }
+};
+
+enum class Put { OK, GIVE_BACK, NUMERIC_SPECIAL };
+
+// Stores one value of column k into row `row` / the range's output.  With `on_backend`, toasted
+// values are detoasted (a PostgreSQL call); a worker gives them back instead.
+Put PutValue(const ColumnPlan &c, size_t k, int64_t row, Datum d, bool isnull, RangeOut &out, bool on_backend) {
+    if (c.elem_size > 0) {
+        uint8_t *slot = c.buf + row * c.elem_size;
+        if (isnull) {
+            std::memset(slot, 0, (size_t)c.elem_size);
+            out.nulls.emplace_back((int)k, row);
+            return Put::OK;
+        }
+        switch (c.type) {
+            case BOOLOID: *slot = DatumGetBool(d) ? 1 : 0; break;
+            case INT2OID: *(int16 *)slot = DatumGetInt16(d); break;
+            case INT4OID: *(int32 *)slot = DatumGetInt32(d); break;
+            case INT8OID: *(int64 *)slot = DatumGetInt64(d); break;
+            case FLOAT4OID: *(float4 *)slot = DatumGetFloat4(d); break;
+            case FLOAT8OID: *(float8 *)slot = DatumGetFloat8(d); break;
+            case DATEOID: *(int32 *)slot = DatumGetDateADT(d); break;
+            case NUMERICOID: {
+                struct varlena *raw = (struct varlena *)DatumGetPointer(d);
+                if (!on_backend && (VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw))) return Put::GIVE_BACK;
+                __int128 v;
+                if (!NumericToScaled(d, c.scale, &v)) return on_backend ? Put::NUMERIC_SPECIAL : Put::GIVE_BACK;
+                std::memcpy(slot, &v, sizeof v);
+                break;
+            }
+            default: return Put::GIVE_BACK;
+        }
+        return Put::OK;
+    }
+    std::vector<int64_t> &ends = out.str_ends[k];
+    std::string &bytes = out.str_bytes[k];
+    if (isnull) {
+        ends.push_back((int64_t)bytes.size());
+        out.nulls.emplace_back((int)k, row);
+        return Put::OK;
+    }
+    struct varlena *raw = (struct varlena *)DatumGetPointer(d);
+    const bool toasted = VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw);
+    if (toasted && !on_backend) return Put::GIVE_BACK;
+    struct varlena *t = toasted ? pg::PgCall([raw] { return pg_detoast_datum_packed(raw); }) : raw;
+    const char *p = VARDATA_ANY(t);
+    size_t n = VARSIZE_ANY_EXHDR(t);
+    if (c.type == BPCHAROID)
+        while (n > 0 && p[n - 1] == ' ') --n;
+    if (!out.non_ascii[k])
+        for (size_t i = 0; i < n; ++i)
+            if ((unsigned char)p[i] >= 0x80) {
+                out.non_ascii[k] = 1;
+                break;
+            }
+    bytes.append(p, n);
+    ends.push_back((int64_t)bytes.size());
+    if (t != raw) pfree(t);
+    return Put::OK;
+}
+
+// Deforms attributes [0, max_att) of a tuple with the copied descriptors; false when the
+// tuple has fewer attributes (their defaults need PostgreSQL's getmissingattr).
+bool DeformPlain(const FormData_pg_attribute *atts, HeapTupleHeader td, int max_att, Datum *values, bool *isnull) {
+    if (HeapTupleHeaderGetNatts(td) < max_att) return false;
+    const bool hasnulls = (td->t_infomask & HEAP_HASNULL) != 0;
+    const bits8 *bp = td->t_bits;
+    const char *tp = (const char *)td + td->t_hoff;
+    uint32 off = 0;
+    for (int a = 0; a < max_att; ++a) {
+        const FormData_pg_attribute *att = &atts[a];
+        if (hasnulls && att_isnull(a, bp)) {
+            values[a] = (Datum)0;
+            isnull[a] = true;
+            continue;
+        }
+        if (att->attlen == -1)
+            off = att_align_pointer(off, att->attalign, -1, tp + off);
+        else
+            off = att_align_nominal(off, att->attalign);
+        values[a] = fetchatt(att, tp + off);
+        isnull[a] = false;
+        off = att_addlength_pointer(off, att->attlen, tp + off);
+    }
+    return true;
+}
+
+struct Batch {
+    std::vector<Buffer> buffers;              // pinned pages
+    std::vector<HeapTupleHeader> tuples;      // visible tuples, in heap order
+    void Clear() {
+        buffers.clear();
+        tuples.clear();
+    }
+};
+
+struct DeformJob {
+    const FormData_pg_attribute *atts;
+    int max_att;
+    const std::vector<ColumnPlan> *cols;
+    const Batch *batch;
+    int64_t row0;  // row of the batch's first tuple
+    std::vector<RangeOut> *ranges;
+    std::atomic<bool> *stop;
+};
+
+// A worker's part: deform the range's tuples; on anything it cannot do, give the range back.
+void DeformRangeWorker(const DeformJob &j, RangeOut &out) noexcept {
+    try {
+        std::vector<Datum> values((size_t)j.max_att);
+        std::unique_ptr<bool[]> isnull(new bool[(size_t)j.max_att]);
+        const std::vector<ColumnPlan> &cols = *j.cols;
+        for (size_t t = out.first; t < out.first + out.count; ++t) {
+            if ((t & 255) == 0 && j.stop->load(std::memory_order_relaxed)) return;
+            if (!DeformPlain(j.atts, j.batch->tuples[t], j.max_att, values.data(), isnull.get())) {
+                out.give_back = true;
+                return;
+            }
+            const int64_t row = j.row0 + (int64_t)t;
+            for (size_t k = 0; k < cols.size(); ++k)
+                if (PutValue(cols[k], k, row, values[cols[k].att], isnull[cols[k].att], out, false) != Put::OK) {
+                    out.give_back = true;
+                    return;
+                }
+        }
+    } catch (...) {
+        out.failed = true;
+    }
+}
+
+// The backend's part for a range a worker gave back (PostgreSQL calls allowed).
+Status DeformRangeBackend(const DeformJob &j, TupleDesc desc, RangeOut &out) {
+    out.Reset(j.cols->size());
+    std::vector<Datum> values((size_t)j.max_att);
+    std::unique_ptr<bool[]> isnull(new bool[(size_t)j.max_att]);
+    const std::vector<ColumnPlan> &cols = *j.cols;
+    for (size_t t = out.first; t < out.first + out.count; ++t) {
+        DeformHeapTuple(desc, j.batch->tuples[t], j.max_att, values.data(), isnull.get());
+        const int64_t row = j.row0 + (int64_t)t;
+        for (size_t k = 0; k < cols.size(); ++k) {
+            const Put p = PutValue(cols[k], k, row, values[cols[k].att], isnull[cols[k].att], out, true);
+            if (p == Put::NUMERIC_SPECIAL)
+                return Status::UserError(sqlstate::kFeatureNotSupported,
+                                         "rndn cannot load numeric NaN or Infinity; set rndn.enabled = off");
+            if (p != Put::OK) return Status::Internal("loader: unexpected column type");
+        }
+    }
+    return Status::Ok();
+}
+
+// Appends a finished range's strings and NULLs to the builders (backend thread, range order).
+Status MergeRange(ScanRun &run, const RangeOut &out) {
+    for (size_t k = 0; k < run.builders.size(); ++k) {
+        ColumnBuilder &b = run.builders[k];
+        if (b.elem_size > 0) continue;
+        hir::Vector &v = *b.vec;
+        const int64_t base = (int64_t)v.bytes.size();
+        if (!run.alloc.Charge((int64_t)out.str_bytes[k].size() + 8 * (int64_t)out.str_ends[k].size()))
+            return MemoryError(run.alloc, "rndn.memory_limit exceeded");
+        v.bytes.append(out.str_bytes[k]);
+        for (int64_t e : out.str_ends[k]) v.offsets.push_back(base + e);
+        if (out.non_ascii[k]) b.non_ascii = true;
+    }
+    for (const auto &[k, row] : out.nulls) MarkNull(run.builders[(size_t)k], row);
+    return Status::Ok();
+}
+
+// ---- heap scan ----------------------------------------------------------------------------
+//
+// Heap relations are read page by page, the way heapam's page-at-a-time scan does it (prune
+// opportunistically, share-lock, decide visibility of every normal tuple under the snapshot,
+// unlock), and the visible tuples are deformed from the pinned pages, only up to the last
+// attribute the program needs, by the worker threads above.  The page's all-visible flag and
+// LSN, read under the same lock as the visibility decisions, say whether its rows may be
+// cached (see ColumnCache).
+
+struct HeapReader {
+    Relation rel;
+    Snapshot snapshot;
+    BufferAccessStrategy strategy;
+    BlockNumber nblocks;
+    BlockNumber next = 0;
+    std::vector<XLogRecPtr> *lsns;
+    std::vector<OffsetNumber> visible;
+
+    // Reads pages into `batch` until it holds about `want` tuples or the relation ends; false
+    // on an interrupt.
+    bool ReadBatch(Batch &batch, size_t want) {
+        batch.Clear();
+        while (next < nblocks && batch.tuples.size() < want && batch.buffers.size() < 512) {
+            const BlockNumber b = next++;
+            if ((b & 31) == 0 && InterruptRequested()) return false;
+            // Read (I/O errors), prune, lock, decide visibility, check serializable conflicts
+            // (serialization failure), unlock: one guarded call per page.  `visible` has room
+            // for every tuple of a page, so nothing in here allocates.
+            Buffer buf = InvalidBuffer;
+            const bool cancel_here = b == 1 && g_settings.test_error_site == (int)pg::ErrorSite::LOAD_CANCEL;
+            Relation r = rel;
+            Snapshot snap = snapshot;
+            BufferAccessStrategy strat = strategy;
+            std::vector<OffsetNumber> &vis = visible;
+            std::vector<XLogRecPtr> &l = *lsns;
+            pg::PgCall([&] {
+                buf = ReadBufferExtended(r, MAIN_FORKNUM, b, RBM_NORMAL, strat);
+                if (cancel_here) {  // as if the client's cancel arrived while the page was read
+                    QueryCancelPending = true;
+                    InterruptPending = true;
+                    CHECK_FOR_INTERRUPTS();
+                }
+                heap_page_prune_opt(r, buf);
+                LockBuffer(buf, BUFFER_LOCK_SHARE);
+                Page pg_page = BufferGetPage(buf);
+                const bool all_visible = PageIsAllVisible(pg_page) && !snap->takenDuringRecovery;
+                if (all_visible) l[b] = PageGetLSN(pg_page);
+                const OffsetNumber maxoff = PageGetMaxOffsetNumber(pg_page);
+                vis.clear();
+                for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off = OffsetNumberNext(off)) {
+                    ItemId lp = PageGetItemId(pg_page, off);
+                    if (!ItemIdIsNormal(lp)) continue;
+                    HeapTupleData tup;
+                    tup.t_tableOid = RelationGetRelid(r);
+                    tup.t_data = (HeapTupleHeader)PageGetItem(pg_page, lp);
+                    tup.t_len = ItemIdGetLength(lp);
+                    ItemPointerSet(&tup.t_self, b, off);
+                    const bool valid = all_visible || HeapTupleSatisfiesVisibility(&tup, snap, buf);
+                    HeapCheckForSerializableConflictOut(valid, r, &tup, buf, snap);
+                    if (valid) vis.push_back(off);
+                }
+                LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+            });
+            batch.buffers.push_back(buf);
+            // The pin keeps the visible tuples in place (moving them needs a cleanup lock).
+            Page page = BufferGetPage(buf);
+            for (OffsetNumber off : visible) batch.tuples.push_back((HeapTupleHeader)PageGetItem(page, PageGetItemId(page, off)));
+        }
+        return true;
+    }
+};
+
+void ReleaseBatch(Batch &batch) {
+    if (batch.buffers.empty()) return;
+    Batch *bp = &batch;
+    pg::PgCall([bp] {
+        for (Buffer buf : bp->buffers) ReleaseBuffer(buf);
+    });
+    batch.Clear();
+}
+
 // Scans a heap relation into run.builders.  lsns[b] is block b's LSN when the page was
 // all-visible (its rows do not depend on the snapshot), else 0.
 Status ScanHeap(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, MemoryContext tmp,
                 std::vector<XLogRecPtr> *lsns, int64 *nrows) {
     TupleDesc desc = RelationGetDescr(rel);
-    const BlockNumber nblocks = pg::PgCall([rel] { return RelationGetNumberOfBlocks(rel); });
-    lsns->assign(nblocks, InvalidXLogRecPtr);
-    std::vector<Datum> values((size_t)max_att);
-    std::unique_ptr<bool[]> isnull(new bool[(size_t)max_att]);
-    std::vector<OffsetNumber> visible;
-    visible.reserve(MaxHeapTuplesPerPage);
-    BufferAccessStrategy strategy = pg::PgCall([rel, snapshot] {
+    HeapReader reader{rel, snapshot, nullptr, 0, 0, lsns, {}};
+    reader.nblocks = pg::PgCall([rel] { return RelationGetNumberOfBlocks(rel); });
+    lsns->assign(reader.nblocks, InvalidXLogRecPtr);
+    reader.visible.reserve(MaxHeapTuplesPerPage);
+    reader.strategy = pg::PgCall([rel, snapshot] {
         PredicateLockRelation(rel, snapshot);
         pgstat_count_heap_scan(rel);
         return GetAccessStrategy(BAS_BULKREAD);
     });
-    MemoryContext old = CurrentMemoryContext;
-    const int64 chunk = std::max(1, g_settings.chunk_rows);
+    // The attribute descriptors the workers read, copied out of the relcache.
+    std::vector<FormData_pg_attribute> atts((size_t)max_att);
+    for (int a = 0; a < max_att; ++a) atts[(size_t)a] = *TupleDescAttr(desc, a);
+    std::vector<ColumnPlan> cols(run.builders.size());
+    for (size_t k = 0; k < cols.size(); ++k) {
+        const ColumnBuilder &b = run.builders[k];
+        cols[k].att = b.attnum - 1;
+        cols[k].type = b.type;
+        cols[k].scale = b.scale;
+        cols[k].elem_size = b.elem_size;
+    }
+    const int nthreads = LoaderThreads();
+    DeformPool &pool = Pool(nthreads);
+    std::atomic<bool> stop{false};
+    const size_t want = (size_t)std::max(1024, std::min(g_settings.chunk_rows, 16384));
+    Batch cur, next;
+    std::vector<RangeOut> ranges((size_t)nthreads);
+    DeformJob job{atts.data(), max_att, &cols, &cur, 0, &ranges, &stop};
+    // Whatever leaves this frame (a Status, a PostgreSQL ERROR thrown as PgError) first stops
+    // the workers and waits for them: they read pinned pages and write into these buffers.
+    struct StopWorkers {
+        DeformPool &pool;
+        std::atomic<bool> &stop;
+        ~StopWorkers() {
+            stop.store(true);
+            pool.Wait(nullptr);
+        }
+    } stop_workers{pool, stop};
     Status st;
     int64 n = 0, since_reset = 0;
-    for (BlockNumber b = 0; b < nblocks && st.ok(); ++b) {
-        if ((b & 31) == 0 && InterruptRequested()) {
-            st = Status::Cancelled();
+    bool interrupted = !reader.ReadBatch(cur, want);
+    while (st.ok() && !interrupted && !cur.tuples.empty()) {
+        // Room for the batch in every fixed-width column (workers idle now).
+        const int64_t rows = (int64_t)cur.tuples.size();
+        for (size_t k = 0; k < cols.size() && st.ok(); ++k) {
+            ColumnBuilder &b = run.builders[k];
+            if (b.elem_size > 0 && b.length + rows > b.cap) st = Grow(b, run.alloc, b.length + rows);
+            cols[k].buf = b.buf;
+        }
+        if (!st.ok()) break;
+        const size_t per = (cur.tuples.size() + (size_t)nthreads - 1) / (size_t)nthreads;
+        for (size_t r = 0; r < ranges.size(); ++r) {
+            ranges[r].Reset(cols.size());
+            ranges[r].first = std::min(cur.tuples.size(), r * per);
+            ranges[r].count = std::min(cur.tuples.size(), (r + 1) * per) - ranges[r].first;
+        }
+        job.batch = &cur;
+        job.row0 = n;
+        pool.Start([&job](int i) { DeformRangeWorker(job, (*job.ranges)[(size_t)i]); });
+        // Meanwhile the next batch's pages (PostgreSQL calls, this thread only).
+        interrupted = !reader.ReadBatch(next, want);
+        pool.Wait([&stop] {
+            if (InterruptRequested()) stop.store(true);
+        });
+        if (interrupted || stop.load()) {
+            interrupted = true;
             break;
         }
-        // Read (I/O errors), prune, lock, decide visibility, check serializable conflicts
-        // (serialization failure), unlock: one guarded call per page.  `visible` has room for
-        // every tuple of a page, so nothing in here allocates.
-        Buffer buf = InvalidBuffer;
-        const bool cancel_here = b == 1 && g_settings.test_error_site == (int)pg::ErrorSite::LOAD_CANCEL;
-        pg::PgCall([&] {
-            buf = ReadBufferExtended(rel, MAIN_FORKNUM, b, RBM_NORMAL, strategy);
-            if (cancel_here) {  // as if the client's cancel arrived while the page was read
-                QueryCancelPending = true;
-                InterruptPending = true;
-                CHECK_FOR_INTERRUPTS();
-            }
-            heap_page_prune_opt(rel, buf);
-            LockBuffer(buf, BUFFER_LOCK_SHARE);
-            Page pg_page = BufferGetPage(buf);
-            const bool all_visible = PageIsAllVisible(pg_page) && !snapshot->takenDuringRecovery;
-            if (all_visible) (*lsns)[b] = PageGetLSN(pg_page);
-            const OffsetNumber maxoff = PageGetMaxOffsetNumber(pg_page);
-            visible.clear();
-            for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off = OffsetNumberNext(off)) {
-                ItemId lp = PageGetItemId(pg_page, off);
-                if (!ItemIdIsNormal(lp)) continue;
-                HeapTupleData tup;
-                tup.t_tableOid = RelationGetRelid(rel);
-                tup.t_data = (HeapTupleHeader)PageGetItem(pg_page, lp);
-                tup.t_len = ItemIdGetLength(lp);
-                ItemPointerSet(&tup.t_self, b, off);
-                const bool valid = all_visible || HeapTupleSatisfiesVisibility(&tup, snapshot, buf);
-                HeapCheckForSerializableConflictOut(valid, rel, &tup, buf, snapshot);
-                if (valid) visible.push_back(off);
-            }
-            LockBuffer(buf, BUFFER_LOCK_UNLOCK);
-        });
-        Page page = BufferGetPage(buf);
-        // The pin keeps the visible tuples' data in place while they are deformed.
-        MemoryContextSwitchTo(tmp);
-        for (OffsetNumber off : visible) {
-            HeapTupleHeader td = (HeapTupleHeader)PageGetItem(page, PageGetItemId(page, off));
-            DeformHeapTuple(desc, td, max_att, values.data(), isnull.get());
-            st = AppendRow(run, values.data(), isnull.get());
+        MemoryContext old = MemoryContextSwitchTo(tmp);
+        for (RangeOut &r : ranges) {
             if (!st.ok()) break;
+            if (r.failed) st = Status::OutOfMemory("rndn: out of memory in a loader thread");
+            else if (r.give_back) st = DeformRangeBackend(job, desc, r);
+            if (st.ok()) st = MergeRange(run, r);
         }
         MemoryContextSwitchTo(old);
-        pg::PgCall([buf] { ReleaseBuffer(buf); });
-        n += (int64)visible.size();
-        since_reset += (int64)visible.size();
-        if (since_reset >= chunk) {  // rndn.chunk_rows rows per chunk of temporary memory
-            MemoryContextReset(tmp);
+        if (!st.ok()) break;
+        for (ColumnBuilder &b : run.builders) b.length += rows;
+        n += rows;
+        since_reset += rows;
+        ReleaseBatch(cur);
+        std::swap(cur, next);
+        if (since_reset >= g_settings.chunk_rows) {  // rndn.chunk_rows rows per chunk of temporary memory
+            pg::PgCall([tmp] { MemoryContextReset(tmp); });
             since_reset = 0;
         }
     }
-    FreeAccessStrategy(strategy);
+    stop.store(true);
+    pool.Wait(nullptr);
+    ReleaseBatch(cur);
+    ReleaseBatch(next);
+    FreeAccessStrategy(reader.strategy);
     *nrows = n;
+    if (st.ok() && interrupted) st = Status::Cancelled();
     return st;
 }
 

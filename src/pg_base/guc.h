@@ -15,6 +15,7 @@ struct Settings {
     bool explain_fallback = false;  // rndn.explain_fallback: EXPLAIN / DEBUG1 say why a node stayed
     bool regression_mode = false;   // rndn.regression_mode: hide timings and sizes in EXPLAIN
     int chunk_rows = 65536;         // rndn.chunk_rows: rows the loader deforms per chunk
+    int loader_threads = 0;         // rndn.loader_threads: worker threads that deform heap tuples (0 = one per core)
     int memory_limit_mb = 4096;     // rndn.memory_limit: bytes of column buffers + intermediates
     int device = 0;                 // rndn.device (DeviceChoice)
     int column_cache_mb = 2048;     // rndn.column_cache: this backend's cache of loaded columns (0 = off)
