@@ -11,6 +11,8 @@ extern "C" {
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/tupmacs.h"
+#include "access/visibilitymapdefs.h"
+#include "access/xlog.h"
 #include "access/xact.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
@@ -20,7 +22,9 @@ extern "C" {
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
 #include "storage/predicate.h"
+#include "storage/smgr.h"
 #include "utils/date.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -893,19 +897,76 @@ Status ScanTableAm(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, M
 
 // ---- column cache ---------------------------------------------------------------------------
 //
-// This backend keeps the columns it loaded from relations whose every page was all-visible,
-// with each page's LSN.  An all-visible page holds only tuples visible to every snapshot still
-// in use, and any change to its tuples (insert, update, delete, pruning, freezing) is WAL-logged
-// and moves its LSN (and an insert, update or delete also clears the flag).  So while every
-// page is still all-visible with the LSN it had, and the relation has the same file and number
-// of blocks, the cached columns are exactly what a scan under the current snapshot would
-// return.  Checking that reads each page header under a share lock, without deforming.
-// Temporary and unlogged relations (no WAL, so no LSN changes), serializable transactions
-// (which need per-tuple conflict checks), hot standby snapshots and non-heap table AMs are
-// never cached.  rndn.column_cache bounds the memory; the least recently used go first.
+// This backend keeps the columns it loaded from a relation whose every page was all-visible.
+// The proof that they are still what a scan under the current snapshot would return reads the
+// relation's visibility map (one map page covers 32672 heap pages: 4 pages for lineitem at
+// SF 1), not the heap:
+//
+//  * Before the load, every heap block's all-visible bit was set; the LSN of each map page is
+//    recorded then.  The scan itself also saw every page all-visible.
+//  * Any insert, update or delete on a heap page clears its all-visible bit (in the same
+//    critical section that changes the page, before the transaction can commit; an update
+//    clears the bits of both pages).  Only VACUUM (or a frozen COPY into a new page) sets a bit
+//    again, and setting one writes a WAL record whose LSN becomes the map page's LSN.  Pruning,
+//    freezing and row locks change no tuple's visible content.
+//  * So if, at the check, every bit is still set, every map page has its recorded LSN and the
+//    relation has the same file (TRUNCATE, VACUUM FULL, CLUSTER and rewrites give a new one)
+//    and number of blocks (an insert into a new page extends it), no heap page changed since
+//    the load, except by a transaction still in progress (the bit is cleared an instant after
+//    its tuple is placed): invisible to any snapshot taken before it commits, so to ours.
+//    An all-visible page's tuples are visible to every snapshot in use, so the cached columns
+//    serve every snapshot of this backend.
+//  * Relations that skip WAL (temporary, unlogged, created or truncated in this transaction
+//    under wal_level = minimal: setting a bit then moves no LSN), serializable transactions
+//    (per-tuple conflict checks), hot standby snapshots and non-heap table AMs are never cached.
+//  * A relcache invalidation of the relation (DROP, ALTER, VACUUM's and ANALYZE's statistics)
+//    drops its entry, so a reused OID never meets an old entry.
+// rndn.column_cache bounds the memory; the least recently used go first.
+
+// The visibility map's layout (storage/visibilitymapdefs.h; the per-page arithmetic is private
+// to visibilitymap.c): two bits per heap block, the all-visible bit the lower one.
+constexpr int64 kVmMapBytes = BLCKSZ - MAXALIGN(SizeOfPageHeaderData);
+constexpr int64 kVmBlocksPerPage = kVmMapBytes * (8 / BITS_PER_HEAPBLOCK);
+
+// Reads the visibility map pages covering blocks [0, nblocks): true, with each page's LSN in
+// *lsns, when every block's all-visible bit is set.
+bool VisibilityMapAllVisible(Relation rel, BlockNumber nblocks, std::vector<XLogRecPtr> *lsns) {
+    lsns->clear();
+    const int64 need = ((int64)nblocks + kVmBlocksPerPage - 1) / kVmBlocksPerPage;
+    if (need == 0) return true;
+    const bool present = pg::PgCall([rel, need] {
+        SMgrRelation smgr = RelationGetSmgr(rel);
+        return smgrexists(smgr, VISIBILITYMAP_FORKNUM) && (int64)smgrnblocks(smgr, VISIBILITYMAP_FORKNUM) >= need;
+    });
+    if (!present) return false;
+    lsns->resize((size_t)need);
+    for (int64 p = 0; p < need; ++p) {
+        const int64 first = p * kVmBlocksPerPage;
+        const int64 count = std::min<int64>(kVmBlocksPerPage, (int64)nblocks - first);
+        XLogRecPtr *lsn = &(*lsns)[(size_t)p];
+        const bool all = pg::PgCall([rel, p, count, lsn] {
+            Buffer buf = ReadBufferExtended(rel, VISIBILITYMAP_FORKNUM, (BlockNumber)p, RBM_NORMAL, nullptr);
+            LockBuffer(buf, BUFFER_LOCK_SHARE);
+            Page page = BufferGetPage(buf);
+            *lsn = PageGetLSN(page);
+            const uint8 *map = (const uint8 *)PageGetContents(page);
+            bool ok = true;
+            const int64 full = count / 4;  // bytes whose four blocks all count
+            for (int64 i = 0; i < full && ok; ++i) ok = (map[i] & 0x55) == 0x55;
+            for (int64 h = full * 4; h < count && ok; ++h)
+                ok = ((map[h / 4] >> (BITS_PER_HEAPBLOCK * (h % 4))) & VISIBILITYMAP_ALL_VISIBLE) != 0;
+            UnlockReleaseBuffer(buf);
+            return ok;
+        });
+        if (!all) return false;
+    }
+    return true;
+}
+
 struct CachedRelation {
     RelFileNode node;
-    std::vector<XLogRecPtr> lsns;
+    BlockNumber nblocks = 0;
+    std::vector<XLogRecPtr> vm_lsns;  // LSNs of the visibility map pages before the load
     int64 rows = 0;
     std::map<int, std::shared_ptr<hir::Vector>> columns;  // attnum -> column
     std::map<int, bool> non_ascii;                        // string columns with a byte >= 0x80
@@ -941,35 +1002,28 @@ void EvictUntil(int64 budget, Oid keep) {
 }
 
 bool CacheUsable(Relation rel, Snapshot snapshot) {
-    return g_settings.column_cache_mb > 0 && rel->rd_rel->relpersistence == RELPERSISTENCE_PERMANENT &&
+    return g_settings.column_cache_mb > 0 && RelationNeedsWAL(rel) &&
            rel->rd_tableam == GetHeapamTableAmRoutine() && IsMVCCSnapshot(snapshot) && !snapshot->takenDuringRecovery &&
            !IsolationIsSerializable();
 }
 
-// True when every page of rel is still all-visible with the LSN the entry recorded.
+// True when rel's file and size are the entry's and its visibility map still says every block
+// is all-visible, with the map pages' LSNs the entry recorded (see above).
 Expected<bool> CacheStillValid(Relation rel, const CachedRelation &e) {
     if (!RelFileNodeEquals(e.node, rel->rd_node)) return false;
     const BlockNumber nblocks = pg::PgCall([rel] { return RelationGetNumberOfBlocks(rel); });
-    if ((size_t)nblocks != e.lsns.size()) return false;
-    BufferAccessStrategy strategy = pg::PgCall([] { return GetAccessStrategy(BAS_BULKREAD); });
-    bool ok = true;
-    for (BlockNumber b = 0; b < nblocks && ok; ++b) {
-        if ((b & 255) == 0 && InterruptRequested()) {
-            FreeAccessStrategy(strategy);
-            return Status::Cancelled();
-        }
-        const XLogRecPtr want = e.lsns[b];
-        ok = pg::PgCall([rel, b, strategy, want] {
-            Buffer buf = ReadBufferExtended(rel, MAIN_FORKNUM, b, RBM_NORMAL, strategy);
-            LockBuffer(buf, BUFFER_LOCK_SHARE);
-            Page page = BufferGetPage(buf);
-            const bool same = PageIsAllVisible(page) && PageGetLSN(page) == want;
-            UnlockReleaseBuffer(buf);
-            return same;
-        });
-    }
-    FreeAccessStrategy(strategy);
-    return ok;
+    if (nblocks != e.nblocks) return false;
+    std::vector<XLogRecPtr> now;
+    if (!VisibilityMapAllVisible(rel, nblocks, &now)) return false;
+    return now == e.vm_lsns;
+}
+
+// Relcache invalidation: the relation's entry goes (all entries for a cache reset).
+void InvalidateCachedRelation(Datum, Oid relid) noexcept {
+    if (relid == InvalidOid)
+        Cache().clear();
+    else
+        Cache().erase(relid);
 }
 
 Status NonAsciiGuard(const ScanRun &run, bool non_ascii) {
@@ -1029,6 +1083,14 @@ Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snap
         int64 n = 0;
         std::vector<XLogRecPtr> lsns;
         const bool heap = rel->rd_tableam == GetHeapamTableAmRoutine();
+        // The visibility map before the scan: what a later check compares with.
+        std::vector<XLogRecPtr> vm_lsns;
+        BlockNumber vm_nblocks = 0;
+        bool vm_all_visible = false;
+        if (heap && cacheable) {
+            vm_nblocks = pg::PgCall([rel] { return RelationGetNumberOfBlocks(rel); });
+            vm_all_visible = VisibilityMapAllVisible(rel, vm_nblocks, &vm_lsns);
+        }
         if (heap)
             RNDN_RETURN_IF_ERROR(ScanHeap(run, rel, snapshot, max_att, tmp, &lsns, &n));
         else
@@ -1047,17 +1109,25 @@ Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snap
         for (int a : rr.attnums) cols.emplace_back(std::shared_ptr<const hir::Vector>(finished[a]));
         RNDN_RETURN_IF_ERROR(run.registry.AddTable(rr.name, std::move(names), std::move(cols)));
 
-        // Remember the columns when every page was all-visible.
-        bool all_visible = heap && cacheable;
+        // Remember the columns when every page was all-visible, in the map before the scan and
+        // on the page during it.
+        bool all_visible = heap && cacheable && vm_all_visible && lsns.size() == (size_t)vm_nblocks;
         for (XLogRecPtr l : lsns) all_visible = all_visible && l != InvalidXLogRecPtr;
         if (all_visible) {
+            static bool callback_registered = false;
+            if (!callback_registered) {
+                pg::PgCall([] { CacheRegisterRelcacheCallback(InvalidateCachedRelation, (Datum)0); });
+                callback_registered = true;
+            }
             int64 bytes = 0;
             for (auto &f : finished) bytes += VectorBytes(*f.second);
             if (bytes <= CacheLimitBytes()) {
                 CachedRelation &e = Cache()[rr.relid];
-                if (!RelFileNodeEquals(e.node, rel->rd_node) || e.lsns != lsns) e = CachedRelation();
+                if (!RelFileNodeEquals(e.node, rel->rd_node) || e.nblocks != vm_nblocks || e.vm_lsns != vm_lsns)
+                    e = CachedRelation();
                 e.node = rel->rd_node;
-                e.lsns = std::move(lsns);
+                e.nblocks = vm_nblocks;
+                e.vm_lsns = std::move(vm_lsns);
                 e.rows = n;
                 for (auto &f : finished) {
                     e.columns[f.first] = f.second;
