@@ -469,12 +469,11 @@ int LoaderThreads() {
 }
 
 DeformPool &Pool(int n) {
-    static DeformPool *pool = nullptr;  // never destroyed (threads are parked, not joined)
-    static std::vector<DeformPool *> retired;
-    if (pool == nullptr || pool->size() != n) {
-        if (pool) retired.push_back(pool);  // idle: its threads stay parked
-        pool = new DeformPool(n);
-    }
+    // One pool per size ever asked for, reused when rndn.loader_threads comes back to it; never
+    // destroyed (the threads stay parked).
+    static auto *pools = new std::map<int, DeformPool *>();
+    DeformPool *&pool = (*pools)[n];
+    if (pool == nullptr) pool = new DeformPool(n);
     return *pool;
 }
 
