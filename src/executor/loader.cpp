@@ -420,8 +420,10 @@ public:
         ++gen_;
         work_cv_.notify_all();
     }
-    // Waits until every worker finished the job; with `poll`, calls it every 20 ms meanwhile.
+    // Waits until every worker finished the job; with `poll`, calls it at once and every 20 ms
+    // meanwhile.
     void Wait(const std::function<void()> &poll) {
+        if (poll) poll();
         std::unique_lock<std::mutex> g(mu_);
         while (pending_ > 0) {
             done_cv_.wait_for(g, std::chrono::milliseconds(20));
@@ -826,6 +828,10 @@ Status ScanHeap(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, Memo
         // Meanwhile the next batch's pages (PostgreSQL calls, this thread only).
         interrupted = !reader.ReadBatch(next, want);
         pool.Wait([&stop] {
+            if (g_settings.test_error_site == (int)pg::ErrorSite::LOAD_CANCEL_WAIT) {  // as the signal handler does
+                QueryCancelPending = true;
+                InterruptPending = true;
+            }
             if (InterruptRequested()) stop.store(true);
         });
         if (interrupted || stop.load()) {

@@ -25,6 +25,8 @@ const struct config_enum_entry kErrorSites[] = {
     {"plan_lookup", (int)ErrorSite::PLAN_LOOKUP, false},  // a type lookup that fails, while planning
     {"load_open", (int)ErrorSite::LOAD_OPEN, false},      // table_open of a relation that is gone
     {"load_cancel", (int)ErrorSite::LOAD_CANCEL, false},  // a cancel arriving during a heap page read
+    // a cancel arriving while the backend waits for the loader's worker threads
+    {"load_cancel_wait", (int)ErrorSite::LOAD_CANCEL_WAIT, false},
     {nullptr, 0, false},
 };
 }  // namespace
