@@ -695,7 +695,9 @@ struct HeapReader {
     // on an interrupt.
     bool ReadBatch(Batch &batch, size_t want) {
         batch.Clear();
-        while (next < nblocks && batch.tuples.size() < want && batch.buffers.size() < 512) {
+        // Two batches are pinned at a time: at most an eighth of shared_buffers in all.
+        const size_t max_pins = (size_t)std::clamp(NBuffers / 16, 1, 512);
+        while (next < nblocks && batch.tuples.size() < want && batch.buffers.size() < max_pins) {
             const BlockNumber b = next++;
             if ((b & 31) == 0 && InterruptRequested()) return false;
             // Read (I/O errors), prune, lock, decide visibility, check serializable conflicts
