@@ -391,6 +391,10 @@ void ExplainRndnScan(CustomScanState *node, List *ancestors, ExplainState *es) {
             if (list_length(cs->custom_private) > (int)pg::PrivateSlot::TRANSLATE_MS)
                 ExplainPropertyFloat("Translate Time", "ms", atof(PrivateString(cs, pg::PrivateSlot::TRANSLATE_MS)), 3, es);
             ExplainPropertyFloat("Load Time", "ms", s->run->load_ms, 3, es);
+            if (s->run->loader_threads > 0) {
+                ExplainPropertyInteger("Loader Threads", nullptr, s->run->loader_threads, es);
+                ExplainPropertyFloat("Deform CPU Time", "ms", s->run->deform_cpu_ms, 3, es);
+            }
             ExplainPropertyFloat("Execute Time", "ms", s->run->exec_ms, 3, es);
         }
     }

@@ -11,6 +11,8 @@ extern "C" {
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/tupmacs.h"
+#include "access/visibilitymapdefs.h"
+#include "access/xlog.h"
 #include "access/xact.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
@@ -20,7 +22,9 @@ extern "C" {
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
 #include "storage/predicate.h"
+#include "storage/smgr.h"
 #include "utils/date.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -28,6 +32,13 @@ extern "C" {
 }
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <functional>
+#include <mutex>
+#include <thread>
 #include <cstring>
 #include <map>
 #include <new>
@@ -344,14 +355,6 @@ Status AppendRow(ScanRun &run, const Datum *values, const bool *isnull) {
     return Status::Ok();
 }
 
-// ---- heap scan ----------------------------------------------------------------------------
-//
-// Heap relations are read page by page, the way heapam's page-at-a-time scan does it (prune
-// opportunistically, share-lock, decide visibility of every normal tuple under the snapshot,
-// unlock), and the visible tuples are deformed straight from the pinned page, only up to the
-// last attribute the program needs.  The page's all-visible flag and LSN, read under the same
-// lock as the visibility decisions, say whether its rows may be cached (see ColumnCache).
-
 // Deforms attributes [0, max_att) of one heap tuple into values/isnull.
 void DeformHeapTuple(TupleDesc desc, HeapTupleHeader td, int max_att, Datum *values, bool *isnull) {
     const int natts = std::min<int>(HeapTupleHeaderGetNatts(td), max_att);
@@ -378,84 +381,493 @@ void DeformHeapTuple(TupleDesc desc, HeapTupleHeader td, int max_att, Datum *val
     for (int a = natts; a < max_att; ++a) values[a] = getmissingattr(desc, a + 1, &isnull[a]);
 }
 
+// ---- parallel deform ------------------------------------------------------------------------
+//
+// The backend reads pages (pin, prune, share-lock, visibility, serializable checks, unlock) and
+// hands the visible tuples of a batch of pinned pages to worker threads as plain data: tuple
+// header pointers, a copy of the attribute descriptors, and each column's type and target
+// buffer.  Workers call no PostgreSQL function: fixed-width values go straight into their row's
+// slot (buffers are grown by the backend before the batch starts), strings and NULLs into a
+// per-range output merged in order by the backend afterwards.  A value a worker cannot read
+// without PostgreSQL (a toasted or compressed varlena, a numeric NaN, an attribute missing from
+// an old tuple) makes the worker give its range back; the backend deforms that range itself.
+// While the workers deform batch k the backend reads batch k+1, then waits for them, checking
+// for interrupts every 20 ms (a cancel stops the workers at their next 256 tuples).
+
+// One worker pool per backend, created at first use with every asynchronous signal blocked (a
+// signal for the backend is always taken by the backend's own thread); never destroyed.
+class DeformPool {
+public:
+    explicit DeformPool(int n) : n_(n) {
+        sigset_t all, old;
+        sigfillset(&all);
+        for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP}) sigdelset(&all, sig);
+        pthread_sigmask(SIG_SETMASK, &all, &old);
+        try {
+            for (int i = 0; i < n_; ++i) threads_.emplace_back([this, i] { Loop(i); });
+        } catch (...) {
+            pthread_sigmask(SIG_SETMASK, &old, nullptr);
+            throw;
+        }
+        pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    }
+    int size() const { return n_; }
+    // Runs job(i) on worker i for every i; returns at once.
+    void Start(std::function<void(int)> job) {
+        std::lock_guard<std::mutex> g(mu_);
+        job_ = std::move(job);
+        pending_ = n_;
+        ++gen_;
+        work_cv_.notify_all();
+    }
+    // Waits until every worker finished the job; with `poll`, calls it at once and every 20 ms
+    // meanwhile.
+    void Wait(const std::function<void()> &poll) {
+        if (poll) poll();
+        std::unique_lock<std::mutex> g(mu_);
+        while (pending_ > 0) {
+            done_cv_.wait_for(g, std::chrono::milliseconds(20));
+            if (pending_ > 0 && poll) {
+                g.unlock();
+                poll();
+                g.lock();
+            }
+        }
+    }
+    bool busy() {
+        std::lock_guard<std::mutex> g(mu_);
+        return pending_ > 0;
+    }
+
+private:
+    void Loop(int i) {
+        uint64_t seen = 0;
+        for (;;) {
+            std::function<void(int)> *job;
+            {
+                std::unique_lock<std::mutex> g(mu_);
+                work_cv_.wait(g, [&] { return gen_ != seen; });
+                seen = gen_;
+                job = &job_;
+            }
+            (*job)(i);  // the job catches everything itself
+            std::lock_guard<std::mutex> g(mu_);
+            if (--pending_ == 0) done_cv_.notify_all();
+        }
+    }
+    int n_;
+    std::vector<std::thread> threads_;
+    std::mutex mu_;
+    std::condition_variable work_cv_, done_cv_;
+    std::function<void(int)> job_;
+    uint64_t gen_ = 0;
+    int pending_ = 0;
+};
+
+int LoaderThreads() {
+    if (g_settings.loader_threads > 0) return g_settings.loader_threads;
+    const unsigned hc = std::thread::hardware_concurrency();
+    return hc == 0 ? 1 : (int)std::min(hc, 256u);
+}
+
+DeformPool &Pool(int n) {
+    // One pool per size ever asked for, reused when rndn.loader_threads comes back to it; never
+    // destroyed (the threads stay parked).
+    static auto *pools = new std::map<int, DeformPool *>();
+    DeformPool *&pool = (*pools)[n];
+    if (pool == nullptr) pool = new DeformPool(n);
+    return *pool;
+}
+
+// What a worker needs about one column.
+struct ColumnPlan {
+    int att = 0;   // attribute index (attnum - 1)
+    unsigned type = 0;
+    int scale = 0;
+    int elem_size = 0;    // 0: string
+    uint8_t *buf = nullptr;  // fixed-width: the builder's buffer (row slots)
+};
+
+// What one range of a batch produced besides the fixed-width slots.
+struct RangeOut {
+    size_t first = 0, count = 0;                // tuples [first, first + count) of the batch
+    std::vector<std::vector<int64_t>> str_ends;  // per column: end offsets into str_bytes
+    std::vector<std::string> str_bytes;
+    std::vector<char> non_ascii;
+    std::vector<std::pair<int, int64_t>> nulls;  // (column, row)
+    bool give_back = false;                      // the backend must deform this range
+    bool failed = false;                         // out of memory in the worker
+    void Reset(size_t ncols) {  // keeps the capacity of the previous batch
+        str_ends.resize(ncols);
+        str_bytes.resize(ncols);
+        for (auto &e : str_ends) e.clear();
+        for (auto &b : str_bytes) b.clear();
+        non_ascii.assign(ncols, 0);
+        nulls.clear();
+        give_back = failed = false;
+    }
+};
+
+enum class Put { OK, GIVE_BACK, NUMERIC_SPECIAL };
+
+// Stores one value of column k into row `row` / the range's output.  With `on_backend`, toasted
+// values are detoasted (a PostgreSQL call); a worker gives them back instead.
+Put PutValue(const ColumnPlan &c, size_t k, int64_t row, Datum d, bool isnull, RangeOut &out, bool on_backend) {
+    if (c.elem_size > 0) {
+        uint8_t *slot = c.buf + row * c.elem_size;
+        if (isnull) {
+            std::memset(slot, 0, (size_t)c.elem_size);
+            out.nulls.emplace_back((int)k, row);
+            return Put::OK;
+        }
+        switch (c.type) {
+            case BOOLOID: *slot = DatumGetBool(d) ? 1 : 0; break;
+            case INT2OID: *(int16 *)slot = DatumGetInt16(d); break;
+            case INT4OID: *(int32 *)slot = DatumGetInt32(d); break;
+            case INT8OID: *(int64 *)slot = DatumGetInt64(d); break;
+            case FLOAT4OID: *(float4 *)slot = DatumGetFloat4(d); break;
+            case FLOAT8OID: *(float8 *)slot = DatumGetFloat8(d); break;
+            case DATEOID: *(int32 *)slot = DatumGetDateADT(d); break;
+            case NUMERICOID: {
+                struct varlena *raw = (struct varlena *)DatumGetPointer(d);
+                if (!on_backend && (VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw))) return Put::GIVE_BACK;
+                __int128 v;
+                if (!NumericToScaled(d, c.scale, &v)) return on_backend ? Put::NUMERIC_SPECIAL : Put::GIVE_BACK;
+                std::memcpy(slot, &v, sizeof v);
+                break;
+            }
+            default: return Put::GIVE_BACK;
+        }
+        return Put::OK;
+    }
+    std::vector<int64_t> &ends = out.str_ends[k];
+    std::string &bytes = out.str_bytes[k];
+    if (isnull) {
+        ends.push_back((int64_t)bytes.size());
+        out.nulls.emplace_back((int)k, row);
+        return Put::OK;
+    }
+    struct varlena *raw = (struct varlena *)DatumGetPointer(d);
+    const bool toasted = VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw);
+    if (toasted && !on_backend) return Put::GIVE_BACK;
+    struct varlena *t = toasted ? pg::PgCall([raw] { return pg_detoast_datum_packed(raw); }) : raw;
+    const char *p = VARDATA_ANY(t);
+    size_t n = VARSIZE_ANY_EXHDR(t);
+    if (c.type == BPCHAROID)
+        while (n > 0 && p[n - 1] == ' ') --n;
+    if (!out.non_ascii[k])
+        for (size_t i = 0; i < n; ++i)
+            if ((unsigned char)p[i] >= 0x80) {
+                out.non_ascii[k] = 1;
+                break;
+            }
+    bytes.append(p, n);
+    ends.push_back((int64_t)bytes.size());
+    if (t != raw) pfree(t);
+    return Put::OK;
+}
+
+// Deforms attributes [0, max_att) of a tuple with the copied descriptors; false when the
+// tuple has fewer attributes (their defaults need PostgreSQL's getmissingattr).
+bool DeformPlain(const FormData_pg_attribute *atts, HeapTupleHeader td, int max_att, Datum *values, bool *isnull) {
+    if (HeapTupleHeaderGetNatts(td) < max_att) return false;
+    const bool hasnulls = (td->t_infomask & HEAP_HASNULL) != 0;
+    const bits8 *bp = td->t_bits;
+    const char *tp = (const char *)td + td->t_hoff;
+    uint32 off = 0;
+    for (int a = 0; a < max_att; ++a) {
+        const FormData_pg_attribute *att = &atts[a];
+        if (hasnulls && att_isnull(a, bp)) {
+            values[a] = (Datum)0;
+            isnull[a] = true;
+            continue;
+        }
+        if (att->attlen == -1)
+            off = att_align_pointer(off, att->attalign, -1, tp + off);
+        else
+            off = att_align_nominal(off, att->attalign);
+        values[a] = fetchatt(att, tp + off);
+        isnull[a] = false;
+        off = att_addlength_pointer(off, att->attlen, tp + off);
+    }
+    return true;
+}
+
+struct Batch {
+    std::vector<Buffer> buffers;              // pinned pages
+    std::vector<HeapTupleHeader> tuples;      // visible tuples, in heap order
+    void Clear() {
+        buffers.clear();
+        tuples.clear();
+    }
+};
+
+struct DeformJob {
+    const FormData_pg_attribute *atts;
+    int max_att;
+    const std::vector<ColumnPlan> *cols;
+    const Batch *batch;
+    int64_t row0;  // row of the batch's first tuple
+    std::vector<RangeOut> *ranges;
+    std::atomic<bool> *stop;
+};
+
+// A worker's part: deform the range's tuples; on anything it cannot do, give the range back.
+void DeformRangeWorker(const DeformJob &j, RangeOut &out) noexcept {
+    try {
+        std::vector<Datum> values((size_t)j.max_att);
+        std::unique_ptr<bool[]> isnull(new bool[(size_t)j.max_att]);
+        const std::vector<ColumnPlan> &cols = *j.cols;
+        for (size_t t = out.first; t < out.first + out.count; ++t) {
+            if ((t & 255) == 0 && j.stop->load(std::memory_order_relaxed)) return;
+            if (!DeformPlain(j.atts, j.batch->tuples[t], j.max_att, values.data(), isnull.get())) {
+                out.give_back = true;
+                return;
+            }
+            const int64_t row = j.row0 + (int64_t)t;
+            for (size_t k = 0; k < cols.size(); ++k)
+                if (PutValue(cols[k], k, row, values[cols[k].att], isnull[cols[k].att], out, false) != Put::OK) {
+                    out.give_back = true;
+                    return;
+                }
+        }
+    } catch (...) {
+        out.failed = true;
+    }
+}
+
+// The backend's part for a range a worker gave back (PostgreSQL calls allowed).
+Status DeformRangeBackend(const DeformJob &j, TupleDesc desc, RangeOut &out) {
+    out.Reset(j.cols->size());
+    std::vector<Datum> values((size_t)j.max_att);
+    std::unique_ptr<bool[]> isnull(new bool[(size_t)j.max_att]);
+    const std::vector<ColumnPlan> &cols = *j.cols;
+    for (size_t t = out.first; t < out.first + out.count; ++t) {
+        DeformHeapTuple(desc, j.batch->tuples[t], j.max_att, values.data(), isnull.get());
+        const int64_t row = j.row0 + (int64_t)t;
+        for (size_t k = 0; k < cols.size(); ++k) {
+            const Put p = PutValue(cols[k], k, row, values[cols[k].att], isnull[cols[k].att], out, true);
+            if (p == Put::NUMERIC_SPECIAL)
+                return Status::UserError(sqlstate::kFeatureNotSupported,
+                                         "rndn cannot load numeric NaN or Infinity; set rndn.enabled = off");
+            if (p != Put::OK) return Status::Internal("loader: unexpected column type");
+        }
+    }
+    return Status::Ok();
+}
+
+// Appends a finished range's strings and NULLs to the builders (backend thread, range order).
+Status MergeRange(ScanRun &run, const RangeOut &out) {
+    for (size_t k = 0; k < run.builders.size(); ++k) {
+        ColumnBuilder &b = run.builders[k];
+        if (b.elem_size > 0) continue;
+        hir::Vector &v = *b.vec;
+        const int64_t base = (int64_t)v.bytes.size();
+        if (!run.alloc.Charge((int64_t)out.str_bytes[k].size() + 8 * (int64_t)out.str_ends[k].size()))
+            return MemoryError(run.alloc, "rndn.memory_limit exceeded");
+        v.bytes.append(out.str_bytes[k]);
+        for (int64_t e : out.str_ends[k]) v.offsets.push_back(base + e);
+        if (out.non_ascii[k]) b.non_ascii = true;
+    }
+    for (const auto &[k, row] : out.nulls) MarkNull(run.builders[(size_t)k], row);
+    return Status::Ok();
+}
+
+// ---- heap scan ----------------------------------------------------------------------------
+//
+// Heap relations are read page by page, the way heapam's page-at-a-time scan does it (prune
+// opportunistically, share-lock, decide visibility of every normal tuple under the snapshot,
+// unlock), and the visible tuples are deformed from the pinned pages, only up to the last
+// attribute the program needs, by the worker threads above.  The page's all-visible flag and
+// LSN, read under the same lock as the visibility decisions, say whether its rows may be
+// cached (see ColumnCache).
+
+struct HeapReader {
+    Relation rel;
+    Snapshot snapshot;
+    BufferAccessStrategy strategy;
+    BlockNumber nblocks;
+    BlockNumber next = 0;
+    std::vector<XLogRecPtr> *lsns;
+    std::vector<OffsetNumber> visible;
+
+    // Reads pages into `batch` until it holds about `want` tuples or the relation ends; false
+    // on an interrupt.
+    bool ReadBatch(Batch &batch, size_t want) {
+        batch.Clear();
+        // Two batches are pinned at a time: at most an eighth of shared_buffers in all.
+        const size_t max_pins = (size_t)std::clamp(NBuffers / 16, 1, 512);
+        while (next < nblocks && batch.tuples.size() < want && batch.buffers.size() < max_pins) {
+            const BlockNumber b = next++;
+            if ((b & 31) == 0 && InterruptRequested()) return false;
+            // Read (I/O errors), prune, lock, decide visibility, check serializable conflicts
+            // (serialization failure), unlock: one guarded call per page.  `visible` has room
+            // for every tuple of a page, so nothing in here allocates.
+            Buffer buf = InvalidBuffer;
+            const bool cancel_here = b == 1 && g_settings.test_error_site == (int)pg::ErrorSite::LOAD_CANCEL;
+            Relation r = rel;
+            Snapshot snap = snapshot;
+            BufferAccessStrategy strat = strategy;
+            std::vector<OffsetNumber> &vis = visible;
+            std::vector<XLogRecPtr> &l = *lsns;
+            pg::PgCall([&] {
+                buf = ReadBufferExtended(r, MAIN_FORKNUM, b, RBM_NORMAL, strat);
+                if (cancel_here) {  // as if the client's cancel arrived while the page was read
+                    QueryCancelPending = true;
+                    InterruptPending = true;
+                    CHECK_FOR_INTERRUPTS();
+                }
+                heap_page_prune_opt(r, buf);
+                LockBuffer(buf, BUFFER_LOCK_SHARE);
+                Page pg_page = BufferGetPage(buf);
+                const bool all_visible = PageIsAllVisible(pg_page) && !snap->takenDuringRecovery;
+                if (all_visible) l[b] = PageGetLSN(pg_page);
+                const OffsetNumber maxoff = PageGetMaxOffsetNumber(pg_page);
+                vis.clear();
+                for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off = OffsetNumberNext(off)) {
+                    ItemId lp = PageGetItemId(pg_page, off);
+                    if (!ItemIdIsNormal(lp)) continue;
+                    HeapTupleData tup;
+                    tup.t_tableOid = RelationGetRelid(r);
+                    tup.t_data = (HeapTupleHeader)PageGetItem(pg_page, lp);
+                    tup.t_len = ItemIdGetLength(lp);
+                    ItemPointerSet(&tup.t_self, b, off);
+                    const bool valid = all_visible || HeapTupleSatisfiesVisibility(&tup, snap, buf);
+                    HeapCheckForSerializableConflictOut(valid, r, &tup, buf, snap);
+                    if (valid) vis.push_back(off);
+                }
+                LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+            });
+            batch.buffers.push_back(buf);
+            // The pin keeps the visible tuples in place (moving them needs a cleanup lock).
+            Page page = BufferGetPage(buf);
+            for (OffsetNumber off : visible) batch.tuples.push_back((HeapTupleHeader)PageGetItem(page, PageGetItemId(page, off)));
+        }
+        return true;
+    }
+};
+
+void ReleaseBatch(Batch &batch) {
+    if (batch.buffers.empty()) return;
+    Batch *bp = &batch;
+    pg::PgCall([bp] {
+        for (Buffer buf : bp->buffers) ReleaseBuffer(buf);
+    });
+    batch.Clear();
+}
+
 // Scans a heap relation into run.builders.  lsns[b] is block b's LSN when the page was
 // all-visible (its rows do not depend on the snapshot), else 0.
 Status ScanHeap(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, MemoryContext tmp,
                 std::vector<XLogRecPtr> *lsns, int64 *nrows) {
     TupleDesc desc = RelationGetDescr(rel);
-    const BlockNumber nblocks = pg::PgCall([rel] { return RelationGetNumberOfBlocks(rel); });
-    lsns->assign(nblocks, InvalidXLogRecPtr);
-    std::vector<Datum> values((size_t)max_att);
-    std::unique_ptr<bool[]> isnull(new bool[(size_t)max_att]);
-    std::vector<OffsetNumber> visible;
-    visible.reserve(MaxHeapTuplesPerPage);
-    BufferAccessStrategy strategy = pg::PgCall([rel, snapshot] {
+    HeapReader reader{rel, snapshot, nullptr, 0, 0, lsns, {}};
+    reader.nblocks = pg::PgCall([rel] { return RelationGetNumberOfBlocks(rel); });
+    lsns->assign(reader.nblocks, InvalidXLogRecPtr);
+    reader.visible.reserve(MaxHeapTuplesPerPage);
+    reader.strategy = pg::PgCall([rel, snapshot] {
         PredicateLockRelation(rel, snapshot);
         pgstat_count_heap_scan(rel);
         return GetAccessStrategy(BAS_BULKREAD);
     });
-    MemoryContext old = CurrentMemoryContext;
-    const int64 chunk = std::max(1, g_settings.chunk_rows);
+    // The attribute descriptors the workers read, copied out of the relcache.
+    std::vector<FormData_pg_attribute> atts((size_t)max_att);
+    for (int a = 0; a < max_att; ++a) atts[(size_t)a] = *TupleDescAttr(desc, a);
+    std::vector<ColumnPlan> cols(run.builders.size());
+    for (size_t k = 0; k < cols.size(); ++k) {
+        const ColumnBuilder &b = run.builders[k];
+        cols[k].att = b.attnum - 1;
+        cols[k].type = b.type;
+        cols[k].scale = b.scale;
+        cols[k].elem_size = b.elem_size;
+    }
+    const int nthreads = LoaderThreads();
+    DeformPool &pool = Pool(nthreads);
+    std::atomic<bool> stop{false};
+    std::atomic<int64_t> cpu_ns{0};
+    const size_t want = (size_t)std::max(1024, std::min(g_settings.chunk_rows, 16384));
+    Batch cur, next;
+    std::vector<RangeOut> ranges((size_t)nthreads);
+    DeformJob job{atts.data(), max_att, &cols, &cur, 0, &ranges, &stop};
+    // Whatever leaves this frame (a Status, a PostgreSQL ERROR thrown as PgError) first stops
+    // the workers and waits for them: they read pinned pages and write into these buffers.
+    struct StopWorkers {
+        DeformPool &pool;
+        std::atomic<bool> &stop;
+        ~StopWorkers() {
+            stop.store(true);
+            pool.Wait(nullptr);
+        }
+    } stop_workers{pool, stop};
     Status st;
     int64 n = 0, since_reset = 0;
-    for (BlockNumber b = 0; b < nblocks && st.ok(); ++b) {
-        if ((b & 31) == 0 && InterruptRequested()) {
-            st = Status::Cancelled();
-            break;
+    bool interrupted = !reader.ReadBatch(cur, want);
+    while (st.ok() && !interrupted && !cur.tuples.empty()) {
+        // Room for the batch in every fixed-width column (workers idle now).
+        const int64_t rows = (int64_t)cur.tuples.size();
+        for (size_t k = 0; k < cols.size() && st.ok(); ++k) {
+            ColumnBuilder &b = run.builders[k];
+            if (b.elem_size > 0 && b.length + rows > b.cap) st = Grow(b, run.alloc, b.length + rows);
+            cols[k].buf = b.buf;
         }
-        // Read (I/O errors), prune, lock, decide visibility, check serializable conflicts
-        // (serialization failure), unlock: one guarded call per page.  `visible` has room for
-        // every tuple of a page, so nothing in here allocates.
-        Buffer buf = InvalidBuffer;
-        const bool cancel_here = b == 1 && g_settings.test_error_site == (int)pg::ErrorSite::LOAD_CANCEL;
-        pg::PgCall([&] {
-            buf = ReadBufferExtended(rel, MAIN_FORKNUM, b, RBM_NORMAL, strategy);
-            if (cancel_here) {  // as if the client's cancel arrived while the page was read
+        if (!st.ok()) break;
+        const size_t per = (cur.tuples.size() + (size_t)nthreads - 1) / (size_t)nthreads;
+        for (size_t r = 0; r < ranges.size(); ++r) {
+            ranges[r].Reset(cols.size());
+            ranges[r].first = std::min(cur.tuples.size(), r * per);
+            ranges[r].count = std::min(cur.tuples.size(), (r + 1) * per) - ranges[r].first;
+        }
+        job.batch = &cur;
+        job.row0 = n;
+        pool.Start([&job, &cpu_ns](int i) {
+            // CPU time of the workers' deforming (EXPLAIN ANALYZE's Deform CPU Time).
+            timespec a, b;
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+            DeformRangeWorker(job, (*job.ranges)[(size_t)i]);
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+            cpu_ns.fetch_add((b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec), std::memory_order_relaxed);
+        });
+        // Meanwhile the next batch's pages (PostgreSQL calls, this thread only).
+        interrupted = !reader.ReadBatch(next, want);
+        pool.Wait([&stop] {
+            if (g_settings.test_error_site == (int)pg::ErrorSite::LOAD_CANCEL_WAIT) {  // as the signal handler does
                 QueryCancelPending = true;
                 InterruptPending = true;
-                CHECK_FOR_INTERRUPTS();
             }
-            heap_page_prune_opt(rel, buf);
-            LockBuffer(buf, BUFFER_LOCK_SHARE);
-            Page pg_page = BufferGetPage(buf);
-            const bool all_visible = PageIsAllVisible(pg_page) && !snapshot->takenDuringRecovery;
-            if (all_visible) (*lsns)[b] = PageGetLSN(pg_page);
-            const OffsetNumber maxoff = PageGetMaxOffsetNumber(pg_page);
-            visible.clear();
-            for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off = OffsetNumberNext(off)) {
-                ItemId lp = PageGetItemId(pg_page, off);
-                if (!ItemIdIsNormal(lp)) continue;
-                HeapTupleData tup;
-                tup.t_tableOid = RelationGetRelid(rel);
-                tup.t_data = (HeapTupleHeader)PageGetItem(pg_page, lp);
-                tup.t_len = ItemIdGetLength(lp);
-                ItemPointerSet(&tup.t_self, b, off);
-                const bool valid = all_visible || HeapTupleSatisfiesVisibility(&tup, snapshot, buf);
-                HeapCheckForSerializableConflictOut(valid, rel, &tup, buf, snapshot);
-                if (valid) visible.push_back(off);
-            }
-            LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+            if (InterruptRequested()) stop.store(true);
         });
-        Page page = BufferGetPage(buf);
-        // The pin keeps the visible tuples' data in place while they are deformed.
-        MemoryContextSwitchTo(tmp);
-        for (OffsetNumber off : visible) {
-            HeapTupleHeader td = (HeapTupleHeader)PageGetItem(page, PageGetItemId(page, off));
-            DeformHeapTuple(desc, td, max_att, values.data(), isnull.get());
-            st = AppendRow(run, values.data(), isnull.get());
+        if (interrupted || stop.load()) {
+            interrupted = true;
+            break;
+        }
+        MemoryContext old = MemoryContextSwitchTo(tmp);
+        for (RangeOut &r : ranges) {
             if (!st.ok()) break;
+            if (r.failed) st = Status::OutOfMemory("rndn: out of memory in a loader thread");
+            else if (r.give_back) st = DeformRangeBackend(job, desc, r);
+            if (st.ok()) st = MergeRange(run, r);
         }
         MemoryContextSwitchTo(old);
-        pg::PgCall([buf] { ReleaseBuffer(buf); });
-        n += (int64)visible.size();
-        since_reset += (int64)visible.size();
-        if (since_reset >= chunk) {  // rndn.chunk_rows rows per chunk of temporary memory
-            MemoryContextReset(tmp);
+        if (!st.ok()) break;
+        for (ColumnBuilder &b : run.builders) b.length += rows;
+        n += rows;
+        since_reset += rows;
+        ReleaseBatch(cur);
+        std::swap(cur, next);
+        if (since_reset >= g_settings.chunk_rows) {  // rndn.chunk_rows rows per chunk of temporary memory
+            pg::PgCall([tmp] { MemoryContextReset(tmp); });
             since_reset = 0;
         }
     }
-    FreeAccessStrategy(strategy);
+    stop.store(true);
+    pool.Wait(nullptr);
+    ReleaseBatch(cur);
+    ReleaseBatch(next);
+    FreeAccessStrategy(reader.strategy);
+    run.deform_cpu_ms += (double)cpu_ns.load() / 1e6;
+    run.loader_threads = nthreads;
     *nrows = n;
+    if (st.ok() && interrupted) st = Status::Cancelled();
     return st;
 }
 
@@ -492,19 +904,76 @@ Status ScanTableAm(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, M
 
 // ---- column cache ---------------------------------------------------------------------------
 //
-// This backend keeps the columns it loaded from relations whose every page was all-visible,
-// with each page's LSN.  An all-visible page holds only tuples visible to every snapshot still
-// in use, and any change to its tuples (insert, update, delete, pruning, freezing) is WAL-logged
-// and moves its LSN (and an insert, update or delete also clears the flag).  So while every
-// page is still all-visible with the LSN it had, and the relation has the same file and number
-// of blocks, the cached columns are exactly what a scan under the current snapshot would
-// return.  Checking that reads each page header under a share lock, without deforming.
-// Temporary and unlogged relations (no WAL, so no LSN changes), serializable transactions
-// (which need per-tuple conflict checks), hot standby snapshots and non-heap table AMs are
-// never cached.  rndn.column_cache bounds the memory; the least recently used go first.
+// This backend keeps the columns it loaded from a relation whose every page was all-visible.
+// The proof that they are still what a scan under the current snapshot would return reads the
+// relation's visibility map (one map page covers 32672 heap pages: 4 pages for lineitem at
+// SF 1), not the heap:
+//
+//  * Before the load, every heap block's all-visible bit was set; the LSN of each map page is
+//    recorded then.  The scan itself also saw every page all-visible.
+//  * Any insert, update or delete on a heap page clears its all-visible bit (in the same
+//    critical section that changes the page, before the transaction can commit; an update
+//    clears the bits of both pages).  Only VACUUM (or a frozen COPY into a new page) sets a bit
+//    again, and setting one writes a WAL record whose LSN becomes the map page's LSN.  Pruning,
+//    freezing and row locks change no tuple's visible content.
+//  * So if, at the check, every bit is still set, every map page has its recorded LSN and the
+//    relation has the same file (TRUNCATE, VACUUM FULL, CLUSTER and rewrites give a new one)
+//    and number of blocks (an insert into a new page extends it), no heap page changed since
+//    the load, except by a transaction still in progress (the bit is cleared an instant after
+//    its tuple is placed): invisible to any snapshot taken before it commits, so to ours.
+//    An all-visible page's tuples are visible to every snapshot in use, so the cached columns
+//    serve every snapshot of this backend.
+//  * Relations that skip WAL (temporary, unlogged, created or truncated in this transaction
+//    under wal_level = minimal: setting a bit then moves no LSN), serializable transactions
+//    (per-tuple conflict checks), hot standby snapshots and non-heap table AMs are never cached.
+//  * A relcache invalidation of the relation (DROP, ALTER, VACUUM's and ANALYZE's statistics)
+//    drops its entry, so a reused OID never meets an old entry.
+// rndn.column_cache bounds the memory; the least recently used go first.
+
+// The visibility map's layout (storage/visibilitymapdefs.h; the per-page arithmetic is private
+// to visibilitymap.c): two bits per heap block, the all-visible bit the lower one.
+constexpr int64 kVmMapBytes = BLCKSZ - MAXALIGN(SizeOfPageHeaderData);
+constexpr int64 kVmBlocksPerPage = kVmMapBytes * (8 / BITS_PER_HEAPBLOCK);
+
+// Reads the visibility map pages covering blocks [0, nblocks): true, with each page's LSN in
+// *lsns, when every block's all-visible bit is set.
+bool VisibilityMapAllVisible(Relation rel, BlockNumber nblocks, std::vector<XLogRecPtr> *lsns) {
+    lsns->clear();
+    const int64 need = ((int64)nblocks + kVmBlocksPerPage - 1) / kVmBlocksPerPage;
+    if (need == 0) return true;
+    const bool present = pg::PgCall([rel, need] {
+        SMgrRelation smgr = RelationGetSmgr(rel);
+        return smgrexists(smgr, VISIBILITYMAP_FORKNUM) && (int64)smgrnblocks(smgr, VISIBILITYMAP_FORKNUM) >= need;
+    });
+    if (!present) return false;
+    lsns->resize((size_t)need);
+    for (int64 p = 0; p < need; ++p) {
+        const int64 first = p * kVmBlocksPerPage;
+        const int64 count = std::min<int64>(kVmBlocksPerPage, (int64)nblocks - first);
+        XLogRecPtr *lsn = &(*lsns)[(size_t)p];
+        const bool all = pg::PgCall([rel, p, count, lsn] {
+            Buffer buf = ReadBufferExtended(rel, VISIBILITYMAP_FORKNUM, (BlockNumber)p, RBM_NORMAL, nullptr);
+            LockBuffer(buf, BUFFER_LOCK_SHARE);
+            Page page = BufferGetPage(buf);
+            *lsn = PageGetLSN(page);
+            const uint8 *map = (const uint8 *)PageGetContents(page);
+            bool ok = true;
+            const int64 full = count / 4;  // bytes whose four blocks all count
+            for (int64 i = 0; i < full && ok; ++i) ok = (map[i] & 0x55) == 0x55;
+            for (int64 h = full * 4; h < count && ok; ++h)
+                ok = ((map[h / 4] >> (BITS_PER_HEAPBLOCK * (h % 4))) & VISIBILITYMAP_ALL_VISIBLE) != 0;
+            UnlockReleaseBuffer(buf);
+            return ok;
+        });
+        if (!all) return false;
+    }
+    return true;
+}
+
 struct CachedRelation {
     RelFileNode node;
-    std::vector<XLogRecPtr> lsns;
+    BlockNumber nblocks = 0;
+    std::vector<XLogRecPtr> vm_lsns;  // LSNs of the visibility map pages before the load
     int64 rows = 0;
     std::map<int, std::shared_ptr<hir::Vector>> columns;  // attnum -> column
     std::map<int, bool> non_ascii;                        // string columns with a byte >= 0x80
@@ -540,35 +1009,28 @@ void EvictUntil(int64 budget, Oid keep) {
 }
 
 bool CacheUsable(Relation rel, Snapshot snapshot) {
-    return g_settings.column_cache_mb > 0 && rel->rd_rel->relpersistence == RELPERSISTENCE_PERMANENT &&
+    return g_settings.column_cache_mb > 0 && RelationNeedsWAL(rel) &&
            rel->rd_tableam == GetHeapamTableAmRoutine() && IsMVCCSnapshot(snapshot) && !snapshot->takenDuringRecovery &&
            !IsolationIsSerializable();
 }
 
-// True when every page of rel is still all-visible with the LSN the entry recorded.
+// True when rel's file and size are the entry's and its visibility map still says every block
+// is all-visible, with the map pages' LSNs the entry recorded (see above).
 Expected<bool> CacheStillValid(Relation rel, const CachedRelation &e) {
     if (!RelFileNodeEquals(e.node, rel->rd_node)) return false;
     const BlockNumber nblocks = pg::PgCall([rel] { return RelationGetNumberOfBlocks(rel); });
-    if ((size_t)nblocks != e.lsns.size()) return false;
-    BufferAccessStrategy strategy = pg::PgCall([] { return GetAccessStrategy(BAS_BULKREAD); });
-    bool ok = true;
-    for (BlockNumber b = 0; b < nblocks && ok; ++b) {
-        if ((b & 255) == 0 && InterruptRequested()) {
-            FreeAccessStrategy(strategy);
-            return Status::Cancelled();
-        }
-        const XLogRecPtr want = e.lsns[b];
-        ok = pg::PgCall([rel, b, strategy, want] {
-            Buffer buf = ReadBufferExtended(rel, MAIN_FORKNUM, b, RBM_NORMAL, strategy);
-            LockBuffer(buf, BUFFER_LOCK_SHARE);
-            Page page = BufferGetPage(buf);
-            const bool same = PageIsAllVisible(page) && PageGetLSN(page) == want;
-            UnlockReleaseBuffer(buf);
-            return same;
-        });
-    }
-    FreeAccessStrategy(strategy);
-    return ok;
+    if (nblocks != e.nblocks) return false;
+    std::vector<XLogRecPtr> now;
+    if (!VisibilityMapAllVisible(rel, nblocks, &now)) return false;
+    return now == e.vm_lsns;
+}
+
+// Relcache invalidation: the relation's entry goes (all entries for a cache reset).
+void InvalidateCachedRelation(Datum, Oid relid) noexcept {
+    if (relid == InvalidOid)
+        Cache().clear();
+    else
+        Cache().erase(relid);
 }
 
 Status NonAsciiGuard(const ScanRun &run, bool non_ascii) {
@@ -628,6 +1090,14 @@ Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snap
         int64 n = 0;
         std::vector<XLogRecPtr> lsns;
         const bool heap = rel->rd_tableam == GetHeapamTableAmRoutine();
+        // The visibility map before the scan: what a later check compares with.
+        std::vector<XLogRecPtr> vm_lsns;
+        BlockNumber vm_nblocks = 0;
+        bool vm_all_visible = false;
+        if (heap && cacheable) {
+            vm_nblocks = pg::PgCall([rel] { return RelationGetNumberOfBlocks(rel); });
+            vm_all_visible = VisibilityMapAllVisible(rel, vm_nblocks, &vm_lsns);
+        }
         if (heap)
             RNDN_RETURN_IF_ERROR(ScanHeap(run, rel, snapshot, max_att, tmp, &lsns, &n));
         else
@@ -646,17 +1116,25 @@ Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snap
         for (int a : rr.attnums) cols.emplace_back(std::shared_ptr<const hir::Vector>(finished[a]));
         RNDN_RETURN_IF_ERROR(run.registry.AddTable(rr.name, std::move(names), std::move(cols)));
 
-        // Remember the columns when every page was all-visible.
-        bool all_visible = heap && cacheable;
+        // Remember the columns when every page was all-visible, in the map before the scan and
+        // on the page during it.
+        bool all_visible = heap && cacheable && vm_all_visible && lsns.size() == (size_t)vm_nblocks;
         for (XLogRecPtr l : lsns) all_visible = all_visible && l != InvalidXLogRecPtr;
         if (all_visible) {
+            static bool callback_registered = false;
+            if (!callback_registered) {
+                pg::PgCall([] { CacheRegisterRelcacheCallback(InvalidateCachedRelation, (Datum)0); });
+                callback_registered = true;
+            }
             int64 bytes = 0;
             for (auto &f : finished) bytes += VectorBytes(*f.second);
             if (bytes <= CacheLimitBytes()) {
                 CachedRelation &e = Cache()[rr.relid];
-                if (!RelFileNodeEquals(e.node, rel->rd_node) || e.lsns != lsns) e = CachedRelation();
+                if (!RelFileNodeEquals(e.node, rel->rd_node) || e.nblocks != vm_nblocks || e.vm_lsns != vm_lsns)
+                    e = CachedRelation();
                 e.node = rel->rd_node;
-                e.lsns = std::move(lsns);
+                e.nblocks = vm_nblocks;
+                e.vm_lsns = std::move(vm_lsns);
                 e.rows = n;
                 for (auto &f : finished) {
                     e.columns[f.first] = f.second;

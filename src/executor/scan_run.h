@@ -77,6 +77,8 @@ struct ScanRun {
     int cached_relations = 0;  // relations served from the column cache
     int64_t bytes_loaded = 0;
     double load_ms = 0, exec_ms = 0;
+    double deform_cpu_ms = 0;  // CPU time the loader's worker threads spent deforming
+    int loader_threads = 0;    // worker threads of the last heap load (0: none)
 };
 
 // Loads every relation of run.relations into run.registry through the table AM under

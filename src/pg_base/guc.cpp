@@ -25,6 +25,8 @@ const struct config_enum_entry kErrorSites[] = {
     {"plan_lookup", (int)ErrorSite::PLAN_LOOKUP, false},  // a type lookup that fails, while planning
     {"load_open", (int)ErrorSite::LOAD_OPEN, false},      // table_open of a relation that is gone
     {"load_cancel", (int)ErrorSite::LOAD_CANCEL, false},  // a cancel arriving during a heap page read
+    // a cancel arriving while the backend waits for the loader's worker threads
+    {"load_cancel_wait", (int)ErrorSite::LOAD_CANCEL_WAIT, false},
     {nullptr, 0, false},
 };
 }  // namespace
@@ -44,6 +46,10 @@ void DefineSettings() {
                              &g_settings.regression_mode, false, PGC_USERSET, 0, nullptr, nullptr, nullptr);
     DefineCustomIntVariable("rndn.chunk_rows", "Rows the columnar loader deforms per chunk.", nullptr,
                             &g_settings.chunk_rows, 65536, 1, 1 << 30, PGC_USERSET, 0, nullptr, nullptr, nullptr);
+    DefineCustomIntVariable("rndn.loader_threads", "Worker threads that deform heap tuples into columns.",
+                            "0 means one per core.  The backend itself reads pages and decides visibility; the "
+                            "workers only deform the visible tuples of pinned pages.",
+                            &g_settings.loader_threads, 0, 0, 256, PGC_USERSET, 0, nullptr, nullptr, nullptr);
     DefineCustomIntVariable("rndn.memory_limit", "Memory rndn may use for one query's columns and intermediates.",
                             "Exceeding it raises an out-of-memory error (SQLSTATE 53200).",
                             &g_settings.memory_limit_mb, 4096, 1, INT_MAX / 2, PGC_USERSET, GUC_UNIT_MB, nullptr,

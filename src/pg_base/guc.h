@@ -7,7 +7,7 @@ enum class DeviceChoice : int { AUTO = 0, INTERP = 1, CPU = 2, CUDA = 3 };
 
 // Sites where rndn.test_error_site makes a guarded PostgreSQL call raise PostgreSQL's own ERROR
 // (hidden setting, for the boundary tests in test/regress/sql/rndn_boundary.sql).
-enum class ErrorSite : int { NONE = 0, PLAN_LOOKUP = 1, LOAD_OPEN = 2, LOAD_CANCEL = 3 };
+enum class ErrorSite : int { NONE = 0, PLAN_LOOKUP = 1, LOAD_OPEN = 2, LOAD_CANCEL = 3, LOAD_CANCEL_WAIT = 4 };
 
 struct Settings {
     bool enabled = true;            // rndn.enabled
@@ -15,6 +15,7 @@ struct Settings {
     bool explain_fallback = false;  // rndn.explain_fallback: EXPLAIN / DEBUG1 say why a node stayed
     bool regression_mode = false;   // rndn.regression_mode: hide timings and sizes in EXPLAIN
     int chunk_rows = 65536;         // rndn.chunk_rows: rows the loader deforms per chunk
+    int loader_threads = 0;         // rndn.loader_threads: worker threads that deform heap tuples (0 = one per core)
     int memory_limit_mb = 4096;     // rndn.memory_limit: bytes of column buffers + intermediates
     int device = 0;                 // rndn.device (DeviceChoice)
     int column_cache_mb = 2048;     // rndn.column_cache: this backend's cache of loaded columns (0 = off)

@@ -17,6 +17,10 @@ SET rndn.test_error_site = load_open;
 SELECT b, count(*), sum(c) FROM rb_t GROUP BY b ORDER BY b LIMIT 2;
 SET rndn.test_error_site = load_cancel;
 SELECT b, count(*), sum(c) FROM rb_t GROUP BY b ORDER BY b LIMIT 2;
+-- a cancel while the backend waits for the loader's worker threads: they stop, the backend
+-- releases its pins and reports the cancel
+SET rndn.test_error_site = load_cancel_wait;
+SELECT b, count(*), sum(c) FROM rb_t GROUP BY b ORDER BY b LIMIT 2;
 RESET rndn.test_error_site;
 -- the session carries on
 SELECT b, count(*), sum(c) FROM rb_t GROUP BY b ORDER BY b LIMIT 2;
@@ -43,6 +47,7 @@ SELECT rndn_heap_bytes() AS heap0, (SELECT sum(total_bytes) FROM pg_backend_memo
 SELECT rb_fail('plan_lookup', 20);
 SELECT rb_fail('load_open', 20);
 SELECT rb_fail('load_cancel', 20);
+SELECT rb_fail('load_cancel_wait', 20);
 SELECT rb_fail('none', 1);
 SELECT rndn_heap_bytes() - :heap0 < 2 * 1024 * 1024 AS malloc_flat,
        (SELECT sum(total_bytes) FROM pg_backend_memory_contexts) - :ctx0 < 1024 * 1024 AS contexts_flat;

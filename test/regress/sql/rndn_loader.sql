@@ -1,0 +1,88 @@
+-- The parallel loader: worker threads (rndn.loader_threads) deform the visible tuples of the
+-- pages the backend pinned; values they cannot read without PostgreSQL (toasted or compressed
+-- text, attributes added after a row was written) are deformed by the backend.  Every answer
+-- must be PostgreSQL's: lo_check(q) runs q with rndn on and off and reports whether the rows
+-- agree and whether Custom Scan (rndn) really ran it (no fallback).  The cache is off, so every
+-- query loads.
+SET rndn.regression_mode = on;
+SET rndn.column_cache = 0;
+CREATE TABLE lo (i2 smallint, i4 int, i8 bigint, f4 real, f8 float8, b bool, d date,
+                 n numeric(12,2), t text, v varchar(20), c char(6)) WITH (autovacuum_enabled = off);
+INSERT INTO lo
+SELECT (g % 300)::smallint, CASE WHEN g % 17 = 0 THEN NULL ELSE g END, g::bigint * 100003,
+       (g % 1000) / 8.0, g / 7.0, g % 3 = 0, DATE '2000-01-01' + g % 5000,
+       CASE WHEN g % 13 = 0 THEN NULL ELSE (g % 100000) * 1.25 END,
+       CASE WHEN g % 11 = 0 THEN NULL ELSE 'row' || g END, 'v' || (g % 97), 'c' || (g % 9)
+FROM generate_series(1, 40000) g;
+CREATE FUNCTION lo_check(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    r record;
+    ran text := 'no rndn scan';
+    on_rows text[] := '{}';
+    off_rows text[] := '{}';
+BEGIN
+    PERFORM set_config('rndn.enabled', 'on', true);
+    FOR r IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+        IF r."QUERY PLAN" LIKE '%Custom Scan (rndn)%' AND ran = 'no rndn scan' THEN ran := 'rndn'; END IF;
+        IF r."QUERY PLAN" LIKE '%Fallback%' THEN ran := 'FELL BACK'; END IF;
+        IF r."QUERY PLAN" LIKE '%Rows Loaded%' AND ran = 'rndn' THEN ran := 'rndn, ' || trim(r."QUERY PLAN"); END IF;
+    END LOOP;
+    FOR r IN EXECUTE q LOOP on_rows := on_rows || r::text; END LOOP;
+    PERFORM set_config('rndn.enabled', 'off', true);
+    FOR r IN EXECUTE q LOOP off_rows := off_rows || r::text; END LOOP;
+    PERFORM set_config('rndn.enabled', 'on', true);
+    RETURN CASE WHEN on_rows = off_rows THEN 'same' ELSE 'DIFFERENT' END || '; ' || ran;
+END $$;
+
+-- every column type, NULLs in fixed-width and string columns, many batches, 1 to 16 workers
+SET rndn.loader_threads = 1;
+SELECT lo_check($$SELECT sum(i2), sum(i4), count(i4), sum(i8), sum(f8), min(d), max(d), sum(n), count(n),
+                         count(t), max(t), min(v) FROM lo$$);
+SELECT lo_check($$SELECT b, count(*), min(f4), max(f4), min(i2) FROM lo GROUP BY b ORDER BY b$$);
+SELECT lo_check($$SELECT i4, n, t, c FROM lo WHERE i8 % 9973 = 1 ORDER BY i8$$);
+SET rndn.loader_threads = 2;
+SELECT lo_check($$SELECT sum(i2), sum(i4), count(i4), sum(i8), sum(f8), min(d), max(d), sum(n), count(n),
+                         count(t), max(t), min(v) FROM lo$$);
+SELECT lo_check($$SELECT b, count(*), min(f4), max(f4), min(i2) FROM lo GROUP BY b ORDER BY b$$);
+SELECT lo_check($$SELECT i4, n, t, c FROM lo WHERE i8 % 9973 = 1 ORDER BY i8$$);
+SET rndn.loader_threads = 3;
+SELECT lo_check($$SELECT d, count(*), sum(n), count(t), min(t) FROM lo GROUP BY d ORDER BY d LIMIT 5$$);
+SET rndn.loader_threads = 16;
+SELECT lo_check($$SELECT v, count(*), sum(i4), sum(n), max(t) FROM lo GROUP BY v ORDER BY v$$);
+-- the smallest batches (rndn.chunk_rows bounds a batch's rows)
+SET rndn.chunk_rows = 1;
+SELECT lo_check($$SELECT c, count(*), sum(i8), count(n) FROM lo GROUP BY c ORDER BY c$$);
+RESET rndn.chunk_rows;
+-- an index-order scan of the columns (row order of the heap kept)
+SELECT lo_check($$SELECT i4, t FROM lo ORDER BY i8 DESC LIMIT 7$$);
+
+-- compressed (inline) and external (TOAST table) strings: the backend deforms those ranges
+INSERT INTO lo (i4, t, v)
+SELECT 100000 + g, CASE WHEN g % 2 = 0 THEN repeat('compressible ', 400) || g
+                        ELSE (SELECT string_agg(md5((g * 1000 + k)::text), '') FROM generate_series(1, 120) k) END,
+       'toast'
+FROM generate_series(1, 40) g;
+SELECT count(*) FROM lo WHERE pg_column_compression(t) IS NOT NULL OR length(t) > 2000;
+SET rndn.loader_threads = 2;
+SELECT lo_check($$SELECT count(*), max(t), min(t) FROM lo WHERE v = 'toast'$$);
+SELECT lo_check($$SELECT i4, t FROM lo WHERE i4 > 100000 ORDER BY i4$$);
+SELECT lo_check($$SELECT v, count(*), max(t), min(t), count(t) FROM lo GROUP BY v ORDER BY v$$);
+
+-- a column added with a default after rows were written: old tuples lack the attribute
+ALTER TABLE lo ADD COLUMN extra int DEFAULT 42;
+ALTER TABLE lo ADD COLUMN extra_null int;
+INSERT INTO lo (i4, extra, extra_null) VALUES (-1, 7, 8), (-2, NULL, 9);
+SELECT lo_check($$SELECT extra, count(*), count(extra_null), sum(extra_null), sum(i4) FROM lo GROUP BY extra ORDER BY extra$$);
+SET rndn.loader_threads = 1;
+SELECT lo_check($$SELECT extra, count(*), count(extra_null), sum(extra_null), sum(i4) FROM lo GROUP BY extra ORDER BY extra$$);
+
+-- deleted and updated rows (not all-visible pages: visibility decided per tuple by the backend)
+DELETE FROM lo WHERE i4 % 5 = 0;
+UPDATE lo SET n = n + 1 WHERE i4 % 7 = 0;
+SET rndn.loader_threads = 2;
+SELECT lo_check($$SELECT count(*), sum(i4), sum(n), count(t) FROM lo$$);
+RESET rndn.loader_threads;
+SELECT lo_check($$SELECT count(*), sum(i4), sum(n), count(t) FROM lo$$);
+
+DROP TABLE lo;
+DROP FUNCTION lo_check(text);
