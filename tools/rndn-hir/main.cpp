@@ -1,7 +1,8 @@
 // rndn-hir: check | print | run a HorseIR program.
 //   rndn-hir check PROGRAM.hir
 //   rndn-hir print PROGRAM.hir
-//   rndn-hir run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time]
+//   rndn-hir run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time] [--device=cpu [--outline=M]]
+//   rndn-hir compile PROGRAM.hir [--emit=outlined|ptx] [--outline=none|flow|full] [--arch=sm_XX]
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -10,10 +11,17 @@
 
 #include "horseir/horseir.h"
 
+namespace rndn::hirtool {  // codegen_cmds.cpp
+int CompileCommand(const hir::Program &prog, const std::string &emit, const std::string &outline, const std::string &arch);
+Expected<hir::Value> RunOnCpu(const hir::Program &prog, hir::DataRegistry &data, const hir::InterpretOptions &opts,
+                              const std::string &outline, bool timing);
+}  // namespace rndn::hirtool
+
 namespace {
 
 int Usage() {
-    std::fprintf(stderr, "usage: rndn-hir check|print|run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time]\n");
+    std::fprintf(stderr, "usage: rndn-hir check|print|run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time] [--device=cpu]\n"
+                         "       rndn-hir compile PROGRAM.hir [--emit=outlined|ptx] [--outline=none|flow|full] [--arch=sm_XX]\n");
     return 2;
 }
 
@@ -37,14 +45,19 @@ int main(int argc, char **argv) {
     if (argc < 3) return Usage();
     std::string cmd = argv[1], path = argv[2], schema, data;
     bool timing = false;
+    std::string emit, outline, arch, device;  // compile / run --device=cpu
     for (int i = 3; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--schema" && i + 1 < argc) schema = argv[++i];
         else if (a == "--data" && i + 1 < argc) data = argv[++i];
         else if (a == "--time") timing = true;
+        else if (a.rfind("--emit=", 0) == 0) emit = a.substr(7);
+        else if (a.rfind("--outline=", 0) == 0) outline = a.substr(10);
+        else if (a.rfind("--arch=", 0) == 0) arch = a.substr(7);
+        else if (a.rfind("--device=", 0) == 0) device = a.substr(9);
         else return Usage();
     }
-    if (cmd != "check" && cmd != "print" && cmd != "run") return Usage();
+    if (cmd != "check" && cmd != "print" && cmd != "run" && cmd != "compile") return Usage();
     std::string text;
     if (!ReadFile(path, text)) {
         std::fprintf(stderr, "cannot read %s\n", path.c_str());
@@ -62,6 +75,7 @@ int main(int argc, char **argv) {
         std::cout << path << ": ok\n";
         return 0;
     }
+    if (cmd == "compile") return rndn::hirtool::CompileCommand(*prog, emit, outline, arch);
     rndn::hir::DataRegistry registry;
     if (!schema.empty()) {
         std::string sql;
@@ -77,7 +91,8 @@ int main(int argc, char **argv) {
     }
     rndn::hir::InterpretOptions opts;
     auto t0 = std::chrono::steady_clock::now();
-    auto result = rndn::hir::Interpret(*prog, registry, opts);
+    if (!device.empty() && device != "cpu") return Usage();
+    auto result = device == "cpu" ? rndn::hirtool::RunOnCpu(*prog, registry, opts, outline, timing) : rndn::hir::Interpret(*prog, registry, opts);
     auto t1 = std::chrono::steady_clock::now();
     if (!result.ok()) return Fail(result.status());
     if (timing) std::fprintf(stderr, "run: %.1f ms\n", std::chrono::duration<double, std::milli>(t1 - t0).count());

@@ -1,0 +1,274 @@
+// Hybrid execution: kernels on the cpu device, everything else on the interpreter (see codegen.h).
+#include <chrono>
+#include <cstring>
+#include <set>
+
+#include "codegen/internal.h"
+#include "cpujit/cpujit.h"
+
+namespace rndn::codegen {
+
+Expected<std::string> KernelPtxText(const OutlinedProgram &p, int kernel, const PtxOptions &options, std::vector<bool> *output_nullable);
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double Ms(Clock::time_point a) { return std::chrono::duration<double, std::milli>(Clock::now() - a).count(); }
+
+bool StraightLine(const hir::Function &fn) {
+    for (const auto &s : fn.body)
+        if (s.kind != hir::Stmt::Kind::ASSIGN && s.kind != hir::Stmt::Kind::EXPR && s.kind != hir::Stmt::Kind::RETURN &&
+            s.kind != hir::Stmt::Kind::VAR)
+            return false;
+    return true;
+}
+
+bool SameType(const hir::Type &a, const hir::Type &b) {
+    if (a.kind != b.kind) return false;
+    if (hir::IsDecimal(a.kind)) return a.scale == b.scale;
+    return true;
+}
+
+// Memory registered with the device for one launch; unregistered on scope exit.
+class Registrations {
+public:
+    explicit Registrations(cpujit::Device &d) : d_(d) {}
+    ~Registrations() {
+        for (const void *p : regs_) d_.UnregisterMemory(p);
+    }
+    void Add(const void *p, size_t bytes) {
+        if (!p || bytes == 0 || regs_.count(p)) return;
+        d_.RegisterMemory(p, bytes);
+        regs_.insert(p);
+    }
+
+private:
+    cpujit::Device &d_;
+    std::set<const void *> regs_;
+};
+
+class Exec {
+public:
+    Exec(cpujit::Device &d, const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &o, RunStats &st)
+        : dev_(d), p_(p), data_(data), opts_(o), stats_(st), frame_(static_cast<size_t>(p.entry->num_slots)) {}
+
+    Expected<hir::Value> Run() {
+        const auto &body = p_.entry->body;
+        for (const auto &step : p_.steps) {
+            if (opts_.should_cancel && opts_.should_cancel()) return Status::Cancelled();
+            switch (step.kind) {
+                case Step::Kind::INTERP: RNDN_RETURN_IF_ERROR(Interp(body[static_cast<size_t>(step.stmt)])); break;
+                case Step::Kind::RETURN: {
+                    const auto &s = body[static_cast<size_t>(step.stmt)];
+                    if (s.operands.empty()) return hir::Value();
+                    const auto &o = s.operands[0];
+                    if (o.kind == hir::Operand::Kind::LITERAL) return hir::Value(o.literal.value);
+                    if (o.kind == hir::Operand::Kind::NAME && o.slot >= 0) return frame_[static_cast<size_t>(o.slot)];
+                    return Status::Internal("return of an unsupported operand");
+                }
+                case Step::Kind::KERNEL: RNDN_RETURN_IF_ERROR(Kernel(step.kernel)); break;
+            }
+        }
+        return hir::Value();
+    }
+
+private:
+    Status Interp(const hir::Stmt &s) {
+        RNDN_ASSIGN_OR_RETURN(auto vals, hir::EvaluateExpr(*p_.program, s.expr, frame_, data_, opts_));
+        ++stats_.statements_interpreted;
+        if (s.kind == hir::Stmt::Kind::ASSIGN) {
+            if (vals.size() != s.targets.size()) return Status::Internal("assignment arity mismatch");
+            for (size_t i = 0; i < vals.size(); ++i) frame_[static_cast<size_t>(s.targets[i].slot)] = std::move(vals[i]);
+        }
+        return Status::Ok();
+    }
+
+    Status Redo(const codegen::Kernel &k) {
+        ++stats_.kernels_redone;
+        for (const auto &ks : k.stmts) RNDN_RETURN_IF_ERROR(Interp(p_.entry->body[static_cast<size_t>(ks.stmt)]));
+        return Status::Ok();
+    }
+
+    Status Kernel(int index) {
+        const codegen::Kernel &k = p_.kernels[static_cast<size_t>(index)];
+        // inputs as the outliner expected them?
+        std::vector<std::shared_ptr<const hir::Vector>> in(k.inputs.size());
+        int64_t n = -1;
+        PtxOptions po;
+        po.nullable.assign(p_.kernels.size(), {});
+        auto &nullable = po.nullable[static_cast<size_t>(index)];
+        nullable.assign(k.inputs.size(), false);
+        for (size_t i = 0; i < k.inputs.size(); ++i) {
+            const KernelInput &ki = k.inputs[i];
+            hir::Value v = ki.literal ? hir::Value(ki.literal->literal.value) : frame_[static_cast<size_t>(ki.slot)];
+            if (!v.is_vector()) return Redo(k);
+            in[i] = v.vector_ptr();
+            const hir::Vector &x = *in[i];
+            if (!SameType(x.type, ki.type) || !x.elem_scale.empty() || x.type.scale < 0) return Redo(k);
+            if (ki.scalar) {
+                if (x.length != 1) return Redo(k);
+            } else {
+                if (n >= 0 && x.length != n) return Redo(k);
+                n = x.length;
+            }
+            nullable[i] = x.HasNulls();
+        }
+        if (n < 0) return Redo(k);
+        if (opts_.sql_float_errors) {
+            for (const auto &ks : k.stmts) {
+                const auto &t = p_.entry->body[static_cast<size_t>(ks.stmt)].expr.types[0];
+                if (t.kind == hir::TypeKind::F64 && ks.form == Form::ELEMENTWISE) return Redo(k);
+            }
+        }
+        auto t0 = Clock::now();
+        std::vector<bool> out_nullable;
+        RNDN_ASSIGN_OR_RETURN(std::string text, KernelPtxText(p_, index, po, &out_nullable));
+        text = ".version 8.7\n.target sm_80\n.address_size 64\n\n" + text;
+        stats_.ptx_ms += Ms(t0);
+        t0 = Clock::now();
+        RNDN_ASSIGN_OR_RETURN(auto mod, dev_.LoadModule(text));
+        stats_.jit_ms += Ms(t0);
+        const cpujit::Kernel *ck = mod->Find(k.name);
+        if (!ck) return Status::Internal("kernel " + k.name + " missing from its module");
+
+        Registrations regs(dev_);
+        std::vector<cpujit::Arg> args;
+        args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(n)));
+        static uint64_t dummy[4];
+        regs.Add(dummy, sizeof dummy);
+        for (size_t i = 0; i < in.size(); ++i) {
+            const hir::Vector &x = *in[i];
+            size_t bytes = static_cast<size_t>(x.length) * static_cast<size_t>(kernel::ElementBytes(x.type));
+            const void *ptr = bytes ? static_cast<const void *>(x.data.get()) : dummy;
+            regs.Add(ptr, bytes);
+            args.push_back(cpujit::Arg::Ptr(ptr));
+            if (nullable[i]) {
+                regs.Add(x.validity.data(), x.validity.size() * 8);
+                args.push_back(cpujit::Arg::Ptr(x.validity.data()));
+            }
+        }
+        uint32_t grid = static_cast<uint32_t>(std::min<int64_t>(std::max<int64_t>(1, (n + codegen::Kernel::kBlock - 1) / codegen::Kernel::kBlock),
+                                                                codegen::Kernel::kMaxGrid));
+        size_t warps = static_cast<size_t>(grid) * codegen::Kernel::kBlock / 32;
+        std::vector<std::shared_ptr<hir::Vector>> outs(k.outputs.size());
+        std::vector<std::vector<uint8_t>> out_valid(k.outputs.size());
+        std::vector<std::vector<uint64_t>> partials(k.outputs.size());
+        for (size_t o = 0; o < k.outputs.size(); ++o) {
+            const KernelOutput &ko = k.outputs[o];
+            if (ko.reduction) {
+                partials[o].assign(warps * 4, 0);
+                regs.Add(partials[o].data(), partials[o].size() * 8);
+                args.push_back(cpujit::Arg::Ptr(partials[o].data()));
+                continue;
+            }
+            RNDN_ASSIGN_OR_RETURN(outs[o], hir::MakeVector(ko.type, n));
+            size_t bytes = static_cast<size_t>(n) * static_cast<size_t>(kernel::ElementBytes(ko.type));
+            const void *ptr = bytes ? static_cast<const void *>(outs[o]->data.get()) : dummy;
+            regs.Add(ptr, bytes);
+            args.push_back(cpujit::Arg::Ptr(ptr));
+            if (o < out_nullable.size() && out_nullable[o]) {
+                out_valid[o].assign(static_cast<size_t>(std::max<int64_t>(n, 1)), 0);
+                regs.Add(out_valid[o].data(), out_valid[o].size());
+                args.push_back(cpujit::Arg::Ptr(out_valid[o].data()));
+            }
+        }
+        uint32_t err = 0;
+        regs.Add(&err, sizeof err);
+        args.push_back(cpujit::Arg::Ptr(&err));
+        cpujit::LaunchConfig cfg;
+        cfg.grid.x = grid;
+        cfg.block.x = codegen::Kernel::kBlock;
+        t0 = Clock::now();
+        RNDN_RETURN_IF_ERROR(dev_.Launch(*ck, cfg, args));
+        stats_.kernel_ms += Ms(t0);
+        ++stats_.kernels_launched;
+        if (err != 0) return Redo(k);
+        // finish reductions
+        std::vector<hir::Value> results(k.outputs.size());
+        for (size_t o = 0; o < k.outputs.size(); ++o) {
+            const KernelOutput &ko = k.outputs[o];
+            if (!ko.reduction) {
+                if (!out_valid[o].empty()) {
+                    outs[o]->EnsureValidity();
+                    for (int64_t r = 0; r < n; ++r)
+                        if (!out_valid[o][static_cast<size_t>(r)]) outs[o]->SetNull(r);
+                }
+                results[o] = hir::Value(outs[o]);
+                continue;
+            }
+            __int128 sum = 0;
+            int64_t mn = INT64_MAX, mx = INT64_MIN;
+            uint64_t cnt = 0;
+            bool ovf = false;
+            for (size_t w = 0; w < warps; ++w) {
+                const uint64_t *rec = &partials[o][w * 4];
+                __int128 v = static_cast<__int128>((static_cast<unsigned __int128>(rec[1]) << 64) | rec[0]);
+                ovf |= __builtin_add_overflow(sum, v, &sum);
+                mn = std::min(mn, static_cast<int64_t>(rec[0]));
+                mx = std::max(mx, static_cast<int64_t>(rec[0]));
+                cnt += rec[2];
+            }
+            if (ovf) return Redo(k);
+            RNDN_ASSIGN_OR_RETURN(auto r, hir::MakeVector(ko.type, 1));
+            if (ko.op == "count" || ko.op == "len") {
+                r->Data<int64_t>()[0] = static_cast<int64_t>(cnt);
+            } else {
+                bool any_nullable = false;
+                for (bool b : nullable) any_nullable |= b;
+                if (cnt == 0 && (ko.op != "sum" || any_nullable || opts_.sql_empty_aggregates)) return Redo(k);
+                int64_t val = ko.op == "min" ? mn : mx;
+                switch (ko.type.kind) {
+                    case hir::TypeKind::DEC128: r->Data<__int128>()[0] = sum; break;
+                    case hir::TypeKind::I64:
+                        if (ko.op == "sum") {
+                            if (sum > INT64_MAX || sum < INT64_MIN) return Redo(k);
+                            val = static_cast<int64_t>(sum);
+                        }
+                        r->Data<int64_t>()[0] = val;
+                        break;
+                    case hir::TypeKind::DEC64: r->Data<int64_t>()[0] = val; break;
+                    case hir::TypeKind::I32:
+                    case hir::TypeKind::DATE:
+                        if (ko.op == "sum") {
+                            if (sum > INT32_MAX || sum < INT32_MIN) return Redo(k);
+                            val = static_cast<int64_t>(sum);
+                        }
+                        r->Data<int32_t>()[0] = static_cast<int32_t>(val);
+                        break;
+                    default: return Redo(k);
+                }
+            }
+            results[o] = hir::Value(r);
+        }
+        for (size_t o = 0; o < k.outputs.size(); ++o) frame_[static_cast<size_t>(k.outputs[o].slot)] = results[o];
+        stats_.statements_compiled += static_cast<int>(k.stmts.size());
+        return Status::Ok();
+    }
+
+    cpujit::Device &dev_;
+    const OutlinedProgram &p_;
+    hir::DataRegistry &data_;
+    const hir::InterpretOptions &opts_;
+    RunStats &stats_;
+    std::vector<hir::Value> frame_;
+};
+
+}  // namespace
+
+Expected<hir::Value> Runner::Run(const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &options, RunStats *stats) {
+    RunStats local;
+    RunStats &st = stats ? *stats : local;
+    if (!p.program || !p.entry) return Status::Internal("Runner: empty outlined program");
+    if (!StraightLine(*p.entry)) {
+        ++st.statements_interpreted;
+        return hir::Interpret(*p.program, data, options);
+    }
+    Exec e(device_, p, data, options, st);
+    try {
+        return e.Run();
+    } catch (const std::bad_alloc &) {
+        return Status::OutOfMemory("out of memory in the hybrid executor");
+    }
+}
+
+}  // namespace rndn::codegen
