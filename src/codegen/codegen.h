@@ -10,7 +10,8 @@
 // planner and the TPC-H programs produce).  Each statement becomes either an interpreter step or
 // part of a kernel.  Kernel forms: element-wise builtins (templates.def), @compress fused as a
 // predicate (full mode; the compressed value is never materialised) and reductions
-// (@sum @count @len @min @max, per-warp partials by warp shuffles, finished on the host).
+// (@sum @count @len @min @max, per-warp partials by warp shuffles, finished on the host), and
+// @index gathers (x[idx] with a bounds check; idx gives the kernel's domain).
 #pragma once
 
 #include <cstdint>
@@ -28,7 +29,7 @@ const char *FusionModeName(FusionMode m);
 Expected<FusionMode> ParseFusionMode(std::string_view s);
 
 // What a statement of the kernel computes.
-enum class Form : uint8_t { ELEMENTWISE, COMPRESS, REDUCE };
+enum class Form : uint8_t { ELEMENTWISE, COMPRESS, REDUCE, GATHER };
 
 // A symbolic length.  ROWS: the length of an interpreter-produced value (all columns of one
 // loaded table share one); SCALAR: length 1; COMPRESSED: the selected rows of `mask` (a slot) over
@@ -47,6 +48,7 @@ struct KernelInput {
     const hir::Operand *literal = nullptr; // literal operand (its value is a kernel argument)
     hir::Type type;
     bool scalar = false;  // broadcast (length 1): element 0 is read once
+    bool random_access = false;  // @index source: read at gathered positions (any length)
     std::string name;     // variable name or "lit<k>"
 };
 

@@ -141,6 +141,10 @@ struct Outliner {
                             "compress(" + e->args[0].name + ")", mg, e->args[0].slot);
             } else if (kernel::IsReduction(name)) {
                 g = Scalar();
+            } else if (name == "index" && e->args.size() == 2 && hir::IsBasic(e->args[0].type.kind) &&
+                       e->args[1].type.kind == TypeKind::I64) {
+                g = OperandGeo(e->args[1]);
+                if (g == Scalar()) g = -1;
             }
             if (g < 0) g = Geo(Geometry::Kind::OPAQUE, "op" + std::to_string(slot), "len(" + Name(slot) + ")");
             out.slot_geometry[static_cast<size_t>(slot)] = g;
@@ -168,6 +172,13 @@ struct Outliner {
             if (args.size() != 2 || args[0].kind != TypeKind::BOOL || !kernel::TypeSupported(args[1])) return false;
             if (s.expr.args[0].kind != Operand::Kind::NAME || s.expr.args[1].kind != Operand::Kind::NAME) return false;
             *f = Form::COMPRESS;
+            return true;
+        }
+        if (name == "index") {
+            if (args.size() != 2 || !kernel::TypeSupported(args[0]) || args[1].kind != TypeKind::I64) return false;
+            if (s.expr.args[0].kind != Operand::Kind::NAME || s.expr.args[1].kind != Operand::Kind::NAME) return false;
+            if (!(s.expr.types[0] == args[0])) return false;
+            *f = Form::GATHER;
             return true;
         }
         if (kernel::IsReduction(name)) {
@@ -252,6 +263,13 @@ struct Outliner {
                 if (virt[static_cast<size_t>(s.targets[0].slot)]) domain[k] = OperandGeo(s.expr.args[0]);
                 continue;
             }
+            if (form[k] == Form::GATHER) {
+                int ig = OperandGeo(s.expr.args[1]);
+                if (ig >= 0 && ig != Scalar() && !virt[static_cast<size_t>(s.expr.args[0].slot)] &&
+                    !virt[static_cast<size_t>(s.expr.args[1].slot)] && OperandGeo(s.expr.args[0]) >= 0)
+                    domain[k] = ig;
+                continue;
+            }
             int d = -2;
             bool bad = false;
             bool want = form[k] == Form::ELEMENTWISE && virt[static_cast<size_t>(s.targets[0].slot)];
@@ -304,10 +322,13 @@ struct Outliner {
                     const Kernel &K = out.kernels[static_cast<size_t>(kk)];
                     if (K.domain != domain[k]) continue;
                     bool ready = true, flows = false;
-                    for (const auto &a : s.expr.args) {
+                    for (size_t ai = 0; ai < s.expr.args.size(); ++ai) {
+                        const auto &a = s.expr.args[ai];
                         if (a.kind != Operand::Kind::NAME) continue;
                         int sl = a.slot;
-                        if (slot_kernel[static_cast<size_t>(sl)] == kk) {
+                        if (form[k] == Form::GATHER && ai == 0 && slot_kernel[static_cast<size_t>(sl)] == kk) {
+                            ready = false;  // gathering from a column the kernel is still writing
+                        } else if (slot_kernel[static_cast<size_t>(sl)] == kk) {
                             if (slot_reduced[static_cast<size_t>(sl)]) ready = false;
                             else flows = true;
                         } else if (slot_step[static_cast<size_t>(sl)] >= kernel_step[static_cast<size_t>(kk)]) {
@@ -349,13 +370,16 @@ struct Outliner {
         int lit = 0;
         for (size_t kk = 0; kk < out.kernels.size(); ++kk) {
             Kernel &K = out.kernels[kk];
-            std::set<int> inside, seen_in;
+            std::set<int> inside;
+            std::set<std::pair<int, bool>> seen_in;
             for (const auto &ks : K.stmts) inside.insert(fn.body[static_cast<size_t>(ks.stmt)].targets[0].slot);
             for (const auto &ks : K.stmts) {
                 const Stmt &s = fn.body[static_cast<size_t>(ks.stmt)];
-                for (const auto &a : s.expr.args) {
+                for (size_t ai = 0; ai < s.expr.args.size(); ++ai) {
+                    const auto &a = s.expr.args[ai];
                     KernelInput in;
                     in.type = a.type;
+                    in.random_access = ks.form == Form::GATHER && ai == 0;
                     if (a.kind == Operand::Kind::LITERAL) {
                         in.literal = &a;
                         in.scalar = true;
@@ -364,8 +388,8 @@ struct Outliner {
                         K.inputs.push_back(in);
                         continue;
                     }
-                    if (inside.count(a.slot) || seen_in.count(a.slot)) continue;
-                    seen_in.insert(a.slot);
+                    if ((inside.count(a.slot) && !in.random_access) || seen_in.count({a.slot, in.random_access})) continue;
+                    seen_in.insert({a.slot, in.random_access});
                     in.slot = a.slot;
                     in.name = a.name;
                     in.scalar = OperandGeo(a) == Scalar();
@@ -553,13 +577,13 @@ std::string Print(const OutlinedProgram &p) {
     }
     for (const auto &K : p.kernels) {
         os << "kernel " << K.name << " domain=g" << K.domain << " inputs:";
-        for (const auto &in : K.inputs) os << " " << in.name << ":" << hir::TypeToString(in.type) << (in.scalar ? "[1]" : "[n]");
+        for (const auto &in : K.inputs) os << " " << in.name << ":" << hir::TypeToString(in.type) << (in.scalar ? "[1]" : in.random_access ? "[*]" : "[n]");
         os << " outputs:";
         for (const auto &o : K.outputs) os << " " << o.name << (o.reduction ? "(" + o.op + ")" : "");
         os << "\n";
         for (const auto &ks : K.stmts) {
             const auto &s = body[static_cast<size_t>(ks.stmt)];
-            const char *f = ks.form == Form::ELEMENTWISE ? "map" : ks.form == Form::COMPRESS ? "compress" : "reduce";
+            const char *f = ks.form == Form::ELEMENTWISE ? "map" : ks.form == Form::COMPRESS ? "compress" : ks.form == Form::GATHER ? "gather" : "reduce";
             os << "  " << f << " " << StmtText(s);
             int g = p.slot_geometry[static_cast<size_t>(s.targets[0].slot)];
             if (g >= 0) os << "  : g" << g;

@@ -143,6 +143,7 @@ std::vector<std::string> KernelForms() {
     out.push_back("@sum: s32 s64 dec (128-bit accumulation)");
     out.push_back("@count @len: every class");
     out.push_back("@min @max: s32 (i32, date) s64 dec64");
+    out.push_back("@index (gather with an i64 index vector): pred u8 s32 s64 f64 dec");
     return out;
 }
 
@@ -169,13 +170,14 @@ public:
         for (size_t i = 0; i < k_.inputs.size(); ++i) {
             params << ", .param .u64 in" << i;
             if (Nullable(i)) params << ", .param .u64 inv" << i;
+            if (k_.inputs[i].random_access) params << ", .param .u64 inlen" << i;
         }
         // head: parameters and scalars
         std::string n = Q();
         zero32_ = R();
         Emit("mov.u32 " + zero32_ + ", 0");
         Emit("ld.param.u64 " + n + ", [n]");
-        std::vector<std::string> in_ptr(k_.inputs.size()), in_vptr(k_.inputs.size());
+        std::vector<std::string> in_ptr(k_.inputs.size()), in_vptr(k_.inputs.size()), in_len(k_.inputs.size());
         for (size_t i = 0; i < k_.inputs.size(); ++i) {
             in_ptr[i] = Q();
             Emit("ld.param.u64 " + in_ptr[i] + ", [in" + std::to_string(i) + "]");
@@ -184,6 +186,10 @@ public:
                 in_vptr[i] = Q();
                 Emit("ld.param.u64 " + in_vptr[i] + ", [inv" + std::to_string(i) + "]");
                 Emit("cvta.to.global.u64 " + in_vptr[i] + ", " + in_vptr[i]);
+            }
+            if (k_.inputs[i].random_access) {
+                in_len[i] = Q();
+                Emit("ld.param.u64 " + in_len[i] + ", [inlen" + std::to_string(i) + "]");
             }
         }
         // scalars load element 0 once
@@ -221,7 +227,7 @@ public:
         std::map<int, Val> vals;  // slot -> value
         std::map<size_t, Val> row_inputs;
         for (size_t j = 0; j < k_.inputs.size(); ++j) {
-            if (k_.inputs[j].scalar) continue;
+            if (k_.inputs[j].scalar || k_.inputs[j].random_access) continue;
             RNDN_ASSIGN_OR_RETURN(Val v, Load(k_.inputs[j].type, in_ptr[j], in_vptr[j], i));
             vals[k_.inputs[j].slot] = v;
         }
@@ -249,6 +255,23 @@ public:
                 if (!x.sel.empty()) Emit("and.pred " + sel + ", " + sel + ", " + x.sel);
                 r.sel = sel;
                 vals[slot] = r;
+                continue;
+            }
+            if (ks.form == Form::GATHER) {
+                size_t j = 0;
+                while (j < k_.inputs.size() && !(k_.inputs[j].random_access && k_.inputs[j].slot == s.expr.args[0].slot)) ++j;
+                if (j == k_.inputs.size()) return Status::Internal("gather source missing from the kernel inputs");
+                Val idx = arg(s.expr.args[1]);
+                std::string ok = P(), bad = P();
+                Emit("setp.lt.u64 " + ok + ", " + idx.r + ", " + in_len[j]);
+                if (!idx.valid.empty()) Emit("and.pred " + ok + ", " + ok + ", " + idx.valid);  // NULL index: an error
+                Emit("not.pred " + bad + ", " + ok);
+                Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + bad);
+                guard_ = ok;
+                auto v = Load(k_.inputs[j].type, in_ptr[j], in_vptr[j], idx.r);
+                guard_.clear();
+                if (!v.ok()) return v.status();
+                vals[slot] = *v;
                 continue;
             }
             if (ks.form == Form::REDUCE) {
@@ -434,7 +457,7 @@ private:
             if (k_.outputs[o].slot == slot) return o;
         return 0;
     }
-    void Emit(const std::string &s) { body_ << s << ";\n"; }
+    void Emit(const std::string &s) { body_ << (guard_.empty() ? "" : "@" + guard_ + " ") << s << ";\n"; }
     std::string P() { return "%p" + std::to_string(++np_); }
     std::string R() { return "%r" + std::to_string(++nr_); }
     std::string Q() { return "%rd" + std::to_string(++nq_); }
@@ -653,6 +676,7 @@ private:
     std::vector<bool> nullable_;
     std::ostringstream body_;
     std::string head_extra_, params_out_, zero32_;
+    std::string guard_;  // predicate on every emitted instruction (gathers: in-bounds rows only)
     std::vector<bool> output_nullable_;
     int np_ = 0, nr_ = 0, nq_ = 0, nf_ = 0;
 };

@@ -107,6 +107,8 @@ private:
             if (!SameType(x.type, ki.type) || !x.elem_scale.empty() || x.type.scale < 0) return Redo(k);
             if (ki.scalar) {
                 if (x.length != 1) return Redo(k);
+            } else if (ki.random_access) {
+                // any length: the kernel checks every index against it
             } else {
                 if (n >= 0 && x.length != n) return Redo(k);
                 n = x.length;
@@ -146,6 +148,7 @@ private:
                 regs.Add(x.validity.data(), x.validity.size() * 8);
                 args.push_back(cpujit::Arg::Ptr(x.validity.data()));
             }
+            if (k.inputs[i].random_access) args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(x.length)));
         }
         uint32_t grid = static_cast<uint32_t>(std::min<int64_t>(std::max<int64_t>(1, (n + codegen::Kernel::kBlock - 1) / codegen::Kernel::kBlock),
                                                                 codegen::Kernel::kMaxGrid));
