@@ -37,6 +37,8 @@ const std::vector<Col> &Cols() {
         {"c1", TypeKind::CHAR}, {"c2", TypeKind::CHAR}, {"b1", TypeKind::BOOL}, {"b2", TypeKind::BOOL},
         {"m1", Type::Decimal(TypeKind::DEC64, 2)}, {"m2", Type::Decimal(TypeKind::DEC64, 3)},
         {"w1", Type::Decimal(TypeKind::DEC128, 4)}, {"w2", Type::Decimal(TypeKind::DEC128, 2)},
+        // gather indexes: ix in range, ox sometimes out of range (negative or past the end)
+        {"ix", TypeKind::I64}, {"ox", TypeKind::I64},
     };
     return cols;
 }
@@ -67,6 +69,8 @@ std::shared_ptr<hir::Table> MakeTable(int64_t n, bool nulls, bool extreme, uint3
                 }
                 default: break;
             }
+            if (c.name == "ix") v->Data<int64_t>()[i] = static_cast<int64_t>(rng() % static_cast<uint64_t>(n));
+            if (c.name == "ox") v->Data<int64_t>()[i] = static_cast<int64_t>(rng() % static_cast<uint64_t>(n + 3)) - (i == n / 2 ? n + 1 : 0);
             if (nulls && rng() % 5 == 0) v->SetNull(i);
         }
         t->names.push_back(c.name);
@@ -215,6 +219,18 @@ TEST(KernelForms, OverflowReportsTheInterpretersError) {
     Check(Program("extreme", {"i1"}, "    r:? = @sum(a);\n"), "i32 sum out of range", true);
     Check(Program("extreme", {"l1"}, "    r:? = @sum(a);\n"), "i64 sum out of range", true);
     Check(Program("extreme", {"m1", "m2"}, "    r:? = @plus(a, b);\n"), "dec64 rescale of values near the 64-bit limits (exact in 128 bits)");
+}
+
+TEST(KernelForms, GatherEveryClass) {
+    for (const char *col : {"i1", "l1", "f1", "d1", "c1", "b1", "m1", "w1"})
+        for (const char *t : kTables) Check(Program(t, {col, "ix"}, "    r:? = @index(a, b);\n"), std::string("index ") + col + " " + t);
+    // gathers fused with element-wise statements over the index's rows
+    Check(Program("nulls", {"m1", "ix", "i1"}, "    x:? = @index(a, b);\n    y:? = @index(c, b);\n    z:? = @gt(y, 0:i32);\n"
+                                              "    w:? = @compress(z, x);\n    r:? = @sum(w);\n"),
+          "gather + compress + sum");
+    // out of range and NULL indexes: the interpreter's error
+    Check(Program("big", {"i1", "ox"}, "    r:? = @index(a, b);\n"), "index out of range", true);
+    Check(Program("nulls", {"l1", "ox"}, "    r:? = @index(a, b);\n"), "NULL index", true);
 }
 
 TEST(KernelForms, FusedChainLikeQ6) {
