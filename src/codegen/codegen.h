@@ -73,6 +73,11 @@ struct Kernel {
     std::vector<KernelStmt> stmts;
     std::vector<KernelInput> inputs;
     std::vector<KernelOutput> outputs;
+    // A compaction kernel (materialised @compress, all statements share mask slot compact_mask):
+    // each thread owns a contiguous chunk of rows; pass 0 counts the selected rows per thread,
+    // the host turns the counts into offsets (exclusive scan), pass 1 writes the selected rows in
+    // order.  Params: n, inputs (mask first), outputs (+ validity bytes), counts, pass, err.
+    int compact_mask = -1;
     // Launch geometry: a grid-stride loop, kBlock threads per CTA, at most kMaxGrid CTAs.
     static constexpr uint32_t kBlock = 128;
     static constexpr uint32_t kMaxGrid = 256;

@@ -260,7 +260,11 @@ struct Outliner {
             if (!can[k]) continue;
             const Stmt &s = fn.body[k];
             if (form[k] == Form::COMPRESS) {
-                if (virt[static_cast<size_t>(s.targets[0].slot)]) domain[k] = OperandGeo(s.expr.args[0]);
+                int mg = OperandGeo(s.expr.args[0]);
+                if (virt[static_cast<size_t>(s.targets[0].slot)]) domain[k] = mg;
+                else if (mg >= 0 && mg != Scalar() && mg == OperandGeo(s.expr.args[1]) && !virt[static_cast<size_t>(s.expr.args[0].slot)] &&
+                         !virt[static_cast<size_t>(s.expr.args[1].slot)])
+                    domain[k] = mg;  // materialised: a compaction kernel
                 continue;
             }
             if (form[k] == Form::GATHER) {
@@ -317,10 +321,13 @@ struct Outliner {
             }
             // candidate kernels, latest first
             int chosen = -1;
+            const bool compaction = form[k] == Form::COMPRESS && !virt[static_cast<size_t>(s.targets[0].slot)];
+            const int mask_slot = compaction ? s.expr.args[0].slot : -1;
             if (mode != FusionMode::NONE) {
                 for (int kk = static_cast<int>(out.kernels.size()) - 1; kk >= 0 && chosen < 0; --kk) {
                     const Kernel &K = out.kernels[static_cast<size_t>(kk)];
                     if (K.domain != domain[k]) continue;
+                    if (K.compact_mask != mask_slot) continue;  // compactions fuse only with compactions of one mask
                     bool ready = true, flows = false;
                     for (size_t ai = 0; ai < s.expr.args.size(); ++ai) {
                         const auto &a = s.expr.args[ai];
@@ -335,6 +342,7 @@ struct Outliner {
                             ready = false;
                         }
                     }
+                    if (compaction) flows = true;  // siblings reading one mask
                     if (ready && (flows || mode == FusionMode::FULL)) chosen = kk;
                 }
             }
@@ -342,6 +350,7 @@ struct Outliner {
                 Kernel K;
                 K.name = "k" + std::to_string(out.kernels.size());
                 K.domain = domain[k];
+                K.compact_mask = mask_slot;
                 out.kernels.push_back(K);
                 Step st;
                 st.kind = Step::Kind::KERNEL;
@@ -399,7 +408,7 @@ struct Outliner {
                 bool used_outside = returned[static_cast<size_t>(slot)];
                 for (int u : users[static_cast<size_t>(slot)])
                     if (kernel_of[static_cast<size_t>(u)] != static_cast<int>(kk)) used_outside = true;
-                if (ks.form == Form::REDUCE || (used_outside && !virt[static_cast<size_t>(slot)])) {
+                if (ks.form == Form::REDUCE || K.compact_mask >= 0 || (used_outside && !virt[static_cast<size_t>(slot)])) {
                     KernelOutput o;
                     o.slot = slot;
                     o.type = s.expr.types[0];
@@ -560,11 +569,12 @@ std::string Print(const OutlinedProgram &p) {
             case Step::Kind::RETURN: os << StmtText(body[static_cast<size_t>(st.stmt)]); break;
             case Step::Kind::KERNEL: {
                 const Kernel &K = p.kernels[static_cast<size_t>(st.kernel)];
+                if (K.compact_mask >= 0) os << "compact ";
                 os << "launch " << K.name << " over g" << K.domain << " (" << p.geometries[static_cast<size_t>(K.domain)].text
                    << ") grid=min(ceil(n/" << Kernel::kBlock << ")," << Kernel::kMaxGrid << ") block=" << Kernel::kBlock;
                 for (const auto &o : K.outputs) {
                     os << "; alloc " << o.name << ":" << hir::TypeToString(o.type) << " x ";
-                    os << (o.reduction ? std::string("1 (partials: one per warp)") : "n");
+                    os << (o.reduction ? std::string("1 (partials: one per warp)") : K.compact_mask >= 0 ? "count(" + p.slot_names[static_cast<size_t>(K.compact_mask)] + ")" : "n");
                 }
                 break;
             }

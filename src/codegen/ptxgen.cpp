@@ -139,7 +139,7 @@ std::vector<std::string> KernelForms() {
         for (const auto &c : cls) s += " " + c;
         out.push_back(s);
     }
-    out.push_back("@compress: pred u8 s32 s64 f64 dec (fused as a predicate; full mode)");
+    out.push_back("@compress: pred u8 s32 s64 f64 dec (fused as a predicate in full mode; else a two-pass order-preserving compaction kernel)");
     out.push_back("@sum: s32 s64 dec (128-bit accumulation)");
     out.push_back("@count @len: every class");
     out.push_back("@min @max: s32 (i32, date) s64 dec64");
@@ -450,7 +450,117 @@ public:
 
     const std::vector<bool> &output_nullable() const { return output_nullable_; }
 
+    // A compaction kernel (see Kernel::compact_mask).
+    Expected<std::string> RunCompaction() {
+        std::ostringstream params;
+        params << ".param .u64 n";
+        for (size_t i = 0; i < k_.inputs.size(); ++i) {
+            params << ", .param .u64 in" << i;
+            if (Nullable(i)) params << ", .param .u64 inv" << i;
+        }
+        zero32_ = R();
+        Emit("mov.u32 " + zero32_ + ", 0");
+        std::string n = Q();
+        Emit("ld.param.u64 " + n + ", [n]");
+        std::vector<std::string> in_ptr(k_.inputs.size()), in_vptr(k_.inputs.size());
+        for (size_t i = 0; i < k_.inputs.size(); ++i) {
+            in_ptr[i] = Param("in" + std::to_string(i));
+            if (Nullable(i)) in_vptr[i] = Param("inv" + std::to_string(i));
+        }
+        // outputs: one per statement, in statement order
+        const auto &body = p_.entry->body;
+        output_nullable_.assign(k_.outputs.size(), false);
+        std::vector<size_t> src(k_.outputs.size());
+        std::vector<std::string> out_ptr(k_.outputs.size()), out_vptr(k_.outputs.size());
+        for (size_t o = 0; o < k_.outputs.size(); ++o) {
+            int data_slot = -1;
+            for (const auto &ks : k_.stmts)
+                if (body[static_cast<size_t>(ks.stmt)].targets[0].slot == k_.outputs[o].slot) data_slot = body[static_cast<size_t>(ks.stmt)].expr.args[1].slot;
+            size_t j = 0;
+            while (j < k_.inputs.size() && k_.inputs[j].slot != data_slot) ++j;
+            if (j == k_.inputs.size()) return Status::Internal("compaction source missing from the kernel inputs");
+            src[o] = j;
+            params << ", .param .u64 out" << o;
+            out_ptr[o] = Param("out" + std::to_string(o));
+            if (Nullable(j)) {
+                params << ", .param .u64 outv" << o;
+                out_vptr[o] = Param("outv" + std::to_string(o));
+                output_nullable_[o] = true;
+            }
+        }
+        params << ", .param .u64 counts, .param .u32 pass, .param .u64 err";
+        std::string counts = Param("counts"), pass = R();
+        Emit("ld.param.u32 " + pass + ", [pass]");
+        // chunk of this thread: [start, end)
+        std::string tid = R(), ntid = R(), ctaid = R(), nctaid = R(), gid = R();
+        Emit("mov.u32 " + tid + ", %tid.x");
+        Emit("mov.u32 " + ntid + ", %ntid.x");
+        Emit("mov.u32 " + ctaid + ", %ctaid.x");
+        Emit("mov.u32 " + nctaid + ", %nctaid.x");
+        Emit("mad.lo.u32 " + gid + ", " + ctaid + ", " + ntid + ", " + tid);
+        std::string total = Q(), chunk = Q(), start = Q(), end = Q(), g64 = Q(), slot = Q();
+        Emit("mul.wide.u32 " + total + ", " + ntid + ", " + nctaid);
+        Emit("add.u64 " + chunk + ", " + n + ", " + total);
+        Emit("sub.u64 " + chunk + ", " + chunk + ", 1");
+        Emit("div.u64 " + chunk + ", " + chunk + ", " + total);
+        Emit("cvt.u64.u32 " + g64 + ", " + gid);
+        Emit("mul.lo.u64 " + start + ", " + g64 + ", " + chunk);
+        Emit("add.u64 " + end + ", " + start + ", " + chunk);
+        Emit("min.u64 " + end + ", " + end + ", " + n);
+        Emit("shl.b64 " + slot + ", " + g64 + ", 3");
+        Emit("add.u64 " + slot + ", " + counts + ", " + slot);
+        std::string pos = Q(), i = Q(), pdone = P(), pcount = P();
+        Emit("setp.eq.u32 " + pcount + ", " + pass + ", 0");
+        Emit("mov.u64 " + pos + ", 0");
+        Emit("@!" + pcount + " ld.global.u64 " + pos + ", [" + slot + "]");
+        Emit("mov.u64 " + i + ", " + start);
+        Emit("setp.ge.u64 " + pdone + ", " + i + ", " + end);
+        Emit("@" + pdone + " bra $CDONE");
+        body_ << "$CLOOP:\n";
+        RNDN_ASSIGN_OR_RETURN(Val m, Load(k_.inputs[0].type, in_ptr[0], in_vptr[0], i));
+        std::string sel = P();
+        if (!m.valid.empty()) Emit("and.pred " + sel + ", " + m.r + ", " + m.valid);
+        else Emit("mov.pred " + sel + ", " + m.r);
+        // pass 1: copy the selected row of every source to its position
+        std::string write = P();
+        Emit("and.pred " + write + ", " + sel + ", !" + pcount);
+        Emit("@!" + write + " bra $CNEXT");
+        for (size_t o = 0; o < k_.outputs.size(); ++o) {
+            size_t j = src[o];
+            RNDN_ASSIGN_OR_RETURN(Val x, Load(k_.inputs[j].type, in_ptr[j], in_vptr[j], i));
+            Store(k_.outputs[o].type, x, out_ptr[o], pos);
+            if (!out_vptr[o].empty()) {
+                std::string a = Q(), b = R();
+                Emit("add.u64 " + a + ", " + out_vptr[o] + ", " + pos);
+                Emit("selp.u32 " + b + ", 1, 0, " + x.valid);
+                Emit("st.global.u8 [" + a + "], " + b);
+            }
+        }
+        body_ << "$CNEXT:\n";
+        std::string one = Q();
+        Emit("selp.u64 " + one + ", 1, 0, " + sel);
+        Emit("add.u64 " + pos + ", " + pos + ", " + one);
+        Emit("add.u64 " + i + ", " + i + ", 1");
+        Emit("setp.lt.u64 " + pdone + ", " + i + ", " + end);
+        Emit("@" + pdone + " bra $CLOOP");
+        body_ << "$CDONE:\n";
+        Emit("@" + pcount + " st.global.u64 [" + slot + "], " + pos);
+        Emit("ret");
+        std::ostringstream os;
+        os << ".visible .entry " << k_.name << "(" << params.str() << ")\n{\n";
+        os << ".reg .pred %p<" << np_ + 1 << ">;\n.reg .b32 %r<" << nr_ + 1 << ">;\n.reg .b64 %rd<" << nq_ + 1 << ">;\n.reg .f64 %fd<"
+           << nf_ + 1 << ">;\n";
+        os << body_.str() << "}\n";
+        return os.str();
+    }
+
 private:
+    std::string Param(const std::string &name) {
+        std::string r = Q();
+        Emit("ld.param.u64 " + r + ", [" + name + "]");
+        Emit("cvta.to.global.u64 " + r + ", " + r);
+        return r;
+    }
     bool Nullable(size_t i) const { return i < nullable_.size() && nullable_[i]; }
     size_t OutputIndex(int slot) const {
         for (size_t o = 0; o < k_.outputs.size(); ++o)
@@ -697,7 +807,7 @@ Expected<std::string> KernelPtxText(const OutlinedProgram &p, int kernel, const 
     std::vector<bool> nullable;
     if (static_cast<size_t>(kernel) < options.nullable.size()) nullable = options.nullable[static_cast<size_t>(kernel)];
     Gen g(p, k, nullable);
-    RNDN_ASSIGN_OR_RETURN(std::string t, g.Run());
+    RNDN_ASSIGN_OR_RETURN(std::string t, k.compact_mask >= 0 ? g.RunCompaction() : g.Run());
     if (output_nullable) *output_nullable = g.output_nullable();
     return t;
 }

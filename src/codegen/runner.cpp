@@ -150,6 +150,7 @@ private:
             }
             if (k.inputs[i].random_access) args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(x.length)));
         }
+        if (k.compact_mask >= 0) return Compact(k, *ck, regs, args, n, nullable, out_nullable);
         uint32_t grid = static_cast<uint32_t>(std::min<int64_t>(std::max<int64_t>(1, (n + codegen::Kernel::kBlock - 1) / codegen::Kernel::kBlock),
                                                                 codegen::Kernel::kMaxGrid));
         size_t warps = static_cast<size_t>(grid) * codegen::Kernel::kBlock / 32;
@@ -244,6 +245,74 @@ private:
             results[o] = hir::Value(r);
         }
         for (size_t o = 0; o < k.outputs.size(); ++o) frame_[static_cast<size_t>(k.outputs[o].slot)] = results[o];
+        stats_.statements_compiled += static_cast<int>(k.stmts.size());
+        return Status::Ok();
+    }
+
+    // Two passes of a compaction kernel around a host exclusive scan of the per-thread counts.
+    Status Compact(const codegen::Kernel &k, const cpujit::Kernel &ck, Registrations &regs, std::vector<cpujit::Arg> args, int64_t n,
+                   const std::vector<bool> &nullable, const std::vector<bool> &out_nullable) {
+        (void)nullable;
+        uint32_t grid = static_cast<uint32_t>(std::min<int64_t>(std::max<int64_t>(1, (n + codegen::Kernel::kBlock * 8 - 1) / (codegen::Kernel::kBlock * 8)),
+                                                                codegen::Kernel::kMaxGrid));
+        size_t threads = static_cast<size_t>(grid) * codegen::Kernel::kBlock;
+        std::vector<uint64_t> counts(threads, 0);
+        regs.Add(counts.data(), counts.size() * 8);
+        // pass 0: outputs not needed yet (placeholders), counts per thread
+        static uint64_t dummy[4];
+        regs.Add(dummy, sizeof dummy);
+        std::vector<cpujit::Arg> a0 = args;
+        for (size_t o = 0; o < k.outputs.size(); ++o) {
+            a0.push_back(cpujit::Arg::Ptr(dummy));
+            if (o < out_nullable.size() && out_nullable[o]) a0.push_back(cpujit::Arg::Ptr(dummy));
+        }
+        uint32_t err = 0;
+        regs.Add(&err, sizeof err);
+        a0.push_back(cpujit::Arg::Ptr(counts.data()));
+        a0.push_back(cpujit::Arg::U32(0));
+        a0.push_back(cpujit::Arg::Ptr(&err));
+        cpujit::LaunchConfig cfg;
+        cfg.grid.x = grid;
+        cfg.block.x = codegen::Kernel::kBlock;
+        auto t0 = Clock::now();
+        RNDN_RETURN_IF_ERROR(dev_.Launch(ck, cfg, a0));
+        uint64_t total = 0;
+        for (auto &c : counts) {
+            uint64_t x = c;
+            c = total;
+            total += x;
+        }
+        std::vector<std::shared_ptr<hir::Vector>> outs(k.outputs.size());
+        std::vector<std::vector<uint8_t>> valid(k.outputs.size());
+        std::vector<cpujit::Arg> a1 = args;
+        for (size_t o = 0; o < k.outputs.size(); ++o) {
+            RNDN_ASSIGN_OR_RETURN(outs[o], hir::MakeVector(k.outputs[o].type, static_cast<int64_t>(total)));
+            size_t bytes = total * static_cast<size_t>(kernel::ElementBytes(k.outputs[o].type));
+            const void *ptr = bytes ? static_cast<const void *>(outs[o]->data.get()) : dummy;
+            regs.Add(ptr, bytes);
+            a1.push_back(cpujit::Arg::Ptr(ptr));
+            if (o < out_nullable.size() && out_nullable[o]) {
+                valid[o].assign(std::max<size_t>(total, 1), 0);
+                regs.Add(valid[o].data(), valid[o].size());
+                a1.push_back(cpujit::Arg::Ptr(valid[o].data()));
+            }
+        }
+        a1.push_back(cpujit::Arg::Ptr(counts.data()));
+        a1.push_back(cpujit::Arg::U32(1));
+        a1.push_back(cpujit::Arg::Ptr(&err));
+        RNDN_RETURN_IF_ERROR(dev_.Launch(ck, cfg, a1));
+        stats_.kernel_ms += Ms(t0);
+        stats_.kernels_launched += 1;
+        if (err != 0) return Redo(k);
+        for (size_t o = 0; o < k.outputs.size(); ++o) {
+            if (o < out_nullable.size() && out_nullable[o]) {
+                // the interpreter keeps a bitmap on a compressed column whose source had one
+                outs[o]->EnsureValidity();
+                for (uint64_t r = 0; r < total; ++r)
+                    if (!valid[o][r]) outs[o]->SetNull(static_cast<int64_t>(r));
+            }
+            frame_[static_cast<size_t>(k.outputs[o].slot)] = hir::Value(outs[o]);
+        }
         stats_.statements_compiled += static_cast<int>(k.stmts.size());
         return Status::Ok();
     }

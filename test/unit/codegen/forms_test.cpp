@@ -233,6 +233,18 @@ TEST(KernelForms, GatherEveryClass) {
     Check(Program("nulls", {"l1", "ox"}, "    r:? = @index(a, b);\n"), "NULL index", true);
 }
 
+TEST(KernelForms, MaterialisedCompressKeepsOrderAndNulls) {
+    // the compressed column escapes to the result: a two-pass compaction kernel
+    for (const char *col : {"i1", "l1", "f1", "d1", "c1", "b1", "m1", "w1"})
+        for (const char *t : {"empty", "one", "big", "nulls", "onenull", "allnull"}) {
+            Check(Program(t, {"b2", col}, "    r:? = @compress(a, b);\n"), std::string("compress ") + col + " " + t);
+        }
+    // the mask computed in the same program; two columns compacted by one mask in one kernel
+    std::string text = Program("nulls", {"i1", "m1"}, "    x:? = @gt(a, 10:i32);\n    y:? = @compress(x, a);\n    z:? = @compress(x, b);\n"
+                                                      "    r:? = @list(y, z);\n");
+    Check(text, "two columns, one mask");
+}
+
 TEST(KernelForms, FusedChainLikeQ6) {
     const std::string body =
         "    x:? = @geq(c, 0:dec64<3>);\n    y:? = @lt(a, 500:i32);\n    z:? = @and(x, y);\n"
@@ -249,10 +261,11 @@ TEST(KernelForms, FusedChainLikeQ6) {
         ASSERT_TRUE(full.ok() && flow.ok() && none.ok());
         EXPECT_EQ(full->kernels.size(), 1u) << Print(*full);
         EXPECT_EQ(full->compiled_statements, 7);
-        // without predicate fusion compress stays on the interpreter
-        EXPECT_EQ(none->compiled_statements, 5) << Print(*none);
-        EXPECT_EQ(none->kernels.size(), 5u) << Print(*none);
-        EXPECT_EQ(flow->kernels.size(), 3u) << Print(*flow);
+        // without predicate fusion each compress materialises (a compaction kernel)
+        EXPECT_EQ(none->compiled_statements, 7) << Print(*none);
+        EXPECT_EQ(none->kernels.size(), 7u) << Print(*none);
+        // flow: {x}, {y, z}, {p, q} (one compaction over mask z), {s, r}
+        EXPECT_EQ(flow->kernels.size(), 4u) << Print(*flow);
     }
 }
 
