@@ -46,6 +46,12 @@ std::string CalleeName(const Expr &e) {
     return e.callee.resolved.name.empty() ? e.callee.name : e.callee.resolved.name;
 }
 
+// Builtins whose result has one element per element of their first argument (geometry rule of
+// the interpreter-run statements; R-O3).
+const std::set<std::string> kRowwise = {"member", "like", "date_year", "date_month", "date_day", "date_hour", "date_minute",
+                                        "date_second", "is_null", "is_not_null", "abs", "neg", "ceil", "floor", "round",
+                                        "sub_string", "signum", "index_of"};
+
 struct Outliner {
     const hir::Program &prog;
     const hir::Function &fn;
@@ -56,6 +62,7 @@ struct Outliner {
     std::vector<std::vector<int>> users;  // slot -> statement indices reading it
     std::vector<bool> returned;         // slot used by a return
     std::set<int> forced;               // slots that must be materialised
+    std::set<int> join_lists;           // slots holding @join_index results
     std::vector<bool> virt;             // slot is a virtual compressed value
     std::vector<int> domain;            // statement -> domain geometry (-1: interpreted)
     std::vector<Form> form;
@@ -111,10 +118,12 @@ struct Outliner {
             if (s.kind != Stmt::Kind::ASSIGN || s.targets.size() != 1) continue;
             int slot = s.targets[0].slot;
             const Type &t = s.expr.types.empty() ? s.targets[0].type : s.expr.types[0];
-            if (!hir::IsBasic(t.kind)) continue;
             const Expr *e = &s.expr;
             if (e->kind == Expr::Kind::CAST && e->inner) e = e->inner.get();
             std::string name = CalleeName(*e);
+            if (name == "join_index") join_lists.insert(slot);
+            // enums (foreign-key columns) have the rows of their table
+            if (!hir::IsBasic(t.kind) && !(t.kind == TypeKind::ENUM && name == "column_value")) continue;
             int g = -1;
             if (e->kind == Expr::Kind::OPERAND) {
                 g = OperandGeo(e->operand);
@@ -141,10 +150,18 @@ struct Outliner {
                             "compress(" + e->args[0].name + ")", mg, e->args[0].slot);
             } else if (kernel::IsReduction(name)) {
                 g = Scalar();
-            } else if (name == "index" && e->args.size() == 2 && hir::IsBasic(e->args[0].type.kind) &&
-                       e->args[1].type.kind == TypeKind::I64) {
+            } else if (name == "index" && e->args.size() == 2 && e->args[0].kind == Operand::Kind::NAME &&
+                       join_lists.count(e->args[0].slot) && e->args[1].kind == Operand::Kind::LITERAL) {
+                // the cells of a @join_index result: index vectors of one length
+                g = Geo(Geometry::Kind::OPAQUE, "join:" + std::to_string(e->args[0].slot), "len(" + e->args[0].name + "[0])");
+            } else if (name == "index" && e->args.size() == 2 && hir::IsBasic(e->args[0].type.kind) && hir::IsInteger(e->args[1].type.kind)) {
                 g = OperandGeo(e->args[1]);
                 if (g == Scalar()) g = -1;
+            } else if ((name == "fetch" || name == "values") && e->args.size() == 1) {
+                g = OperandGeo(e->args[0]);  // an enum's values and row positions: its rows
+            } else if (kRowwise.count(name) && !e->args.empty()) {
+                g = OperandGeo(e->args[0]);  // one result per element of the first argument
+                if (g == Scalar() && e->args[0].kind == Operand::Kind::LITERAL) g = -1;
             }
             if (g < 0) g = Geo(Geometry::Kind::OPAQUE, "op" + std::to_string(slot), "len(" + Name(slot) + ")");
             out.slot_geometry[static_cast<size_t>(slot)] = g;

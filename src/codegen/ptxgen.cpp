@@ -50,6 +50,7 @@ VClass ClassOf(const hir::Type &t) {
     switch (t.kind) {
         case hir::TypeKind::BOOL: return VClass::PRED;
         case hir::TypeKind::CHAR: return VClass::U8;
+        case hir::TypeKind::I16:  // comparisons, gathers, compress, min/max (no arithmetic: smallint overflow)
         case hir::TypeKind::I32:
         case hir::TypeKind::DATE: return VClass::S32;
         case hir::TypeKind::I64: return VClass::S64;
@@ -66,6 +67,7 @@ int ElementBytes(const hir::Type &t) {
     switch (t.kind) {
         case hir::TypeKind::BOOL:
         case hir::TypeKind::CHAR: return 1;
+        case hir::TypeKind::I16: return 2;
         case hir::TypeKind::I32:
         case hir::TypeKind::DATE: return 4;
         case hir::TypeKind::I64:
@@ -104,7 +106,7 @@ bool ElementwiseSupported(const std::string &b, const std::vector<hir::Type> &ar
         if (result.kind != hir::TypeKind::DEC128 || result.scale < 0) return false;
         int s = b == "mul" ? args[0].scale + args[1].scale : std::max(args[0].scale, args[1].scale);
         if (s != result.scale) return false;
-    } else if (ClassOf(result) != ca || result.kind != args[0].kind) {
+    } else if (ClassOf(result) != ca || result.kind != args[0].kind || args[0].kind == hir::TypeKind::I16) {
         return false;
     }
     return Pattern(b, ca) != nullptr;
@@ -122,7 +124,7 @@ bool ReductionSupported(const std::string &b, const hir::Type &arg, const hir::T
     }
     if (b == "min" || b == "max") {
         if (!(arg == result)) return false;
-        return arg.kind == hir::TypeKind::I32 || arg.kind == hir::TypeKind::DATE || arg.kind == hir::TypeKind::I64 ||
+        return arg.kind == hir::TypeKind::I16 || arg.kind == hir::TypeKind::I32 || arg.kind == hir::TypeKind::DATE || arg.kind == hir::TypeKind::I64 ||
                arg.kind == hir::TypeKind::DEC64;
     }
     return false;
@@ -649,7 +651,7 @@ private:
         int bytes = kernel::ElementBytes(t);
         if (v.cls == VClass::NONE || bytes == 0) return Status::Unsupported("kernels do not take " + hir::TypeToString(t));
         std::string a = Q();
-        int sh = bytes == 1 ? 0 : bytes == 4 ? 2 : bytes == 8 ? 3 : 4;
+        int sh = bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : bytes == 8 ? 3 : 4;
         if (sh) {
             Emit("shl.b64 " + a + ", " + idx + ", " + std::to_string(sh));
             Emit("add.u64 " + a + ", " + base + ", " + a);
@@ -657,6 +659,15 @@ private:
             Emit("add.u64 " + a + ", " + base + ", " + idx);
         }
         switch (v.cls) {
+            case VClass::S32:
+                if (bytes == 2) {
+                    v.r = R();
+                    Emit("ld.global.s16 " + v.r + ", [" + a + "]");
+                    break;
+                }
+                v.r = R();
+                Emit("ld.global.s32 " + v.r + ", [" + a + "]");
+                break;
             case VClass::PRED: {
                 std::string r = R();
                 v.r = P();
@@ -667,10 +678,6 @@ private:
             case VClass::U8:
                 v.r = R();
                 Emit("ld.global.u8 " + v.r + ", [" + a + "]");
-                break;
-            case VClass::S32:
-                v.r = R();
-                Emit("ld.global.s32 " + v.r + ", [" + a + "]");
                 break;
             case VClass::S64:
                 v.r = Q();
@@ -709,7 +716,7 @@ private:
     void Store(const hir::Type &t, const Val &v, const std::string &base, const std::string &idx) {
         int bytes = kernel::ElementBytes(t);
         std::string a = Q();
-        int sh = bytes == 1 ? 0 : bytes == 4 ? 2 : bytes == 8 ? 3 : 4;
+        int sh = bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : bytes == 8 ? 3 : 4;
         if (sh) {
             Emit("shl.b64 " + a + ", " + idx + ", " + std::to_string(sh));
             Emit("add.u64 " + a + ", " + base + ", " + a);
@@ -724,7 +731,7 @@ private:
                 break;
             }
             case VClass::U8: Emit("st.global.u8 [" + a + "], " + v.r); break;
-            case VClass::S32: Emit("st.global.u32 [" + a + "], " + v.r); break;
+            case VClass::S32: Emit(std::string(bytes == 2 ? "st.global.u16 [" : "st.global.u32 [") + a + "], " + v.r); break;
             case VClass::S64: Emit("st.global.u64 [" + a + "], " + v.r); break;
             case VClass::F64: Emit("st.global.f64 [" + a + "], " + v.r); break;
             case VClass::DEC:

@@ -231,6 +231,7 @@ private:
                         r->Data<int64_t>()[0] = val;
                         break;
                     case hir::TypeKind::DEC64: r->Data<int64_t>()[0] = val; break;
+                    case hir::TypeKind::I16: r->Data<int16_t>()[0] = static_cast<int16_t>(val); break;
                     case hir::TypeKind::I32:
                     case hir::TypeKind::DATE:
                         if (ko.op == "sum") {

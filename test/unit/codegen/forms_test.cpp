@@ -38,7 +38,7 @@ const std::vector<Col> &Cols() {
         {"m1", Type::Decimal(TypeKind::DEC64, 2)}, {"m2", Type::Decimal(TypeKind::DEC64, 3)},
         {"w1", Type::Decimal(TypeKind::DEC128, 4)}, {"w2", Type::Decimal(TypeKind::DEC128, 2)},
         // gather indexes: ix in range, ox sometimes out of range (negative or past the end)
-        {"ix", TypeKind::I64}, {"ox", TypeKind::I64},
+        {"ix", TypeKind::I64}, {"ox", TypeKind::I64}, {"h1", TypeKind::I16}, {"h2", TypeKind::I16},
     };
     return cols;
 }
@@ -53,6 +53,7 @@ std::shared_ptr<hir::Table> MakeTable(int64_t n, bool nulls, bool extreme, uint3
         for (int64_t i = 0; i < n; ++i) {
             int64_t small = static_cast<int64_t>(rng() % 2001) - 1000;
             switch (c.type.kind) {
+                case TypeKind::I16: v->Data<int16_t>()[i] = static_cast<int16_t>(extreme ? (rng() % 2 ? 32767 : -32767) : small); break;
                 case TypeKind::I32: v->Data<int32_t>()[i] = extreme ? (rng() % 2 ? INT32_MAX - static_cast<int32_t>(rng() % 3) : INT32_MIN + 1) : static_cast<int32_t>(small); break;
                 case TypeKind::I64: v->Data<int64_t>()[i] = extreme ? (rng() % 2 ? INT64_MAX - static_cast<int64_t>(rng() % 3) : INT64_MIN + 1) : small * 1000003; break;
                 case TypeKind::F64: v->Data<double>()[i] = static_cast<double>(small) / 7.0; break;
@@ -156,7 +157,7 @@ const char *kTables[] = {"empty", "one", "big", "nulls", "onenull"};
 
 TEST(KernelForms, ComparisonsEveryClass) {
     const std::vector<std::pair<std::string, std::string>> pairs = {
-        {"i1", "i2"}, {"l1", "l2"}, {"f1", "f2"}, {"d1", "d2"}, {"c1", "c2"}, {"m1", "m2"}, {"w1", "m1"}, {"w1", "w2"}};
+        {"i1", "i2"}, {"l1", "l2"}, {"f1", "f2"}, {"d1", "d2"}, {"c1", "c2"}, {"m1", "m2"}, {"w1", "m1"}, {"w1", "w2"}, {"h1", "h2"}};
     int n = 0;
     for (const auto &[x, y] : pairs)
         for (const char *op : {"lt", "gt", "leq", "geq", "eq", "neq"})
@@ -199,7 +200,7 @@ TEST(KernelForms, CompressAndReductions) {
         const char *col, *op;
     };
     const R cases[] = {{"i1", "sum"}, {"l1", "sum"}, {"m1", "sum"}, {"w1", "sum"}, {"i1", "count"}, {"f1", "count"}, {"c1", "len"},
-                       {"i1", "min"}, {"l1", "max"}, {"d1", "min"}, {"d1", "max"}, {"m1", "min"}, {"m2", "max"}};
+                       {"i1", "min"}, {"l1", "max"}, {"d1", "min"}, {"d1", "max"}, {"m1", "min"}, {"m2", "max"}, {"h1", "min"}, {"h2", "max"}};
     for (const auto &c : cases)
         for (const char *t : {"empty", "one", "big", "nulls", "onenull", "allnull"}) {
             // fused: compress is a predicate, the reduction consumes it
@@ -222,7 +223,7 @@ TEST(KernelForms, OverflowReportsTheInterpretersError) {
 }
 
 TEST(KernelForms, GatherEveryClass) {
-    for (const char *col : {"i1", "l1", "f1", "d1", "c1", "b1", "m1", "w1"})
+    for (const char *col : {"i1", "l1", "f1", "d1", "c1", "b1", "m1", "w1", "h1"})
         for (const char *t : kTables) Check(Program(t, {col, "ix"}, "    r:? = @index(a, b);\n"), std::string("index ") + col + " " + t);
     // gathers fused with element-wise statements over the index's rows
     Check(Program("nulls", {"m1", "ix", "i1"}, "    x:? = @index(a, b);\n    y:? = @index(c, b);\n    z:? = @gt(y, 0:i32);\n"
