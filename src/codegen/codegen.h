@@ -121,6 +121,10 @@ struct PtxOptions {
     // Per kernel (index) the inputs (index into Kernel::inputs) that carry a validity bitmap;
     // empty: no NULLs anywhere.
     std::vector<std::vector<bool>> nullable;
+    // Reductions: true = warp shuffles, one 32-byte record (lo, hi, count) per warp (the GPU
+    // form); false = one record per thread and no warp collective, so that the cpu device runs
+    // the kernel's warps in lock-step (a shuffle makes every thread run on its own there).
+    bool warp_reduce = true;
 };
 
 // One .entry per kernel.  The result passed ptx::Verify.
@@ -164,12 +168,14 @@ struct RunStats {
 
 class Runner {
 public:
-    explicit Runner(cpujit::Device &device) : device_(device) {}
+    // warp_reduce: see PtxOptions (false is the fast form on the cpu device).
+    explicit Runner(cpujit::Device &device, bool warp_reduce = false) : device_(device), warp_reduce_(warp_reduce) {}
     Expected<hir::Value> Run(const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &options,
                              RunStats *stats = nullptr);
 
 private:
     cpujit::Device &device_;
+    bool warp_reduce_ = false;
 };
 
 }  // namespace rndn::codegen

@@ -164,7 +164,8 @@ struct Val {
 
 class Gen {
 public:
-    Gen(const OutlinedProgram &p, const Kernel &k, const std::vector<bool> &nullable) : p_(p), k_(k), nullable_(nullable) {}
+    Gen(const OutlinedProgram &p, const Kernel &k, const std::vector<bool> &nullable, bool warp_reduce)
+        : p_(p), k_(k), nullable_(nullable), warp_reduce_(warp_reduce) {}
 
     Expected<std::string> Run() {
         std::ostringstream params;
@@ -398,11 +399,17 @@ public:
         body_.str("");
         // tail: warp reductions, partial records, error flag
         std::string lane = R(), p0 = P();
-        Emit("and.b32 " + lane + ", " + tid + ", 31");
-        Emit("setp.eq.u32 " + p0 + ", " + lane + ", 0");
         std::string warp = Q();
         Emit("cvt.u64.u32 " + warp + ", " + gid);
-        Emit("shr.u64 " + warp + ", " + warp + ", 5");
+        if (warp_reduce_) {
+            // one record per warp, written by lane 0 after the shuffles
+            Emit("and.b32 " + lane + ", " + tid + ", 31");
+            Emit("setp.eq.u32 " + p0 + ", " + lane + ", 0");
+            Emit("shr.u64 " + warp + ", " + warp + ", 5");
+        } else {
+            // one record per thread (no warp collective: the cpu device runs the warp in lock-step)
+            Emit("setp.eq.u32 " + p0 + ", " + zero32_ + ", 0");
+        }
         Emit("shl.b64 " + warp + ", " + warp + ", 5");
         for (size_t o = 0; o < k_.outputs.size(); ++o) {
             const KernelOutput &ko = k_.outputs[o];
@@ -412,7 +419,7 @@ public:
             params_out_ += ", .param .u64 red" + std::to_string(o);
             head_extra_ += "ld.param.u64 " + ptr + ", [red" + std::to_string(o) + "];\n";
             head_extra_ += "cvta.to.global.u64 " + ptr + ", " + ptr + ";\n";
-            for (int off = 16; off >= 1; off /= 2) {
+            for (int off = 16; warp_reduce_ && off >= 1; off /= 2) {
                 std::string lo2 = Shfl(rd.lo, off), cnt2 = Shfl(rd.cnt, off);
                 Emit("add.u64 " + rd.cnt + ", " + rd.cnt + ", " + cnt2);
                 if (ko.op == "sum") {
@@ -791,6 +798,7 @@ private:
     const OutlinedProgram &p_;
     const Kernel &k_;
     std::vector<bool> nullable_;
+    bool warp_reduce_ = true;
     std::ostringstream body_;
     std::string head_extra_, params_out_, zero32_;
     std::string guard_;  // predicate on every emitted instruction (gathers: in-bounds rows only)
@@ -813,7 +821,7 @@ Expected<std::string> KernelPtxText(const OutlinedProgram &p, int kernel, const 
     const Kernel &k = p.kernels[static_cast<size_t>(kernel)];
     std::vector<bool> nullable;
     if (static_cast<size_t>(kernel) < options.nullable.size()) nullable = options.nullable[static_cast<size_t>(kernel)];
-    Gen g(p, k, nullable);
+    Gen g(p, k, nullable, options.warp_reduce);
     RNDN_ASSIGN_OR_RETURN(std::string t, k.compact_mask >= 0 ? g.RunCompaction() : g.Run());
     if (output_nullable) *output_nullable = g.output_nullable();
     return t;

@@ -49,8 +49,8 @@ private:
 
 class Exec {
 public:
-    Exec(cpujit::Device &d, const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &o, RunStats &st)
-        : dev_(d), p_(p), data_(data), opts_(o), stats_(st), frame_(static_cast<size_t>(p.entry->num_slots)) {}
+    Exec(cpujit::Device &d, const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &o, RunStats &st, bool warp_reduce)
+        : dev_(d), p_(p), data_(data), opts_(o), stats_(st), frame_(static_cast<size_t>(p.entry->num_slots)), warp_reduce_(warp_reduce) {}
 
     Expected<hir::Value> Run() {
         const auto &body = p_.entry->body;
@@ -95,6 +95,7 @@ private:
         std::vector<std::shared_ptr<const hir::Vector>> in(k.inputs.size());
         int64_t n = -1;
         PtxOptions po;
+        po.warp_reduce = warp_reduce_;
         po.nullable.assign(p_.kernels.size(), {});
         auto &nullable = po.nullable[static_cast<size_t>(index)];
         nullable.assign(k.inputs.size(), false);
@@ -153,7 +154,7 @@ private:
         if (k.compact_mask >= 0) return Compact(k, *ck, regs, args, n, nullable, out_nullable);
         uint32_t grid = static_cast<uint32_t>(std::min<int64_t>(std::max<int64_t>(1, (n + codegen::Kernel::kBlock - 1) / codegen::Kernel::kBlock),
                                                                 codegen::Kernel::kMaxGrid));
-        size_t warps = static_cast<size_t>(grid) * codegen::Kernel::kBlock / 32;
+        size_t warps = static_cast<size_t>(grid) * codegen::Kernel::kBlock / (warp_reduce_ ? 32 : 1);  // records
         std::vector<std::shared_ptr<hir::Vector>> outs(k.outputs.size());
         std::vector<std::vector<uint8_t>> out_valid(k.outputs.size());
         std::vector<std::vector<uint64_t>> partials(k.outputs.size());
@@ -324,6 +325,7 @@ private:
     const hir::InterpretOptions &opts_;
     RunStats &stats_;
     std::vector<hir::Value> frame_;
+    bool warp_reduce_ = false;
 };
 
 }  // namespace
@@ -336,7 +338,7 @@ Expected<hir::Value> Runner::Run(const OutlinedProgram &p, hir::DataRegistry &da
         ++st.statements_interpreted;
         return hir::Interpret(*p.program, data, options);
     }
-    Exec e(device_, p, data, options, st);
+    Exec e(device_, p, data, options, st, warp_reduce_);
     try {
         return e.Run();
     } catch (const std::bad_alloc &) {

@@ -132,7 +132,7 @@ std::string Show(const Expected<hir::Value> &r) {
 }
 
 // Runs the program both ways; expects equal output and at least one kernel launch.
-void Check(const std::string &text, const std::string &what, bool expect_redo = false) {
+void Check(const std::string &text, const std::string &what, bool expect_redo = false, bool warp_reduce = false) {
     SCOPED_TRACE(what + "\n" + text);
     auto p = hir::ParseProgram(text, what);
     ASSERT_TRUE(p.ok()) << p.status().ToString();
@@ -143,7 +143,7 @@ void Check(const std::string &text, const std::string &what, bool expect_redo = 
     ASSERT_TRUE(out.ok()) << out.status().ToString();
     ASSERT_TRUE(Verify(*out).ok());
     ASSERT_GE(out->kernels.size(), 1u) << Print(*out);
-    Runner runner(Dev());
+    Runner runner(Dev(), warp_reduce);
     RunStats st;
     auto got = runner.Run(*out, Registry(), opts, &st);
     EXPECT_EQ(Show(got), Show(want)) << Print(*out);
@@ -209,6 +209,19 @@ TEST(KernelForms, CompressAndReductions) {
             // plain reduction
             Check(Program(t, {c.col}, std::string("    r:? = @") + c.op + "(a);\n"), std::string(c.op) + " " + c.col + " " + t);
         }
+}
+
+// The GPU form of the reductions (shfl.sync.down, one record per warp) on the cpu device.
+TEST(KernelForms, WarpShuffleReductions) {
+    for (const char *op : {"sum", "count", "len", "min", "max"})
+        for (const char *col : {"i1", "m1", "w1", "d1"})
+            for (const char *t : {"empty", "one", "big", "nulls"}) {
+                if ((std::string(col) == "w1" || std::string(col) == "d1") && std::string(op) == "sum" && col[0] == 'd') continue;
+                if (std::string(col) == "w1" && (std::string(op) == "min" || std::string(op) == "max")) continue;
+                Check(Program(t, {col, "b1"}, std::string("    x:? = @compress(b, a);\n    r:? = @") + op + "(x);\n"),
+                      std::string("warp ") + op + " " + col + " " + t, false, true);
+            }
+    Check(Program("extreme", {"l1"}, "    r:? = @sum(a);\n"), "warp i64 sum out of range", true, true);
 }
 
 TEST(KernelForms, OverflowReportsTheInterpretersError) {

@@ -122,6 +122,7 @@ TEST(TpchPtx, VerifiedAndAcceptedByPtxasOnEveryArch) {
         for (const char *arch : {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_120"}) {
             PtxOptions po;
             po.target = arch;
+            po.warp_reduce = q % 3 != 0;  // both reduction forms
             // half the queries with every input nullable: the validity code paths
             po.nullable.resize(out->kernels.size());
             for (size_t k = 0; k < out->kernels.size(); ++k) po.nullable[k].assign(out->kernels[k].inputs.size(), q % 2 == 0);
@@ -160,6 +161,8 @@ TEST(TpchHybrid, EveryProgramEqualsTheInterpreterOnSf001) {
         std::string want_text = hir::FormatValue(*want);
         EXPECT_EQ(want_text, ReadAll("test/horseir/tpch/expected/q" + std::to_string(q) + ".out")) << "q" << q;
         for (FusionMode m : {FusionMode::FULL, FusionMode::NONE}) {
+            // the unfused schedule on a few programs (time): kernels per statement, compactions
+            if (m == FusionMode::NONE && q != 1 && q != 3 && q != 6 && q != 14 && q != 19) continue;
             auto out = Outline(*p, m);
             ASSERT_TRUE(out.ok());
             RunStats st;
