@@ -29,7 +29,15 @@ const char *FusionModeName(FusionMode m);
 Expected<FusionMode> ParseFusionMode(std::string_view s);
 
 // What a statement of the kernel computes.
-enum class Form : uint8_t { ELEMENTWISE, COMPRESS, REDUCE, GATHER };
+enum class Form : uint8_t {
+    ELEMENTWISE,
+    COMPRESS,
+    REDUCE,
+    GATHER,
+    SEGSOURCE,  // L = @each_right(@index, x, G) read only by one per-cell reduction: never built
+    SEGREDUCE,  // M = @each(@op, L): one reduction per cell of the group list G over x[cell]
+    RAZE,       // r = @raze(M): the per-cell results written as one vector (R-O7)
+};
 
 // A symbolic length.  ROWS: the length of an interpreter-produced value (all columns of one
 // loaded table share one); SCALAR: length 1; COMPRESSED: the selected rows of `mask` (a slot) over
@@ -49,6 +57,7 @@ struct KernelInput {
     hir::Type type;
     bool scalar = false;  // broadcast (length 1): element 0 is read once
     bool random_access = false;  // @index source: read at gathered positions (any length)
+    bool segments = false;       // a list of i64 cells (group positions): offsets + indices
     std::string name;     // variable name or "lit<k>"
 };
 
@@ -65,6 +74,7 @@ struct KernelStmt {
     int stmt = -1;  // index into the entry function's body
     Form form = Form::ELEMENTWISE;
     std::string op;  // builtin name
+    int source = -1;  // SEGREDUCE: slot of the gathered column (-1: @len of the cells)
 };
 
 struct Kernel {
@@ -78,6 +88,10 @@ struct Kernel {
     // the host turns the counts into offsets (exclusive scan), pass 1 writes the selected rows in
     // order.  Params: n, inputs (mask first), outputs (+ validity bytes), counts, pass, err.
     int compact_mask = -1;
+    // A per-cell reduction kernel (segments = slot of the group list G, inputs[0]): one thread
+    // per cell; params: n (cells), offsets (n+1 i64), indices, then each gathered source (ptr,
+    // validity, length), the outputs (one element per cell), err.
+    int segments = -1;
     // Launch geometry: a grid-stride loop, kBlock threads per CTA, at most kMaxGrid CTAs.
     static constexpr uint32_t kBlock = 128;
     static constexpr uint32_t kMaxGrid = 256;

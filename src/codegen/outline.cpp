@@ -63,6 +63,17 @@ struct Outliner {
     std::vector<bool> returned;         // slot used by a return
     std::set<int> forced;               // slots that must be materialised
     std::set<int> join_lists;           // slots holding @join_index results
+    struct Seg {
+        std::string op;
+        int x = -1;      // gathered source slot (-1: @len over the cells of G itself)
+        int g = -1;      // group list slot
+        int a = -1;      // absorbed @each_right statement (-1: none)
+        int c = -1;      // the @raze statement
+        int geo = -1;    // cells(G)
+    };
+    std::map<int, Seg> seg_b;           // @each statement -> its chain
+    std::map<int, int> seg_c;           // @raze statement -> its @each statement
+    std::set<int> seg_a;                // absorbed @each_right statements
     std::vector<bool> virt;             // slot is a virtual compressed value
     std::vector<int> domain;            // statement -> domain geometry (-1: interpreted)
     std::vector<Form> form;
@@ -207,6 +218,64 @@ struct Outliner {
         return false;
     }
 
+    // Per-cell reductions (R-O7): M = @each(@op, L) whose only reader is r = @raze(M), where L is
+    // @each_right(@index, x, G) (or G itself for @len).  The kernel reads x and G directly.
+    void Segments() {
+        std::vector<int> producer_of(static_cast<size_t>(fn.num_slots), -1);
+        for (size_t k = 0; k < fn.body.size(); ++k)
+            if (fn.body[k].kind == Stmt::Kind::ASSIGN && fn.body[k].targets.size() == 1)
+                producer_of[static_cast<size_t>(fn.body[k].targets[0].slot)] = static_cast<int>(k);
+        for (size_t k = 0; k < fn.body.size(); ++k) {
+            const Stmt &b = fn.body[k];
+            if (b.kind != Stmt::Kind::ASSIGN || b.targets.size() != 1 || CalleeName(b.expr) != "each" || b.expr.args.size() != 2) continue;
+            const Operand &fa = b.expr.args[0], &la = b.expr.args[1];
+            if (fa.kind != Operand::Kind::FUNC || fa.resolved.builtin < 0 || la.kind != Operand::Kind::NAME || la.slot < 0) continue;
+            Seg sg;
+            sg.op = fa.resolved.name;
+            if (sg.op != "sum" && sg.op != "min" && sg.op != "max" && sg.op != "count" && sg.op != "len") continue;
+            int m = b.targets[0].slot;
+            if (returned[static_cast<size_t>(m)] || users[static_cast<size_t>(m)].size() != 1) continue;
+            int c = users[static_cast<size_t>(m)][0];
+            const Stmt &cs = fn.body[static_cast<size_t>(c)];
+            if (cs.kind != Stmt::Kind::ASSIGN || cs.targets.size() != 1 || CalleeName(cs.expr) != "raze" || cs.expr.args.size() != 1 ||
+                cs.expr.types.size() != 1)
+                continue;
+            const Type &rt = cs.expr.types[0];
+            int pl = producer_of[static_cast<size_t>(la.slot)];
+            const Stmt *a = pl >= 0 ? &fn.body[static_cast<size_t>(pl)] : nullptr;
+            if (a && CalleeName(a->expr) == "each_right" && a->expr.args.size() == 3 && a->expr.args[0].kind == Operand::Kind::FUNC &&
+                a->expr.args[0].resolved.name == "index" && a->expr.args[1].kind == Operand::Kind::NAME &&
+                a->expr.args[2].kind == Operand::Kind::NAME && a->expr.args[2].type.kind == TypeKind::LIST) {
+                const Type &xt = a->expr.args[1].type;
+                if (!kernel::ReductionSupported(sg.op, xt, rt)) continue;
+                sg.x = a->expr.args[1].slot;
+                sg.g = a->expr.args[2].slot;
+                if (mode != FusionMode::NONE && users[static_cast<size_t>(la.slot)].size() == 1 && !returned[static_cast<size_t>(la.slot)])
+                    sg.a = pl;
+            } else if (sg.op == "len" && la.type.kind == TypeKind::LIST && rt.kind == TypeKind::I64) {
+                sg.g = la.slot;
+            } else {
+                continue;
+            }
+            sg.c = c;
+            sg.geo = Geo(Geometry::Kind::OPAQUE, "cells:" + std::to_string(sg.g), "cells(" + Name(sg.g) + ")");
+            out.slot_geometry[static_cast<size_t>(cs.targets[0].slot)] = sg.geo;
+            seg_b[static_cast<int>(k)] = sg;
+            seg_c[c] = static_cast<int>(k);
+            if (sg.a >= 0) seg_a.insert(sg.a);
+        }
+    }
+
+    // Type of the gathered source of a per-cell reduction.
+    Type XType(int b) {
+        const Seg &sg = seg_b[b];
+        for (const auto &st : fn.body)
+            if (st.kind == Stmt::Kind::ASSIGN && CalleeName(st.expr) == "each_right" && st.expr.args.size() == 3 &&
+                st.expr.args[1].kind == Operand::Kind::NAME && st.expr.args[1].slot == sg.x)
+                return st.expr.args[1].type;
+        return Type();
+    }
+
     // Pass 2+3: forms, virtual compressed values, domains.
     void Forms() {
         size_t n = fn.body.size();
@@ -309,6 +378,35 @@ struct Outliner {
         }
     }
 
+    // Every result of kernel kk (element-wise statements only) is read only inside it or by
+    // materialised compresses with this mask (which then join it as a compaction kernel).
+    bool OnlyFeedsCompaction(int kk, int mask, const std::vector<int> &kernel_of) {
+        for (const auto &ks : out.kernels[static_cast<size_t>(kk)].stmts) {
+            if (ks.form != Form::ELEMENTWISE) return false;
+            int slot = fn.body[static_cast<size_t>(ks.stmt)].targets[0].slot;
+            if (returned[static_cast<size_t>(slot)]) return false;
+            for (int u : users[static_cast<size_t>(slot)]) {
+                if (kernel_of[static_cast<size_t>(u)] == kk) continue;
+                const Stmt &us = fn.body[static_cast<size_t>(u)];
+                bool compaction = form[static_cast<size_t>(u)] == Form::COMPRESS && domain[static_cast<size_t>(u)] >= 0 &&
+                                  !virt[static_cast<size_t>(us.targets[0].slot)] && us.expr.args[0].slot == mask;
+                if (!compaction) return false;
+            }
+        }
+        return true;
+    }
+
+    // Kernel kk may move to the position of statement k: every reader of its results is in the
+    // kernel or not scheduled yet (statement index >= k).
+    bool Movable(int kk, size_t k, const std::vector<int> &kernel_of) {
+        for (const auto &ks : out.kernels[static_cast<size_t>(kk)].stmts) {
+            int slot = fn.body[static_cast<size_t>(ks.stmt)].targets[0].slot;
+            for (int u : users[static_cast<size_t>(slot)])
+                if (kernel_of[static_cast<size_t>(u)] != kk && static_cast<size_t>(u) < k) return false;
+        }
+        return true;
+    }
+
     // Pass 4+5: fusion and the schedule.  Returns a slot to force materialised when a virtual
     // value could not stay with its consumer (the caller then re-runs), or -1.
     int Fuse() {
@@ -323,6 +421,58 @@ struct Outliner {
         for (size_t k = 0; k < n; ++k) {
             const Stmt &s = fn.body[k];
             if (s.kind == Stmt::Kind::VAR) continue;
+            const int ki = static_cast<int>(k);
+            if (seg_a.count(ki)) continue;  // placed with its reduction
+            if (seg_b.count(ki) || seg_c.count(ki)) {
+                int chosen = -1;
+                if (seg_c.count(ki)) {
+                    chosen = slot_kernel[static_cast<size_t>(fn.body[static_cast<size_t>(seg_c[ki])].targets[0].slot)];
+                } else {
+                    const Seg &sg = seg_b[ki];
+                    auto ready = [&](int slot, int kk) {
+                        return slot < 0 || (slot_kernel[static_cast<size_t>(slot)] != kk && slot_step[static_cast<size_t>(slot)] < kernel_step[static_cast<size_t>(kk)]);
+                    };
+                    for (int kk = static_cast<int>(out.kernels.size()) - 1; mode != FusionMode::NONE && kk >= 0 && chosen < 0; --kk) {
+                        const Kernel &K = out.kernels[static_cast<size_t>(kk)];
+                        if (K.segments == sg.g && ready(sg.x, kk) && ready(sg.g, kk)) chosen = kk;
+                    }
+                    if (chosen < 0) {
+                        Kernel K;
+                        K.name = "k" + std::to_string(out.kernels.size());
+                        K.domain = sg.geo;
+                        K.segments = sg.g;
+                        out.kernels.push_back(K);
+                        Step st;
+                        st.kind = Step::Kind::KERNEL;
+                        st.kernel = static_cast<int>(out.kernels.size()) - 1;
+                        out.steps.push_back(st);
+                        kernel_step.push_back(static_cast<int>(out.steps.size()) - 1);
+                        chosen = st.kernel;
+                    }
+                    if (sg.a >= 0) {
+                        KernelStmt ka;
+                        ka.stmt = sg.a;
+                        ka.form = Form::SEGSOURCE;
+                        ka.op = "each_right";
+                        out.kernels[static_cast<size_t>(chosen)].stmts.push_back(ka);
+                        kernel_of[static_cast<size_t>(sg.a)] = chosen;
+                        int ls = fn.body[static_cast<size_t>(sg.a)].targets[0].slot;
+                        slot_kernel[static_cast<size_t>(ls)] = chosen;
+                        slot_step[static_cast<size_t>(ls)] = kernel_step[static_cast<size_t>(chosen)];
+                    }
+                }
+                KernelStmt ks;
+                ks.stmt = ki;
+                ks.form = seg_b.count(ki) ? Form::SEGREDUCE : Form::RAZE;
+                ks.op = seg_b.count(ki) ? seg_b[ki].op : "raze";
+                if (seg_b.count(ki)) ks.source = seg_b[ki].x;
+                out.kernels[static_cast<size_t>(chosen)].stmts.push_back(ks);
+                kernel_of[k] = chosen;
+                int slot = s.targets[0].slot;
+                slot_kernel[static_cast<size_t>(slot)] = chosen;
+                slot_step[static_cast<size_t>(slot)] = kernel_step[static_cast<size_t>(chosen)];
+                continue;
+            }
             if (domain[k] < 0) {
                 Step st;
                 st.kind = s.kind == Stmt::Kind::RETURN ? Step::Kind::RETURN : Step::Kind::INTERP;
@@ -344,8 +494,15 @@ struct Outliner {
                 for (int kk = static_cast<int>(out.kernels.size()) - 1; kk >= 0 && chosen < 0; --kk) {
                     const Kernel &K = out.kernels[static_cast<size_t>(kk)];
                     if (K.domain != domain[k]) continue;
-                    if (K.compact_mask != mask_slot) continue;  // compactions fuse only with compactions of one mask
-                    bool ready = true, flows = false;
+                    bool absorb = false;  // a compaction taking over the element-wise kernel that computes its mask
+                    if (K.compact_mask != mask_slot) {
+                        if (!(compaction && mode == FusionMode::FULL && K.compact_mask < 0 && K.segments < 0 &&
+                              slot_kernel[static_cast<size_t>(mask_slot)] == kk && OnlyFeedsCompaction(kk, mask_slot, kernel_of)))
+                            continue;  // compactions fuse only with compactions of one mask
+                        absorb = true;
+                    }
+                    if (K.segments >= 0) continue;              // per-cell kernels hold only their chains
+                    bool ready = true, flows = false, late = false;
                     for (size_t ai = 0; ai < s.expr.args.size(); ++ai) {
                         const auto &a = s.expr.args[ai];
                         if (a.kind != Operand::Kind::NAME) continue;
@@ -356,11 +513,37 @@ struct Outliner {
                             if (slot_reduced[static_cast<size_t>(sl)]) ready = false;
                             else flows = true;
                         } else if (slot_step[static_cast<size_t>(sl)] >= kernel_step[static_cast<size_t>(kk)]) {
-                            ready = false;
+                            late = true;  // produced after the kernel's launch
                         }
                     }
                     if (compaction) flows = true;  // siblings reading one mask
-                    if (ready && (flows || mode == FusionMode::FULL)) chosen = kk;
+                    if (!ready || !(flows || mode == FusionMode::FULL)) continue;
+                    if (absorb) {
+                        for (size_t ai = 0; ai < s.expr.args.size(); ++ai) {
+                            int sl = s.expr.args[ai].slot;
+                            if (slot_kernel[static_cast<size_t>(sl)] != kk && slot_step[static_cast<size_t>(sl)] >= kernel_step[static_cast<size_t>(kk)])
+                                late = true;
+                        }
+                        if (late) continue;
+                        out.kernels[static_cast<size_t>(kk)].compact_mask = mask_slot;
+                    }
+                    if (late) {
+                        // Launch the kernel later instead (here), when no step scheduled since reads its results.
+                        if (!Movable(kk, k, kernel_of)) continue;
+                        int old = kernel_step[static_cast<size_t>(kk)];
+                        out.steps.erase(out.steps.begin() + old);
+                        for (auto &x : kernel_step) if (x > old) --x;
+                        for (auto &x : slot_step) if (x > old) --x;
+                        Step st;
+                        st.kind = Step::Kind::KERNEL;
+                        st.kernel = kk;
+                        out.steps.push_back(st);
+                        int now = static_cast<int>(out.steps.size()) - 1;
+                        kernel_step[static_cast<size_t>(kk)] = now;
+                        for (const auto &ks : out.kernels[static_cast<size_t>(kk)].stmts)
+                            slot_step[static_cast<size_t>(fn.body[static_cast<size_t>(ks.stmt)].targets[0].slot)] = now;
+                    }
+                    chosen = kk;
                 }
             }
             if (chosen < 0) {
@@ -399,6 +582,36 @@ struct Outliner {
             std::set<int> inside;
             std::set<std::pair<int, bool>> seen_in;
             for (const auto &ks : K.stmts) inside.insert(fn.body[static_cast<size_t>(ks.stmt)].targets[0].slot);
+            if (K.segments >= 0) {
+                KernelInput g;
+                g.slot = K.segments;
+                g.name = Name(K.segments);
+                g.type = Type::List({Type(TypeKind::I64)});
+                g.segments = true;
+                K.inputs.push_back(g);
+                for (const auto &ks : K.stmts) {
+                    const Stmt &s = fn.body[static_cast<size_t>(ks.stmt)];
+                    if (ks.form == Form::SEGREDUCE && seg_b[ks.stmt].x >= 0 && !seen_in.count({seg_b[ks.stmt].x, true})) {
+                        int x = seg_b[ks.stmt].x;
+                        seen_in.insert({x, true});
+                        KernelInput in;
+                        in.slot = x;
+                        in.name = Name(x);
+                        in.random_access = true;
+                        in.type = XType(ks.stmt);
+                        K.inputs.push_back(in);
+                    }
+                    if (ks.form == Form::RAZE) {
+                        KernelOutput o;
+                        o.slot = s.targets[0].slot;
+                        o.type = s.expr.types[0];
+                        o.name = s.targets[0].name;
+                        o.op = seg_b[seg_c[ks.stmt]].op;
+                        K.outputs.push_back(o);
+                    }
+                }
+                continue;
+            }
             for (const auto &ks : K.stmts) {
                 const Stmt &s = fn.body[static_cast<size_t>(ks.stmt)];
                 for (size_t ai = 0; ai < s.expr.args.size(); ++ai) {
@@ -425,7 +638,8 @@ struct Outliner {
                 bool used_outside = returned[static_cast<size_t>(slot)];
                 for (int u : users[static_cast<size_t>(slot)])
                     if (kernel_of[static_cast<size_t>(u)] != static_cast<int>(kk)) used_outside = true;
-                if (ks.form == Form::REDUCE || K.compact_mask >= 0 || (used_outside && !virt[static_cast<size_t>(slot)])) {
+                if (ks.form == Form::REDUCE || (K.compact_mask >= 0 && ks.form == Form::COMPRESS) ||
+                    (used_outside && !virt[static_cast<size_t>(slot)])) {
                     KernelOutput o;
                     o.slot = slot;
                     o.type = s.expr.types[0];
@@ -514,6 +728,7 @@ struct Outliner {
             }
         }
         Geometries();
+        Segments();
         for (int attempt = 0; attempt < 1000; ++attempt) {
             Forms();
             int bad = Fuse();
@@ -604,13 +819,14 @@ std::string Print(const OutlinedProgram &p) {
     }
     for (const auto &K : p.kernels) {
         os << "kernel " << K.name << " domain=g" << K.domain << " inputs:";
-        for (const auto &in : K.inputs) os << " " << in.name << ":" << hir::TypeToString(in.type) << (in.scalar ? "[1]" : in.random_access ? "[*]" : "[n]");
+        for (const auto &in : K.inputs) os << " " << in.name << ":" << hir::TypeToString(in.type) << (in.scalar ? "[1]" : in.random_access ? "[*]" : in.segments ? "[cells]" : "[n]");
         os << " outputs:";
         for (const auto &o : K.outputs) os << " " << o.name << (o.reduction ? "(" + o.op + ")" : "");
         os << "\n";
         for (const auto &ks : K.stmts) {
             const auto &s = body[static_cast<size_t>(ks.stmt)];
-            const char *f = ks.form == Form::ELEMENTWISE ? "map" : ks.form == Form::COMPRESS ? "compress" : ks.form == Form::GATHER ? "gather" : "reduce";
+            static const char *kFormNames[] = {"map", "compress", "reduce", "gather", "cells", "reduce-cells", "raze"};
+            const char *f = kFormNames[static_cast<int>(ks.form)];
             os << "  " << f << " " << StmtText(s);
             int g = p.slot_geometry[static_cast<size_t>(s.targets[0].slot)];
             if (g >= 0) os << "  : g" << g;

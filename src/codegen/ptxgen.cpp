@@ -146,6 +146,7 @@ std::vector<std::string> KernelForms() {
     out.push_back("@count @len: every class");
     out.push_back("@min @max: s32 (i32, date) s64 dec64");
     out.push_back("@index (gather with an i64 index vector): pred u8 s32 s64 f64 dec");
+    out.push_back("@raze(@each(@sum|@count|@len|@min|@max, @each_right(@index, x, G))): one reduction per group cell");
     return out;
 }
 
@@ -290,87 +291,13 @@ public:
                 head_extra_ += "mov.u64 " + rd.lo + ", " + init_lo + ";\n";
                 head_extra_ += "mov.u64 " + rd.hi + ", 0;\n";
                 head_extra_ += "mov.u64 " + rd.cnt + ", 0;\n";
-                std::string one = Q();
-                Emit("selp.u64 " + one + ", 1, 0, " + inc);
-                Emit("add.u64 " + rd.cnt + ", " + rd.cnt + ", " + one);
-                if (ks.op == "sum" || ks.op == "min" || ks.op == "max") {
-                    std::string lo = Q(), hi = Q();
-                    if (x.cls == VClass::S32) {
-                        Emit("cvt.s64.s32 " + lo + ", " + x.r);
-                        Emit("shr.s64 " + hi + ", " + lo + ", 63");
-                    } else if (x.cls == VClass::S64) {
-                        Emit("mov.b64 " + lo + ", " + x.r);
-                        Emit("shr.s64 " + hi + ", " + lo + ", 63");
-                    } else {
-                        Emit("mov.b64 " + lo + ", " + x.r);
-                        Emit("mov.b64 " + hi + ", " + x.hi);
-                    }
-                    if (ks.op == "sum") {
-                        Emit("selp.b64 " + lo + ", " + lo + ", 0, " + inc);
-                        Emit("selp.b64 " + hi + ", " + hi + ", 0, " + inc);
-                        Add128(rd.lo, rd.hi, lo, hi, ovf_any);
-                    } else {
-                        std::string m = Q();
-                        Emit(std::string(ks.op == "min" ? "min.s64 " : "max.s64 ") + m + ", " + rd.lo + ", " + lo);
-                        Emit("selp.b64 " + rd.lo + ", " + m + ", " + rd.lo + ", " + inc);
-                    }
-                }
+                Accumulate(ks.op, x, inc, rd.lo, rd.hi, rd.cnt, ovf_any);
                 continue;
             }
             // element-wise
             std::vector<Val> av;
             for (const auto &a : s.expr.args) av.push_back(arg(a));
-            VClass cls = av[0].cls;
-            if (cls == VClass::DEC && av.size() == 2 && ks.op != "mul") {
-                int sc = std::max(av[0].scale, av[1].scale);
-                av[0] = Rescale(av[0], sc, ovf_any);
-                av[1] = Rescale(av[1], sc, ovf_any);
-            }
-            const char *pat = kernel::Pattern(ks.op, cls);
-            if (!pat) return Status::Internal("no PTX pattern for @" + ks.op + " on " + kernel::VClassName(cls));
-            Val d;
-            d.cls = kernel::IsComparison(ks.op) ? VClass::PRED : cls;
-            if (rt.kind == hir::TypeKind::BOOL) d.cls = VClass::PRED;
-            d.scale = kernel::ClassOf(rt) == VClass::DEC ? rt.scale : 0;
-            d.r = Reg(d.cls);
-            if (d.cls == VClass::DEC) d.hi = Q();
-            std::string ovf;
-            RNDN_RETURN_IF_ERROR(Instantiate(pat, d, av, &ovf));
-            // validity
-            bool kleene = ks.op == "and" || ks.op == "or";
-            std::vector<std::string> valids;
-            for (const auto &a : av)
-                if (!a.valid.empty()) valids.push_back(a.valid);
-            if (!valids.empty()) {
-                d.valid = P();
-                if (kleene && av.size() == 2) {
-                    // valid when both are, or when one valid operand decides (false for and, true for or)
-                    std::string va = av[0].valid.empty() ? "" : av[0].valid, vb = av[1].valid.empty() ? "" : av[1].valid;
-                    std::string both = P(), da = P(), db = P();
-                    bool is_and = ks.op == "and";
-                    auto decides = [&](const Val &v, const std::string &vv, const std::string &outp) {
-                        if (is_and) Emit("not.pred " + outp + ", " + v.r);
-                        else Emit("mov.pred " + outp + ", " + v.r);
-                        if (!vv.empty()) Emit("and.pred " + outp + ", " + outp + ", " + vv);
-                    };
-                    decides(av[0], va, da);
-                    decides(av[1], vb, db);
-                    if (!va.empty() && !vb.empty()) Emit("and.pred " + both + ", " + va + ", " + vb);
-                    else Emit("mov.pred " + both + ", " + (va.empty() ? vb : va));
-                    Emit("or.pred " + d.valid + ", " + both + ", " + da);
-                    Emit("or.pred " + d.valid + ", " + d.valid + ", " + db);
-                } else {
-                    Emit("mov.pred " + d.valid + ", " + valids[0]);
-                    for (size_t v = 1; v < valids.size(); ++v) Emit("and.pred " + d.valid + ", " + d.valid + ", " + valids[v]);
-                }
-            }
-            for (const auto &a : av)
-                if (!a.sel.empty()) d.sel = a.sel;
-            if (!ovf.empty()) {
-                std::string g = Include(d, true);
-                Emit("and.pred " + ovf + ", " + ovf + ", " + g);
-                Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + ovf);
-            }
+            RNDN_ASSIGN_OR_RETURN(Val d, Elementwise(ks, rt, std::move(av), ovf_any));
             vals[slot] = d;
         }
         // stores of vector outputs
@@ -459,7 +386,236 @@ public:
 
     const std::vector<bool> &output_nullable() const { return output_nullable_; }
 
-    // A compaction kernel (see Kernel::compact_mask).
+    // A per-cell reduction kernel (see Kernel::segments): one thread per cell of G.
+    Expected<std::string> RunSegmented() {
+        std::ostringstream params;
+        params << ".param .u64 n, .param .u64 offsets, .param .u64 indices";
+        zero32_ = R();
+        Emit("mov.u32 " + zero32_ + ", 0");
+        std::string n = Q();
+        Emit("ld.param.u64 " + n + ", [n]");
+        std::string offs = Param("offsets"), inds = Param("indices");
+        std::vector<std::string> in_ptr(k_.inputs.size()), in_vptr(k_.inputs.size()), in_len(k_.inputs.size());
+        for (size_t i = 1; i < k_.inputs.size(); ++i) {
+            params << ", .param .u64 in" << i;
+            in_ptr[i] = Param("in" + std::to_string(i));
+            if (Nullable(i)) {
+                params << ", .param .u64 inv" << i;
+                in_vptr[i] = Param("inv" + std::to_string(i));
+            }
+            params << ", .param .u64 inlen" << i;
+            in_len[i] = Q();
+            Emit("ld.param.u64 " + in_len[i] + ", [inlen" + std::to_string(i) + "]");
+        }
+        std::vector<std::string> out_ptr(k_.outputs.size());
+        for (size_t o = 0; o < k_.outputs.size(); ++o) {
+            params << ", .param .u64 out" << o;
+            out_ptr[o] = Param("out" + std::to_string(o));
+        }
+        params << ", .param .u64 err";
+        std::string err = Param("err");
+        std::string ovf_any = P();
+        Emit("setp.ne.u32 " + ovf_any + ", " + zero32_ + ", 0");
+        std::string tid = R(), ntid = R(), ctaid = R(), nctaid = R(), gid = R();
+        Emit("mov.u32 " + tid + ", %tid.x");
+        Emit("mov.u32 " + ntid + ", %ntid.x");
+        Emit("mov.u32 " + ctaid + ", %ctaid.x");
+        Emit("mov.u32 " + nctaid + ", %nctaid.x");
+        Emit("mad.lo.u32 " + gid + ", " + ctaid + ", " + ntid + ", " + tid);
+        std::string g = Q(), stride = Q(), pg = P();
+        Emit("cvt.u64.u32 " + g + ", " + gid);
+        Emit("mul.wide.u32 " + stride + ", " + ntid + ", " + nctaid);
+        Emit("setp.ge.u64 " + pg + ", " + g + ", " + n);
+        Emit("@" + pg + " bra $SDONE");
+        body_ << "$SCELL:\n";
+        std::string oa = Q(), start = Q(), end = Q();
+        Emit("shl.b64 " + oa + ", " + g + ", 3");
+        Emit("add.u64 " + oa + ", " + offs + ", " + oa);
+        Emit("ld.global.u64 " + start + ", [" + oa + "]");
+        Emit("ld.global.u64 " + end + ", [" + oa + "+8]");
+        // accumulators per reduction statement
+        const auto &body = p_.entry->body;
+        struct Acc {
+            const KernelStmt *ks;
+            size_t input;
+            std::string lo, hi, cnt;
+        };
+        std::vector<Acc> accs;
+        for (const auto &ks : k_.stmts) {
+            if (ks.form != Form::SEGREDUCE) continue;
+            Acc a{&ks, 0, Q(), Q(), Q()};
+            if (ks.source >= 0) {
+                while (a.input < k_.inputs.size() && !(k_.inputs[a.input].random_access && k_.inputs[a.input].slot == ks.source)) ++a.input;
+                if (a.input == k_.inputs.size()) return Status::Internal("per-cell source missing from the kernel inputs");
+            }
+            Emit("mov.u64 " + a.lo + ", " + (ks.op == "min" ? "9223372036854775807" : ks.op == "max" ? "-9223372036854775808" : "0"));
+            Emit("mov.u64 " + a.hi + ", 0");
+            Emit("mov.u64 " + a.cnt + ", 0");
+            accs.push_back(a);
+        }
+        std::string j = Q(), pj = P();
+        Emit("mov.u64 " + j + ", " + start);
+        Emit("setp.ge.u64 " + pj + ", " + j + ", " + end);
+        Emit("@" + pj + " bra $SEND");
+        body_ << "$SROW:\n";
+        std::string ia = Q(), idx = Q();
+        Emit("shl.b64 " + ia + ", " + j + ", 3");
+        Emit("add.u64 " + ia + ", " + inds + ", " + ia);
+        Emit("ld.global.u64 " + idx + ", [" + ia + "]");
+        std::map<size_t, Val> loaded;
+        for (auto &a : accs) {
+            if (a.ks->source < 0) continue;
+            if (!loaded.count(a.input)) {
+                std::string ok = P(), bad = P();
+                Emit("setp.lt.u64 " + ok + ", " + idx + ", " + in_len[a.input]);
+                Emit("not.pred " + bad + ", " + ok);
+                Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + bad);
+                guard_ = ok;
+                auto v = Load(k_.inputs[a.input].type, in_ptr[a.input], in_vptr[a.input], idx);
+                guard_.clear();
+                if (!v.ok()) return v.status();
+                loaded[a.input] = *v;
+            }
+            const Val &x = loaded[a.input];
+            std::string inc = Include(x, a.ks->op != "len");
+            Accumulate(a.ks->op, x, inc, a.lo, a.hi, a.cnt, ovf_any);
+        }
+        Emit("add.u64 " + j + ", " + j + ", 1");
+        Emit("setp.lt.u64 " + pj + ", " + j + ", " + end);
+        Emit("@" + pj + " bra $SROW");
+        body_ << "$SEND:\n";
+        // one result per cell
+        for (size_t o = 0; o < k_.outputs.size(); ++o) {
+            const KernelOutput &ko = k_.outputs[o];
+            const Acc *acc = nullptr;
+            for (const auto &a : accs) {
+                // the @each whose @raze writes this output
+                for (const auto &ks : k_.stmts)
+                    if (ks.form == Form::RAZE && body[static_cast<size_t>(ks.stmt)].targets[0].slot == ko.slot &&
+                        body[static_cast<size_t>(ks.stmt)].expr.args[0].slot == body[static_cast<size_t>(a.ks->stmt)].targets[0].slot)
+                        acc = &a;
+            }
+            if (!acc) return Status::Internal("per-cell output without its reduction");
+            Val v;
+            if (acc->ks->op == "len") {
+                std::string l = Q();
+                Emit("sub.u64 " + l + ", " + end + ", " + start);
+                v.cls = VClass::S64;
+                v.r = l;
+            } else if (acc->ks->op == "count") {
+                v.cls = VClass::S64;
+                v.r = acc->cnt;
+            } else {
+                // no valid element: the interpreter decides (NULL); sums must fit the result type
+                std::string none = P();
+                Emit("setp.eq.u64 " + none + ", " + acc->cnt + ", 0");
+                if (acc->ks->op != "sum" || Nullable(acc->input)) Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + none);
+                v.cls = kernel::ClassOf(ko.type);
+                if (v.cls == VClass::DEC) {
+                    v.r = acc->lo;
+                    v.hi = acc->hi;
+                } else if (v.cls == VClass::S64 && acc->ks->op != "sum") {
+                    v.r = acc->lo;  // min/max keep the 64-bit value in lo
+                } else if (v.cls == VClass::S32 && acc->ks->op != "sum") {
+                    v.r = R();
+                    Emit("cvt.u32.u64 " + v.r + ", " + acc->lo);
+                } else if (v.cls == VClass::S64) {
+                    std::string sx = Q(), bad = P();
+                    Emit("shr.s64 " + sx + ", " + acc->lo + ", 63");
+                    Emit("setp.ne.s64 " + bad + ", " + sx + ", " + acc->hi);
+                    Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + bad);
+                    v.r = acc->lo;
+                } else if (v.cls == VClass::S32) {
+                    std::string sx = Q(), bad = P(), bad2 = P(), t32 = R(), back = Q();
+                    Emit("shr.s64 " + sx + ", " + acc->lo + ", 63");
+                    Emit("setp.ne.s64 " + bad + ", " + sx + ", " + acc->hi);
+                    Emit("cvt.u32.u64 " + t32 + ", " + acc->lo);
+                    if (ko.type.kind == hir::TypeKind::I16) Emit("cvt.s64.s16 " + back + ", " + t32);
+                    else Emit("cvt.s64.s32 " + back + ", " + t32);
+                    Emit("setp.ne.s64 " + bad2 + ", " + back + ", " + acc->lo);
+                    Emit("or.pred " + bad + ", " + bad + ", " + bad2);
+                    Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + bad);
+                    v.r = t32;
+                } else {
+                    return Status::Internal("per-cell result type not supported");
+                }
+            }
+            Store(ko.type, v, out_ptr[o], g);
+        }
+        Emit("add.u64 " + g + ", " + g + ", " + stride);
+        Emit("setp.lt.u64 " + pg + ", " + g + ", " + n);
+        Emit("@" + pg + " bra $SCELL");
+        body_ << "$SDONE:\n";
+        std::string one = R();
+        Emit("mov.u32 " + one + ", 1");
+        Emit("@" + ovf_any + " st.global.u32 [" + err + "], " + one);
+        Emit("ret");
+        std::ostringstream os;
+        os << ".visible .entry " << k_.name << "(" << params.str() << ")\n{\n";
+        os << ".reg .pred %p<" << np_ + 1 << ">;\n.reg .b32 %r<" << nr_ + 1 << ">;\n.reg .b64 %rd<" << nq_ + 1 << ">;\n.reg .f64 %fd<"
+           << nf_ + 1 << ">;\n";
+        os << body_.str() << "}\n";
+        return os.str();
+    }
+
+    // One element-wise statement (a templates.def pattern plus validity and overflow).
+    Expected<Val> Elementwise(const KernelStmt &ks, const hir::Type &rt, std::vector<Val> av, const std::string &ovf_any) {
+        VClass cls = av[0].cls;
+        if (cls == VClass::DEC && av.size() == 2 && ks.op != "mul") {
+            int sc = std::max(av[0].scale, av[1].scale);
+            av[0] = Rescale(av[0], sc, ovf_any);
+            av[1] = Rescale(av[1], sc, ovf_any);
+        }
+        const char *pat = kernel::Pattern(ks.op, cls);
+        if (!pat) return Status::Internal("no PTX pattern for @" + ks.op + " on " + kernel::VClassName(cls));
+        Val d;
+        d.cls = kernel::IsComparison(ks.op) ? VClass::PRED : cls;
+        if (rt.kind == hir::TypeKind::BOOL) d.cls = VClass::PRED;
+        d.scale = kernel::ClassOf(rt) == VClass::DEC ? rt.scale : 0;
+        d.r = Reg(d.cls);
+        if (d.cls == VClass::DEC) d.hi = Q();
+        std::string ovf;
+        RNDN_RETURN_IF_ERROR(Instantiate(pat, d, av, &ovf));
+        // validity
+        bool kleene = ks.op == "and" || ks.op == "or";
+        std::vector<std::string> valids;
+        for (const auto &a : av)
+            if (!a.valid.empty()) valids.push_back(a.valid);
+        if (!valids.empty()) {
+            d.valid = P();
+            if (kleene && av.size() == 2) {
+                // valid when both are, or when one valid operand decides (false for and, true for or)
+                std::string va = av[0].valid.empty() ? "" : av[0].valid, vb = av[1].valid.empty() ? "" : av[1].valid;
+                std::string both = P(), da = P(), db = P();
+                bool is_and = ks.op == "and";
+                auto decides = [&](const Val &v, const std::string &vv, const std::string &outp) {
+                    if (is_and) Emit("not.pred " + outp + ", " + v.r);
+                    else Emit("mov.pred " + outp + ", " + v.r);
+                    if (!vv.empty()) Emit("and.pred " + outp + ", " + outp + ", " + vv);
+                };
+                decides(av[0], va, da);
+                decides(av[1], vb, db);
+                if (!va.empty() && !vb.empty()) Emit("and.pred " + both + ", " + va + ", " + vb);
+                else Emit("mov.pred " + both + ", " + (va.empty() ? vb : va));
+                Emit("or.pred " + d.valid + ", " + both + ", " + da);
+                Emit("or.pred " + d.valid + ", " + d.valid + ", " + db);
+            } else {
+                Emit("mov.pred " + d.valid + ", " + valids[0]);
+                for (size_t v = 1; v < valids.size(); ++v) Emit("and.pred " + d.valid + ", " + d.valid + ", " + valids[v]);
+            }
+        }
+        for (const auto &a : av)
+            if (!a.sel.empty()) d.sel = a.sel;
+        if (!ovf.empty()) {
+            std::string g = Include(d, true);
+            Emit("and.pred " + ovf + ", " + ovf + ", " + g);
+            Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + ovf);
+        }
+        return d;
+    }
+
+    // A compaction kernel (see Kernel::compact_mask): element-wise statements computing the mask
+    // (and compacted values) run per row in both passes.
     Expected<std::string> RunCompaction() {
         std::ostringstream params;
         params << ".param .u64 n";
@@ -476,30 +632,23 @@ public:
             in_ptr[i] = Param("in" + std::to_string(i));
             if (Nullable(i)) in_vptr[i] = Param("inv" + std::to_string(i));
         }
-        // outputs: one per statement, in statement order
-        const auto &body = p_.entry->body;
-        output_nullable_.assign(k_.outputs.size(), false);
-        std::vector<size_t> src(k_.outputs.size());
-        std::vector<std::string> out_ptr(k_.outputs.size()), out_vptr(k_.outputs.size());
-        for (size_t o = 0; o < k_.outputs.size(); ++o) {
-            int data_slot = -1;
-            for (const auto &ks : k_.stmts)
-                if (body[static_cast<size_t>(ks.stmt)].targets[0].slot == k_.outputs[o].slot) data_slot = body[static_cast<size_t>(ks.stmt)].expr.args[1].slot;
-            size_t j = 0;
-            while (j < k_.inputs.size() && k_.inputs[j].slot != data_slot) ++j;
-            if (j == k_.inputs.size()) return Status::Internal("compaction source missing from the kernel inputs");
-            src[o] = j;
-            params << ", .param .u64 out" << o;
-            out_ptr[o] = Param("out" + std::to_string(o));
-            if (Nullable(j)) {
-                params << ", .param .u64 outv" << o;
-                out_vptr[o] = Param("outv" + std::to_string(o));
-                output_nullable_[o] = true;
+        std::string zero = Q();
+        Emit("mov.u64 " + zero + ", 0");
+        std::map<size_t, Val> scalar_vals;
+        std::map<const hir::Operand *, Val> lit_vals;
+        for (size_t i = 0; i < k_.inputs.size(); ++i)
+            if (k_.inputs[i].scalar) {
+                RNDN_ASSIGN_OR_RETURN(Val v, Load(k_.inputs[i].type, in_ptr[i], in_vptr[i], zero));
+                scalar_vals[i] = v;
+                if (k_.inputs[i].literal) lit_vals[k_.inputs[i].literal] = v;
             }
-        }
-        params << ", .param .u64 counts, .param .u32 pass, .param .u64 err";
-        std::string counts = Param("counts"), pass = R();
+        const auto &body = p_.entry->body;
+        std::string ovf_any = P();
+        Emit("setp.ne.u32 " + ovf_any + ", " + zero32_ + ", 0");
+        std::string pass = R();
         Emit("ld.param.u32 " + pass + ", [pass]");
+        std::string counts = Param("counts");
+        std::string err = Param("err");
         // chunk of this thread: [start, end)
         std::string tid = R(), ntid = R(), ctaid = R(), nctaid = R(), gid = R();
         Emit("mov.u32 " + tid + ", %tid.x");
@@ -526,23 +675,65 @@ public:
         Emit("setp.ge.u64 " + pdone + ", " + i + ", " + end);
         Emit("@" + pdone + " bra $CDONE");
         body_ << "$CLOOP:\n";
-        RNDN_ASSIGN_OR_RETURN(Val m, Load(k_.inputs[0].type, in_ptr[0], in_vptr[0], i));
+        // row values: element-wise statements over loaded inputs
+        std::map<int, Val> vals;
+        std::map<size_t, Val> loaded;
+        auto value = [&](int s) -> Expected<Val> {
+            auto it = vals.find(s);
+            if (it != vals.end()) return it->second;
+            for (size_t j = 0; j < k_.inputs.size(); ++j) {
+                if (k_.inputs[j].slot != s || k_.inputs[j].literal) continue;
+                if (k_.inputs[j].scalar) return scalar_vals[j];
+                if (!loaded.count(j)) {
+                    RNDN_ASSIGN_OR_RETURN(Val v, Load(k_.inputs[j].type, in_ptr[j], in_vptr[j], i));
+                    loaded[j] = v;
+                }
+                return loaded[j];
+            }
+            return Status::Internal("compaction kernel: no value for slot " + std::to_string(s));
+        };
+        for (const auto &ks : k_.stmts) {
+            if (ks.form != Form::ELEMENTWISE) continue;
+            const hir::Stmt &st = body[static_cast<size_t>(ks.stmt)];
+            std::vector<Val> av;
+            for (const auto &a : st.expr.args) {
+                if (a.kind == hir::Operand::Kind::LITERAL) {
+                    av.push_back(lit_vals[&a]);
+                } else {
+                    RNDN_ASSIGN_OR_RETURN(Val v, value(a.slot));
+                    av.push_back(v);
+                }
+            }
+            RNDN_ASSIGN_OR_RETURN(Val d, Elementwise(ks, st.expr.types[0], std::move(av), ovf_any));
+            vals[st.targets[0].slot] = d;
+        }
+        RNDN_ASSIGN_OR_RETURN(Val m, value(k_.compact_mask));
         std::string sel = P();
         if (!m.valid.empty()) Emit("and.pred " + sel + ", " + m.r + ", " + m.valid);
         else Emit("mov.pred " + sel + ", " + m.r);
-        // pass 1: copy the selected row of every source to its position
+        // pass 1: copy the selected row of every compacted value to its position
         std::string write = P();
         Emit("and.pred " + write + ", " + sel + ", !" + pcount);
         Emit("@!" + write + " bra $CNEXT");
+        output_nullable_.assign(k_.outputs.size(), false);
+        std::string params_out;
         for (size_t o = 0; o < k_.outputs.size(); ++o) {
-            size_t j = src[o];
-            RNDN_ASSIGN_OR_RETURN(Val x, Load(k_.inputs[j].type, in_ptr[j], in_vptr[j], i));
-            Store(k_.outputs[o].type, x, out_ptr[o], pos);
-            if (!out_vptr[o].empty()) {
+            int data_slot = -1;
+            for (const auto &ks : k_.stmts)
+                if (ks.form == Form::COMPRESS && body[static_cast<size_t>(ks.stmt)].targets[0].slot == k_.outputs[o].slot)
+                    data_slot = body[static_cast<size_t>(ks.stmt)].expr.args[1].slot;
+            RNDN_ASSIGN_OR_RETURN(Val x, value(data_slot));
+            params << ", .param .u64 out" << o;
+            std::string op = Param("out" + std::to_string(o));
+            Store(k_.outputs[o].type, x, op, pos);
+            if (!x.valid.empty()) {
+                params << ", .param .u64 outv" << o;
+                std::string vp = Param("outv" + std::to_string(o));
                 std::string a = Q(), b = R();
-                Emit("add.u64 " + a + ", " + out_vptr[o] + ", " + pos);
+                Emit("add.u64 " + a + ", " + vp + ", " + pos);
                 Emit("selp.u32 " + b + ", 1, 0, " + x.valid);
                 Emit("st.global.u8 [" + a + "], " + b);
+                output_nullable_[o] = true;
             }
         }
         body_ << "$CNEXT:\n";
@@ -554,7 +745,11 @@ public:
         Emit("@" + pdone + " bra $CLOOP");
         body_ << "$CDONE:\n";
         Emit("@" + pcount + " st.global.u64 [" + slot + "], " + pos);
+        std::string flag = R();
+        Emit("mov.u32 " + flag + ", 1");
+        Emit("@" + ovf_any + " st.global.u32 [" + err + "], " + flag);
         Emit("ret");
+        params << ", .param .u64 counts, .param .u32 pass, .param .u64 err";
         std::ostringstream os;
         os << ".visible .entry " << k_.name << "(" << params.str() << ")\n{\n";
         os << ".reg .pred %p<" << np_ + 1 << ">;\n.reg .b32 %r<" << nr_ + 1 << ">;\n.reg .b64 %rd<" << nq_ + 1 << ">;\n.reg .f64 %fd<"
@@ -563,7 +758,6 @@ public:
         return os.str();
     }
 
-private:
     std::string Param(const std::string &name) {
         std::string r = Q();
         Emit("ld.param.u64 " + r + ", [" + name + "]");
@@ -601,6 +795,36 @@ private:
         else if (parts.size() == 1) Emit("mov.pred " + p + ", " + parts[0]);
         else Emit("and.pred " + p + ", " + parts[0] + ", " + parts[1]);
         return p;
+    }
+
+    // One element into a reduction's accumulators (lo, hi: 128-bit sum or the 64-bit min/max;
+    // cnt: elements included).
+    void Accumulate(const std::string &op, const Val &x, const std::string &inc, const std::string &alo, const std::string &ahi,
+                    const std::string &cnt, const std::string &ovf_any) {
+        std::string one = Q();
+        Emit("selp.u64 " + one + ", 1, 0, " + inc);
+        Emit("add.u64 " + cnt + ", " + cnt + ", " + one);
+        if (op != "sum" && op != "min" && op != "max") return;
+        std::string lo = Q(), hi = Q();
+        if (x.cls == VClass::S32) {
+            Emit("cvt.s64.s32 " + lo + ", " + x.r);
+            Emit("shr.s64 " + hi + ", " + lo + ", 63");
+        } else if (x.cls == VClass::S64) {
+            Emit("mov.b64 " + lo + ", " + x.r);
+            Emit("shr.s64 " + hi + ", " + lo + ", 63");
+        } else {
+            Emit("mov.b64 " + lo + ", " + x.r);
+            Emit("mov.b64 " + hi + ", " + x.hi);
+        }
+        if (op == "sum") {
+            Emit("selp.b64 " + lo + ", " + lo + ", 0, " + inc);
+            Emit("selp.b64 " + hi + ", " + hi + ", 0, " + inc);
+            Add128(alo, ahi, lo, hi, ovf_any);
+        } else {
+            std::string m = Q();
+            Emit(std::string(op == "min" ? "min.s64 " : "max.s64 ") + m + ", " + alo + ", " + lo);
+            Emit("selp.b64 " + alo + ", " + m + ", " + alo + ", " + inc);
+        }
     }
 
     // acc (lo, hi) += (lo, hi), signed overflow into ovf_any.
@@ -822,7 +1046,7 @@ Expected<std::string> KernelPtxText(const OutlinedProgram &p, int kernel, const 
     std::vector<bool> nullable;
     if (static_cast<size_t>(kernel) < options.nullable.size()) nullable = options.nullable[static_cast<size_t>(kernel)];
     Gen g(p, k, nullable, options.warp_reduce);
-    RNDN_ASSIGN_OR_RETURN(std::string t, k.compact_mask >= 0 ? g.RunCompaction() : g.Run());
+    RNDN_ASSIGN_OR_RETURN(std::string t, k.segments >= 0 ? g.RunSegmented() : k.compact_mask >= 0 ? g.RunCompaction() : g.Run());
     if (output_nullable) *output_nullable = g.output_nullable();
     return t;
 }

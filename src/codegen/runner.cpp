@@ -91,6 +91,7 @@ private:
 
     Status Kernel(int index) {
         const codegen::Kernel &k = p_.kernels[static_cast<size_t>(index)];
+        if (k.segments >= 0) return Segmented(index);
         // inputs as the outliner expected them?
         std::vector<std::shared_ptr<const hir::Vector>> in(k.inputs.size());
         int64_t n = -1;
@@ -247,6 +248,87 @@ private:
             results[o] = hir::Value(r);
         }
         for (size_t o = 0; o < k.outputs.size(); ++o) frame_[static_cast<size_t>(k.outputs[o].slot)] = results[o];
+        stats_.statements_compiled += static_cast<int>(k.stmts.size());
+        return Status::Ok();
+    }
+
+    // A per-cell reduction kernel: G's cells flattened to offsets + indices.
+    Status Segmented(int index) {
+        const codegen::Kernel &k = p_.kernels[static_cast<size_t>(index)];
+        const hir::Value &gv = frame_[static_cast<size_t>(k.inputs[0].slot)];
+        if (gv.kind() != hir::ValueKind::LIST) return Redo(k);
+        const auto &cells = gv.list().cells;
+        int64_t n = static_cast<int64_t>(cells.size());
+        if (n == 0) return Redo(k);
+        std::vector<int64_t> offsets(static_cast<size_t>(n) + 1, 0), indices;
+        for (int64_t c = 0; c < n; ++c) {
+            const hir::Value &cv = cells[static_cast<size_t>(c)];
+            if (!cv.is_vector() || cv.vector().type.kind != hir::TypeKind::I64 || cv.vector().HasNulls()) return Redo(k);
+            const hir::Vector &v = cv.vector();
+            indices.insert(indices.end(), v.Data<int64_t>(), v.Data<int64_t>() + v.length);
+            offsets[static_cast<size_t>(c) + 1] = static_cast<int64_t>(indices.size());
+        }
+        PtxOptions po;
+        po.nullable.assign(p_.kernels.size(), {});
+        auto &nullable = po.nullable[static_cast<size_t>(index)];
+        nullable.assign(k.inputs.size(), false);
+        std::vector<std::shared_ptr<const hir::Vector>> in(k.inputs.size());
+        for (size_t i = 1; i < k.inputs.size(); ++i) {
+            const hir::Value &v = frame_[static_cast<size_t>(k.inputs[i].slot)];
+            if (!v.is_vector()) return Redo(k);
+            in[i] = v.vector_ptr();
+            if (!SameType(in[i]->type, k.inputs[i].type) || !in[i]->elem_scale.empty()) return Redo(k);
+            nullable[i] = in[i]->HasNulls();
+        }
+        auto t0 = Clock::now();
+        RNDN_ASSIGN_OR_RETURN(std::string text, KernelPtxText(p_, index, po, nullptr));
+        text = ".version 8.7\n.target sm_80\n.address_size 64\n\n" + text;
+        stats_.ptx_ms += Ms(t0);
+        t0 = Clock::now();
+        RNDN_ASSIGN_OR_RETURN(auto mod, dev_.LoadModule(text));
+        stats_.jit_ms += Ms(t0);
+        const cpujit::Kernel *ck = mod->Find(k.name);
+        if (!ck) return Status::Internal("kernel " + k.name + " missing from its module");
+        Registrations regs(dev_);
+        static uint64_t dummy[4];
+        regs.Add(dummy, sizeof dummy);
+        std::vector<cpujit::Arg> args;
+        args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(n)));
+        regs.Add(offsets.data(), offsets.size() * 8);
+        args.push_back(cpujit::Arg::Ptr(offsets.data()));
+        const void *ip = indices.empty() ? static_cast<const void *>(dummy) : indices.data();
+        regs.Add(ip, indices.size() * 8);
+        args.push_back(cpujit::Arg::Ptr(ip));
+        for (size_t i = 1; i < in.size(); ++i) {
+            const hir::Vector &x = *in[i];
+            size_t bytes = static_cast<size_t>(x.length) * static_cast<size_t>(kernel::ElementBytes(x.type));
+            const void *ptr = bytes ? static_cast<const void *>(x.data.get()) : dummy;
+            regs.Add(ptr, bytes);
+            args.push_back(cpujit::Arg::Ptr(ptr));
+            if (nullable[i]) {
+                regs.Add(x.validity.data(), x.validity.size() * 8);
+                args.push_back(cpujit::Arg::Ptr(x.validity.data()));
+            }
+            args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(x.length)));
+        }
+        std::vector<std::shared_ptr<hir::Vector>> outs(k.outputs.size());
+        for (size_t o = 0; o < k.outputs.size(); ++o) {
+            RNDN_ASSIGN_OR_RETURN(outs[o], hir::MakeVector(k.outputs[o].type, n));
+            regs.Add(outs[o]->data.get(), static_cast<size_t>(n) * static_cast<size_t>(kernel::ElementBytes(k.outputs[o].type)));
+            args.push_back(cpujit::Arg::Ptr(outs[o]->data.get()));
+        }
+        uint32_t err = 0;
+        regs.Add(&err, sizeof err);
+        args.push_back(cpujit::Arg::Ptr(&err));
+        cpujit::LaunchConfig cfg;
+        cfg.grid.x = static_cast<uint32_t>(std::min<int64_t>((n + codegen::Kernel::kBlock - 1) / codegen::Kernel::kBlock, codegen::Kernel::kMaxGrid));
+        cfg.block.x = codegen::Kernel::kBlock;
+        t0 = Clock::now();
+        RNDN_RETURN_IF_ERROR(dev_.Launch(*ck, cfg, args));
+        stats_.kernel_ms += Ms(t0);
+        ++stats_.kernels_launched;
+        if (err != 0) return Redo(k);
+        for (size_t o = 0; o < k.outputs.size(); ++o) frame_[static_cast<size_t>(k.outputs[o].slot)] = hir::Value(outs[o]);
         stats_.statements_compiled += static_cast<int>(k.stmts.size());
         return Status::Ok();
     }

@@ -73,10 +73,14 @@ TEST(TpchOutline, KernelCountsAndQ6IsOneKernel) {
                 EXPECT_LE(counts[1], counts[0]);
             }
         }
-        if (q == 6) EXPECT_EQ(counts[2], 1) << "TPC-H Q6 must be exactly one kernel under full fusion";
+        if (q == 6) {
+            EXPECT_EQ(counts[2], 1) << "TPC-H Q6 must be exactly one kernel under full fusion";
+        }
         // R-O8: no more kernels under full than the thesis's Table 7.3 for q1-q11
         static const int kThesisFull[] = {0, 5, 18, 9, 9, 13, 1, 19, 17, 11, 9, 9};
-        if (q <= 11) EXPECT_LE(counts[2], kThesisFull[q]) << "q" << q;
+        if (q <= 11) {
+            EXPECT_LE(counts[2], kThesisFull[q]) << "q" << q;
+        }
     }
 }
 
