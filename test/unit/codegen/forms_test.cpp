@@ -322,3 +322,37 @@ TEST(KernelForms, FusedChainLikeQ6) {
 
 }  // namespace
 }  // namespace rndn::codegen::testing
+
+namespace rndn::codegen::testing {
+namespace {
+
+// Programs outside the outliner's scope (control flow, reassigned names) keep every statement on
+// the interpreter, and still run through the runner.
+TEST(Outline, ControlFlowStaysOnTheInterpreter) {
+    const char *text =
+        "module default{\n  import Builtin.*;\n  def main() : i64{\n    var x:i64;\n    c:? = 1:bool;\n"
+        "    t0:? = @load_table(`big:sym);\n    a:i64 = check_cast(@column_value(t0, `l1:sym), i64);\n"
+        "    if (c) { x = @sum(a); } else { x = 0:i64; }\n    return x;\n  }\n}\n";
+    auto p = hir::ParseProgram(text, "cf");
+    ASSERT_TRUE(p.ok()) << p.status().ToString();
+    ASSERT_TRUE(hir::CheckProgram(*p).ok()) << hir::CheckProgram(*p).ToString();
+    auto out = Outline(*p, FusionMode::FULL);
+    ASSERT_TRUE(out.ok());
+    EXPECT_EQ(out->kernels.size(), 0u) << Print(*out);
+    EXPECT_TRUE(Verify(*out).ok());
+    hir::InterpretOptions opts;
+    Runner runner(Dev());
+    auto got = runner.Run(*out, Registry(), opts);
+    auto want = hir::Interpret(*p, Registry(), opts);
+    EXPECT_EQ(Show(got), Show(want));
+}
+
+TEST(Outline, ModeNamesParse) {
+    EXPECT_EQ(*ParseFusionMode("none"), FusionMode::NONE);
+    EXPECT_EQ(*ParseFusionMode("flow"), FusionMode::FLOW);
+    EXPECT_EQ(*ParseFusionMode("full"), FusionMode::FULL);
+    EXPECT_FALSE(ParseFusionMode("fast").ok());
+}
+
+}  // namespace
+}  // namespace rndn::codegen::testing
