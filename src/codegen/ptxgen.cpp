@@ -356,6 +356,33 @@ public:
                     Emit(std::string(ko.op == "min" ? "min.s64 " : "max.s64 ") + rd.lo + ", " + rd.lo + ", " + lo2);
                 }
             }
+            if (warp_reduce_) {
+                // R-P4: one set of atomics per warp into a single record (lo, hi, count, top):
+                // a 192-bit sum by carries from the old values the atomics return, so the host
+                // sees an overflow of 128 bits as top != the sign of hi.
+                std::string old = Q(), t = Q(), c = Q(), addhi = Q(), cb = Q(), top = Q(), pc = P();
+                Emit("@" + p0 + " atom.global.add.u64 " + old + ", [" + ptr + "+16], " + rd.cnt);
+                if (ko.op == "sum") {
+                    Emit("@" + p0 + " atom.global.add.u64 " + old + ", [" + ptr + "], " + rd.lo);
+                    Emit("add.u64 " + t + ", " + old + ", " + rd.lo);
+                    Emit("setp.lt.u64 " + pc + ", " + t + ", " + old);
+                    Emit("selp.u64 " + c + ", 1, 0, " + pc);
+                    Emit("add.u64 " + addhi + ", " + rd.hi + ", " + c);
+                    Emit("setp.lt.u64 " + pc + ", " + addhi + ", " + rd.hi);
+                    Emit("selp.u64 " + cb + ", 1, 0, " + pc);
+                    Emit("@" + p0 + " atom.global.add.u64 " + old + ", [" + ptr + "+8], " + addhi);
+                    Emit("add.u64 " + t + ", " + old + ", " + addhi);
+                    Emit("setp.lt.u64 " + pc + ", " + t + ", " + old);
+                    Emit("selp.u64 " + c + ", 1, 0, " + pc);
+                    Emit("shr.s64 " + top + ", " + rd.hi + ", 63");
+                    Emit("add.u64 " + top + ", " + top + ", " + cb);
+                    Emit("add.u64 " + top + ", " + top + ", " + c);
+                    Emit("@" + p0 + " atom.global.add.u64 " + old + ", [" + ptr + "+24], " + top);
+                } else if (ko.op == "min" || ko.op == "max") {
+                    Emit("@" + p0 + " atom.global." + ko.op + ".s64 " + old + ", [" + ptr + "], " + rd.lo);
+                }
+                continue;
+            }
             std::string a = Q();
             Emit("add.u64 " + a + ", " + ptr + ", " + warp);
             Emit("@" + p0 + " st.global.u64 [" + a + "], " + rd.lo);

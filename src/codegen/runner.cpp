@@ -155,7 +155,8 @@ private:
         if (k.compact_mask >= 0) return Compact(k, *ck, regs, args, n, nullable, out_nullable);
         uint32_t grid = static_cast<uint32_t>(std::min<int64_t>(std::max<int64_t>(1, (n + codegen::Kernel::kBlock - 1) / codegen::Kernel::kBlock),
                                                                 codegen::Kernel::kMaxGrid));
-        size_t warps = static_cast<size_t>(grid) * codegen::Kernel::kBlock / (warp_reduce_ ? 32 : 1);  // records
+        // records: one per thread (cpu form) or one in all, updated by atomics (GPU form)
+        size_t warps = warp_reduce_ ? 1 : static_cast<size_t>(grid) * codegen::Kernel::kBlock;
         std::vector<std::shared_ptr<hir::Vector>> outs(k.outputs.size());
         std::vector<std::vector<uint8_t>> out_valid(k.outputs.size());
         std::vector<std::vector<uint64_t>> partials(k.outputs.size());
@@ -163,6 +164,8 @@ private:
             const KernelOutput &ko = k.outputs[o];
             if (ko.reduction) {
                 partials[o].assign(warps * 4, 0);
+                if (warp_reduce_ && (ko.op == "min" || ko.op == "max"))
+                    partials[o][0] = static_cast<uint64_t>(ko.op == "min" ? INT64_MAX : INT64_MIN);
                 regs.Add(partials[o].data(), partials[o].size() * 8);
                 args.push_back(cpujit::Arg::Ptr(partials[o].data()));
                 continue;
@@ -213,6 +216,8 @@ private:
                 mn = std::min(mn, static_cast<int64_t>(rec[0]));
                 mx = std::max(mx, static_cast<int64_t>(rec[0]));
                 cnt += rec[2];
+                // the atomic form's fourth word: bits 128-191 of the sum, the sign of hi unless it overflowed
+                if (warp_reduce_ && ko.op == "sum" && rec[3] != (static_cast<int64_t>(rec[1]) < 0 ? ~uint64_t{0} : 0)) ovf = true;
             }
             if (ovf) return Redo(k);
             RNDN_ASSIGN_OR_RETURN(auto r, hir::MakeVector(ko.type, 1));

@@ -39,6 +39,8 @@ const std::vector<Col> &Cols() {
         {"w1", Type::Decimal(TypeKind::DEC128, 4)}, {"w2", Type::Decimal(TypeKind::DEC128, 2)},
         // gather indexes: ix in range, ox sometimes out of range (negative or past the end)
         {"ix", TypeKind::I64}, {"ox", TypeKind::I64}, {"h1", TypeKind::I16}, {"h2", TypeKind::I16},
+        // v1: 2^121 in the extreme table: a warp's sum fits 128 bits, the whole column's does not
+        {"v1", Type::Decimal(TypeKind::DEC128, 4)},
     };
     return cols;
 }
@@ -63,7 +65,7 @@ std::shared_ptr<hir::Table> MakeTable(int64_t n, bool nulls, bool extreme, uint3
                 case TypeKind::DEC64: v->Data<int64_t>()[i] = extreme ? (rng() % 2 ? INT64_MAX - 5 : INT64_MIN + 5) : small * 37; break;
                 case TypeKind::DEC128: {
                     __int128 x = small * 1234567;
-                    if (extreme) x = (static_cast<__int128>(1) << 126) + static_cast<__int128>(rng() % 100);
+                    if (extreme) x = (static_cast<__int128>(1) << (c.name == "v1" ? 121 : 126)) + static_cast<__int128>(rng() % 100);
                     else if (rng() % 16 == 0) x = static_cast<__int128>(small) << 70;  // outside the 64-bit fast path
                     v->Data<__int128>()[i] = x;
                     break;
@@ -234,6 +236,9 @@ TEST(KernelForms, WarpShuffleReductions) {
                       std::string("warp ") + op + " " + col + " " + t, false, true);
             }
     Check(Program("extreme", {"l1"}, "    r:? = @sum(a);\n"), "warp i64 sum out of range", true, true);
+    // overflow across warps: caught by the atomic record's top word (and by the host in the cpu form)
+    Check(Program("extreme", {"v1"}, "    r:? = @sum(a);\n"), "warp dec128 sum beyond 128 bits", true, true);
+    Check(Program("extreme", {"v1"}, "    r:? = @sum(a);\n"), "thread-record dec128 sum beyond 128 bits", true, false);
 }
 
 TEST(KernelForms, OverflowReportsTheInterpretersError) {
