@@ -273,6 +273,21 @@ private:
             indices.insert(indices.end(), v.Data<int64_t>(), v.Data<int64_t>() + v.length);
             offsets[static_cast<size_t>(c) + 1] = static_cast<int64_t>(indices.size());
         }
+        // Few large cells (Q1: 4 groups): split each into pieces of kPiece rows so that many
+        // threads share the work; the host then combines the pieces' results per cell.
+        constexpr int64_t kPiece = 2048;
+        std::vector<int64_t> owner;  // piece -> cell (empty: no split)
+        const int64_t cells_n = n;
+        if (n < 4096 && static_cast<int64_t>(indices.size()) > n * kPiece) {
+            std::vector<int64_t> pieces{0};
+            for (int64_t c = 0; c < n; ++c)
+                for (int64_t b = offsets[static_cast<size_t>(c)]; b < offsets[static_cast<size_t>(c) + 1]; b += kPiece) {
+                    pieces.push_back(std::min(b + kPiece, offsets[static_cast<size_t>(c) + 1]));
+                    owner.push_back(c);
+                }
+            offsets = std::move(pieces);
+            n = static_cast<int64_t>(owner.size());
+        }
         PtxOptions po;
         po.nullable.assign(p_.kernels.size(), {});
         auto &nullable = po.nullable[static_cast<size_t>(index)];
@@ -333,9 +348,65 @@ private:
         stats_.kernel_ms += Ms(t0);
         ++stats_.kernels_launched;
         if (err != 0) return Redo(k);
+        if (!owner.empty()) {
+            for (size_t o = 0; o < k.outputs.size(); ++o) {
+                auto combined = CombinePieces(*outs[o], owner, cells_n, k.outputs[o].op);
+                if (!combined) return Redo(k);  // a combined sum left its type's range
+                outs[o] = combined;
+            }
+        }
         for (size_t o = 0; o < k.outputs.size(); ++o) frame_[static_cast<size_t>(k.outputs[o].slot)] = hir::Value(outs[o]);
         stats_.statements_compiled += static_cast<int>(k.stmts.size());
         return Status::Ok();
+    }
+
+    // Per-cell results of the pieces of split cells, combined per cell (nullptr on overflow).
+    static std::shared_ptr<hir::Vector> CombinePieces(const hir::Vector &pieces, const std::vector<int64_t> &owner, int64_t cells,
+                                                      const std::string &op) {
+        auto made = hir::MakeVector(pieces.type, cells);
+        if (!made.ok()) return nullptr;
+        std::shared_ptr<hir::Vector> out = *made;
+        std::vector<__int128> acc(static_cast<size_t>(cells), 0);
+        std::vector<bool> seen(static_cast<size_t>(cells), false);
+        bool bad = false;
+        for (size_t p = 0; p < owner.size(); ++p) {
+            __int128 v = 0;
+            switch (pieces.type.kind) {
+                case hir::TypeKind::DEC128: v = pieces.Data<__int128>()[p]; break;
+                case hir::TypeKind::I64:
+                case hir::TypeKind::DEC64: v = pieces.Data<int64_t>()[p]; break;
+                case hir::TypeKind::I32:
+                case hir::TypeKind::DATE: v = pieces.Data<int32_t>()[p]; break;
+                case hir::TypeKind::I16: v = pieces.Data<int16_t>()[p]; break;
+                default: return nullptr;
+            }
+            __int128 &a = acc[static_cast<size_t>(owner[p])];
+            bool first = !seen[static_cast<size_t>(owner[p])];
+            seen[static_cast<size_t>(owner[p])] = true;
+            if (op == "min") a = first ? v : std::min(a, v);
+            else if (op == "max") a = first ? v : std::max(a, v);
+            else bad |= __builtin_add_overflow(a, v, &a);
+        }
+        if (bad) return nullptr;
+        for (int64_t c = 0; c < cells; ++c) {
+            __int128 a = acc[static_cast<size_t>(c)];
+            switch (pieces.type.kind) {
+                case hir::TypeKind::DEC128: out->Data<__int128>()[c] = a; break;
+                case hir::TypeKind::I64:
+                case hir::TypeKind::DEC64:
+                    if (a > INT64_MAX || a < INT64_MIN) return nullptr;
+                    out->Data<int64_t>()[c] = static_cast<int64_t>(a);
+                    break;
+                case hir::TypeKind::I32:
+                case hir::TypeKind::DATE:
+                    if (a > INT32_MAX || a < INT32_MIN) return nullptr;
+                    out->Data<int32_t>()[c] = static_cast<int32_t>(a);
+                    break;
+                case hir::TypeKind::I16: out->Data<int16_t>()[c] = static_cast<int16_t>(a); break;
+                default: return nullptr;
+            }
+        }
+        return out;
     }
 
     // Two passes of a compaction kernel around a host exclusive scan of the per-thread counts.

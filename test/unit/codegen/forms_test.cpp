@@ -93,6 +93,9 @@ hir::DataRegistry &Registry() {
         reg.AddTable("nulls", MakeTable(2999, true, false, 4)).ok();
         reg.AddTable("onenull", MakeTable(1, true, false, 5)).ok();
         reg.AddTable("extreme", MakeTable(700, false, true, 6)).ok();
+        // cells of several thousand rows: the runner splits them into pieces
+        reg.AddTable("long", MakeTable(40000, false, false, 8)).ok();
+        reg.AddTable("longnulls", MakeTable(40000, true, false, 9)).ok();
         // all NULL: reductions over no valid element
         auto all = MakeTable(64, false, false, 7);
         for (auto &c : all->columns) {
@@ -285,7 +288,7 @@ TEST(KernelForms, PerCellReductions) {
     const R cases[] = {{"i1", "sum"}, {"l1", "sum"}, {"m1", "sum"}, {"w1", "sum"}, {"i1", "min"}, {"d1", "max"},
                        {"m1", "max"}, {"h1", "min"}, {"f1", "count"}, {"c1", "len"}};
     for (const auto &c : cases)
-        for (const char *t : {"one", "big", "nulls", "allnull"}) {
+        for (const char *t : {"one", "big", "nulls", "allnull", "long", "longnulls"}) {
             Check(Program(t, {c.col, "c2"}, std::string("    g:? = @group(b);\n    v:? = @values(g);\n    l:? = @each_right(@index, a, v);\n"
                                                         "    m:? = @each(@") + c.op + ", l);\n    r:? = @raze(m);\n"),
                   std::string("per-cell ") + c.op + " " + c.col + " " + t);
