@@ -138,8 +138,8 @@ private:
         Registrations regs(dev_);
         std::vector<cpujit::Arg> args;
         args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(n)));
-        static uint64_t dummy[4];
-        regs.Add(dummy, sizeof dummy);
+        uint64_t *dummy = dummy_;
+        regs.Add(dummy, sizeof dummy_);
         for (size_t i = 0; i < in.size(); ++i) {
             const hir::Vector &x = *in[i];
             size_t bytes = static_cast<size_t>(x.length) * static_cast<size_t>(kernel::ElementBytes(x.type));
@@ -310,8 +310,8 @@ private:
         const cpujit::Kernel *ck = mod->Find(k.name);
         if (!ck) return Status::Internal("kernel " + k.name + " missing from its module");
         Registrations regs(dev_);
-        static uint64_t dummy[4];
-        regs.Add(dummy, sizeof dummy);
+        uint64_t *dummy = dummy_;
+        regs.Add(dummy, sizeof dummy_);
         std::vector<cpujit::Arg> args;
         args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(n)));
         regs.Add(offsets.data(), offsets.size() * 8);
@@ -419,8 +419,8 @@ private:
         std::vector<uint64_t> counts(threads, 0);
         regs.Add(counts.data(), counts.size() * 8);
         // pass 0: outputs not needed yet (placeholders), counts per thread
-        static uint64_t dummy[4];
-        regs.Add(dummy, sizeof dummy);
+        uint64_t *dummy = dummy_;
+        regs.Add(dummy, sizeof dummy_);
         std::vector<cpujit::Arg> a0 = args;
         for (size_t o = 0; o < k.outputs.size(); ++o) {
             a0.push_back(cpujit::Arg::Ptr(dummy));
@@ -484,6 +484,7 @@ private:
     RunStats &stats_;
     std::vector<hir::Value> frame_;
     bool warp_reduce_ = false;
+    uint64_t dummy_[4] = {};  // stands in for empty buffers (registered per launch, per run)
 };
 
 }  // namespace
