@@ -9,10 +9,11 @@
 namespace rndn::codegen::kernel {
 
 // Register class of a value inside a kernel.
-enum class VClass : uint8_t { NONE, PRED, U8, S32, S64, F64, DEC };
+enum class VClass : uint8_t { NONE, PRED, U8, S32, S64, F64, DEC, STR };
 const char *VClassName(VClass c);
 VClass ClassOf(const hir::Type &t);     // NONE when kernels do not take the type
-bool TypeSupported(const hir::Type &t);
+bool TypeSupported(const hir::Type &t);  // numeric, bool, char, date (not strings)
+bool IsStringType(const hir::Type &t);  // str/sym: only @eq/@neq against a literal
 int ElementBytes(const hir::Type &t);  // bytes of one element in a column
 
 bool IsElementwise(const std::string &builtin);  // has a row in templates.def (any class)

@@ -191,6 +191,13 @@ struct Outliner {
             if (a.kind == Operand::Kind::LITERAL && (!a.literal.value || a.literal.value->length != 1)) return false;
             args.push_back(a.type);
         }
+        if ((name == "eq" || name == "neq") && args.size() == 2 && kernel::IsStringType(args[0]) && kernel::IsStringType(args[1])) {
+            // strings: against one literal only (a column compared with a constant)
+            int lits = (s.expr.args[0].kind == Operand::Kind::LITERAL) + (s.expr.args[1].kind == Operand::Kind::LITERAL);
+            if (lits != 1 || s.expr.types[0].kind != TypeKind::BOOL) return false;
+            *f = Form::ELEMENTWISE;
+            return true;
+        }
         if (kernel::IsElementwise(name)) {
             if (!kernel::ElementwiseSupported(name, args, s.expr.types[0])) return false;
             *f = Form::ELEMENTWISE;

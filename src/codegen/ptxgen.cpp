@@ -42,6 +42,7 @@ const char *VClassName(VClass c) {
         case VClass::S64: return "s64";
         case VClass::F64: return "f64";
         case VClass::DEC: return "dec";
+        case VClass::STR: return "str";
     }
     return "?";
 }
@@ -57,11 +58,14 @@ VClass ClassOf(const hir::Type &t) {
         case hir::TypeKind::F64: return VClass::F64;
         case hir::TypeKind::DEC64:
         case hir::TypeKind::DEC128: return t.scale >= 0 && t.scale <= 38 ? VClass::DEC : VClass::NONE;
+        case hir::TypeKind::STR:
+        case hir::TypeKind::SYM: return VClass::STR;
         default: return VClass::NONE;
     }
 }
 
-bool TypeSupported(const hir::Type &t) { return ClassOf(t) != VClass::NONE; }
+bool TypeSupported(const hir::Type &t) { return ClassOf(t) != VClass::NONE && ClassOf(t) != VClass::STR; }
+bool IsStringType(const hir::Type &t) { return ClassOf(t) == VClass::STR; }
 
 int ElementBytes(const hir::Type &t) {
     switch (t.kind) {
@@ -114,7 +118,7 @@ bool ElementwiseSupported(const std::string &b, const std::vector<hir::Type> &ar
 
 bool ReductionSupported(const std::string &b, const hir::Type &arg, const hir::Type &result) {
     VClass c = ClassOf(arg);
-    if (c == VClass::NONE) return false;
+    if (c == VClass::NONE || c == VClass::STR) return false;
     if (b == "count" || b == "len") return result.kind == hir::TypeKind::I64;
     if (b == "sum") {
         if (c == VClass::DEC) return result.kind == hir::TypeKind::DEC128 && result.scale == arg.scale;
@@ -146,6 +150,7 @@ std::vector<std::string> KernelForms() {
     out.push_back("@count @len: every class");
     out.push_back("@min @max: s32 (i32, date) s64 dec64");
     out.push_back("@index (gather with an i64 index vector): pred u8 s32 s64 f64 dec");
+    out.push_back("@eq @neq: str/sym against a literal (byte-wise)");
     out.push_back("@raze(@each(@sum|@count|@len|@min|@max, @each_right(@index, x, G))): one reduction per group cell");
     return out;
 }
@@ -157,7 +162,8 @@ using kernel::VClass;
 // A value in registers.
 struct Val {
     VClass cls = VClass::NONE;
-    std::string r, hi;  // hi: DEC only
+    std::string r, hi;  // hi: DEC only; STR: r, hi = start, end offsets
+    std::string bytes;  // STR: the bytes pointer
     int scale = 0;
     std::string valid;  // .pred register; empty: always valid
     std::string sel;    // .pred register: row selected (compressed values); empty: all rows
@@ -173,6 +179,7 @@ public:
         params << ".param .u64 n";
         for (size_t i = 0; i < k_.inputs.size(); ++i) {
             params << ", .param .u64 in" << i;
+            if (kernel::IsStringType(k_.inputs[i].type)) params << ", .param .u64 instr" << i;
             if (Nullable(i)) params << ", .param .u64 inv" << i;
             if (k_.inputs[i].random_access) params << ", .param .u64 inlen" << i;
         }
@@ -186,6 +193,7 @@ public:
             in_ptr[i] = Q();
             Emit("ld.param.u64 " + in_ptr[i] + ", [in" + std::to_string(i) + "]");
             Emit("cvta.to.global.u64 " + in_ptr[i] + ", " + in_ptr[i]);
+            if (kernel::IsStringType(k_.inputs[i].type)) str_bytes_[in_ptr[i]] = Param("instr" + std::to_string(i));
             if (Nullable(i)) {
                 in_vptr[i] = Q();
                 Emit("ld.param.u64 " + in_vptr[i] + ", [inv" + std::to_string(i) + "]");
@@ -593,8 +601,6 @@ public:
             av[0] = Rescale(av[0], sc, ovf_any);
             av[1] = Rescale(av[1], sc, ovf_any);
         }
-        const char *pat = kernel::Pattern(ks.op, cls);
-        if (!pat) return Status::Internal("no PTX pattern for @" + ks.op + " on " + kernel::VClassName(cls));
         Val d;
         d.cls = kernel::IsComparison(ks.op) ? VClass::PRED : cls;
         if (rt.kind == hir::TypeKind::BOOL) d.cls = VClass::PRED;
@@ -602,7 +608,36 @@ public:
         d.r = Reg(d.cls);
         if (d.cls == VClass::DEC) d.hi = Q();
         std::string ovf;
-        RNDN_RETURN_IF_ERROR(Instantiate(pat, d, av, &ovf));
+        if (cls == VClass::STR) {
+            // byte-wise equality (str/sym compare by bytes): lengths, then a loop over the bytes
+            if (ks.op != "eq" && ks.op != "neq") return Status::Internal("strings only compare for equality in kernels");
+            std::string la = Q(), lb = Q(), j = Q(), x = Q(), y = Q(), ca = R(), cb = R(), p = P(), eq = P();
+            std::string L = "$STR" + std::to_string(labels_++);
+            Emit("sub.u64 " + la + ", " + av[0].hi + ", " + av[0].r);
+            Emit("sub.u64 " + lb + ", " + av[1].hi + ", " + av[1].r);
+            Emit("setp.eq.u64 " + eq + ", " + la + ", " + lb);
+            Emit("@!" + eq + " bra " + L + "_END");
+            Emit("mov.u64 " + j + ", 0");
+            body_ << L << "_LOOP:\n";
+            Emit("setp.ge.u64 " + p + ", " + j + ", " + la);
+            Emit("@" + p + " bra " + L + "_END");
+            Emit("add.u64 " + x + ", " + av[0].r + ", " + j);
+            Emit("add.u64 " + x + ", " + av[0].bytes + ", " + x);
+            Emit("add.u64 " + y + ", " + av[1].r + ", " + j);
+            Emit("add.u64 " + y + ", " + av[1].bytes + ", " + y);
+            Emit("ld.global.u8 " + ca + ", [" + x + "]");
+            Emit("ld.global.u8 " + cb + ", [" + y + "]");
+            Emit("add.u64 " + j + ", " + j + ", 1");
+            Emit("setp.eq.u32 " + eq + ", " + ca + ", " + cb);
+            Emit("@" + eq + " bra " + L + "_LOOP");
+            body_ << L << "_END:\n";
+            if (ks.op == "eq") Emit("mov.pred " + d.r + ", " + eq);
+            else Emit("not.pred " + d.r + ", " + eq);
+        } else {
+            const char *pat = kernel::Pattern(ks.op, cls);
+            if (!pat) return Status::Internal("no PTX pattern for @" + ks.op + " on " + kernel::VClassName(cls));
+            RNDN_RETURN_IF_ERROR(Instantiate(pat, d, av, &ovf));
+        }
         // validity
         bool kleene = ks.op == "and" || ks.op == "or";
         std::vector<std::string> valids;
@@ -648,6 +683,7 @@ public:
         params << ".param .u64 n";
         for (size_t i = 0; i < k_.inputs.size(); ++i) {
             params << ", .param .u64 in" << i;
+            if (kernel::IsStringType(k_.inputs[i].type)) params << ", .param .u64 instr" << i;
             if (Nullable(i)) params << ", .param .u64 inv" << i;
         }
         zero32_ = R();
@@ -657,6 +693,7 @@ public:
         std::vector<std::string> in_ptr(k_.inputs.size()), in_vptr(k_.inputs.size());
         for (size_t i = 0; i < k_.inputs.size(); ++i) {
             in_ptr[i] = Param("in" + std::to_string(i));
+            if (kernel::IsStringType(k_.inputs[i].type)) str_bytes_[in_ptr[i]] = Param("instr" + std::to_string(i));
             if (Nullable(i)) in_vptr[i] = Param("inv" + std::to_string(i));
         }
         std::string zero = Q();
@@ -907,7 +944,35 @@ public:
         Val v;
         v.cls = kernel::ClassOf(t);
         int bytes = kernel::ElementBytes(t);
+        if (v.cls == VClass::STR) {
+            // offsets[idx], offsets[idx + 1] into the bytes
+            std::string a = Q();
+            v.r = Q();
+            v.hi = Q();
+            v.bytes = str_bytes_[base];
+            Emit("shl.b64 " + a + ", " + idx + ", 3");
+            Emit("add.u64 " + a + ", " + base + ", " + a);
+            Emit("ld.global.u64 " + v.r + ", [" + a + "]");
+            Emit("ld.global.u64 " + v.hi + ", [" + a + "+8]");
+            bytes = 1;
+        }
         if (v.cls == VClass::NONE || bytes == 0) return Status::Unsupported("kernels do not take " + hir::TypeToString(t));
+        if (v.cls == VClass::STR) {
+            if (!vbase.empty()) {
+                std::string w = Q(), wa = Q(), sh6 = R(), bit = Q();
+                v.valid = P();
+                Emit("shr.u64 " + wa + ", " + idx + ", 6");
+                Emit("shl.b64 " + wa + ", " + wa + ", 3");
+                Emit("add.u64 " + wa + ", " + vbase + ", " + wa);
+                Emit("ld.global.u64 " + w + ", [" + wa + "]");
+                Emit("cvt.u32.u64 " + sh6 + ", " + idx);
+                Emit("and.b32 " + sh6 + ", " + sh6 + ", 63");
+                Emit("shr.b64 " + bit + ", " + w + ", " + sh6);
+                Emit("and.b64 " + bit + ", " + bit + ", 1");
+                Emit("setp.ne.u64 " + v.valid + ", " + bit + ", 0");
+            }
+            return v;
+        }
         std::string a = Q();
         int sh = bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : bytes == 8 ? 3 : 4;
         if (sh) {
@@ -1053,6 +1118,8 @@ public:
     std::ostringstream body_;
     std::string head_extra_, params_out_, zero32_;
     std::string guard_;  // predicate on every emitted instruction (gathers: in-bounds rows only)
+    std::map<std::string, std::string> str_bytes_;  // offsets pointer register -> bytes pointer register
+    int labels_ = 0;
     std::vector<bool> output_nullable_;
     int np_ = 0, nr_ = 0, nq_ = 0, nf_ = 0;
 };

@@ -41,6 +41,7 @@ const std::vector<Col> &Cols() {
         {"ix", TypeKind::I64}, {"ox", TypeKind::I64}, {"h1", TypeKind::I16}, {"h2", TypeKind::I16},
         // v1: 2^121 in the extreme table: a warp's sum fits 128 bits, the whole column's does not
         {"v1", Type::Decimal(TypeKind::DEC128, 4)},
+        {"s1", TypeKind::SYM},
     };
     return cols;
 }
@@ -51,6 +52,16 @@ std::shared_ptr<hir::Table> MakeTable(int64_t n, bool nulls, bool extreme, uint3
     std::mt19937_64 rng(seed);
     auto t = std::make_shared<hir::Table>();
     for (const auto &c : Cols()) {
+        if (c.type.kind == TypeKind::SYM) {
+            static const char *kWords[] = {"", "A", "AB", "BUILDING", "BUILDINGS", "BUILDINF", "MACHINERY", "\xc3\xa9t\xc3\xa9"};
+            auto v = hir::MakeVector(c.type, 0).value();
+            for (int64_t i = 0; i < n; ++i) v->AppendString(kWords[rng() % 8]);
+            for (int64_t i = 0; i < n; ++i)
+                if (nulls && rng() % 5 == 0) v->SetNull(i);
+            t->names.push_back(c.name);
+            t->columns.push_back(hir::Value(std::shared_ptr<hir::Vector>(v)));
+            continue;
+        }
         auto v = hir::MakeVector(c.type, n).value();
         for (int64_t i = 0; i < n; ++i) {
             int64_t small = static_cast<int64_t>(rng() % 2001) - 1000;
@@ -200,6 +211,18 @@ TEST(KernelForms, ScalarLiteralsBroadcast) {
     Check(Program("big", {"d1"}, "    r:? = @geq(a, 2000-03-01:date);\n"), "date literal");
     Check(Program("nulls", {"f1"}, "    r:? = @lt(a, 0.5:f64);\n"), "f64 literal");
     Check(Program("big", {"c1"}, "    r:? = @eq(a, 'B':char);\n"), "char literal");
+}
+
+// Strings compare with a literal byte by byte (prefixes, longer strings, empty strings, UTF-8).
+TEST(KernelForms, StringEqualityWithALiteral) {
+    for (const char *t : kTables)
+        for (const char *lit : {"`BUILDING:sym", "`A:sym"}) {
+            Check(Program(t, {"s1"}, std::string("    r:? = @eq(a, ") + lit + ");\n"), std::string("eq str ") + lit + " " + t);
+            Check(Program(t, {"s1"}, std::string("    r:? = @neq(") + lit + ", a);\n"), std::string("neq str ") + lit + " " + t);
+        }
+    // fused with a compaction, as TPC-H's segment filters
+    Check(Program("nulls", {"s1", "i1"}, "    x:? = @eq(a, `BUILDING:sym);\n    r:? = @compress(x, b);\n"), "str mask compaction nulls");
+    Check(Program("big", {"s1", "i1"}, "    x:? = @eq(a, `BUILDING:sym);\n    r:? = @compress(x, b);\n"), "str mask compaction big");
 }
 
 TEST(KernelForms, KleeneLogicWithNulls) {
