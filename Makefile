@@ -24,13 +24,13 @@ DEPS_common    :=
 DEPS_horseir   := common
 DEPS_runtime   := horseir common
 DEPS_ptx       := common
-DEPS_codegen   := horseir ptx common
+DEPS_codegen   := horseir ptx cpujit common
 DEPS_assembler := ptx common
 DEPS_cpujit    := ptx common
 DEPS_sassemu   := assembler ptx common
 
 # Tools: bin/rndn-<name> built from tools/rndn-<name>/*.cpp, linked with these components.
-TOOL_LIBS_rndn-hir := runtime horseir common
+TOOL_LIBS_rndn-hir := codegen runtime horseir common
 TOOL_LIBS_rndn-ptx := ptx common
 TOOL_LIBS_rndn-asm := assembler ptx common
 TOOL_LIBS_rndn-dis := assembler ptx common

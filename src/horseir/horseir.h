@@ -728,6 +728,13 @@ Expected<Value> Interpret(const Program &program, DataRegistry &data, const Inte
 Expected<Value> CheckAndInterpret(Program &program, DataRegistry &data,
                                   const InterpretOptions &options);
 
+// Evaluates one expression of a checked program's function against a frame of values indexed
+// by the slots CheckProgram assigned (the hybrid executor of src/codegen runs the statements it
+// does not compile through it).  Same errors as Interpret.
+Expected<std::vector<Value>> EvaluateExpr(const Program &program, const Expr &expr,
+                                          const std::vector<Value> &frame, DataRegistry &data,
+                                          const InterpretOptions &options);
+
 // Large vector payloads freed during a run are kept for reuse by later allocations (fresh
 // column-sized mappings cost page faults, and the kernel zeroes every page); this returns them
 // to the system, largest first, until at most keep_bytes stay pooled.  Thread-safe.

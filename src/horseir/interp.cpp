@@ -86,6 +86,8 @@ public:
         return Status::Internal("unknown function " + f.name);
     }
 
+    Expected<std::vector<Value>> EvaluateOne(const Expr &e, const std::vector<Value> &frame) { return EvalExpr(e, frame); }
+
 private:
     enum class Flow { NORMAL, RETURN, BREAK, CONTINUE };
 
@@ -333,6 +335,17 @@ Expected<Value> Interpret(const Program &program, DataRegistry &data, const Inte
     Interp in(program, data, options);
     try {
         return in.Run(entry_args);
+    } catch (const std::bad_alloc &) {
+        return Status::OutOfMemory("out of memory in the HorseIR interpreter");
+    }
+}
+
+Expected<std::vector<Value>> EvaluateExpr(const Program &program, const Expr &expr, const std::vector<Value> &frame,
+                                          DataRegistry &data, const InterpretOptions &options) {
+    if (!program.checked) return Status::Internal("EvaluateExpr: the program was not checked (call CheckProgram)");
+    Interp in(program, data, options);
+    try {
+        return in.EvaluateOne(expr, frame);
     } catch (const std::bad_alloc &) {
         return Status::OutOfMemory("out of memory in the HorseIR interpreter");
     }

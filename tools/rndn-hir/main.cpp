@@ -1,8 +1,10 @@
 // rndn-hir: check | print | run a HorseIR program.
 //   rndn-hir check [--shapes] PROGRAM.hir   (--shapes: every variable's type, shape and class)
 //   rndn-hir print PROGRAM.hir
-//   rndn-hir run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time] [--device=NAME]
-//     --device: run through runtime::CompiledPlan on that device (interp), inputs bound as columns
+//   rndn-hir run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time] [--device=interp|cpu [--outline=M]]
+//     --device=interp: through runtime::CompiledPlan on the interp device, inputs bound as columns
+//     --device=cpu: outlined kernels on the cpu device, the rest on the interpreter (codegen::Runner)
+//   rndn-hir compile PROGRAM.hir [--emit=outlined|ptx] [--outline=none|flow|full] [--arch=sm_XX]
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -12,12 +14,19 @@
 #include "horseir/horseir.h"
 #include "runtime/runtime.h"
 
+namespace rndn::hirtool {  // codegen_cmds.cpp
+int CompileCommand(const hir::Program &prog, const std::string &emit, const std::string &outline, const std::string &arch);
+Expected<hir::Value> RunOnCpu(const hir::Program &prog, hir::DataRegistry &data, const hir::InterpretOptions &opts,
+                              const std::string &outline, bool timing);
+}  // namespace rndn::hirtool
+
 namespace {
 
 int Usage() {
     std::fprintf(stderr, "usage: rndn-hir check [--shapes] PROGRAM.hir\n"
                          "       rndn-hir print PROGRAM.hir\n"
-                         "       rndn-hir run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time] [--device=interp]\n");
+                         "       rndn-hir run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time] [--device=interp|cpu [--outline=M]]\n"
+                         "       rndn-hir compile PROGRAM.hir [--emit=outlined|ptx] [--outline=none|flow|full] [--arch=sm_XX]\n");
     return 2;
 }
 
@@ -39,8 +48,9 @@ int Fail(const rndn::Status &st) {
 
 int main(int argc, char **argv) {
     if (argc < 3) return Usage();
-    std::string cmd = argv[1], path, schema, data, device;
+    std::string cmd = argv[1], path, schema, data;
     bool timing = false, shapes = false;
+    std::string emit, outline, arch, device;  // compile / run --device=...
     for (int i = 2; i < argc; ++i) {
         std::string a = argv[i];
         if (a.empty() || a[0] != '-') {
@@ -52,10 +62,13 @@ int main(int argc, char **argv) {
         else if (a == "--schema" && i + 1 < argc) schema = argv[++i];
         else if (a == "--data" && i + 1 < argc) data = argv[++i];
         else if (a == "--time") timing = true;
+        else if (a.rfind("--emit=", 0) == 0 && cmd == "compile") emit = a.substr(7);
+        else if (a.rfind("--outline=", 0) == 0) outline = a.substr(10);
+        else if (a.rfind("--arch=", 0) == 0 && cmd == "compile") arch = a.substr(7);
         else if (a.rfind("--device=", 0) == 0 && cmd == "run") device = a.substr(9);
         else return Usage();
     }
-    if ((cmd != "check" && cmd != "print" && cmd != "run") || path.empty()) return Usage();
+    if ((cmd != "check" && cmd != "print" && cmd != "run" && cmd != "compile") || path.empty()) return Usage();
     std::string text;
     if (!ReadFile(path, text)) {
         std::fprintf(stderr, "cannot read %s\n", path.c_str());
@@ -79,6 +92,7 @@ int main(int argc, char **argv) {
         std::cout << path << ": ok\n";
         return 0;
     }
+    if (cmd == "compile") return rndn::hirtool::CompileCommand(*prog, emit, outline, arch);
     rndn::hir::DataRegistry registry;
     if (!schema.empty()) {
         std::string sql;
@@ -92,7 +106,7 @@ int main(int argc, char **argv) {
         if (timing)
             std::fprintf(stderr, "load: %.1f ms\n", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
-    if (!device.empty()) {
+    if (!device.empty() && device != "cpu") {
         auto dev = rndn::runtime::MakeDevice(device);
         if (!dev.ok()) return Fail(dev.status());
         auto plan = rndn::runtime::CompiledPlan::Compile(std::move(*prog));
@@ -124,7 +138,7 @@ int main(int argc, char **argv) {
     }
     rndn::hir::InterpretOptions opts;
     auto t0 = std::chrono::steady_clock::now();
-    auto result = rndn::hir::Interpret(*prog, registry, opts);
+    auto result = device == "cpu" ? rndn::hirtool::RunOnCpu(*prog, registry, opts, outline, timing) : rndn::hir::Interpret(*prog, registry, opts);
     auto t1 = std::chrono::steady_clock::now();
     if (!result.ok()) return Fail(result.status());
     if (timing) std::fprintf(stderr, "run: %.1f ms\n", std::chrono::duration<double, std::milli>(t1 - t0).count());

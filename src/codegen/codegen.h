@@ -1,0 +1,195 @@
+// rndn::codegen — the outliner and the PTX generator (rNdN thesis §3–4).
+//
+//   auto out = Outline(checked_program, FusionMode::FULL);    // host schedule + kernels
+//   std::string text = Print(*out);                            // the seam's text form
+//   auto mod = GeneratePtx(*out, {});                          // ptx::Module, verified
+//   Runner (runner.h) executes an OutlinedProgram: kernels on the cpu device, the rest on the
+//   interpreter over the same columns.
+//
+// The outliner works on the entry function's top-level statements (straight-line programs, as the
+// planner and the TPC-H programs produce).  Each statement becomes either an interpreter step or
+// part of a kernel.  Kernel forms: element-wise builtins (templates.def), @compress fused as a
+// predicate (full mode; the compressed value is never materialised) and reductions
+// (@sum @count @len @min @max, per-warp partials by warp shuffles, finished on the host), and
+// @index gathers (x[idx] with a bounds check; idx gives the kernel's domain).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "horseir/horseir.h"
+#include "ptx/ptx.h"
+
+namespace rndn::codegen {
+
+enum class FusionMode { NONE, FLOW, FULL };
+const char *FusionModeName(FusionMode m);
+Expected<FusionMode> ParseFusionMode(std::string_view s);
+
+// What a statement of the kernel computes.
+enum class Form : uint8_t {
+    ELEMENTWISE,
+    COMPRESS,
+    REDUCE,
+    GATHER,
+    SEGSOURCE,  // L = @each_right(@index, x, G) read only by one per-cell reduction: never built
+    SEGREDUCE,  // M = @each(@op, L): one reduction per cell of the group list G over x[cell]
+    RAZE,       // r = @raze(M): the per-cell results written as one vector (R-O7)
+};
+
+// A symbolic length.  ROWS: the length of an interpreter-produced value (all columns of one
+// loaded table share one); SCALAR: length 1; COMPRESSED: the selected rows of `mask` (a slot) over
+// geometry `base`; OPAQUE: an interpreter result of unknown length.
+struct Geometry {
+    enum class Kind : uint8_t { SCALAR, ROWS, COMPRESSED, OPAQUE };
+    Kind kind = Kind::OPAQUE;
+    int base = -1;   // COMPRESSED: the geometry of the mask
+    int mask = -1;   // COMPRESSED: the mask's slot
+    std::string text;  // "rows(t0)", "compress(t13)", "len(t20)", "1"
+};
+
+// One value a kernel reads: a variable (by frame slot) or a literal operand of one statement.
+struct KernelInput {
+    int slot = -1;                         // variable; -1 for a literal
+    const hir::Operand *literal = nullptr; // literal operand (its value is a kernel argument)
+    hir::Type type;
+    bool scalar = false;  // broadcast (length 1): element 0 is read once
+    bool random_access = false;  // @index source: read at gathered positions (any length)
+    bool segments = false;       // a list of i64 cells (group positions): offsets + indices
+    std::string name;     // variable name or "lit<k>"
+};
+
+// A value a kernel writes.
+struct KernelOutput {
+    int slot = -1;
+    hir::Type type;
+    std::string name;
+    bool reduction = false;  // a scalar finished on the host from per-warp partials
+    std::string op;          // reduction builtin: sum count len min max
+};
+
+struct KernelStmt {
+    int stmt = -1;  // index into the entry function's body
+    Form form = Form::ELEMENTWISE;
+    std::string op;  // builtin name
+    int source = -1;  // SEGREDUCE: slot of the gathered column (-1: @len of the cells)
+};
+
+struct Kernel {
+    std::string name;       // PTX entry name, "k0"...
+    int domain = -1;        // geometry the threads iterate over (never COMPRESSED under full)
+    std::vector<KernelStmt> stmts;
+    std::vector<KernelInput> inputs;
+    std::vector<KernelOutput> outputs;
+    // A compaction kernel (materialised @compress, all statements share mask slot compact_mask):
+    // each thread owns a contiguous chunk of rows; pass 0 counts the selected rows per thread,
+    // the host turns the counts into offsets (exclusive scan), pass 1 writes the selected rows in
+    // order.  Params: n, inputs (mask first), outputs (+ validity bytes), counts, pass, err.
+    int compact_mask = -1;
+    // A per-cell reduction kernel (segments = slot of the group list G, inputs[0]): one thread
+    // per cell; params: n (cells), offsets (n+1 i64), indices, then each gathered source (ptr,
+    // validity, length), the outputs (one element per cell), err.
+    int segments = -1;
+    // Launch geometry: a grid-stride loop, kBlock threads per CTA, at most kMaxGrid CTAs.
+    static constexpr uint32_t kBlock = 128;
+    static constexpr uint32_t kMaxGrid = 256;
+};
+
+struct Step {
+    enum class Kind : uint8_t { INTERP, KERNEL, RETURN };
+    Kind kind = Kind::INTERP;
+    int stmt = -1;    // INTERP, RETURN: statement index
+    int kernel = -1;  // KERNEL
+    std::vector<int> deps;  // indices of earlier steps whose results this step reads
+};
+
+struct OutlinedProgram {
+    const hir::Program *program = nullptr;
+    const hir::Function *entry = nullptr;
+    FusionMode mode = FusionMode::FULL;
+    std::vector<Geometry> geometries;
+    std::vector<int> slot_geometry;        // per frame slot, -1 when not a vector value
+    std::vector<std::string> slot_names;   // per frame slot
+    std::vector<Kernel> kernels;
+    std::vector<Step> steps;
+    int compiled_statements = 0;     // statements inside kernels
+    int interpreted_statements = 0;  // statements run by the interpreter
+};
+
+// The program must be checked (hir::CheckProgram).  Never fails on a checked program whose entry
+// is straight-line; other programs (control flow, reassigned names) keep every statement on the
+// interpreter.
+Expected<OutlinedProgram> Outline(const hir::Program &program, FusionMode mode);
+
+// Text form: geometries, the schedule with dependences, then each kernel with its statements.
+std::string Print(const OutlinedProgram &p);
+
+// Re-checks the invariants: every kernel input is produced by an earlier step or is a literal,
+// every statement appears exactly once, kernel statements are kernel forms.
+Status Verify(const OutlinedProgram &p);
+
+struct PtxOptions {
+    std::string target = "sm_80";
+    // Per kernel (index) the inputs (index into Kernel::inputs) that carry a validity bitmap;
+    // empty: no NULLs anywhere.
+    std::vector<std::vector<bool>> nullable;
+    // Reductions: true = warp shuffles, one 32-byte record (lo, hi, count) per warp (the GPU
+    // form); false = one record per thread and no warp collective, so that the cpu device runs
+    // the kernel's warps in lock-step (a shuffle makes every thread run on its own there).
+    bool warp_reduce = true;
+};
+
+// One .entry per kernel.  The result passed ptx::Verify.
+Expected<ptx::Module> GeneratePtx(const OutlinedProgram &p, const PtxOptions &options);
+// PTX for one kernel (a module holding only it).
+Expected<ptx::Module> GenerateKernelPtx(const OutlinedProgram &p, int kernel, const PtxOptions &options);
+
+// Builtin names with a kernel form, with the types they take (for reports and tests).
+std::vector<std::string> KernelForms();
+
+// Error flags a kernel raises (u32 at the error pointer): the runner then re-runs the kernel's
+// statements on the interpreter, which gives the exact result or PostgreSQL's error.
+enum KernelFlag : uint32_t {
+    FLAG_OVERFLOW = 1,  // integer/decimal overflow (or a 128-bit operand outside the fast path)
+    FLAG_DIVZERO = 2,
+};
+
+}  // namespace rndn::codegen
+
+namespace rndn::cpujit {
+class Device;
+}
+
+namespace rndn::codegen {
+
+// Hybrid execution of an OutlinedProgram: kernels run on the cpu device (src/cpujit) over the
+// interpreter's columns (registered with the device, never copied); interpreter steps run through
+// hir::EvaluateExpr on the same frame.  A kernel whose inputs are not what the outliner expected
+// (types, lengths), or that raises a flag (overflow), or whose reduction saw no element (NULL
+// rules), is re-run statement by statement on the interpreter, so results and errors are the
+// interpreter's exactly.  Programs with control flow run on the interpreter.
+struct RunStats {
+    int kernels_launched = 0;
+    int kernels_redone = 0;          // re-run on the interpreter after a flag
+    int statements_compiled = 0;     // statements computed by kernels (launched, not redone)
+    int statements_interpreted = 0;  // statements evaluated by the interpreter
+    double ptx_ms = 0;               // PTX generation
+    double jit_ms = 0;               // cpu device compile (first load of a module)
+    double kernel_ms = 0;            // launches
+};
+
+class Runner {
+public:
+    // warp_reduce: see PtxOptions (false is the fast form on the cpu device).
+    explicit Runner(cpujit::Device &device, bool warp_reduce = false) : device_(device), warp_reduce_(warp_reduce) {}
+    Expected<hir::Value> Run(const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &options,
+                             RunStats *stats = nullptr);
+
+private:
+    cpujit::Device &device_;
+    bool warp_reduce_ = false;
+};
+
+}  // namespace rndn::codegen

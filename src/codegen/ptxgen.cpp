@@ -1,0 +1,1163 @@
+// PTX generation: each kernel of an OutlinedProgram becomes one .entry.  The element-wise
+// statements are instances of the patterns in templates.def; loads, stores, validity bitmaps,
+// decimal rescaling, compress predicates and reductions are emitted here.  The text is parsed
+// into ptx::Module and verified (the seam type), so a pattern error is caught before any device
+// sees it.
+//
+// Kernel shape (every kernel):
+//   params: n, then per input its pointer (+ validity bitmap pointer when nullable), per vector
+//   output its pointer (+ one validity byte per element when nullable), per reduction its
+//   partials pointer (one 32-byte record per warp: lo, hi, count), then the error flag pointer.
+//   A grid-stride loop over i < n; at the end each reduction is combined across the warp with
+//   shfl.sync.down and lane 0 writes the warp's record; any overflow writes 1 to the error flag.
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <sstream>
+
+#include "codegen/internal.h"
+
+namespace rndn::codegen {
+namespace kernel {
+
+namespace {
+struct Row {
+    const char *op;
+    VClass cls;
+    const char *pattern;
+};
+const Row kRows[] = {
+#define CG_EW(OP, CLASS, PATTERN) {#OP, VClass::CLASS, PATTERN},
+#include "codegen/templates.def"
+#undef CG_EW
+};
+}  // namespace
+
+const char *VClassName(VClass c) {
+    switch (c) {
+        case VClass::NONE: return "none";
+        case VClass::PRED: return "pred";
+        case VClass::U8: return "u8";
+        case VClass::S32: return "s32";
+        case VClass::S64: return "s64";
+        case VClass::F64: return "f64";
+        case VClass::DEC: return "dec";
+        case VClass::STR: return "str";
+    }
+    return "?";
+}
+
+VClass ClassOf(const hir::Type &t) {
+    switch (t.kind) {
+        case hir::TypeKind::BOOL: return VClass::PRED;
+        case hir::TypeKind::CHAR: return VClass::U8;
+        case hir::TypeKind::I16:  // comparisons, gathers, compress, min/max (no arithmetic: smallint overflow)
+        case hir::TypeKind::I32:
+        case hir::TypeKind::DATE: return VClass::S32;
+        case hir::TypeKind::I64: return VClass::S64;
+        case hir::TypeKind::F64: return VClass::F64;
+        case hir::TypeKind::DEC64:
+        case hir::TypeKind::DEC128: return t.scale >= 0 && t.scale <= 38 ? VClass::DEC : VClass::NONE;
+        case hir::TypeKind::STR:
+        case hir::TypeKind::SYM: return VClass::STR;
+        default: return VClass::NONE;
+    }
+}
+
+bool TypeSupported(const hir::Type &t) { return ClassOf(t) != VClass::NONE && ClassOf(t) != VClass::STR; }
+bool IsStringType(const hir::Type &t) { return ClassOf(t) == VClass::STR; }
+
+int ElementBytes(const hir::Type &t) {
+    switch (t.kind) {
+        case hir::TypeKind::BOOL:
+        case hir::TypeKind::CHAR: return 1;
+        case hir::TypeKind::I16: return 2;
+        case hir::TypeKind::I32:
+        case hir::TypeKind::DATE: return 4;
+        case hir::TypeKind::I64:
+        case hir::TypeKind::F64:
+        case hir::TypeKind::DEC64: return 8;
+        case hir::TypeKind::DEC128: return 16;
+        default: return 0;
+    }
+}
+
+bool IsElementwise(const std::string &b) {
+    for (const auto &r : kRows)
+        if (b == r.op) return true;
+    return false;
+}
+bool IsComparison(const std::string &b) { return b == "lt" || b == "gt" || b == "leq" || b == "geq" || b == "eq" || b == "neq"; }
+bool IsReduction(const std::string &b) { return b == "sum" || b == "count" || b == "len" || b == "min" || b == "max"; }
+
+const char *Pattern(const std::string &b, VClass c) {
+    for (const auto &r : kRows)
+        if (b == r.op && r.cls == c) return r.pattern;
+    return nullptr;
+}
+
+bool ElementwiseSupported(const std::string &b, const std::vector<hir::Type> &args, const hir::Type &result) {
+    if (!TypeSupported(result)) return false;
+    for (const auto &a : args)
+        if (!TypeSupported(a)) return false;
+    if (b == "not") return args.size() == 1 && args[0].kind == hir::TypeKind::BOOL && Pattern(b, VClass::PRED);
+    if (args.size() != 2) return false;
+    VClass ca = ClassOf(args[0]), cb = ClassOf(args[1]);
+    if (ca != cb) return false;
+    if (ca != VClass::DEC && args[0].kind != args[1].kind) return false;
+    if (IsComparison(b)) return result.kind == hir::TypeKind::BOOL && Pattern(b, ca) != nullptr;
+    if (ca == VClass::DEC) {
+        if (result.kind != hir::TypeKind::DEC128 || result.scale < 0) return false;
+        int s = b == "mul" ? args[0].scale + args[1].scale : std::max(args[0].scale, args[1].scale);
+        if (s != result.scale) return false;
+    } else if (ClassOf(result) != ca || result.kind != args[0].kind || args[0].kind == hir::TypeKind::I16) {
+        return false;
+    }
+    return Pattern(b, ca) != nullptr;
+}
+
+bool ReductionSupported(const std::string &b, const hir::Type &arg, const hir::Type &result) {
+    VClass c = ClassOf(arg);
+    if (c == VClass::NONE || c == VClass::STR) return false;
+    if (b == "count" || b == "len") return result.kind == hir::TypeKind::I64;
+    if (b == "sum") {
+        if (c == VClass::DEC) return result.kind == hir::TypeKind::DEC128 && result.scale == arg.scale;
+        if (arg.kind == hir::TypeKind::I32) return result.kind == hir::TypeKind::I32;
+        if (arg.kind == hir::TypeKind::I64) return result.kind == hir::TypeKind::I64;
+        return false;
+    }
+    if (b == "min" || b == "max") {
+        if (!(arg == result)) return false;
+        return arg.kind == hir::TypeKind::I16 || arg.kind == hir::TypeKind::I32 || arg.kind == hir::TypeKind::DATE || arg.kind == hir::TypeKind::I64 ||
+               arg.kind == hir::TypeKind::DEC64;
+    }
+    return false;
+}
+
+}  // namespace kernel
+
+std::vector<std::string> KernelForms() {
+    std::map<std::string, std::vector<std::string>> by;
+    for (const auto &r : kernel::kRows) by[r.op].push_back(kernel::VClassName(r.cls));
+    std::vector<std::string> out;
+    for (auto &[op, cls] : by) {
+        std::string s = "@" + op + ":";
+        for (const auto &c : cls) s += " " + c;
+        out.push_back(s);
+    }
+    out.push_back("@compress: pred u8 s32 s64 f64 dec (fused as a predicate in full mode; else a two-pass order-preserving compaction kernel)");
+    out.push_back("@sum: s32 s64 dec (128-bit accumulation)");
+    out.push_back("@count @len: every class");
+    out.push_back("@min @max: s32 (i32, date) s64 dec64");
+    out.push_back("@index (gather with an i64 index vector): pred u8 s32 s64 f64 dec");
+    out.push_back("@eq @neq: str/sym against a literal (byte-wise)");
+    out.push_back("@raze(@each(@sum|@count|@len|@min|@max, @each_right(@index, x, G))): one reduction per group cell");
+    return out;
+}
+
+namespace {
+
+using kernel::VClass;
+
+// A value in registers.
+struct Val {
+    VClass cls = VClass::NONE;
+    std::string r, hi;  // hi: DEC only; STR: r, hi = start, end offsets
+    std::string bytes;  // STR: the bytes pointer
+    int scale = 0;
+    std::string valid;  // .pred register; empty: always valid
+    std::string sel;    // .pred register: row selected (compressed values); empty: all rows
+};
+
+class Gen {
+public:
+    Gen(const OutlinedProgram &p, const Kernel &k, const std::vector<bool> &nullable, bool warp_reduce)
+        : p_(p), k_(k), nullable_(nullable), warp_reduce_(warp_reduce) {}
+
+    Expected<std::string> Run() {
+        std::ostringstream params;
+        params << ".param .u64 n";
+        for (size_t i = 0; i < k_.inputs.size(); ++i) {
+            params << ", .param .u64 in" << i;
+            if (kernel::IsStringType(k_.inputs[i].type)) params << ", .param .u64 instr" << i;
+            if (Nullable(i)) params << ", .param .u64 inv" << i;
+            if (k_.inputs[i].random_access) params << ", .param .u64 inlen" << i;
+        }
+        // head: parameters and scalars
+        std::string n = Q();
+        zero32_ = R();
+        Emit("mov.u32 " + zero32_ + ", 0");
+        Emit("ld.param.u64 " + n + ", [n]");
+        std::vector<std::string> in_ptr(k_.inputs.size()), in_vptr(k_.inputs.size()), in_len(k_.inputs.size());
+        for (size_t i = 0; i < k_.inputs.size(); ++i) {
+            in_ptr[i] = Q();
+            Emit("ld.param.u64 " + in_ptr[i] + ", [in" + std::to_string(i) + "]");
+            Emit("cvta.to.global.u64 " + in_ptr[i] + ", " + in_ptr[i]);
+            if (kernel::IsStringType(k_.inputs[i].type)) str_bytes_[in_ptr[i]] = Param("instr" + std::to_string(i));
+            if (Nullable(i)) {
+                in_vptr[i] = Q();
+                Emit("ld.param.u64 " + in_vptr[i] + ", [inv" + std::to_string(i) + "]");
+                Emit("cvta.to.global.u64 " + in_vptr[i] + ", " + in_vptr[i]);
+            }
+            if (k_.inputs[i].random_access) {
+                in_len[i] = Q();
+                Emit("ld.param.u64 " + in_len[i] + ", [inlen" + std::to_string(i) + "]");
+            }
+        }
+        // scalars load element 0 once
+        std::string zero = Q();
+        Emit("mov.u64 " + zero + ", 0");
+        std::map<size_t, Val> scalar_vals;
+        for (size_t i = 0; i < k_.inputs.size(); ++i)
+            if (k_.inputs[i].scalar) {
+                RNDN_ASSIGN_OR_RETURN(Val v, Load(k_.inputs[i].type, in_ptr[i], in_vptr[i], zero));
+                scalar_vals[i] = v;
+            }
+        // outputs
+        std::vector<std::string> out_ptr(k_.outputs.size()), out_vptr(k_.outputs.size());
+        std::string ovf_any = P();
+        Emit("setp.ne.u32 " + ovf_any + ", " + zero32_ + ", 0");
+        struct Red {
+            std::string lo, hi, cnt;
+        };
+        std::vector<Red> reds(k_.outputs.size());
+        output_nullable_.assign(k_.outputs.size(), false);
+        // the loop
+        std::string tid = R(), ntid = R(), ctaid = R(), nctaid = R();
+        Emit("mov.u32 " + tid + ", %tid.x");
+        Emit("mov.u32 " + ntid + ", %ntid.x");
+        Emit("mov.u32 " + ctaid + ", %ctaid.x");
+        Emit("mov.u32 " + nctaid + ", %nctaid.x");
+        std::string gid = R();
+        Emit("mad.lo.u32 " + gid + ", " + ctaid + ", " + ntid + ", " + tid);
+        std::string i = Q(), stride = Q();
+        Emit("cvt.u64.u32 " + i + ", " + gid);
+        Emit("mul.wide.u32 " + stride + ", " + ntid + ", " + nctaid);
+        std::string body_head = body_.str();
+        body_.str("");
+        // Body statements are generated into body_, then wrapped.
+        std::map<int, Val> vals;  // slot -> value
+        std::map<size_t, Val> row_inputs;
+        for (size_t j = 0; j < k_.inputs.size(); ++j) {
+            if (k_.inputs[j].scalar || k_.inputs[j].random_access) continue;
+            RNDN_ASSIGN_OR_RETURN(Val v, Load(k_.inputs[j].type, in_ptr[j], in_vptr[j], i));
+            vals[k_.inputs[j].slot] = v;
+        }
+        const auto &body = p_.entry->body;
+        size_t lit = 0;
+        std::map<const hir::Operand *, Val> lit_vals;
+        for (size_t j = 0; j < k_.inputs.size(); ++j)
+            if (k_.inputs[j].literal) lit_vals[k_.inputs[j].literal] = scalar_vals[j];
+            else if (k_.inputs[j].scalar) vals[k_.inputs[j].slot] = scalar_vals[j];
+        (void)lit;
+        auto arg = [&](const hir::Operand &o) -> Val {
+            if (o.kind == hir::Operand::Kind::LITERAL) return lit_vals[&o];
+            return vals[o.slot];
+        };
+        for (const auto &ks : k_.stmts) {
+            const hir::Stmt &s = body[static_cast<size_t>(ks.stmt)];
+            int slot = s.targets[0].slot;
+            const hir::Type &rt = s.expr.types[0];
+            if (ks.form == Form::COMPRESS) {
+                Val m = arg(s.expr.args[0]), x = arg(s.expr.args[1]);
+                Val r = x;
+                std::string sel = P();
+                if (!m.valid.empty()) Emit("and.pred " + sel + ", " + m.r + ", " + m.valid);
+                else Emit("mov.pred " + sel + ", " + m.r);
+                if (!x.sel.empty()) Emit("and.pred " + sel + ", " + sel + ", " + x.sel);
+                r.sel = sel;
+                vals[slot] = r;
+                continue;
+            }
+            if (ks.form == Form::GATHER) {
+                size_t j = 0;
+                while (j < k_.inputs.size() && !(k_.inputs[j].random_access && k_.inputs[j].slot == s.expr.args[0].slot)) ++j;
+                if (j == k_.inputs.size()) return Status::Internal("gather source missing from the kernel inputs");
+                Val idx = arg(s.expr.args[1]);
+                std::string ok = P(), bad = P();
+                Emit("setp.lt.u64 " + ok + ", " + idx.r + ", " + in_len[j]);
+                if (!idx.valid.empty()) Emit("and.pred " + ok + ", " + ok + ", " + idx.valid);  // NULL index: an error
+                Emit("not.pred " + bad + ", " + ok);
+                Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + bad);
+                guard_ = ok;
+                auto v = Load(k_.inputs[j].type, in_ptr[j], in_vptr[j], idx.r);
+                guard_.clear();
+                if (!v.ok()) return v.status();
+                vals[slot] = *v;
+                continue;
+            }
+            if (ks.form == Form::REDUCE) {
+                Val x = arg(s.expr.args[0]);
+                size_t oi = OutputIndex(slot);
+                Red &rd = reds[oi];
+                rd.lo = Q();
+                rd.hi = Q();
+                rd.cnt = Q();
+                std::string inc = Include(x, ks.op != "len");
+                // initial values go to the head
+                std::string init_lo = ks.op == "min" ? "9223372036854775807" : ks.op == "max" ? "-9223372036854775808" : "0";
+                head_extra_ += "mov.u64 " + rd.lo + ", " + init_lo + ";\n";
+                head_extra_ += "mov.u64 " + rd.hi + ", 0;\n";
+                head_extra_ += "mov.u64 " + rd.cnt + ", 0;\n";
+                Accumulate(ks.op, x, inc, rd.lo, rd.hi, rd.cnt, ovf_any);
+                continue;
+            }
+            // element-wise
+            std::vector<Val> av;
+            for (const auto &a : s.expr.args) av.push_back(arg(a));
+            RNDN_ASSIGN_OR_RETURN(Val d, Elementwise(ks, rt, std::move(av), ovf_any));
+            vals[slot] = d;
+        }
+        // stores of vector outputs
+        for (size_t o = 0; o < k_.outputs.size(); ++o) {
+            const KernelOutput &ko = k_.outputs[o];
+            if (ko.reduction) continue;
+            const Val &v = vals[ko.slot];
+            out_ptr[o] = Q();
+            params_out_ += ", .param .u64 out" + std::to_string(o);
+            head_extra_ += "ld.param.u64 " + out_ptr[o] + ", [out" + std::to_string(o) + "];\n";
+            head_extra_ += "cvta.to.global.u64 " + out_ptr[o] + ", " + out_ptr[o] + ";\n";
+            Store(ko.type, v, out_ptr[o], i);
+            if (!v.valid.empty()) {
+                out_vptr[o] = Q();
+                params_out_ += ", .param .u64 outv" + std::to_string(o);
+                head_extra_ += "ld.param.u64 " + out_vptr[o] + ", [outv" + std::to_string(o) + "];\n";
+                head_extra_ += "cvta.to.global.u64 " + out_vptr[o] + ", " + out_vptr[o] + ";\n";
+                std::string a = Q(), b = R();
+                Emit("add.u64 " + a + ", " + out_vptr[o] + ", " + i);
+                Emit("selp.u32 " + b + ", 1, 0, " + v.valid);
+                Emit("st.global.u8 [" + a + "], " + b);
+            }
+            output_nullable_[o] = !v.valid.empty();
+        }
+        std::string loop_body = body_.str();
+        body_.str("");
+        // tail: warp reductions, partial records, error flag
+        std::string lane = R(), p0 = P();
+        std::string warp = Q();
+        Emit("cvt.u64.u32 " + warp + ", " + gid);
+        if (warp_reduce_) {
+            // one record per warp, written by lane 0 after the shuffles
+            Emit("and.b32 " + lane + ", " + tid + ", 31");
+            Emit("setp.eq.u32 " + p0 + ", " + lane + ", 0");
+            Emit("shr.u64 " + warp + ", " + warp + ", 5");
+        } else {
+            // one record per thread (no warp collective: the cpu device runs the warp in lock-step)
+            Emit("setp.eq.u32 " + p0 + ", " + zero32_ + ", 0");
+        }
+        Emit("shl.b64 " + warp + ", " + warp + ", 5");
+        for (size_t o = 0; o < k_.outputs.size(); ++o) {
+            const KernelOutput &ko = k_.outputs[o];
+            if (!ko.reduction) continue;
+            Red &rd = reds[o];
+            std::string ptr = Q();
+            params_out_ += ", .param .u64 red" + std::to_string(o);
+            head_extra_ += "ld.param.u64 " + ptr + ", [red" + std::to_string(o) + "];\n";
+            head_extra_ += "cvta.to.global.u64 " + ptr + ", " + ptr + ";\n";
+            for (int off = 16; warp_reduce_ && off >= 1; off /= 2) {
+                std::string lo2 = Shfl(rd.lo, off), cnt2 = Shfl(rd.cnt, off);
+                Emit("add.u64 " + rd.cnt + ", " + rd.cnt + ", " + cnt2);
+                if (ko.op == "sum") {
+                    std::string hi2 = Shfl(rd.hi, off);
+                    Add128(rd.lo, rd.hi, lo2, hi2, ovf_any);
+                } else if (ko.op == "min" || ko.op == "max") {
+                    Emit(std::string(ko.op == "min" ? "min.s64 " : "max.s64 ") + rd.lo + ", " + rd.lo + ", " + lo2);
+                }
+            }
+            if (warp_reduce_) {
+                // R-P4: one set of atomics per warp into a single record (lo, hi, count, top):
+                // a 192-bit sum by carries from the old values the atomics return, so the host
+                // sees an overflow of 128 bits as top != the sign of hi.
+                std::string old = Q(), t = Q(), c = Q(), addhi = Q(), cb = Q(), top = Q(), pc = P();
+                Emit("@" + p0 + " atom.global.add.u64 " + old + ", [" + ptr + "+16], " + rd.cnt);
+                if (ko.op == "sum") {
+                    Emit("@" + p0 + " atom.global.add.u64 " + old + ", [" + ptr + "], " + rd.lo);
+                    Emit("add.u64 " + t + ", " + old + ", " + rd.lo);
+                    Emit("setp.lt.u64 " + pc + ", " + t + ", " + old);
+                    Emit("selp.u64 " + c + ", 1, 0, " + pc);
+                    Emit("add.u64 " + addhi + ", " + rd.hi + ", " + c);
+                    Emit("setp.lt.u64 " + pc + ", " + addhi + ", " + rd.hi);
+                    Emit("selp.u64 " + cb + ", 1, 0, " + pc);
+                    Emit("@" + p0 + " atom.global.add.u64 " + old + ", [" + ptr + "+8], " + addhi);
+                    Emit("add.u64 " + t + ", " + old + ", " + addhi);
+                    Emit("setp.lt.u64 " + pc + ", " + t + ", " + old);
+                    Emit("selp.u64 " + c + ", 1, 0, " + pc);
+                    Emit("shr.s64 " + top + ", " + rd.hi + ", 63");
+                    Emit("add.u64 " + top + ", " + top + ", " + cb);
+                    Emit("add.u64 " + top + ", " + top + ", " + c);
+                    Emit("@" + p0 + " atom.global.add.u64 " + old + ", [" + ptr + "+24], " + top);
+                } else if (ko.op == "min" || ko.op == "max") {
+                    Emit("@" + p0 + " atom.global." + ko.op + ".s64 " + old + ", [" + ptr + "], " + rd.lo);
+                }
+                continue;
+            }
+            std::string a = Q();
+            Emit("add.u64 " + a + ", " + ptr + ", " + warp);
+            Emit("@" + p0 + " st.global.u64 [" + a + "], " + rd.lo);
+            Emit("@" + p0 + " st.global.u64 [" + a + "+8], " + rd.hi);
+            Emit("@" + p0 + " st.global.u64 [" + a + "+16], " + rd.cnt);
+        }
+        std::string err = Q(), one = R();
+        head_extra_ += "ld.param.u64 " + err + ", [err];\n";
+        head_extra_ += "cvta.to.global.u64 " + err + ", " + err + ";\n";
+        Emit("mov.u32 " + one + ", 1");
+        Emit("@" + ovf_any + " st.global.u32 [" + err + "], " + one);
+        Emit("ret");
+        std::string tail = body_.str();
+
+        std::ostringstream os;
+        os << ".visible .entry " << k_.name << "(" << params.str() << params_out_ << ", .param .u64 err)\n{\n";
+        os << ".reg .pred %p<" << np_ + 1 << ">;\n.reg .b32 %r<" << nr_ + 1 << ">;\n.reg .b64 %rd<" << nq_ + 1 << ">;\n.reg .f64 %fd<"
+           << nf_ + 1 << ">;\n";
+        os << body_head << head_extra_;
+        std::string pg = "%p0";  // reserved: loop guard
+        os << "setp.ge.u64 " << pg << ", " << i << ", " << n << ";\n@" << pg << " bra $DONE;\n$LOOP:\n";
+        os << loop_body;
+        os << "add.u64 " << i << ", " << i << ", " << stride << ";\nsetp.lt.u64 " << pg << ", " << i << ", " << n << ";\n@" << pg
+           << " bra $LOOP;\n$DONE:\n";
+        os << tail << "}\n";
+        return os.str();
+    }
+
+    const std::vector<bool> &output_nullable() const { return output_nullable_; }
+
+    // A per-cell reduction kernel (see Kernel::segments): one thread per cell of G.
+    Expected<std::string> RunSegmented() {
+        std::ostringstream params;
+        params << ".param .u64 n, .param .u64 offsets, .param .u64 indices";
+        zero32_ = R();
+        Emit("mov.u32 " + zero32_ + ", 0");
+        std::string n = Q();
+        Emit("ld.param.u64 " + n + ", [n]");
+        std::string offs = Param("offsets"), inds = Param("indices");
+        std::vector<std::string> in_ptr(k_.inputs.size()), in_vptr(k_.inputs.size()), in_len(k_.inputs.size());
+        for (size_t i = 1; i < k_.inputs.size(); ++i) {
+            params << ", .param .u64 in" << i;
+            in_ptr[i] = Param("in" + std::to_string(i));
+            if (Nullable(i)) {
+                params << ", .param .u64 inv" << i;
+                in_vptr[i] = Param("inv" + std::to_string(i));
+            }
+            params << ", .param .u64 inlen" << i;
+            in_len[i] = Q();
+            Emit("ld.param.u64 " + in_len[i] + ", [inlen" + std::to_string(i) + "]");
+        }
+        std::vector<std::string> out_ptr(k_.outputs.size());
+        for (size_t o = 0; o < k_.outputs.size(); ++o) {
+            params << ", .param .u64 out" << o;
+            out_ptr[o] = Param("out" + std::to_string(o));
+        }
+        params << ", .param .u64 err";
+        std::string err = Param("err");
+        std::string ovf_any = P();
+        Emit("setp.ne.u32 " + ovf_any + ", " + zero32_ + ", 0");
+        std::string tid = R(), ntid = R(), ctaid = R(), nctaid = R(), gid = R();
+        Emit("mov.u32 " + tid + ", %tid.x");
+        Emit("mov.u32 " + ntid + ", %ntid.x");
+        Emit("mov.u32 " + ctaid + ", %ctaid.x");
+        Emit("mov.u32 " + nctaid + ", %nctaid.x");
+        Emit("mad.lo.u32 " + gid + ", " + ctaid + ", " + ntid + ", " + tid);
+        std::string g = Q(), stride = Q(), pg = P();
+        Emit("cvt.u64.u32 " + g + ", " + gid);
+        Emit("mul.wide.u32 " + stride + ", " + ntid + ", " + nctaid);
+        Emit("setp.ge.u64 " + pg + ", " + g + ", " + n);
+        Emit("@" + pg + " bra $SDONE");
+        body_ << "$SCELL:\n";
+        std::string oa = Q(), start = Q(), end = Q();
+        Emit("shl.b64 " + oa + ", " + g + ", 3");
+        Emit("add.u64 " + oa + ", " + offs + ", " + oa);
+        Emit("ld.global.u64 " + start + ", [" + oa + "]");
+        Emit("ld.global.u64 " + end + ", [" + oa + "+8]");
+        // accumulators per reduction statement
+        const auto &body = p_.entry->body;
+        struct Acc {
+            const KernelStmt *ks;
+            size_t input;
+            std::string lo, hi, cnt;
+        };
+        std::vector<Acc> accs;
+        for (const auto &ks : k_.stmts) {
+            if (ks.form != Form::SEGREDUCE) continue;
+            Acc a{&ks, 0, Q(), Q(), Q()};
+            if (ks.source >= 0) {
+                while (a.input < k_.inputs.size() && !(k_.inputs[a.input].random_access && k_.inputs[a.input].slot == ks.source)) ++a.input;
+                if (a.input == k_.inputs.size()) return Status::Internal("per-cell source missing from the kernel inputs");
+            }
+            Emit("mov.u64 " + a.lo + ", " + (ks.op == "min" ? "9223372036854775807" : ks.op == "max" ? "-9223372036854775808" : "0"));
+            Emit("mov.u64 " + a.hi + ", 0");
+            Emit("mov.u64 " + a.cnt + ", 0");
+            accs.push_back(a);
+        }
+        std::string j = Q(), pj = P();
+        Emit("mov.u64 " + j + ", " + start);
+        Emit("setp.ge.u64 " + pj + ", " + j + ", " + end);
+        Emit("@" + pj + " bra $SEND");
+        body_ << "$SROW:\n";
+        std::string ia = Q(), idx = Q();
+        Emit("shl.b64 " + ia + ", " + j + ", 3");
+        Emit("add.u64 " + ia + ", " + inds + ", " + ia);
+        Emit("ld.global.u64 " + idx + ", [" + ia + "]");
+        std::map<size_t, Val> loaded;
+        for (auto &a : accs) {
+            if (a.ks->source < 0) continue;
+            if (!loaded.count(a.input)) {
+                std::string ok = P(), bad = P();
+                Emit("setp.lt.u64 " + ok + ", " + idx + ", " + in_len[a.input]);
+                Emit("not.pred " + bad + ", " + ok);
+                Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + bad);
+                guard_ = ok;
+                auto v = Load(k_.inputs[a.input].type, in_ptr[a.input], in_vptr[a.input], idx);
+                guard_.clear();
+                if (!v.ok()) return v.status();
+                loaded[a.input] = *v;
+            }
+            const Val &x = loaded[a.input];
+            std::string inc = Include(x, a.ks->op != "len");
+            Accumulate(a.ks->op, x, inc, a.lo, a.hi, a.cnt, ovf_any);
+        }
+        Emit("add.u64 " + j + ", " + j + ", 1");
+        Emit("setp.lt.u64 " + pj + ", " + j + ", " + end);
+        Emit("@" + pj + " bra $SROW");
+        body_ << "$SEND:\n";
+        // one result per cell
+        for (size_t o = 0; o < k_.outputs.size(); ++o) {
+            const KernelOutput &ko = k_.outputs[o];
+            const Acc *acc = nullptr;
+            for (const auto &a : accs) {
+                // the @each whose @raze writes this output
+                for (const auto &ks : k_.stmts)
+                    if (ks.form == Form::RAZE && body[static_cast<size_t>(ks.stmt)].targets[0].slot == ko.slot &&
+                        body[static_cast<size_t>(ks.stmt)].expr.args[0].slot == body[static_cast<size_t>(a.ks->stmt)].targets[0].slot)
+                        acc = &a;
+            }
+            if (!acc) return Status::Internal("per-cell output without its reduction");
+            Val v;
+            if (acc->ks->op == "len") {
+                std::string l = Q();
+                Emit("sub.u64 " + l + ", " + end + ", " + start);
+                v.cls = VClass::S64;
+                v.r = l;
+            } else if (acc->ks->op == "count") {
+                v.cls = VClass::S64;
+                v.r = acc->cnt;
+            } else {
+                // no valid element: the interpreter decides (NULL); sums must fit the result type
+                std::string none = P();
+                Emit("setp.eq.u64 " + none + ", " + acc->cnt + ", 0");
+                if (acc->ks->op != "sum" || Nullable(acc->input)) Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + none);
+                v.cls = kernel::ClassOf(ko.type);
+                if (v.cls == VClass::DEC) {
+                    v.r = acc->lo;
+                    v.hi = acc->hi;
+                } else if (v.cls == VClass::S64 && acc->ks->op != "sum") {
+                    v.r = acc->lo;  // min/max keep the 64-bit value in lo
+                } else if (v.cls == VClass::S32 && acc->ks->op != "sum") {
+                    v.r = R();
+                    Emit("cvt.u32.u64 " + v.r + ", " + acc->lo);
+                } else if (v.cls == VClass::S64) {
+                    std::string sx = Q(), bad = P();
+                    Emit("shr.s64 " + sx + ", " + acc->lo + ", 63");
+                    Emit("setp.ne.s64 " + bad + ", " + sx + ", " + acc->hi);
+                    Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + bad);
+                    v.r = acc->lo;
+                } else if (v.cls == VClass::S32) {
+                    std::string sx = Q(), bad = P(), bad2 = P(), t32 = R(), back = Q();
+                    Emit("shr.s64 " + sx + ", " + acc->lo + ", 63");
+                    Emit("setp.ne.s64 " + bad + ", " + sx + ", " + acc->hi);
+                    Emit("cvt.u32.u64 " + t32 + ", " + acc->lo);
+                    if (ko.type.kind == hir::TypeKind::I16) Emit("cvt.s64.s16 " + back + ", " + t32);
+                    else Emit("cvt.s64.s32 " + back + ", " + t32);
+                    Emit("setp.ne.s64 " + bad2 + ", " + back + ", " + acc->lo);
+                    Emit("or.pred " + bad + ", " + bad + ", " + bad2);
+                    Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + bad);
+                    v.r = t32;
+                } else {
+                    return Status::Internal("per-cell result type not supported");
+                }
+            }
+            Store(ko.type, v, out_ptr[o], g);
+        }
+        Emit("add.u64 " + g + ", " + g + ", " + stride);
+        Emit("setp.lt.u64 " + pg + ", " + g + ", " + n);
+        Emit("@" + pg + " bra $SCELL");
+        body_ << "$SDONE:\n";
+        std::string one = R();
+        Emit("mov.u32 " + one + ", 1");
+        Emit("@" + ovf_any + " st.global.u32 [" + err + "], " + one);
+        Emit("ret");
+        std::ostringstream os;
+        os << ".visible .entry " << k_.name << "(" << params.str() << ")\n{\n";
+        os << ".reg .pred %p<" << np_ + 1 << ">;\n.reg .b32 %r<" << nr_ + 1 << ">;\n.reg .b64 %rd<" << nq_ + 1 << ">;\n.reg .f64 %fd<"
+           << nf_ + 1 << ">;\n";
+        os << body_.str() << "}\n";
+        return os.str();
+    }
+
+    // One element-wise statement (a templates.def pattern plus validity and overflow).
+    Expected<Val> Elementwise(const KernelStmt &ks, const hir::Type &rt, std::vector<Val> av, const std::string &ovf_any) {
+        VClass cls = av[0].cls;
+        if (cls == VClass::DEC && av.size() == 2 && ks.op != "mul") {
+            int sc = std::max(av[0].scale, av[1].scale);
+            av[0] = Rescale(av[0], sc, ovf_any);
+            av[1] = Rescale(av[1], sc, ovf_any);
+        }
+        Val d;
+        d.cls = kernel::IsComparison(ks.op) ? VClass::PRED : cls;
+        if (rt.kind == hir::TypeKind::BOOL) d.cls = VClass::PRED;
+        d.scale = kernel::ClassOf(rt) == VClass::DEC ? rt.scale : 0;
+        d.r = Reg(d.cls);
+        if (d.cls == VClass::DEC) d.hi = Q();
+        std::string ovf;
+        if (cls == VClass::STR) {
+            // byte-wise equality (str/sym compare by bytes): lengths, then a loop over the bytes
+            if (ks.op != "eq" && ks.op != "neq") return Status::Internal("strings only compare for equality in kernels");
+            std::string la = Q(), lb = Q(), j = Q(), x = Q(), y = Q(), ca = R(), cb = R(), p = P(), eq = P();
+            std::string L = "$STR" + std::to_string(labels_++);
+            Emit("sub.u64 " + la + ", " + av[0].hi + ", " + av[0].r);
+            Emit("sub.u64 " + lb + ", " + av[1].hi + ", " + av[1].r);
+            Emit("setp.eq.u64 " + eq + ", " + la + ", " + lb);
+            Emit("@!" + eq + " bra " + L + "_END");
+            Emit("mov.u64 " + j + ", 0");
+            body_ << L << "_LOOP:\n";
+            Emit("setp.ge.u64 " + p + ", " + j + ", " + la);
+            Emit("@" + p + " bra " + L + "_END");
+            Emit("add.u64 " + x + ", " + av[0].r + ", " + j);
+            Emit("add.u64 " + x + ", " + av[0].bytes + ", " + x);
+            Emit("add.u64 " + y + ", " + av[1].r + ", " + j);
+            Emit("add.u64 " + y + ", " + av[1].bytes + ", " + y);
+            Emit("ld.global.u8 " + ca + ", [" + x + "]");
+            Emit("ld.global.u8 " + cb + ", [" + y + "]");
+            Emit("add.u64 " + j + ", " + j + ", 1");
+            Emit("setp.eq.u32 " + eq + ", " + ca + ", " + cb);
+            Emit("@" + eq + " bra " + L + "_LOOP");
+            body_ << L << "_END:\n";
+            if (ks.op == "eq") Emit("mov.pred " + d.r + ", " + eq);
+            else Emit("not.pred " + d.r + ", " + eq);
+        } else {
+            const char *pat = kernel::Pattern(ks.op, cls);
+            if (!pat) return Status::Internal("no PTX pattern for @" + ks.op + " on " + kernel::VClassName(cls));
+            RNDN_RETURN_IF_ERROR(Instantiate(pat, d, av, &ovf));
+        }
+        // validity
+        bool kleene = ks.op == "and" || ks.op == "or";
+        std::vector<std::string> valids;
+        for (const auto &a : av)
+            if (!a.valid.empty()) valids.push_back(a.valid);
+        if (!valids.empty()) {
+            d.valid = P();
+            if (kleene && av.size() == 2) {
+                // valid when both are, or when one valid operand decides (false for and, true for or)
+                std::string va = av[0].valid.empty() ? "" : av[0].valid, vb = av[1].valid.empty() ? "" : av[1].valid;
+                std::string both = P(), da = P(), db = P();
+                bool is_and = ks.op == "and";
+                auto decides = [&](const Val &v, const std::string &vv, const std::string &outp) {
+                    if (is_and) Emit("not.pred " + outp + ", " + v.r);
+                    else Emit("mov.pred " + outp + ", " + v.r);
+                    if (!vv.empty()) Emit("and.pred " + outp + ", " + outp + ", " + vv);
+                };
+                decides(av[0], va, da);
+                decides(av[1], vb, db);
+                if (!va.empty() && !vb.empty()) Emit("and.pred " + both + ", " + va + ", " + vb);
+                else Emit("mov.pred " + both + ", " + (va.empty() ? vb : va));
+                Emit("or.pred " + d.valid + ", " + both + ", " + da);
+                Emit("or.pred " + d.valid + ", " + d.valid + ", " + db);
+            } else {
+                Emit("mov.pred " + d.valid + ", " + valids[0]);
+                for (size_t v = 1; v < valids.size(); ++v) Emit("and.pred " + d.valid + ", " + d.valid + ", " + valids[v]);
+            }
+        }
+        for (const auto &a : av)
+            if (!a.sel.empty()) d.sel = a.sel;
+        if (!ovf.empty()) {
+            std::string g = Include(d, true);
+            Emit("and.pred " + ovf + ", " + ovf + ", " + g);
+            Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + ovf);
+        }
+        return d;
+    }
+
+    // A compaction kernel (see Kernel::compact_mask): element-wise statements computing the mask
+    // (and compacted values) run per row in both passes.
+    Expected<std::string> RunCompaction() {
+        std::ostringstream params;
+        params << ".param .u64 n";
+        for (size_t i = 0; i < k_.inputs.size(); ++i) {
+            params << ", .param .u64 in" << i;
+            if (kernel::IsStringType(k_.inputs[i].type)) params << ", .param .u64 instr" << i;
+            if (Nullable(i)) params << ", .param .u64 inv" << i;
+        }
+        zero32_ = R();
+        Emit("mov.u32 " + zero32_ + ", 0");
+        std::string n = Q();
+        Emit("ld.param.u64 " + n + ", [n]");
+        std::vector<std::string> in_ptr(k_.inputs.size()), in_vptr(k_.inputs.size());
+        for (size_t i = 0; i < k_.inputs.size(); ++i) {
+            in_ptr[i] = Param("in" + std::to_string(i));
+            if (kernel::IsStringType(k_.inputs[i].type)) str_bytes_[in_ptr[i]] = Param("instr" + std::to_string(i));
+            if (Nullable(i)) in_vptr[i] = Param("inv" + std::to_string(i));
+        }
+        std::string zero = Q();
+        Emit("mov.u64 " + zero + ", 0");
+        std::map<size_t, Val> scalar_vals;
+        std::map<const hir::Operand *, Val> lit_vals;
+        for (size_t i = 0; i < k_.inputs.size(); ++i)
+            if (k_.inputs[i].scalar) {
+                RNDN_ASSIGN_OR_RETURN(Val v, Load(k_.inputs[i].type, in_ptr[i], in_vptr[i], zero));
+                scalar_vals[i] = v;
+                if (k_.inputs[i].literal) lit_vals[k_.inputs[i].literal] = v;
+            }
+        const auto &body = p_.entry->body;
+        std::string ovf_any = P();
+        Emit("setp.ne.u32 " + ovf_any + ", " + zero32_ + ", 0");
+        std::string pass = R();
+        Emit("ld.param.u32 " + pass + ", [pass]");
+        std::string counts = Param("counts");
+        std::string err = Param("err");
+        // chunk of this thread: [start, end)
+        std::string tid = R(), ntid = R(), ctaid = R(), nctaid = R(), gid = R();
+        Emit("mov.u32 " + tid + ", %tid.x");
+        Emit("mov.u32 " + ntid + ", %ntid.x");
+        Emit("mov.u32 " + ctaid + ", %ctaid.x");
+        Emit("mov.u32 " + nctaid + ", %nctaid.x");
+        Emit("mad.lo.u32 " + gid + ", " + ctaid + ", " + ntid + ", " + tid);
+        std::string total = Q(), chunk = Q(), start = Q(), end = Q(), g64 = Q(), slot = Q();
+        Emit("mul.wide.u32 " + total + ", " + ntid + ", " + nctaid);
+        Emit("add.u64 " + chunk + ", " + n + ", " + total);
+        Emit("sub.u64 " + chunk + ", " + chunk + ", 1");
+        Emit("div.u64 " + chunk + ", " + chunk + ", " + total);
+        Emit("cvt.u64.u32 " + g64 + ", " + gid);
+        Emit("mul.lo.u64 " + start + ", " + g64 + ", " + chunk);
+        Emit("add.u64 " + end + ", " + start + ", " + chunk);
+        Emit("min.u64 " + end + ", " + end + ", " + n);
+        Emit("shl.b64 " + slot + ", " + g64 + ", 3");
+        Emit("add.u64 " + slot + ", " + counts + ", " + slot);
+        std::string pos = Q(), i = Q(), pdone = P(), pcount = P();
+        Emit("setp.eq.u32 " + pcount + ", " + pass + ", 0");
+        Emit("mov.u64 " + pos + ", 0");
+        Emit("@!" + pcount + " ld.global.u64 " + pos + ", [" + slot + "]");
+        Emit("mov.u64 " + i + ", " + start);
+        Emit("setp.ge.u64 " + pdone + ", " + i + ", " + end);
+        Emit("@" + pdone + " bra $CDONE");
+        body_ << "$CLOOP:\n";
+        // row values: element-wise statements over loaded inputs
+        std::map<int, Val> vals;
+        std::map<size_t, Val> loaded;
+        auto value = [&](int s) -> Expected<Val> {
+            auto it = vals.find(s);
+            if (it != vals.end()) return it->second;
+            for (size_t j = 0; j < k_.inputs.size(); ++j) {
+                if (k_.inputs[j].slot != s || k_.inputs[j].literal) continue;
+                if (k_.inputs[j].scalar) return scalar_vals[j];
+                if (!loaded.count(j)) {
+                    RNDN_ASSIGN_OR_RETURN(Val v, Load(k_.inputs[j].type, in_ptr[j], in_vptr[j], i));
+                    loaded[j] = v;
+                }
+                return loaded[j];
+            }
+            return Status::Internal("compaction kernel: no value for slot " + std::to_string(s));
+        };
+        for (const auto &ks : k_.stmts) {
+            if (ks.form != Form::ELEMENTWISE) continue;
+            const hir::Stmt &st = body[static_cast<size_t>(ks.stmt)];
+            std::vector<Val> av;
+            for (const auto &a : st.expr.args) {
+                if (a.kind == hir::Operand::Kind::LITERAL) {
+                    av.push_back(lit_vals[&a]);
+                } else {
+                    RNDN_ASSIGN_OR_RETURN(Val v, value(a.slot));
+                    av.push_back(v);
+                }
+            }
+            RNDN_ASSIGN_OR_RETURN(Val d, Elementwise(ks, st.expr.types[0], std::move(av), ovf_any));
+            vals[st.targets[0].slot] = d;
+        }
+        RNDN_ASSIGN_OR_RETURN(Val m, value(k_.compact_mask));
+        std::string sel = P();
+        if (!m.valid.empty()) Emit("and.pred " + sel + ", " + m.r + ", " + m.valid);
+        else Emit("mov.pred " + sel + ", " + m.r);
+        // pass 1: copy the selected row of every compacted value to its position
+        std::string write = P();
+        Emit("and.pred " + write + ", " + sel + ", !" + pcount);
+        Emit("@!" + write + " bra $CNEXT");
+        output_nullable_.assign(k_.outputs.size(), false);
+        std::string params_out;
+        for (size_t o = 0; o < k_.outputs.size(); ++o) {
+            int data_slot = -1;
+            for (const auto &ks : k_.stmts)
+                if (ks.form == Form::COMPRESS && body[static_cast<size_t>(ks.stmt)].targets[0].slot == k_.outputs[o].slot)
+                    data_slot = body[static_cast<size_t>(ks.stmt)].expr.args[1].slot;
+            RNDN_ASSIGN_OR_RETURN(Val x, value(data_slot));
+            params << ", .param .u64 out" << o;
+            std::string op = Param("out" + std::to_string(o));
+            Store(k_.outputs[o].type, x, op, pos);
+            if (!x.valid.empty()) {
+                params << ", .param .u64 outv" << o;
+                std::string vp = Param("outv" + std::to_string(o));
+                std::string a = Q(), b = R();
+                Emit("add.u64 " + a + ", " + vp + ", " + pos);
+                Emit("selp.u32 " + b + ", 1, 0, " + x.valid);
+                Emit("st.global.u8 [" + a + "], " + b);
+                output_nullable_[o] = true;
+            }
+        }
+        body_ << "$CNEXT:\n";
+        std::string one = Q();
+        Emit("selp.u64 " + one + ", 1, 0, " + sel);
+        Emit("add.u64 " + pos + ", " + pos + ", " + one);
+        Emit("add.u64 " + i + ", " + i + ", 1");
+        Emit("setp.lt.u64 " + pdone + ", " + i + ", " + end);
+        Emit("@" + pdone + " bra $CLOOP");
+        body_ << "$CDONE:\n";
+        Emit("@" + pcount + " st.global.u64 [" + slot + "], " + pos);
+        std::string flag = R();
+        Emit("mov.u32 " + flag + ", 1");
+        Emit("@" + ovf_any + " st.global.u32 [" + err + "], " + flag);
+        Emit("ret");
+        params << ", .param .u64 counts, .param .u32 pass, .param .u64 err";
+        std::ostringstream os;
+        os << ".visible .entry " << k_.name << "(" << params.str() << ")\n{\n";
+        os << ".reg .pred %p<" << np_ + 1 << ">;\n.reg .b32 %r<" << nr_ + 1 << ">;\n.reg .b64 %rd<" << nq_ + 1 << ">;\n.reg .f64 %fd<"
+           << nf_ + 1 << ">;\n";
+        os << body_.str() << "}\n";
+        return os.str();
+    }
+
+    std::string Param(const std::string &name) {
+        std::string r = Q();
+        Emit("ld.param.u64 " + r + ", [" + name + "]");
+        Emit("cvta.to.global.u64 " + r + ", " + r);
+        return r;
+    }
+    bool Nullable(size_t i) const { return i < nullable_.size() && nullable_[i]; }
+    size_t OutputIndex(int slot) const {
+        for (size_t o = 0; o < k_.outputs.size(); ++o)
+            if (k_.outputs[o].slot == slot) return o;
+        return 0;
+    }
+    void Emit(const std::string &s) { body_ << (guard_.empty() ? "" : "@" + guard_ + " ") << s << ";\n"; }
+    std::string P() { return "%p" + std::to_string(++np_); }
+    std::string R() { return "%r" + std::to_string(++nr_); }
+    std::string Q() { return "%rd" + std::to_string(++nq_); }
+    std::string F() { return "%fd" + std::to_string(++nf_); }
+    std::string Reg(VClass c) {
+        switch (c) {
+            case VClass::PRED: return P();
+            case VClass::U8:
+            case VClass::S32: return R();
+            case VClass::F64: return F();
+            default: return Q();
+        }
+    }
+
+    // Predicate "element takes part": selected and (optionally) valid.
+    std::string Include(const Val &v, bool need_valid) {
+        std::string p = P();
+        std::vector<std::string> parts;
+        if (!v.sel.empty()) parts.push_back(v.sel);
+        if (need_valid && !v.valid.empty()) parts.push_back(v.valid);
+        if (parts.empty()) Emit("setp.eq.u32 " + p + ", " + zero32_ + ", 0");
+        else if (parts.size() == 1) Emit("mov.pred " + p + ", " + parts[0]);
+        else Emit("and.pred " + p + ", " + parts[0] + ", " + parts[1]);
+        return p;
+    }
+
+    // One element into a reduction's accumulators (lo, hi: 128-bit sum or the 64-bit min/max;
+    // cnt: elements included).
+    void Accumulate(const std::string &op, const Val &x, const std::string &inc, const std::string &alo, const std::string &ahi,
+                    const std::string &cnt, const std::string &ovf_any) {
+        std::string one = Q();
+        Emit("selp.u64 " + one + ", 1, 0, " + inc);
+        Emit("add.u64 " + cnt + ", " + cnt + ", " + one);
+        if (op != "sum" && op != "min" && op != "max") return;
+        std::string lo = Q(), hi = Q();
+        if (x.cls == VClass::S32) {
+            Emit("cvt.s64.s32 " + lo + ", " + x.r);
+            Emit("shr.s64 " + hi + ", " + lo + ", 63");
+        } else if (x.cls == VClass::S64) {
+            Emit("mov.b64 " + lo + ", " + x.r);
+            Emit("shr.s64 " + hi + ", " + lo + ", 63");
+        } else {
+            Emit("mov.b64 " + lo + ", " + x.r);
+            Emit("mov.b64 " + hi + ", " + x.hi);
+        }
+        if (op == "sum") {
+            Emit("selp.b64 " + lo + ", " + lo + ", 0, " + inc);
+            Emit("selp.b64 " + hi + ", " + hi + ", 0, " + inc);
+            Add128(alo, ahi, lo, hi, ovf_any);
+        } else {
+            std::string m = Q();
+            Emit(std::string(op == "min" ? "min.s64 " : "max.s64 ") + m + ", " + alo + ", " + lo);
+            Emit("selp.b64 " + alo + ", " + m + ", " + alo + ", " + inc);
+        }
+    }
+
+    // acc (lo, hi) += (lo, hi), signed overflow into ovf_any.
+    void Add128(const std::string &alo, const std::string &ahi, const std::string &blo, const std::string &bhi, const std::string &ovf_any) {
+        std::string old = Q(), x = Q(), y = Q(), p = P();
+        Emit("mov.b64 " + old + ", " + ahi);
+        Emit("add.cc.u64 " + alo + ", " + alo + ", " + blo);
+        Emit("addc.u64 " + ahi + ", " + ahi + ", " + bhi);
+        Emit("xor.b64 " + x + ", " + ahi + ", " + old);
+        Emit("xor.b64 " + y + ", " + ahi + ", " + bhi);
+        Emit("and.b64 " + x + ", " + x + ", " + y);
+        Emit("setp.lt.s64 " + p + ", " + x + ", 0");
+        Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + p);
+    }
+
+    std::string Shfl(const std::string &v, int off) {
+        std::string lo = R(), hi = R(), lo2 = R(), hi2 = R(), out = Q();
+        Emit("mov.b64 {" + lo + ", " + hi + "}, " + v);
+        Emit("shfl.sync.down.b32 " + lo2 + ", " + lo + ", " + std::to_string(off) + ", 31, -1");
+        Emit("shfl.sync.down.b32 " + hi2 + ", " + hi + ", " + std::to_string(off) + ", 31, -1");
+        Emit("mov.b64 " + out + ", {" + lo2 + ", " + hi2 + "}");
+        return out;
+    }
+
+    // Decimal value brought to scale s (exact when the value fits in 64 bits and 10^(s - scale)
+    // does; otherwise the element is flagged).
+    Val Rescale(const Val &v, int s, const std::string &ovf_any) {
+        if (v.scale == s) return v;
+        int k = s - v.scale;
+        Val r = v;
+        r.scale = s;
+        r.r = Q();
+        r.hi = Q();
+        std::string t = Q(), p = P();
+        Emit("shr.s64 " + t + ", " + v.r + ", 63");
+        Emit("setp.ne.s64 " + p + ", " + t + ", " + v.hi);
+        uint64_t pow = 1;
+        bool big = k > 18;
+        for (int j = 0; j < k && !big; ++j) pow *= 10;
+        if (big) Emit("setp.eq.u32 " + p + ", " + zero32_ + ", 0");
+        std::string m = Q();
+        Emit("mov.u64 " + m + ", " + std::to_string(big ? 1 : pow));
+        // |v| * 10^k < 2^63 * 10^18 < 2^127: the 128-bit product of two 64-bit values is exact
+        Emit("mul.lo.s64 " + r.r + ", " + v.r + ", " + m);
+        Emit("mul.hi.s64 " + r.hi + ", " + v.r + ", " + m);
+        std::string g = Include(v, true);
+        Emit("and.pred " + p + ", " + p + ", " + g);
+        Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + p);
+        return r;
+    }
+
+    Expected<Val> Load(const hir::Type &t, const std::string &base, const std::string &vbase, const std::string &idx) {
+        Val v;
+        v.cls = kernel::ClassOf(t);
+        int bytes = kernel::ElementBytes(t);
+        if (v.cls == VClass::STR) {
+            // offsets[idx], offsets[idx + 1] into the bytes
+            std::string a = Q();
+            v.r = Q();
+            v.hi = Q();
+            v.bytes = str_bytes_[base];
+            Emit("shl.b64 " + a + ", " + idx + ", 3");
+            Emit("add.u64 " + a + ", " + base + ", " + a);
+            Emit("ld.global.u64 " + v.r + ", [" + a + "]");
+            Emit("ld.global.u64 " + v.hi + ", [" + a + "+8]");
+            bytes = 1;
+        }
+        if (v.cls == VClass::NONE || bytes == 0) return Status::Unsupported("kernels do not take " + hir::TypeToString(t));
+        if (v.cls == VClass::STR) {
+            if (!vbase.empty()) {
+                std::string w = Q(), wa = Q(), sh6 = R(), bit = Q();
+                v.valid = P();
+                Emit("shr.u64 " + wa + ", " + idx + ", 6");
+                Emit("shl.b64 " + wa + ", " + wa + ", 3");
+                Emit("add.u64 " + wa + ", " + vbase + ", " + wa);
+                Emit("ld.global.u64 " + w + ", [" + wa + "]");
+                Emit("cvt.u32.u64 " + sh6 + ", " + idx);
+                Emit("and.b32 " + sh6 + ", " + sh6 + ", 63");
+                Emit("shr.b64 " + bit + ", " + w + ", " + sh6);
+                Emit("and.b64 " + bit + ", " + bit + ", 1");
+                Emit("setp.ne.u64 " + v.valid + ", " + bit + ", 0");
+            }
+            return v;
+        }
+        std::string a = Q();
+        int sh = bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : bytes == 8 ? 3 : 4;
+        if (sh) {
+            Emit("shl.b64 " + a + ", " + idx + ", " + std::to_string(sh));
+            Emit("add.u64 " + a + ", " + base + ", " + a);
+        } else {
+            Emit("add.u64 " + a + ", " + base + ", " + idx);
+        }
+        switch (v.cls) {
+            case VClass::S32:
+                if (bytes == 2) {
+                    v.r = R();
+                    Emit("ld.global.s16 " + v.r + ", [" + a + "]");
+                    break;
+                }
+                v.r = R();
+                Emit("ld.global.s32 " + v.r + ", [" + a + "]");
+                break;
+            case VClass::PRED: {
+                std::string r = R();
+                v.r = P();
+                Emit("ld.global.u8 " + r + ", [" + a + "]");
+                Emit("setp.ne.u32 " + v.r + ", " + r + ", 0");
+                break;
+            }
+            case VClass::U8:
+                v.r = R();
+                Emit("ld.global.u8 " + v.r + ", [" + a + "]");
+                break;
+            case VClass::S64:
+                v.r = Q();
+                Emit("ld.global.s64 " + v.r + ", [" + a + "]");
+                break;
+            case VClass::F64:
+                v.r = F();
+                Emit("ld.global.f64 " + v.r + ", [" + a + "]");
+                break;
+            case VClass::DEC:
+                v.r = Q();
+                v.hi = Q();
+                v.scale = t.scale;
+                Emit("ld.global.s64 " + v.r + ", [" + a + "]");
+                if (bytes == 16) Emit("ld.global.s64 " + v.hi + ", [" + a + "+8]");
+                else Emit("shr.s64 " + v.hi + ", " + v.r + ", 63");
+                break;
+            default: break;
+        }
+        if (!vbase.empty()) {
+            std::string w = Q(), wa = Q(), sh6 = R(), bit = Q();
+            v.valid = P();
+            Emit("shr.u64 " + wa + ", " + idx + ", 6");
+            Emit("shl.b64 " + wa + ", " + wa + ", 3");
+            Emit("add.u64 " + wa + ", " + vbase + ", " + wa);
+            Emit("ld.global.u64 " + w + ", [" + wa + "]");
+            Emit("cvt.u32.u64 " + sh6 + ", " + idx);
+            Emit("and.b32 " + sh6 + ", " + sh6 + ", 63");
+            Emit("shr.b64 " + bit + ", " + w + ", " + sh6);
+            Emit("and.b64 " + bit + ", " + bit + ", 1");
+            Emit("setp.ne.u64 " + v.valid + ", " + bit + ", 0");
+        }
+        return v;
+    }
+
+    void Store(const hir::Type &t, const Val &v, const std::string &base, const std::string &idx) {
+        int bytes = kernel::ElementBytes(t);
+        std::string a = Q();
+        int sh = bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : bytes == 8 ? 3 : 4;
+        if (sh) {
+            Emit("shl.b64 " + a + ", " + idx + ", " + std::to_string(sh));
+            Emit("add.u64 " + a + ", " + base + ", " + a);
+        } else {
+            Emit("add.u64 " + a + ", " + base + ", " + idx);
+        }
+        switch (v.cls) {
+            case VClass::PRED: {
+                std::string r = R();
+                Emit("selp.u32 " + r + ", 1, 0, " + v.r);
+                Emit("st.global.u8 [" + a + "], " + r);
+                break;
+            }
+            case VClass::U8: Emit("st.global.u8 [" + a + "], " + v.r); break;
+            case VClass::S32: Emit(std::string(bytes == 2 ? "st.global.u16 [" : "st.global.u32 [") + a + "], " + v.r); break;
+            case VClass::S64: Emit("st.global.u64 [" + a + "], " + v.r); break;
+            case VClass::F64: Emit("st.global.f64 [" + a + "], " + v.r); break;
+            case VClass::DEC:
+                Emit("st.global.u64 [" + a + "], " + v.r);
+                if (bytes == 16) Emit("st.global.u64 [" + a + "+8], " + v.hi);
+                break;
+            default: break;
+        }
+    }
+
+    // Instantiates a pattern: placeholders -> registers.
+    Status Instantiate(const char *pat, const Val &d, const std::vector<Val> &av, std::string *ovf) {
+        std::map<std::string, std::string> m;
+        m["d"] = d.r;
+        m["d.lo"] = d.r;
+        m["d.hi"] = d.hi;
+        const char *names[] = {"a", "b"};
+        for (size_t j = 0; j < av.size() && j < 2; ++j) {
+            m[names[j]] = av[j].r;
+            m[std::string(names[j]) + ".lo"] = av[j].r;
+            m[std::string(names[j]) + ".hi"] = av[j].hi;
+        }
+        std::string text(pat), out;
+        for (size_t pos = 0; pos < text.size();) {
+            if (text[pos] != '{') {
+                out += text[pos++];
+                continue;
+            }
+            size_t end = text.find('}', pos);
+            if (end == std::string::npos) return Status::Internal(std::string("bad PTX pattern: ") + pat);
+            std::string key = text.substr(pos + 1, end - pos - 1);
+            pos = end + 1;
+            auto it = m.find(key);
+            if (it == m.end()) {
+                if (key == "ovf") it = m.emplace(key, *ovf = P()).first;
+                else if (key[0] == 'p') it = m.emplace(key, P()).first;
+                else if (key[0] == 'r') it = m.emplace(key, R()).first;
+                else if (key[0] == 'q') it = m.emplace(key, Q()).first;
+                else return Status::Internal("bad placeholder {" + key + "} in PTX pattern");
+            }
+            if (it->second.empty()) return Status::Internal("placeholder {" + key + "} has no register");
+            out += it->second;
+        }
+        // split on ';'
+        size_t s = 0;
+        while (s < out.size()) {
+            size_t e = out.find(';', s);
+            if (e == std::string::npos) e = out.size();
+            std::string ins = out.substr(s, e - s);
+            size_t b = ins.find_first_not_of(' ');
+            if (b != std::string::npos) Emit(ins.substr(b));
+            s = e + 1;
+        }
+        return Status::Ok();
+    }
+
+    const OutlinedProgram &p_;
+    const Kernel &k_;
+    std::vector<bool> nullable_;
+    bool warp_reduce_ = true;
+    std::ostringstream body_;
+    std::string head_extra_, params_out_, zero32_;
+    std::string guard_;  // predicate on every emitted instruction (gathers: in-bounds rows only)
+    std::map<std::string, std::string> str_bytes_;  // offsets pointer register -> bytes pointer register
+    int labels_ = 0;
+    std::vector<bool> output_nullable_;
+    int np_ = 0, nr_ = 0, nq_ = 0, nf_ = 0;
+};
+
+Expected<ptx::Module> Finish(const std::string &text, const std::string &name) {
+    RNDN_ASSIGN_OR_RETURN(ptx::Module m, ptx::ParseModule(text, name));
+    Status st = ptx::Verify(m);
+    if (!st.ok()) return Status::Internal("generated PTX does not verify: " + st.message() + "\n" + text);
+    return m;
+}
+
+std::string Header(const PtxOptions &o) { return ".version 8.7\n.target " + o.target + "\n.address_size 64\n\n"; }
+
+}  // namespace
+
+Expected<std::string> KernelPtxText(const OutlinedProgram &p, int kernel, const PtxOptions &options, std::vector<bool> *output_nullable) {
+    const Kernel &k = p.kernels[static_cast<size_t>(kernel)];
+    std::vector<bool> nullable;
+    if (static_cast<size_t>(kernel) < options.nullable.size()) nullable = options.nullable[static_cast<size_t>(kernel)];
+    Gen g(p, k, nullable, options.warp_reduce);
+    RNDN_ASSIGN_OR_RETURN(std::string t, k.segments >= 0 ? g.RunSegmented() : k.compact_mask >= 0 ? g.RunCompaction() : g.Run());
+    if (output_nullable) *output_nullable = g.output_nullable();
+    return t;
+}
+
+Expected<ptx::Module> GenerateKernelPtx(const OutlinedProgram &p, int kernel, const PtxOptions &options) {
+    if (kernel < 0 || static_cast<size_t>(kernel) >= p.kernels.size()) return Status::Internal("no such kernel");
+    RNDN_ASSIGN_OR_RETURN(std::string t, KernelPtxText(p, kernel, options, nullptr));
+    return Finish(Header(options) + t, p.kernels[static_cast<size_t>(kernel)].name + ".ptx");
+}
+
+Expected<ptx::Module> GeneratePtx(const OutlinedProgram &p, const PtxOptions &options) {
+    std::string text = Header(options);
+    for (size_t k = 0; k < p.kernels.size(); ++k) {
+        RNDN_ASSIGN_OR_RETURN(std::string t, KernelPtxText(p, static_cast<int>(k), options, nullptr));
+        text += t + "\n";
+    }
+    return Finish(text, (p.program ? p.program->filename : std::string("program")) + ".ptx");
+}
+
+}  // namespace rndn::codegen

@@ -1,0 +1,518 @@
+// Hybrid execution: kernels on the cpu device, everything else on the interpreter (see codegen.h).
+#include <chrono>
+#include <cstring>
+#include <set>
+
+#include "codegen/internal.h"
+#include "cpujit/cpujit.h"
+
+namespace rndn::codegen {
+
+Expected<std::string> KernelPtxText(const OutlinedProgram &p, int kernel, const PtxOptions &options, std::vector<bool> *output_nullable);
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double Ms(Clock::time_point a) { return std::chrono::duration<double, std::milli>(Clock::now() - a).count(); }
+
+bool StraightLine(const hir::Function &fn) {
+    for (const auto &s : fn.body)
+        if (s.kind != hir::Stmt::Kind::ASSIGN && s.kind != hir::Stmt::Kind::EXPR && s.kind != hir::Stmt::Kind::RETURN &&
+            s.kind != hir::Stmt::Kind::VAR)
+            return false;
+    return true;
+}
+
+bool SameType(const hir::Type &a, const hir::Type &b) {
+    if (a.kind != b.kind) return false;
+    if (hir::IsDecimal(a.kind)) return a.scale == b.scale;
+    return true;
+}
+
+// Memory registered with the device for one launch; unregistered on scope exit.
+class Registrations {
+public:
+    explicit Registrations(cpujit::Device &d) : d_(d) {}
+    ~Registrations() {
+        for (const void *p : regs_) d_.UnregisterMemory(p);
+    }
+    void Add(const void *p, size_t bytes) {
+        if (!p || bytes == 0 || regs_.count(p)) return;
+        d_.RegisterMemory(p, bytes);
+        regs_.insert(p);
+    }
+
+private:
+    cpujit::Device &d_;
+    std::set<const void *> regs_;
+};
+
+class Exec {
+public:
+    Exec(cpujit::Device &d, const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &o, RunStats &st, bool warp_reduce)
+        : dev_(d), p_(p), data_(data), opts_(o), stats_(st), frame_(static_cast<size_t>(p.entry->num_slots)), warp_reduce_(warp_reduce) {}
+
+    Expected<hir::Value> Run() {
+        const auto &body = p_.entry->body;
+        for (const auto &step : p_.steps) {
+            if (opts_.should_cancel && opts_.should_cancel()) return Status::Cancelled();
+            switch (step.kind) {
+                case Step::Kind::INTERP: RNDN_RETURN_IF_ERROR(Interp(body[static_cast<size_t>(step.stmt)])); break;
+                case Step::Kind::RETURN: {
+                    const auto &s = body[static_cast<size_t>(step.stmt)];
+                    if (s.operands.empty()) return hir::Value();
+                    const auto &o = s.operands[0];
+                    if (o.kind == hir::Operand::Kind::LITERAL) return hir::Value(o.literal.value);
+                    if (o.kind == hir::Operand::Kind::NAME && o.slot >= 0) return frame_[static_cast<size_t>(o.slot)];
+                    return Status::Internal("return of an unsupported operand");
+                }
+                case Step::Kind::KERNEL: RNDN_RETURN_IF_ERROR(Kernel(step.kernel)); break;
+            }
+        }
+        return hir::Value();
+    }
+
+private:
+    Status Interp(const hir::Stmt &s) {
+        RNDN_ASSIGN_OR_RETURN(auto vals, hir::EvaluateExpr(*p_.program, s.expr, frame_, data_, opts_));
+        ++stats_.statements_interpreted;
+        if (s.kind == hir::Stmt::Kind::ASSIGN) {
+            if (vals.size() != s.targets.size()) return Status::Internal("assignment arity mismatch");
+            for (size_t i = 0; i < vals.size(); ++i) frame_[static_cast<size_t>(s.targets[i].slot)] = std::move(vals[i]);
+        }
+        return Status::Ok();
+    }
+
+    Status Redo(const codegen::Kernel &k) {
+        ++stats_.kernels_redone;
+        for (const auto &ks : k.stmts) RNDN_RETURN_IF_ERROR(Interp(p_.entry->body[static_cast<size_t>(ks.stmt)]));
+        return Status::Ok();
+    }
+
+    Status Kernel(int index) {
+        const codegen::Kernel &k = p_.kernels[static_cast<size_t>(index)];
+        if (k.segments >= 0) return Segmented(index);
+        // inputs as the outliner expected them?
+        std::vector<std::shared_ptr<const hir::Vector>> in(k.inputs.size());
+        int64_t n = -1;
+        PtxOptions po;
+        po.warp_reduce = warp_reduce_;
+        po.nullable.assign(p_.kernels.size(), {});
+        auto &nullable = po.nullable[static_cast<size_t>(index)];
+        nullable.assign(k.inputs.size(), false);
+        for (size_t i = 0; i < k.inputs.size(); ++i) {
+            const KernelInput &ki = k.inputs[i];
+            hir::Value v = ki.literal ? hir::Value(ki.literal->literal.value) : frame_[static_cast<size_t>(ki.slot)];
+            if (!v.is_vector()) return Redo(k);
+            in[i] = v.vector_ptr();
+            const hir::Vector &x = *in[i];
+            if (!SameType(x.type, ki.type) || !x.elem_scale.empty() || x.type.scale < 0) return Redo(k);
+            if (ki.scalar) {
+                if (x.length != 1) return Redo(k);
+            } else if (ki.random_access) {
+                // any length: the kernel checks every index against it
+            } else {
+                if (n >= 0 && x.length != n) return Redo(k);
+                n = x.length;
+            }
+            nullable[i] = x.HasNulls();
+        }
+        if (n < 0) return Redo(k);
+        if (opts_.sql_float_errors) {
+            for (const auto &ks : k.stmts) {
+                const auto &t = p_.entry->body[static_cast<size_t>(ks.stmt)].expr.types[0];
+                if (t.kind == hir::TypeKind::F64 && ks.form == Form::ELEMENTWISE) return Redo(k);
+            }
+        }
+        auto t0 = Clock::now();
+        std::vector<bool> out_nullable;
+        RNDN_ASSIGN_OR_RETURN(std::string text, KernelPtxText(p_, index, po, &out_nullable));
+        text = ".version 8.7\n.target sm_80\n.address_size 64\n\n" + text;
+        stats_.ptx_ms += Ms(t0);
+        t0 = Clock::now();
+        RNDN_ASSIGN_OR_RETURN(auto mod, dev_.LoadModule(text));
+        stats_.jit_ms += Ms(t0);
+        const cpujit::Kernel *ck = mod->Find(k.name);
+        if (!ck) return Status::Internal("kernel " + k.name + " missing from its module");
+
+        Registrations regs(dev_);
+        std::vector<cpujit::Arg> args;
+        args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(n)));
+        uint64_t *dummy = dummy_;
+        regs.Add(dummy, sizeof dummy_);
+        for (size_t i = 0; i < in.size(); ++i) {
+            const hir::Vector &x = *in[i];
+            if (kernel::IsStringType(x.type)) {
+                // offsets (length + 1), then the bytes
+                if (x.offsets.size() != static_cast<size_t>(x.length) + 1) return Redo(k);
+                regs.Add(x.offsets.data(), x.offsets.size() * 8);
+                args.push_back(cpujit::Arg::Ptr(x.offsets.data()));
+                const void *bp = x.bytes.empty() ? static_cast<const void *>(dummy) : x.bytes.data();
+                regs.Add(bp, x.bytes.size());
+                args.push_back(cpujit::Arg::Ptr(bp));
+            } else {
+                size_t bytes = static_cast<size_t>(x.length) * static_cast<size_t>(kernel::ElementBytes(x.type));
+                const void *ptr = bytes ? static_cast<const void *>(x.data.get()) : dummy;
+                regs.Add(ptr, bytes);
+                args.push_back(cpujit::Arg::Ptr(ptr));
+            }
+            if (nullable[i]) {
+                regs.Add(x.validity.data(), x.validity.size() * 8);
+                args.push_back(cpujit::Arg::Ptr(x.validity.data()));
+            }
+            if (k.inputs[i].random_access) args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(x.length)));
+        }
+        if (k.compact_mask >= 0) return Compact(k, *ck, regs, args, n, nullable, out_nullable);
+        uint32_t grid = static_cast<uint32_t>(std::min<int64_t>(std::max<int64_t>(1, (n + codegen::Kernel::kBlock - 1) / codegen::Kernel::kBlock),
+                                                                codegen::Kernel::kMaxGrid));
+        // records: one per thread (cpu form) or one in all, updated by atomics (GPU form)
+        size_t warps = warp_reduce_ ? 1 : static_cast<size_t>(grid) * codegen::Kernel::kBlock;
+        std::vector<std::shared_ptr<hir::Vector>> outs(k.outputs.size());
+        std::vector<std::vector<uint8_t>> out_valid(k.outputs.size());
+        std::vector<std::vector<uint64_t>> partials(k.outputs.size());
+        for (size_t o = 0; o < k.outputs.size(); ++o) {
+            const KernelOutput &ko = k.outputs[o];
+            if (ko.reduction) {
+                partials[o].assign(warps * 4, 0);
+                if (warp_reduce_ && (ko.op == "min" || ko.op == "max"))
+                    partials[o][0] = static_cast<uint64_t>(ko.op == "min" ? INT64_MAX : INT64_MIN);
+                regs.Add(partials[o].data(), partials[o].size() * 8);
+                args.push_back(cpujit::Arg::Ptr(partials[o].data()));
+                continue;
+            }
+            RNDN_ASSIGN_OR_RETURN(outs[o], hir::MakeVector(ko.type, n));
+            size_t bytes = static_cast<size_t>(n) * static_cast<size_t>(kernel::ElementBytes(ko.type));
+            const void *ptr = bytes ? static_cast<const void *>(outs[o]->data.get()) : dummy;
+            regs.Add(ptr, bytes);
+            args.push_back(cpujit::Arg::Ptr(ptr));
+            if (o < out_nullable.size() && out_nullable[o]) {
+                out_valid[o].assign(static_cast<size_t>(std::max<int64_t>(n, 1)), 0);
+                regs.Add(out_valid[o].data(), out_valid[o].size());
+                args.push_back(cpujit::Arg::Ptr(out_valid[o].data()));
+            }
+        }
+        uint32_t err = 0;
+        regs.Add(&err, sizeof err);
+        args.push_back(cpujit::Arg::Ptr(&err));
+        cpujit::LaunchConfig cfg;
+        cfg.grid.x = grid;
+        cfg.block.x = codegen::Kernel::kBlock;
+        t0 = Clock::now();
+        RNDN_RETURN_IF_ERROR(dev_.Launch(*ck, cfg, args));
+        stats_.kernel_ms += Ms(t0);
+        ++stats_.kernels_launched;
+        if (err != 0) return Redo(k);
+        // finish reductions
+        std::vector<hir::Value> results(k.outputs.size());
+        for (size_t o = 0; o < k.outputs.size(); ++o) {
+            const KernelOutput &ko = k.outputs[o];
+            if (!ko.reduction) {
+                if (!out_valid[o].empty()) {
+                    outs[o]->EnsureValidity();
+                    for (int64_t r = 0; r < n; ++r)
+                        if (!out_valid[o][static_cast<size_t>(r)]) outs[o]->SetNull(r);
+                }
+                results[o] = hir::Value(outs[o]);
+                continue;
+            }
+            __int128 sum = 0;
+            int64_t mn = INT64_MAX, mx = INT64_MIN;
+            uint64_t cnt = 0;
+            bool ovf = false;
+            for (size_t w = 0; w < warps; ++w) {
+                const uint64_t *rec = &partials[o][w * 4];
+                __int128 v = static_cast<__int128>((static_cast<unsigned __int128>(rec[1]) << 64) | rec[0]);
+                ovf |= __builtin_add_overflow(sum, v, &sum);
+                mn = std::min(mn, static_cast<int64_t>(rec[0]));
+                mx = std::max(mx, static_cast<int64_t>(rec[0]));
+                cnt += rec[2];
+                // the atomic form's fourth word: bits 128-191 of the sum, the sign of hi unless it overflowed
+                if (warp_reduce_ && ko.op == "sum" && rec[3] != (static_cast<int64_t>(rec[1]) < 0 ? ~uint64_t{0} : 0)) ovf = true;
+            }
+            if (ovf) return Redo(k);
+            RNDN_ASSIGN_OR_RETURN(auto r, hir::MakeVector(ko.type, 1));
+            if (ko.op == "count" || ko.op == "len") {
+                r->Data<int64_t>()[0] = static_cast<int64_t>(cnt);
+            } else {
+                bool any_nullable = false;
+                for (bool b : nullable) any_nullable |= b;
+                if (cnt == 0 && (ko.op != "sum" || any_nullable || opts_.sql_empty_aggregates)) return Redo(k);
+                int64_t val = ko.op == "min" ? mn : mx;
+                switch (ko.type.kind) {
+                    case hir::TypeKind::DEC128: r->Data<__int128>()[0] = sum; break;
+                    case hir::TypeKind::I64:
+                        if (ko.op == "sum") {
+                            if (sum > INT64_MAX || sum < INT64_MIN) return Redo(k);
+                            val = static_cast<int64_t>(sum);
+                        }
+                        r->Data<int64_t>()[0] = val;
+                        break;
+                    case hir::TypeKind::DEC64: r->Data<int64_t>()[0] = val; break;
+                    case hir::TypeKind::I16: r->Data<int16_t>()[0] = static_cast<int16_t>(val); break;
+                    case hir::TypeKind::I32:
+                    case hir::TypeKind::DATE:
+                        if (ko.op == "sum") {
+                            if (sum > INT32_MAX || sum < INT32_MIN) return Redo(k);
+                            val = static_cast<int64_t>(sum);
+                        }
+                        r->Data<int32_t>()[0] = static_cast<int32_t>(val);
+                        break;
+                    default: return Redo(k);
+                }
+            }
+            results[o] = hir::Value(r);
+        }
+        for (size_t o = 0; o < k.outputs.size(); ++o) frame_[static_cast<size_t>(k.outputs[o].slot)] = results[o];
+        stats_.statements_compiled += static_cast<int>(k.stmts.size());
+        return Status::Ok();
+    }
+
+    // A per-cell reduction kernel: G's cells flattened to offsets + indices.
+    Status Segmented(int index) {
+        const codegen::Kernel &k = p_.kernels[static_cast<size_t>(index)];
+        const hir::Value &gv = frame_[static_cast<size_t>(k.inputs[0].slot)];
+        if (gv.kind() != hir::ValueKind::LIST) return Redo(k);
+        const auto &cells = gv.list().cells;
+        int64_t n = static_cast<int64_t>(cells.size());
+        if (n == 0) return Redo(k);
+        std::vector<int64_t> offsets(static_cast<size_t>(n) + 1, 0), indices;
+        for (int64_t c = 0; c < n; ++c) {
+            const hir::Value &cv = cells[static_cast<size_t>(c)];
+            if (!cv.is_vector() || cv.vector().type.kind != hir::TypeKind::I64 || cv.vector().HasNulls()) return Redo(k);
+            const hir::Vector &v = cv.vector();
+            indices.insert(indices.end(), v.Data<int64_t>(), v.Data<int64_t>() + v.length);
+            offsets[static_cast<size_t>(c) + 1] = static_cast<int64_t>(indices.size());
+        }
+        // Few large cells (Q1: 4 groups): split each into pieces of kPiece rows so that many
+        // threads share the work; the host then combines the pieces' results per cell.
+        constexpr int64_t kPiece = 2048;
+        std::vector<int64_t> owner;  // piece -> cell (empty: no split)
+        const int64_t cells_n = n;
+        if (n < 4096 && static_cast<int64_t>(indices.size()) > n * kPiece) {
+            std::vector<int64_t> pieces{0};
+            for (int64_t c = 0; c < n; ++c)
+                for (int64_t b = offsets[static_cast<size_t>(c)]; b < offsets[static_cast<size_t>(c) + 1]; b += kPiece) {
+                    pieces.push_back(std::min(b + kPiece, offsets[static_cast<size_t>(c) + 1]));
+                    owner.push_back(c);
+                }
+            offsets = std::move(pieces);
+            n = static_cast<int64_t>(owner.size());
+        }
+        PtxOptions po;
+        po.nullable.assign(p_.kernels.size(), {});
+        auto &nullable = po.nullable[static_cast<size_t>(index)];
+        nullable.assign(k.inputs.size(), false);
+        std::vector<std::shared_ptr<const hir::Vector>> in(k.inputs.size());
+        for (size_t i = 1; i < k.inputs.size(); ++i) {
+            const hir::Value &v = frame_[static_cast<size_t>(k.inputs[i].slot)];
+            if (!v.is_vector()) return Redo(k);
+            in[i] = v.vector_ptr();
+            if (!SameType(in[i]->type, k.inputs[i].type) || !in[i]->elem_scale.empty()) return Redo(k);
+            nullable[i] = in[i]->HasNulls();
+        }
+        auto t0 = Clock::now();
+        RNDN_ASSIGN_OR_RETURN(std::string text, KernelPtxText(p_, index, po, nullptr));
+        text = ".version 8.7\n.target sm_80\n.address_size 64\n\n" + text;
+        stats_.ptx_ms += Ms(t0);
+        t0 = Clock::now();
+        RNDN_ASSIGN_OR_RETURN(auto mod, dev_.LoadModule(text));
+        stats_.jit_ms += Ms(t0);
+        const cpujit::Kernel *ck = mod->Find(k.name);
+        if (!ck) return Status::Internal("kernel " + k.name + " missing from its module");
+        Registrations regs(dev_);
+        uint64_t *dummy = dummy_;
+        regs.Add(dummy, sizeof dummy_);
+        std::vector<cpujit::Arg> args;
+        args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(n)));
+        regs.Add(offsets.data(), offsets.size() * 8);
+        args.push_back(cpujit::Arg::Ptr(offsets.data()));
+        const void *ip = indices.empty() ? static_cast<const void *>(dummy) : indices.data();
+        regs.Add(ip, indices.size() * 8);
+        args.push_back(cpujit::Arg::Ptr(ip));
+        for (size_t i = 1; i < in.size(); ++i) {
+            const hir::Vector &x = *in[i];
+            size_t bytes = static_cast<size_t>(x.length) * static_cast<size_t>(kernel::ElementBytes(x.type));
+            const void *ptr = bytes ? static_cast<const void *>(x.data.get()) : dummy;
+            regs.Add(ptr, bytes);
+            args.push_back(cpujit::Arg::Ptr(ptr));
+            if (nullable[i]) {
+                regs.Add(x.validity.data(), x.validity.size() * 8);
+                args.push_back(cpujit::Arg::Ptr(x.validity.data()));
+            }
+            args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(x.length)));
+        }
+        std::vector<std::shared_ptr<hir::Vector>> outs(k.outputs.size());
+        for (size_t o = 0; o < k.outputs.size(); ++o) {
+            RNDN_ASSIGN_OR_RETURN(outs[o], hir::MakeVector(k.outputs[o].type, n));
+            regs.Add(outs[o]->data.get(), static_cast<size_t>(n) * static_cast<size_t>(kernel::ElementBytes(k.outputs[o].type)));
+            args.push_back(cpujit::Arg::Ptr(outs[o]->data.get()));
+        }
+        uint32_t err = 0;
+        regs.Add(&err, sizeof err);
+        args.push_back(cpujit::Arg::Ptr(&err));
+        cpujit::LaunchConfig cfg;
+        cfg.grid.x = static_cast<uint32_t>(std::min<int64_t>((n + codegen::Kernel::kBlock - 1) / codegen::Kernel::kBlock, codegen::Kernel::kMaxGrid));
+        cfg.block.x = codegen::Kernel::kBlock;
+        t0 = Clock::now();
+        RNDN_RETURN_IF_ERROR(dev_.Launch(*ck, cfg, args));
+        stats_.kernel_ms += Ms(t0);
+        ++stats_.kernels_launched;
+        if (err != 0) return Redo(k);
+        if (!owner.empty()) {
+            for (size_t o = 0; o < k.outputs.size(); ++o) {
+                auto combined = CombinePieces(*outs[o], owner, cells_n, k.outputs[o].op);
+                if (!combined) return Redo(k);  // a combined sum left its type's range
+                outs[o] = combined;
+            }
+        }
+        for (size_t o = 0; o < k.outputs.size(); ++o) frame_[static_cast<size_t>(k.outputs[o].slot)] = hir::Value(outs[o]);
+        stats_.statements_compiled += static_cast<int>(k.stmts.size());
+        return Status::Ok();
+    }
+
+    // Per-cell results of the pieces of split cells, combined per cell (nullptr on overflow).
+    static std::shared_ptr<hir::Vector> CombinePieces(const hir::Vector &pieces, const std::vector<int64_t> &owner, int64_t cells,
+                                                      const std::string &op) {
+        auto made = hir::MakeVector(pieces.type, cells);
+        if (!made.ok()) return nullptr;
+        std::shared_ptr<hir::Vector> out = *made;
+        std::vector<__int128> acc(static_cast<size_t>(cells), 0);
+        std::vector<bool> seen(static_cast<size_t>(cells), false);
+        bool bad = false;
+        for (size_t p = 0; p < owner.size(); ++p) {
+            __int128 v = 0;
+            switch (pieces.type.kind) {
+                case hir::TypeKind::DEC128: v = pieces.Data<__int128>()[p]; break;
+                case hir::TypeKind::I64:
+                case hir::TypeKind::DEC64: v = pieces.Data<int64_t>()[p]; break;
+                case hir::TypeKind::I32:
+                case hir::TypeKind::DATE: v = pieces.Data<int32_t>()[p]; break;
+                case hir::TypeKind::I16: v = pieces.Data<int16_t>()[p]; break;
+                default: return nullptr;
+            }
+            __int128 &a = acc[static_cast<size_t>(owner[p])];
+            bool first = !seen[static_cast<size_t>(owner[p])];
+            seen[static_cast<size_t>(owner[p])] = true;
+            if (op == "min") a = first ? v : std::min(a, v);
+            else if (op == "max") a = first ? v : std::max(a, v);
+            else bad |= __builtin_add_overflow(a, v, &a);
+        }
+        if (bad) return nullptr;
+        for (int64_t c = 0; c < cells; ++c) {
+            __int128 a = acc[static_cast<size_t>(c)];
+            switch (pieces.type.kind) {
+                case hir::TypeKind::DEC128: out->Data<__int128>()[c] = a; break;
+                case hir::TypeKind::I64:
+                case hir::TypeKind::DEC64:
+                    if (a > INT64_MAX || a < INT64_MIN) return nullptr;
+                    out->Data<int64_t>()[c] = static_cast<int64_t>(a);
+                    break;
+                case hir::TypeKind::I32:
+                case hir::TypeKind::DATE:
+                    if (a > INT32_MAX || a < INT32_MIN) return nullptr;
+                    out->Data<int32_t>()[c] = static_cast<int32_t>(a);
+                    break;
+                case hir::TypeKind::I16: out->Data<int16_t>()[c] = static_cast<int16_t>(a); break;
+                default: return nullptr;
+            }
+        }
+        return out;
+    }
+
+    // Two passes of a compaction kernel around a host exclusive scan of the per-thread counts.
+    Status Compact(const codegen::Kernel &k, const cpujit::Kernel &ck, Registrations &regs, std::vector<cpujit::Arg> args, int64_t n,
+                   const std::vector<bool> &nullable, const std::vector<bool> &out_nullable) {
+        (void)nullable;
+        uint32_t grid = static_cast<uint32_t>(std::min<int64_t>(std::max<int64_t>(1, (n + codegen::Kernel::kBlock * 8 - 1) / (codegen::Kernel::kBlock * 8)),
+                                                                codegen::Kernel::kMaxGrid));
+        size_t threads = static_cast<size_t>(grid) * codegen::Kernel::kBlock;
+        std::vector<uint64_t> counts(threads, 0);
+        regs.Add(counts.data(), counts.size() * 8);
+        // pass 0: outputs not needed yet (placeholders), counts per thread
+        uint64_t *dummy = dummy_;
+        regs.Add(dummy, sizeof dummy_);
+        std::vector<cpujit::Arg> a0 = args;
+        for (size_t o = 0; o < k.outputs.size(); ++o) {
+            a0.push_back(cpujit::Arg::Ptr(dummy));
+            if (o < out_nullable.size() && out_nullable[o]) a0.push_back(cpujit::Arg::Ptr(dummy));
+        }
+        uint32_t err = 0;
+        regs.Add(&err, sizeof err);
+        a0.push_back(cpujit::Arg::Ptr(counts.data()));
+        a0.push_back(cpujit::Arg::U32(0));
+        a0.push_back(cpujit::Arg::Ptr(&err));
+        cpujit::LaunchConfig cfg;
+        cfg.grid.x = grid;
+        cfg.block.x = codegen::Kernel::kBlock;
+        auto t0 = Clock::now();
+        RNDN_RETURN_IF_ERROR(dev_.Launch(ck, cfg, a0));
+        uint64_t total = 0;
+        for (auto &c : counts) {
+            uint64_t x = c;
+            c = total;
+            total += x;
+        }
+        std::vector<std::shared_ptr<hir::Vector>> outs(k.outputs.size());
+        std::vector<std::vector<uint8_t>> valid(k.outputs.size());
+        std::vector<cpujit::Arg> a1 = args;
+        for (size_t o = 0; o < k.outputs.size(); ++o) {
+            RNDN_ASSIGN_OR_RETURN(outs[o], hir::MakeVector(k.outputs[o].type, static_cast<int64_t>(total)));
+            size_t bytes = total * static_cast<size_t>(kernel::ElementBytes(k.outputs[o].type));
+            const void *ptr = bytes ? static_cast<const void *>(outs[o]->data.get()) : dummy;
+            regs.Add(ptr, bytes);
+            a1.push_back(cpujit::Arg::Ptr(ptr));
+            if (o < out_nullable.size() && out_nullable[o]) {
+                valid[o].assign(std::max<size_t>(total, 1), 0);
+                regs.Add(valid[o].data(), valid[o].size());
+                a1.push_back(cpujit::Arg::Ptr(valid[o].data()));
+            }
+        }
+        a1.push_back(cpujit::Arg::Ptr(counts.data()));
+        a1.push_back(cpujit::Arg::U32(1));
+        a1.push_back(cpujit::Arg::Ptr(&err));
+        RNDN_RETURN_IF_ERROR(dev_.Launch(ck, cfg, a1));
+        stats_.kernel_ms += Ms(t0);
+        stats_.kernels_launched += 1;
+        if (err != 0) return Redo(k);
+        for (size_t o = 0; o < k.outputs.size(); ++o) {
+            if (o < out_nullable.size() && out_nullable[o]) {
+                // the interpreter keeps a bitmap on a compressed column whose source had one
+                outs[o]->EnsureValidity();
+                for (uint64_t r = 0; r < total; ++r)
+                    if (!valid[o][r]) outs[o]->SetNull(static_cast<int64_t>(r));
+            }
+            frame_[static_cast<size_t>(k.outputs[o].slot)] = hir::Value(outs[o]);
+        }
+        stats_.statements_compiled += static_cast<int>(k.stmts.size());
+        return Status::Ok();
+    }
+
+    cpujit::Device &dev_;
+    const OutlinedProgram &p_;
+    hir::DataRegistry &data_;
+    const hir::InterpretOptions &opts_;
+    RunStats &stats_;
+    std::vector<hir::Value> frame_;
+    bool warp_reduce_ = false;
+    uint64_t dummy_[4] = {};  // stands in for empty buffers (registered per launch, per run)
+};
+
+}  // namespace
+
+Expected<hir::Value> Runner::Run(const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &options, RunStats *stats) {
+    RunStats local;
+    RunStats &st = stats ? *stats : local;
+    if (!p.program || !p.entry) return Status::Internal("Runner: empty outlined program");
+    if (!StraightLine(*p.entry)) {
+        ++st.statements_interpreted;
+        return hir::Interpret(*p.program, data, options);
+    }
+    Exec e(device_, p, data, options, st, warp_reduce_);
+    try {
+        return e.Run();
+    } catch (const std::bad_alloc &) {
+        return Status::OutOfMemory("out of memory in the hybrid executor");
+    }
+}
+
+}  // namespace rndn::codegen

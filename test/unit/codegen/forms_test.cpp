@@ -1,0 +1,389 @@
+// Every kernel form against the interpreter (the oracle) on random columns: all classes, NULLs,
+// empty and one-row inputs, scalar broadcast, overflow.  Each case is a small HorseIR program run
+// twice: by hir::Interpret and by codegen::Runner (kernels on the cpu device); the printed results
+// (or the errors) must be identical, and the runner must have launched the kernel.
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "codegen/codegen.h"
+#include "cpujit/cpujit.h"
+
+namespace rndn::codegen::testing {
+namespace {
+
+using hir::Type;
+using hir::TypeKind;
+
+cpujit::Device &Dev() {
+    static cpujit::Device d(2);
+    return d;
+}
+
+struct Col {
+    std::string name;
+    Type type;
+};
+
+// Columns of every kernel class; two of each so that binary forms see two different vectors.
+const std::vector<Col> &Cols() {
+    static const std::vector<Col> cols = {
+        {"i1", TypeKind::I32}, {"i2", TypeKind::I32}, {"l1", TypeKind::I64}, {"l2", TypeKind::I64},
+        {"f1", TypeKind::F64}, {"f2", TypeKind::F64}, {"d1", TypeKind::DATE}, {"d2", TypeKind::DATE},
+        {"c1", TypeKind::CHAR}, {"c2", TypeKind::CHAR}, {"b1", TypeKind::BOOL}, {"b2", TypeKind::BOOL},
+        {"m1", Type::Decimal(TypeKind::DEC64, 2)}, {"m2", Type::Decimal(TypeKind::DEC64, 3)},
+        {"w1", Type::Decimal(TypeKind::DEC128, 4)}, {"w2", Type::Decimal(TypeKind::DEC128, 2)},
+        // gather indexes: ix in range, ox sometimes out of range (negative or past the end)
+        {"ix", TypeKind::I64}, {"ox", TypeKind::I64}, {"h1", TypeKind::I16}, {"h2", TypeKind::I16},
+        // v1: 2^121 in the extreme table: a warp's sum fits 128 bits, the whole column's does not
+        {"v1", Type::Decimal(TypeKind::DEC128, 4)},
+        {"s1", TypeKind::SYM},
+    };
+    return cols;
+}
+
+// A table of n rows.  extreme: values near the type limits (overflow cases); nulls: about one
+// element in five is NULL.
+std::shared_ptr<hir::Table> MakeTable(int64_t n, bool nulls, bool extreme, uint32_t seed) {
+    std::mt19937_64 rng(seed);
+    auto t = std::make_shared<hir::Table>();
+    for (const auto &c : Cols()) {
+        if (c.type.kind == TypeKind::SYM) {
+            static const char *kWords[] = {"", "A", "AB", "BUILDING", "BUILDINGS", "BUILDINF", "MACHINERY", "\xc3\xa9t\xc3\xa9"};
+            auto v = hir::MakeVector(c.type, 0).value();
+            for (int64_t i = 0; i < n; ++i) v->AppendString(kWords[rng() % 8]);
+            for (int64_t i = 0; i < n; ++i)
+                if (nulls && rng() % 5 == 0) v->SetNull(i);
+            t->names.push_back(c.name);
+            t->columns.push_back(hir::Value(std::shared_ptr<hir::Vector>(v)));
+            continue;
+        }
+        auto v = hir::MakeVector(c.type, n).value();
+        for (int64_t i = 0; i < n; ++i) {
+            int64_t small = static_cast<int64_t>(rng() % 2001) - 1000;
+            switch (c.type.kind) {
+                case TypeKind::I16: v->Data<int16_t>()[i] = static_cast<int16_t>(extreme ? (rng() % 2 ? 32767 : -32767) : small); break;
+                case TypeKind::I32: v->Data<int32_t>()[i] = extreme ? (rng() % 2 ? INT32_MAX - static_cast<int32_t>(rng() % 3) : INT32_MIN + 1) : static_cast<int32_t>(small); break;
+                case TypeKind::I64: v->Data<int64_t>()[i] = extreme ? (rng() % 2 ? INT64_MAX - static_cast<int64_t>(rng() % 3) : INT64_MIN + 1) : small * 1000003; break;
+                case TypeKind::F64: v->Data<double>()[i] = static_cast<double>(small) / 7.0; break;
+                case TypeKind::DATE: v->Data<int32_t>()[i] = static_cast<int32_t>(small % 400); break;
+                case TypeKind::CHAR: v->Data<uint8_t>()[i] = static_cast<uint8_t>('A' + rng() % 5 + (rng() % 8 == 0 ? 130 : 0)); break;
+                case TypeKind::BOOL: v->Data<uint8_t>()[i] = static_cast<uint8_t>(rng() % 2); break;
+                case TypeKind::DEC64: v->Data<int64_t>()[i] = extreme ? (rng() % 2 ? INT64_MAX - 5 : INT64_MIN + 5) : small * 37; break;
+                case TypeKind::DEC128: {
+                    __int128 x = small * 1234567;
+                    if (extreme) x = (static_cast<__int128>(1) << (c.name == "v1" ? 121 : 126)) + static_cast<__int128>(rng() % 100);
+                    else if (rng() % 16 == 0) x = static_cast<__int128>(small) << 70;  // outside the 64-bit fast path
+                    v->Data<__int128>()[i] = x;
+                    break;
+                }
+                default: break;
+            }
+            if (c.name == "ix") v->Data<int64_t>()[i] = static_cast<int64_t>(rng() % static_cast<uint64_t>(n));
+            if (c.name == "ox") v->Data<int64_t>()[i] = static_cast<int64_t>(rng() % static_cast<uint64_t>(n + 3)) - (i == n / 2 ? n + 1 : 0);
+            if (nulls && rng() % 5 == 0) v->SetNull(i);
+        }
+        t->names.push_back(c.name);
+        t->columns.push_back(hir::Value(std::shared_ptr<hir::Vector>(v)));
+    }
+    return t;
+}
+
+hir::DataRegistry &Registry() {
+    static hir::DataRegistry reg;
+    static bool init = false;
+    if (!init) {
+        init = true;
+        reg.AddTable("empty", MakeTable(0, false, false, 1)).ok();
+        reg.AddTable("one", MakeTable(1, false, false, 2)).ok();
+        reg.AddTable("big", MakeTable(3001, false, false, 3)).ok();
+        reg.AddTable("nulls", MakeTable(2999, true, false, 4)).ok();
+        reg.AddTable("onenull", MakeTable(1, true, false, 5)).ok();
+        reg.AddTable("extreme", MakeTable(700, false, true, 6)).ok();
+        // cells of several thousand rows: the runner splits them into pieces
+        reg.AddTable("long", MakeTable(40000, false, false, 8)).ok();
+        reg.AddTable("longnulls", MakeTable(40000, true, false, 9)).ok();
+        // all NULL: reductions over no valid element
+        auto all = MakeTable(64, false, false, 7);
+        for (auto &c : all->columns) {
+            auto v = std::const_pointer_cast<hir::Vector>(c.vector_ptr());
+            for (int64_t i = 0; i < v->length; ++i) v->SetNull(i);
+        }
+        reg.AddTable("allnull", all).ok();
+    }
+    return reg;
+}
+
+std::string TypeText(const Type &t) { return hir::TypeToString(t); }
+
+// A program reading columns `cols` of `table` then running `body` (statements using a, b, ...);
+// returns `r` as a one-column table.
+std::string Program(const std::string &table, const std::vector<std::string> &cols, const std::string &body) {
+    std::string s = "module default{\n  import Builtin.*;\n  def main() : table{\n    t0:? = @load_table(`" + table + ":sym);\n";
+    const char *names[] = {"a", "b", "c"};
+    for (size_t i = 0; i < cols.size(); ++i) {
+        Type t;
+        for (const auto &c : Cols())
+            if (c.name == cols[i]) t = c.type;
+        s += std::string("    ") + names[i] + ":" + TypeText(t) + " = check_cast(@column_value(t0, `" + cols[i] + ":sym), " + TypeText(t) + ");\n";
+    }
+    s += body;
+    s += "    u0:? = @list(r);\n    u1:? = @table(`r:sym, u0);\n    return u1;\n  }\n}\n";
+    return s;
+}
+
+struct Outcome {
+    std::string text;
+    RunStats stats;
+    int kernels = 0;
+};
+
+std::string Show(const Expected<hir::Value> &r) {
+    if (!r.ok()) return "ERROR " + std::string(r.status().sqlstate().chars) + " " + r.status().message();
+    return hir::FormatValue(*r);
+}
+
+// Runs the program both ways; expects equal output and at least one kernel launch.
+void Check(const std::string &text, const std::string &what, bool expect_redo = false, bool warp_reduce = false) {
+    SCOPED_TRACE(what + "\n" + text);
+    auto p = hir::ParseProgram(text, what);
+    ASSERT_TRUE(p.ok()) << p.status().ToString();
+    ASSERT_TRUE(hir::CheckProgram(*p).ok()) << hir::CheckProgram(*p).ToString();
+    hir::InterpretOptions opts;
+    auto want = hir::Interpret(*p, Registry(), opts);
+    auto out = Outline(*p, FusionMode::FULL);
+    ASSERT_TRUE(out.ok()) << out.status().ToString();
+    ASSERT_TRUE(Verify(*out).ok());
+    ASSERT_GE(out->kernels.size(), 1u) << Print(*out);
+    Runner runner(Dev(), warp_reduce);
+    RunStats st;
+    auto got = runner.Run(*out, Registry(), opts, &st);
+    EXPECT_EQ(Show(got), Show(want)) << Print(*out);
+    EXPECT_EQ(st.kernels_launched, static_cast<int>(out->kernels.size()));
+    if (expect_redo) {
+        EXPECT_GE(st.kernels_redone, 1);
+    }
+    // without a flag the kernel computed the result itself
+    if (!expect_redo && st.kernels_redone == 0) {
+        EXPECT_GE(st.statements_compiled, 1);
+    }
+    // tables without NULLs or extreme values: the kernels compute the result themselves
+    // (dec128 columns hold some values outside the 64-bit multiply fast path: re-run allowed)
+    const bool clean = what.find("null") == std::string::npos && what.find("extreme") == std::string::npos &&
+                       what.find("empty") == std::string::npos && what.find("w1") == std::string::npos && what.find("w2") == std::string::npos &&
+                       !(what.find(" one") != std::string::npos && (what.find("compress") != std::string::npos || what.find("warp") != std::string::npos));  // row not selected
+    if (!expect_redo && clean) {
+        EXPECT_EQ(st.kernels_redone, 0);
+    }
+}
+
+const char *kTables[] = {"empty", "one", "big", "nulls", "onenull"};
+
+TEST(KernelForms, ComparisonsEveryClass) {
+    const std::vector<std::pair<std::string, std::string>> pairs = {
+        {"i1", "i2"}, {"l1", "l2"}, {"f1", "f2"}, {"d1", "d2"}, {"c1", "c2"}, {"m1", "m2"}, {"w1", "m1"}, {"w1", "w2"}, {"h1", "h2"}};
+    int n = 0;
+    for (const auto &[x, y] : pairs)
+        for (const char *op : {"lt", "gt", "leq", "geq", "eq", "neq"})
+            for (const char *t : {"big", "nulls"}) {
+                Check(Program(t, {x, y}, std::string("    r:? = @") + op + "(a, b);\n"), std::string(op) + " " + x + " " + y + " " + t);
+                ++n;
+            }
+    for (const char *op : {"eq", "neq"}) Check(Program("nulls", {"b1", "b2"}, std::string("    r:? = @") + op + "(a, b);\n"), op);
+    EXPECT_GT(n, 90);
+}
+
+TEST(KernelForms, ArithmeticEveryClassAndEdgeLengths) {
+    const std::vector<std::pair<std::string, std::string>> pairs = {{"i1", "i2"}, {"l1", "l2"}, {"f1", "f2"}, {"m1", "m2"}, {"w1", "m2"}, {"w2", "w1"}};
+    for (const auto &[x, y] : pairs)
+        for (const char *op : {"plus", "minus", "mul"})
+            for (const char *t : kTables)
+                Check(Program(t, {x, y}, std::string("    r:? = @") + op + "(a, b);\n"), std::string(op) + " " + x + " " + y + " " + t);
+}
+
+TEST(KernelForms, ScalarLiteralsBroadcast) {
+    Check(Program("nulls", {"m1"}, "    r:? = @mul(a, 1.5:dec64<1>);\n"), "dec literal");
+    Check(Program("big", {"i1"}, "    r:? = @minus(7:i32, a);\n"), "i32 literal left");
+    Check(Program("big", {"d1"}, "    r:? = @geq(a, 2000-03-01:date);\n"), "date literal");
+    Check(Program("nulls", {"f1"}, "    r:? = @lt(a, 0.5:f64);\n"), "f64 literal");
+    Check(Program("big", {"c1"}, "    r:? = @eq(a, 'B':char);\n"), "char literal");
+}
+
+// Strings compare with a literal byte by byte (prefixes, longer strings, empty strings, UTF-8).
+TEST(KernelForms, StringEqualityWithALiteral) {
+    for (const char *t : kTables)
+        for (const char *lit : {"`BUILDING:sym", "`A:sym"}) {
+            Check(Program(t, {"s1"}, std::string("    r:? = @eq(a, ") + lit + ");\n"), std::string("eq str ") + lit + " " + t);
+            Check(Program(t, {"s1"}, std::string("    r:? = @neq(") + lit + ", a);\n"), std::string("neq str ") + lit + " " + t);
+        }
+    // fused with a compaction, as TPC-H's segment filters
+    Check(Program("nulls", {"s1", "i1"}, "    x:? = @eq(a, `BUILDING:sym);\n    r:? = @compress(x, b);\n"), "str mask compaction nulls");
+    Check(Program("big", {"s1", "i1"}, "    x:? = @eq(a, `BUILDING:sym);\n    r:? = @compress(x, b);\n"), "str mask compaction big");
+}
+
+TEST(KernelForms, KleeneLogicWithNulls) {
+    for (const char *t : kTables) {
+        Check(Program(t, {"b1", "b2"}, "    r:? = @and(a, b);\n"), std::string("and ") + t);
+        Check(Program(t, {"b1", "b2"}, "    r:? = @or(a, b);\n"), std::string("or ") + t);
+        Check(Program(t, {"b1"}, "    r:? = @not(a);\n"), std::string("not ") + t);
+    }
+    // a chain with both Kleene and propagating steps
+    Check(Program("nulls", {"i1", "b1"}, "    x:? = @gt(a, 0:i32);\n    y:? = @or(x, b);\n    r:? = @and(y, x);\n"), "chain");
+}
+
+TEST(KernelForms, CompressAndReductions) {
+    struct R {
+        const char *col, *op;
+    };
+    const R cases[] = {{"i1", "sum"}, {"l1", "sum"}, {"m1", "sum"}, {"w1", "sum"}, {"i1", "count"}, {"f1", "count"}, {"c1", "len"},
+                       {"i1", "min"}, {"l1", "max"}, {"d1", "min"}, {"d1", "max"}, {"m1", "min"}, {"m2", "max"}, {"h1", "min"}, {"h2", "max"}};
+    for (const auto &c : cases)
+        for (const char *t : {"empty", "one", "big", "nulls", "onenull", "allnull"}) {
+            // fused: compress is a predicate, the reduction consumes it
+            Check(Program(t, {c.col, "b1"}, std::string("    x:? = @compress(b, a);\n    r:? = @") + c.op + "(x);\n"),
+                  std::string(c.op) + " of compress " + c.col + " " + t);
+            // plain reduction
+            Check(Program(t, {c.col}, std::string("    r:? = @") + c.op + "(a);\n"), std::string(c.op) + " " + c.col + " " + t);
+        }
+}
+
+// The GPU form of the reductions (shfl.sync.down, one record per warp) on the cpu device.
+TEST(KernelForms, WarpShuffleReductions) {
+    for (const char *op : {"sum", "count", "len", "min", "max"})
+        for (const char *col : {"i1", "m1", "w1", "d1"})
+            for (const char *t : {"empty", "one", "big", "nulls"}) {
+                if ((std::string(col) == "w1" || std::string(col) == "d1") && std::string(op) == "sum" && col[0] == 'd') continue;
+                if (std::string(col) == "w1" && (std::string(op) == "min" || std::string(op) == "max")) continue;
+                Check(Program(t, {col, "b1"}, std::string("    x:? = @compress(b, a);\n    r:? = @") + op + "(x);\n"),
+                      std::string("warp ") + op + " " + col + " " + t, false, true);
+            }
+    Check(Program("extreme", {"l1"}, "    r:? = @sum(a);\n"), "warp i64 sum out of range", true, true);
+    // overflow across warps: caught by the atomic record's top word (and by the host in the cpu form)
+    Check(Program("extreme", {"v1"}, "    r:? = @sum(a);\n"), "warp dec128 sum beyond 128 bits", true, true);
+    Check(Program("extreme", {"v1"}, "    r:? = @sum(a);\n"), "thread-record dec128 sum beyond 128 bits", true, false);
+}
+
+TEST(KernelForms, OverflowReportsTheInterpretersError) {
+    // flags raised in the kernel: the runner re-runs the statements and gets PostgreSQL's error
+    Check(Program("extreme", {"i1", "i2"}, "    r:? = @plus(a, b);\n"), "i32 plus overflow", true);
+    Check(Program("extreme", {"l1", "l2"}, "    r:? = @mul(a, b);\n"), "i64 mul overflow", true);
+    Check(Program("extreme", {"l1", "l2"}, "    r:? = @minus(a, b);\n"), "i64 minus overflow", true);
+    Check(Program("extreme", {"w1", "w2"}, "    r:? = @plus(a, b);\n"), "dec128 plus overflow", true);
+    Check(Program("extreme", {"i1"}, "    r:? = @sum(a);\n"), "i32 sum out of range", true);
+    Check(Program("extreme", {"l1"}, "    r:? = @sum(a);\n"), "i64 sum out of range", true);
+    Check(Program("extreme", {"m1", "m2"}, "    r:? = @plus(a, b);\n"), "dec64 rescale of values near the 64-bit limits (exact in 128 bits)");
+}
+
+TEST(KernelForms, GatherEveryClass) {
+    for (const char *col : {"i1", "l1", "f1", "d1", "c1", "b1", "m1", "w1", "h1"})
+        for (const char *t : kTables) Check(Program(t, {col, "ix"}, "    r:? = @index(a, b);\n"), std::string("index ") + col + " " + t);
+    // gathers fused with element-wise statements over the index's rows
+    for (const char *t : {"big", "nulls"})
+        Check(Program(t, {"m1", "ix", "i1"}, "    x:? = @index(a, b);\n    y:? = @index(c, b);\n    z:? = @gt(y, 0:i32);\n"
+                                            "    w:? = @compress(z, x);\n    r:? = @sum(w);\n"),
+              std::string("gather + compress + sum ") + t, std::string(t) == "nulls" /* NULL indexes: the error */);
+    // out of range and NULL indexes: the interpreter's error
+    Check(Program("big", {"i1", "ox"}, "    r:? = @index(a, b);\n"), "index out of range", true);
+    Check(Program("nulls", {"l1", "ox"}, "    r:? = @index(a, b);\n"), "NULL index", true);
+}
+
+TEST(KernelForms, MaterialisedCompressKeepsOrderAndNulls) {
+    // the compressed column escapes to the result: a two-pass compaction kernel
+    for (const char *col : {"i1", "l1", "f1", "d1", "c1", "b1", "m1", "w1"})
+        for (const char *t : {"empty", "one", "big", "nulls", "onenull", "allnull"}) {
+            Check(Program(t, {"b2", col}, "    r:? = @compress(a, b);\n"), std::string("compress ") + col + " " + t);
+        }
+    // the mask computed in the same program; two columns compacted by one mask in one kernel
+    std::string text = Program("nulls", {"i1", "m1"}, "    x:? = @gt(a, 10:i32);\n    y:? = @compress(x, a);\n    z:? = @compress(x, b);\n"
+                                                      "    r:? = @list(y, z);\n");
+    Check(text, "two columns, one mask");
+}
+
+// Per-cell reductions over the cells of @group (@raze(@each(@op, @each_right(@index, x, G)))).
+TEST(KernelForms, PerCellReductions) {
+    struct R {
+        const char *col, *op;
+    };
+    const R cases[] = {{"i1", "sum"}, {"l1", "sum"}, {"m1", "sum"}, {"w1", "sum"}, {"i1", "min"}, {"d1", "max"},
+                       {"m1", "max"}, {"h1", "min"}, {"f1", "count"}, {"c1", "len"}};
+    for (const auto &c : cases)
+        for (const char *t : {"one", "big", "nulls", "allnull", "long", "longnulls"}) {
+            Check(Program(t, {c.col, "c2"}, std::string("    g:? = @group(b);\n    v:? = @values(g);\n    l:? = @each_right(@index, a, v);\n"
+                                                        "    m:? = @each(@") + c.op + ", l);\n    r:? = @raze(m);\n"),
+                  std::string("per-cell ") + c.op + " " + c.col + " " + t);
+        }
+    // @len over the cells themselves; two reductions sharing one kernel
+    Check(Program("nulls", {"c1", "i1"}, "    g:? = @group(a);\n    v:? = @values(g);\n    m:? = @each(@len, v);\n    n:? = @raze(m);\n"
+                                        "    l:? = @each_right(@index, b, v);\n    s:? = @each(@sum, l);\n    t:? = @raze(s);\n"
+                                        "    r:? = @plus(n, n);\n"),
+          "per-cell len and sum");
+    // overflow of a per-cell sum: the interpreter's error
+    Check(Program("extreme", {"i1", "c2"}, "    g:? = @group(b);\n    v:? = @values(g);\n    l:? = @each_right(@index, a, v);\n"
+                                          "    m:? = @each(@sum, l);\n    r:? = @raze(m);\n"),
+          "per-cell i32 sum overflow", true);
+}
+
+TEST(KernelForms, FusedChainLikeQ6) {
+    const std::string body =
+        "    x:? = @geq(c, 0:dec64<3>);\n    y:? = @lt(a, 500:i32);\n    z:? = @and(x, y);\n"
+        "    p:? = @compress(z, b);\n    q:? = @compress(z, c);\n    s:? = @mul(p, q);\n    r:? = @sum(s);\n";
+    for (const char *t : kTables) {
+        std::string text = Program(t, {"i1", "m1", "m2"}, body);
+        Check(text, std::string("q6-like ") + t);
+        auto p = hir::ParseProgram(text, "q6like");
+        ASSERT_TRUE(p.ok());
+        ASSERT_TRUE(hir::CheckProgram(*p).ok());
+        auto full = Outline(*p, FusionMode::FULL);
+        auto flow = Outline(*p, FusionMode::FLOW);
+        auto none = Outline(*p, FusionMode::NONE);
+        ASSERT_TRUE(full.ok() && flow.ok() && none.ok());
+        EXPECT_EQ(full->kernels.size(), 1u) << Print(*full);
+        EXPECT_EQ(full->compiled_statements, 7);
+        // without predicate fusion each compress materialises (a compaction kernel)
+        EXPECT_EQ(none->compiled_statements, 7) << Print(*none);
+        EXPECT_EQ(none->kernels.size(), 7u) << Print(*none);
+        // flow: {x}, {y, z}, {p, q} (one compaction over mask z), {s, r}
+        EXPECT_EQ(flow->kernels.size(), 4u) << Print(*flow);
+    }
+}
+
+}  // namespace
+}  // namespace rndn::codegen::testing
+
+namespace rndn::codegen::testing {
+namespace {
+
+// Programs outside the outliner's scope (control flow, reassigned names) keep every statement on
+// the interpreter, and still run through the runner.
+TEST(Outline, ControlFlowStaysOnTheInterpreter) {
+    const char *text =
+        "module default{\n  import Builtin.*;\n  def main() : i64{\n    var x:i64;\n    c:? = 1:bool;\n"
+        "    t0:? = @load_table(`big:sym);\n    a:i64 = check_cast(@column_value(t0, `l1:sym), i64);\n"
+        "    if (c) { x = @sum(a); } else { x = 0:i64; }\n    return x;\n  }\n}\n";
+    auto p = hir::ParseProgram(text, "cf");
+    ASSERT_TRUE(p.ok()) << p.status().ToString();
+    ASSERT_TRUE(hir::CheckProgram(*p).ok()) << hir::CheckProgram(*p).ToString();
+    auto out = Outline(*p, FusionMode::FULL);
+    ASSERT_TRUE(out.ok());
+    EXPECT_EQ(out->kernels.size(), 0u) << Print(*out);
+    EXPECT_TRUE(Verify(*out).ok());
+    hir::InterpretOptions opts;
+    Runner runner(Dev());
+    auto got = runner.Run(*out, Registry(), opts);
+    auto want = hir::Interpret(*p, Registry(), opts);
+    EXPECT_EQ(Show(got), Show(want));
+}
+
+TEST(Outline, ModeNamesParse) {
+    EXPECT_EQ(*ParseFusionMode("none"), FusionMode::NONE);
+    EXPECT_EQ(*ParseFusionMode("flow"), FusionMode::FLOW);
+    EXPECT_EQ(*ParseFusionMode("full"), FusionMode::FULL);
+    EXPECT_FALSE(ParseFusionMode("fast").ok());
+}
+
+}  // namespace
+}  // namespace rndn::codegen::testing

@@ -1,0 +1,56 @@
+// rndn-hir compile (outlined program or PTX) and run --device=cpu (hybrid execution on the cpu
+// device).  Kept apart from main.cpp so that the interpreter commands stay as they are.
+#include <cstdio>
+#include <iostream>
+
+#include "codegen/codegen.h"
+#include "cpujit/cpujit.h"
+
+namespace rndn::hirtool {
+
+int CompileCommand(const hir::Program &prog, const std::string &emit, const std::string &outline, const std::string &arch) {
+    auto mode = codegen::ParseFusionMode(outline.empty() ? "full" : outline);
+    if (!mode.ok()) {
+        std::fprintf(stderr, "%s\n", mode.status().ToString().c_str());
+        return 2;
+    }
+    auto out = codegen::Outline(prog, *mode);
+    if (!out.ok()) {
+        std::fprintf(stderr, "%s\n", out.status().ToString().c_str());
+        return 1;
+    }
+    if (emit.empty() || emit == "outlined") {
+        std::cout << codegen::Print(*out);
+        return 0;
+    }
+    if (emit == "ptx") {
+        codegen::PtxOptions po;
+        if (!arch.empty()) po.target = arch;
+        auto m = codegen::GeneratePtx(*out, po);
+        if (!m.ok()) {
+            std::fprintf(stderr, "%s\n", m.status().ToString().c_str());
+            return 1;
+        }
+        std::cout << ptx::Print(*m);
+        return 0;
+    }
+    std::fprintf(stderr, "unknown --emit=%s (outlined, ptx)\n", emit.c_str());
+    return 2;
+}
+
+Expected<hir::Value> RunOnCpu(const hir::Program &prog, hir::DataRegistry &data, const hir::InterpretOptions &opts,
+                              const std::string &outline, bool timing) {
+    RNDN_ASSIGN_OR_RETURN(auto mode, codegen::ParseFusionMode(outline.empty() ? "full" : outline));
+    RNDN_ASSIGN_OR_RETURN(auto out, codegen::Outline(prog, mode));
+    cpujit::Device dev;
+    codegen::Runner runner(dev);
+    codegen::RunStats st;
+    auto r = runner.Run(out, data, opts, &st);
+    if (timing)
+        std::fprintf(stderr, "cpu: %d kernels launched (%d re-run on the interpreter), %d statements compiled, %d interpreted; ptx %.1f ms, jit %.1f ms, kernels %.1f ms\n",
+                     st.kernels_launched, st.kernels_redone, st.statements_compiled, st.statements_interpreted, st.ptx_ms, st.jit_ms,
+                     st.kernel_ms);
+    return r;
+}
+
+}  // namespace rndn::hirtool
