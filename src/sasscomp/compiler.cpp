@@ -1,6 +1,7 @@
 // PTX -> SASS: instruction selection (patterns.def), linear-scan register allocation, control
 // codes.  See sasscomp.h for the pipeline.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -306,14 +307,17 @@ Status KernelCompiler::LowerMemory(const ptx::Instruction &inst, const std::stri
     if (mem.kind != OperandKind::ADDRESS || inst.mods.vec != ptx::VecWidth::NONE)
         return Err(inst, "no SASS pattern for " + key);
     uint32_t bits = ptx::TypeBits(inst.type);
-    if (bits != 32 && bits != 64) return Err(inst, "no SASS pattern for " + key + " (only 32- and 64-bit accesses)");
+    bool is_signed = ptx::TypeKindOf(inst.type) == ptx::TypeKind::SINT;
+    if ((bits != 8 && bits != 16 && bits != 32 && bits != 64) || (bits < 32 && is_signed && load))
+        return Err(inst, "no SASS pattern for " + key + " (sign-extending narrow loads)");
     if (val.kind != OperandKind::REG) return Err(inst, "no SASS pattern for " + key + " with an immediate value");
     int v = (int)val.reg;
     bool v64 = vregs_[v].cls == VClass::R64;
+    ptx::StateSpace sp = inst.mods.space;
+    if (bits < 32 && sp != ptx::StateSpace::GLOBAL) return Err(inst, "no SASS pattern for " + key);
     if ((bits == 64) != v64) return Err(inst, "no SASS pattern for " + key + " with a register of another width");
     std::vector<int> uses;
     std::string g = Guard(inst, &uses);
-    ptx::StateSpace sp = inst.mods.space;
     if (load && (sp == ptx::StateSpace::PARAM || sp == ptx::StateSpace::PARAM_ENTRY)) {
         if (mem.addr.base != ptx::AddrBase::SYMBOL || mem.addr.sym.kind != ptx::SymbolKind::PARAM)
             return Err(inst, "no SASS pattern for " + key + " from a non-parameter address");
@@ -333,7 +337,7 @@ Status KernelCompiler::LowerMemory(const ptx::Instruction &inst, const std::stri
     uses.push_back(a);
     std::string addr;
     std::string off = mem.addr.offset ? "+" + Hex((uint32_t)mem.addr.offset) : "";
-    std::string width = bits == 64 ? ".64" : "";
+    std::string width = bits == 64 ? ".64" : bits == 16 ? ".U16" : bits == 8 ? ".U8" : "";
     std::string op;
     switch (arch_) {
     case sass::Arch::SM_75:
@@ -508,6 +512,22 @@ std::string OpName(const std::string &text) {
     size_t j = i;
     while (j < text.size() && text[j] != ' ' && text[j] != '.') ++j;
     return text.substr(i, j - i);
+}
+
+// "0xfffffff9" -> "-0x7" for every 32-bit hex literal with the sign bit set.
+std::string NegativeHexSpelling(const std::string &line) {
+    std::string out;
+    for (size_t i = 0; i < line.size();) {
+        if (line.compare(i, 2, "0x") == 0 && (i == 0 || line[i - 1] == ' ' || line[i - 1] == ',')) {
+            size_t j = i + 2;
+            while (j < line.size() && std::isxdigit((unsigned char)line[j])) ++j;
+            uint64_t v = std::strtoull(line.substr(i + 2, j - i - 2).c_str(), nullptr, 16);
+            if (j - i - 2 == 8 && (v & 0x80000000u)) out += "-" + Hex((uint32_t)(-(int64_t)(int32_t)v));
+            else out += line.substr(i, j - i);
+            i = j;
+        } else out += line[i++];
+    }
+    return out;
 }
 
 Status KernelCompiler::Schedule(CompiledKernel *k) {
@@ -688,7 +708,16 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
             target = (int64_t)i * 16;
             line.replace(p, 1, ".L_t");
         }
-        auto inst = isa->Parse(line, [&](const std::string &) -> Expected<int64_t> { return target; });
+        auto resolve = [&](const std::string &) -> Expected<int64_t> { return target; };
+        auto inst = isa->Parse(line, resolve);
+        if (!inst.ok()) {
+            // signed immediate fields print negative values as -0x..: retry with that spelling
+            std::string alt = NegativeHexSpelling(line);
+            if (alt != line) {
+                auto again = isa->Parse(alt, resolve);
+                if (again.ok()) inst = std::move(again), line = alt;
+            }
+        }
         if (!inst.ok())
             return Status::Unsupported(f_.name + ": SASS '" + line + "' has no form in the " + ai_.name + " tables (" + inst.status().message() + ")");
         inst->control = ctl[i];
