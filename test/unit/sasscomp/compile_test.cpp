@@ -22,7 +22,9 @@ const char *const kMustCompile[] = {
     "saxpy/saxpy", "saxpy/daxpy", "saxpy/sscal_offset", "map_int32/map_i32_logic", "map_int32/map_i32_shift",
     "map_int32/map_i32_mulwide", "map_float/map_f32_fma", "map_double/map_f64_fma", "map_double/map_f64_from_f32",
     "map_double/map_f32_from_f64", "select_compare/unsigned_vs_signed", "grid_3d/grid_dims", "grid_stride/gs_fill_iota",
-    "vector_memory/ldg_scale", "vector_memory/cache_hints", "int32_divmod/div_s32_pow2",
+    "vector_memory/ldg_scale", "vector_memory/cache_hints", "int32_divmod/div_s32_pow2", "control_flow/collatz_steps",
+    "control_flow/nested_loops", "guarded_load/gather_guarded", "grid_3d/transpose_2d", "grid_3d/volume_index_3d",
+    "map_float/map_f32_minmax",
 };
 
 struct CorpusKernel {
