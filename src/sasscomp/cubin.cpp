@@ -119,6 +119,41 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
         global_info.Attr(kAttrMinStackSize, {func_sym(k), 0});
     }
     S[4].data = std::move(global_info.v);
+
+    // sm_90: the tool notes and the compatibility attributes that cuobjdump requires there
+    // (.note.nv.tkinfo: producer strings; .note.nv.cuinfo: SM and CUDA API version, linked to
+    // the tkinfo note and the .nv.compat section; .nv.compat: the attribute list ptxas writes)
+    if (arch == sass::Arch::SM_90) {
+        uint32_t tk = (uint32_t)S.size(), cu = tk + 1, compat = tk + 2;
+        S.resize(S.size() + 3);
+        auto note = [](uint32_t type, const std::vector<uint8_t> &desc) {
+            Bytes b;
+            const char name[] = "NVIDIA Corp";
+            b.U32(sizeof name), b.U32((uint32_t)desc.size()), b.U32(type);
+            for (char c : name) b.U8((uint8_t)c);
+            b.v.insert(b.v.end(), desc.begin(), desc.end());
+            while (b.v.size() % 4) b.U8(0);
+            return b.v;
+        };
+        Bytes tkdesc;
+        std::string strings = std::string(1, '\0') + "rndn-sasscomp" + '\0' + "rndn PTX to SASS compiler" + '\0' + "rndn" + '\0' + "-arch " + ai.name + '\0';
+        uint32_t o_tool = 1, o_ver = o_tool + 14, o_build = o_ver + 26, o_opts = o_build + 5;
+        tkdesc.U32(2), tkdesc.U32(0), tkdesc.U32(o_tool), tkdesc.U32(o_ver), tkdesc.U32(o_build), tkdesc.U32(o_opts);
+        for (char c : strings) tkdesc.U8((uint8_t)c);
+        while (tkdesc.v.size() % 4) tkdesc.U8(0);  // descsz is a multiple of 4, as ptxas writes it
+        S[tk].name = ".note.nv.tkinfo", S[tk].type = 7, S[tk].flags = 0x2000000, S[tk].align = 4;
+        S[tk].data = note(2000, tkdesc.v);
+        Bytes cudesc;
+        cudesc.U16(2), cudesc.U16((uint16_t)ai.sm), cudesc.U32(0x82);
+        S[cu].name = ".note.nv.cuinfo", S[cu].type = 7, S[cu].flags = 0x1000040, S[cu].align = 4;
+        S[cu].link = tk, S[cu].info = compat;
+        S[cu].data = note(1000, cudesc.v);
+        static const uint8_t kCompat[] = {0x02, 0x09, 0x00, 0x00, 0x02, 0x02, 0x01, 0x00, 0x02, 0x05, 0x05, 0x00,
+                                          0x03, 0x07, 0x01, 0x01, 0x02, 0x03, 0x00, 0x00, 0x02, 0x06, 0x01, 0x00,
+                                          0x04, 0x0b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+        S[compat].name = ".nv.compat", S[compat].type = 0x70000086, S[compat].align = 4;
+        S[compat].data.assign(kCompat, kCompat + sizeof kCompat);
+    }
     (void)kFmtNval;
 
     // symbol table
