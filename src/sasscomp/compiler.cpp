@@ -119,6 +119,13 @@ private:
     Status Err(const ptx::Instruction &inst, const std::string &msg) {
         return Status::Unsupported(m_.filename + ":" + std::to_string(inst.loc.line) + ": " + f_.name + ": " + msg);
     }
+    // A PTX register folded into another by copy coalescing (CoalesceCopies), else itself.
+    int Reg(ptx::RegId r) const {
+        int v = (int)r;
+        while (v < (int)alias_.size() && alias_[v] >= 0) v = alias_[v];
+        return v;
+    }
+    void CoalesceCopies();
     int NewTemp(VClass c) {
         vregs_.push_back(VReg{c});
         return (int)vregs_.size() - 1;
@@ -142,7 +149,43 @@ private:
     uint32_t param_bytes_ = 0;
     int pending_label_ = -1;
     int max_reg_ = -1;
+    std::vector<int> alias_;         // per PTX register: the register it is folded into, or -1
+    std::vector<bool> folded_copy_;  // per body statement: a copy removed by coalescing
 };
+
+// Copies in the straight-line entry block (before the first label) between registers that are
+// written exactly once in the whole function hold the same value everywhere: the destination is
+// folded into the source (cvta.to.global of a parameter, mov between registers of one class).
+void KernelCompiler::CoalesceCopies() {
+    alias_.assign(f_.regs.size(), -1);
+    folded_copy_.assign(f_.body.size(), false);
+    std::vector<int> defs(f_.regs.size(), 0);
+    for (const ptx::Statement &st : f_.body) {
+        if (st.kind != ptx::StatementKind::INSTRUCTION) continue;
+        for (size_t i = 0; i < st.inst.num_dests && i < st.inst.operands.size(); ++i) {
+            const Operand &o = st.inst.operands[i];
+            if (o.kind == OperandKind::REG && o.reg < defs.size()) defs[o.reg] += 2;  // also counts vector elements below
+            for (const Operand &e : o.elems)
+                if (e.kind == OperandKind::REG && e.reg < defs.size()) defs[e.reg] += 2;
+        }
+    }
+    for (size_t i = 0; i < f_.body.size(); ++i) {
+        const ptx::Statement &st = f_.body[i];
+        if (st.kind == ptx::StatementKind::LABEL) break;
+        if (st.kind != ptx::StatementKind::INSTRUCTION) continue;
+        const ptx::Instruction &in = st.inst;
+        bool copy = (in.opcode == ptx::Opcode::CVTA && in.mods.to && in.mods.space == ptx::StateSpace::GLOBAL) ||
+                    in.opcode == ptx::Opcode::MOV;
+        if (!copy || in.guard.present || in.operands.size() != 2) continue;
+        const Operand &d = in.operands[0], &a = in.operands[1];
+        if (d.kind != OperandKind::REG || a.kind != OperandKind::REG || a.negated) continue;
+        if (d.reg >= defs.size() || a.reg >= defs.size() || defs[d.reg] != 2 || defs[a.reg] != 2) continue;
+        int src = Reg(a.reg);
+        if (vregs_[src].cls != vregs_[d.reg].cls || src == (int)d.reg) continue;
+        alias_[d.reg] = src;
+        folded_copy_[i] = true;
+    }
+}
 
 // Width in bits of operand `idx` from its role in the opcode table (opcodes.def).
 uint32_t OperandBits(const ptx::Instruction &inst, size_t idx) {
@@ -184,8 +227,8 @@ void KernelCompiler::Emit(std::string text, std::vector<int> defs, std::vector<i
 
 std::string KernelCompiler::Guard(const ptx::Instruction &inst, std::vector<int> *uses) {
     if (!inst.guard.present) return "";
-    uses->push_back((int)inst.guard.reg);
-    return std::string("@") + (inst.guard.negated ? "!" : "") + VRef((int)inst.guard.reg, 2) + " ";
+    uses->push_back(Reg(inst.guard.reg));
+    return std::string("@") + (inst.guard.negated ? "!" : "") + VRef(Reg(inst.guard.reg), 2) + " ";
 }
 
 Status KernelCompiler::Expand(const ptx::Instruction &inst, const std::string &pattern, const std::string &key) {
@@ -242,10 +285,11 @@ Status KernelCompiler::Expand(const ptx::Instruction &inst, const std::string &p
             const Operand &op = inst.operands[idx];
             bool is_def = idx < inst.num_dests;
             if (op.kind == OperandKind::REG) {
-                const VReg &v = vregs_[op.reg];
-                (is_def ? defs : uses).push_back((int)op.reg);
+                int r = Reg(op.reg);
+                const VReg &v = vregs_[r];
+                (is_def ? defs : uses).push_back(r);
                 if (op.negated) out += "!";
-                out += VRef((int)op.reg, v.cls == VClass::PRED ? 2 : part);
+                out += VRef(r, v.cls == VClass::PRED ? 2 : part);
             } else if (op.kind == OperandKind::IMM && !is_def) {
                 uint64_t bits = op.imm.bits;
                 if (op.imm.kind == ptx::ImmKind::INT && ptx::TypeKindOf(inst.type) == ptx::TypeKind::FLOAT) {
@@ -311,7 +355,7 @@ Status KernelCompiler::LowerMemory(const ptx::Instruction &inst, const std::stri
     if ((bits != 8 && bits != 16 && bits != 32 && bits != 64) || (bits < 32 && is_signed && load))
         return Err(inst, "no SASS pattern for " + key + " (sign-extending narrow loads)");
     if (val.kind != OperandKind::REG) return Err(inst, "no SASS pattern for " + key + " with an immediate value");
-    int v = (int)val.reg;
+    int v = Reg(val.reg);
     bool v64 = vregs_[v].cls == VClass::R64;
     ptx::StateSpace sp = inst.mods.space;
     if (bits < 32 && sp != ptx::StateSpace::GLOBAL) return Err(inst, "no SASS pattern for " + key);
@@ -333,7 +377,7 @@ Status KernelCompiler::LowerMemory(const ptx::Instruction &inst, const std::stri
     if (sp != ptx::StateSpace::GLOBAL) return Err(inst, "no SASS pattern for " + key + " (state space)");
     if (mem.addr.base != ptx::AddrBase::REG || vregs_[mem.addr.reg].cls != VClass::R64)
         return Err(inst, "no SASS pattern for " + key + " (address must be a 64-bit register)");
-    int a = (int)mem.addr.reg;
+    int a = Reg(mem.addr.reg);
     uses.push_back(a);
     std::string addr;
     std::string off = mem.addr.offset ? "+" + Hex((uint32_t)mem.addr.offset) : "";
@@ -368,7 +412,7 @@ Status KernelCompiler::LowerMov(const ptx::Instruction &inst, const std::string 
     *done = true;
     const Operand &d = inst.operands[0];
     if (d.kind != OperandKind::REG || vregs_[d.reg].cls != VClass::R32) return Err(inst, "no SASS pattern for " + key + " into this register");
-    int v = (int)d.reg;
+    int v = Reg(d.reg);
     std::vector<int> uses;
     std::string g = Guard(inst, &uses);
     using S = ptx::SpecialReg;
@@ -750,7 +794,10 @@ Expected<CompiledKernel> KernelCompiler::Run() {
         vregs_.push_back(v);
         if (bits > 64) return Status::Unsupported(f_.name + ": registers of type ." + std::string(ptx::TypeName(r.type)) + " are not supported");
     }
-    for (const ptx::Statement &st : f_.body) {
+    CoalesceCopies();
+    for (size_t si = 0; si < f_.body.size(); ++si) {
+        const ptx::Statement &st = f_.body[si];
+        if (folded_copy_[si]) continue;
         switch (st.kind) {
         case ptx::StatementKind::LABEL:
             if (pending_label_ >= 0) {  // two labels on one spot: emit a NOP to carry the first
