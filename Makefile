@@ -19,7 +19,7 @@ RNDN_PYTHON := $(CURDIR)/.venv/bin/python
 # ---------------------------------------------------------------------------
 # Core components and their dependencies (a component may use the ones listed).
 # Add a component: create src/<comp>/, list it here with its dependencies.
-CORE_COMPONENTS := common horseir runtime ptx codegen assembler cpujit sassemu
+CORE_COMPONENTS := common horseir runtime ptx codegen assembler cpujit sassemu sasscomp
 DEPS_common    :=
 DEPS_horseir   := common
 DEPS_runtime   := horseir common
@@ -28,11 +28,14 @@ DEPS_codegen   := horseir ptx cpujit common
 DEPS_assembler := ptx common
 DEPS_cpujit    := ptx common
 DEPS_sassemu   := assembler ptx common
+# sasscomp reads the emulator's latency table (src/sassemu/latency.inc, shared data) and its
+# tests run the compiled cubins in the emulator.
+DEPS_sasscomp  := sassemu assembler ptx common
 
 # Tools: bin/rndn-<name> built from tools/rndn-<name>/*.cpp, linked with these components.
 TOOL_LIBS_rndn-hir := codegen runtime horseir common
 TOOL_LIBS_rndn-ptx := ptx common
-TOOL_LIBS_rndn-asm := assembler ptx common
+TOOL_LIBS_rndn-asm := sasscomp sassemu assembler ptx common
 TOOL_LIBS_rndn-dis := assembler ptx common
 TOOL_LIBS_rndn-run := cpujit ptx common
 TOOL_LIBS_rndn-emu := sassemu assembler ptx common

@@ -1,0 +1,54 @@
+// rndn::sasscomp — an in-process compiler from the PTX IR (src/ptx) to SASS and a cubin builder.
+//
+//   auto cubin = sasscomp::CompileToCubin(module, sass::Arch::SM_86);   // ELF bytes
+//
+// Pipeline per kernel (compiler.cpp): instruction selection from a table of PTX opcode x type ->
+// SASS text patterns (patterns.def, data), register allocation by linear scan over live intervals
+// of virtual registers (PTX registers and pattern temporaries; 64-bit values in aligned pairs,
+// loops extend intervals over the whole loop), then a conservative scheduler that assigns the
+// control codes (stall counts from the per-architecture latency table shared with the SASS
+// emulator, src/sassemu/latency.inc; scoreboards and wait masks for variable-latency results and
+// for registers read by variable-latency instructions).  The text of every instruction is encoded
+// through the assembler's ISA tables (src/assembler/assembler.h): a form the tables lack is an
+// error naming the instruction, never a guess.  cubin.cpp writes the ELF image from scratch.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "assembler/assembler.h"
+#include "common/status.h"
+#include "ptx/ptx.h"
+
+namespace rndn::sasscomp {
+
+struct CompiledParam {
+    uint32_t offset = 0, size = 0;
+};
+
+struct CompiledKernel {
+    std::string name;
+    std::vector<std::string> text;        // one SASS line per instruction (no control), for listings
+    std::vector<sass::Control> control;
+    std::vector<sass::Word> words;        // encoded, padded to 128 bytes
+    int registers = 0;                    // general registers per thread (REGCOUNT)
+    std::vector<uint32_t> exit_offsets;   // byte offsets of EXIT instructions
+    std::vector<CompiledParam> params;
+    uint32_t param_bytes = 0;
+};
+
+// Compiles every entry function (or only the one named `only`).  Unsupported PTX gives UNSUPPORTED naming the instruction
+// ("file:line: <ptx text>: no SASS pattern for ..."); a missing register gives a clear error.
+Expected<std::vector<CompiledKernel>> CompileModule(const ptx::Module &m, sass::Arch arch, const std::string &only = "");
+
+// The cubin for compiled kernels (ELF header, .nv.info, .nv.info.<k>, .nv.constant0.<k>, .text.<k>).
+Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &kernels, sass::Arch arch);
+
+// Both steps.
+Expected<std::vector<uint8_t>> CompileToCubin(const ptx::Module &m, sass::Arch arch);
+
+// A listing of the compiled code (control codes and text), for tools and test messages.
+std::string FormatListing(const CompiledKernel &k);
+
+}  // namespace rndn::sasscomp
