@@ -66,6 +66,10 @@ void DefineSettings() {
     DefineCustomEnumVariable("rndn.test_error_site", "For tests: a guarded PostgreSQL call that raises an ERROR.",
                              nullptr, &g_settings.test_error_site, (int)ErrorSite::NONE, kErrorSites, PGC_USERSET,
                              GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, nullptr, nullptr, nullptr);
+    DefineCustomBoolVariable("rndn.test_ill_typed_program",
+                             "For tests: the translator adds a statement the HorseIR checker rejects.", nullptr,
+                             &g_settings.test_ill_typed, false, PGC_USERSET, GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE,
+                             nullptr, nullptr, nullptr);
     MarkGUCPrefixReserved("rndn");
 }
 

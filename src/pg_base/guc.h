@@ -20,6 +20,7 @@ struct Settings {
     int device = 0;                 // rndn.device (DeviceChoice)
     int column_cache_mb = 2048;     // rndn.column_cache: this backend's cache of loaded columns (0 = off)
     int test_error_site = 0;        // rndn.test_error_site (ErrorSite): tests of the error boundary
+    bool test_ill_typed = false;    // rndn.test_ill_typed_program: the translator adds an ill-typed statement
 };
 
 extern Settings g_settings;

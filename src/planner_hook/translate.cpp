@@ -1368,7 +1368,12 @@ namespace rndn::plan {
 
 Expected<Translation> TranslatePlan(PlannedStmt *stmt, Plan *plan) {
     internal::Translator t(stmt);
-    return t.Run(plan);
+    Expected<Translation> tr = t.Run(plan);
+    if (!tr.ok()) return tr;
+    // Plan-time check: a program the HorseIR checker (or shape inference) rejects never becomes
+    // a Custom Scan; the query stays on PostgreSQL's plan with the checker's message.
+    RNDN_RETURN_IF_ERROR(CheckProgramText(tr.value().program));
+    return tr;
 }
 
 const char *PlanNodeName(const Plan *plan) {

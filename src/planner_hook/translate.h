@@ -26,6 +26,12 @@ struct Translation {
 // node) when any part cannot run through rndn.  Calls only PostgreSQL catalog lookups.
 Expected<Translation> TranslatePlan(PlannedStmt *stmt, Plan *plan);
 
+// Parses, type-checks and shape-checks a translated program; UNSUPPORTED with the checker's
+// message when it is rejected.  A program without generic-plan parameters is replaced by its
+// canonical text (PrintProgram of the parsed program); one with "$P<n>:<type>$" placeholders is
+// checked with each placeholder as a parameter of main of that type and kept as it is.
+Status CheckProgramText(std::string &program_text);
+
 // Short name of a plan node type ("Seq Scan", "Hash Join", ...).
 const char *PlanNodeName(const Plan *plan);
 

@@ -16,6 +16,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import horseir_roundtrip  # noqa: E402
 
 
 def parse_cases(path):
@@ -96,7 +98,7 @@ def main():
     rc, _, err = psql(args.db, "CREATE EXTENSION IF NOT EXISTS rndn;\n" + setup, "off", True)
     if rc != 0:
         sys.exit("set-up failed: " + err)
-    passed = failed = through = 0
+    passed = failed = through = programs = 0
     for name, sql, reason in cases:
         res = run_case(args.db, sql)
         ran = uses_rndn(args.db, sql)
@@ -112,6 +114,15 @@ def main():
             problems.append("expected to run through rndn (list it with '-- fallback: REASON' if it must not)")
         elif reason is not None and ran is True:
             problems.append(f"listed as falling back ({reason}) but ran through rndn: remove the '-- fallback' line")
+        # The text the plan node carries is canonical HorseIR (print(parse(text)) == text).
+        if ran:
+            stmts = [x.strip() for x in sql.split(";") if x.strip()]
+            env = dict(os.environ, PGOPTIONS="-c rndn.enabled=on -c rndn.force=on")
+            n, bad = horseir_roundtrip.check_statements(args.db, stmts, env)
+            programs += n
+            if n == 0 and any(re.match(r"(?is)^(select|with)\b", x) for x in stmts):
+                problems.append("rndn ran the case but rndn_horseir() returned no program")
+            problems += ["HorseIR text " + b for b in bad]
         if not problems:
             print(f"differential {name}: ok via {how}" + (f" (expected: {reason})" if reason else ""))
             passed += 1
@@ -125,7 +136,7 @@ def main():
             failed += 1
     listed = sum(1 for c in cases if c[2] is not None)
     print(f"differential: {through}/{len(cases)} cases ran through Custom Scan (rndn); "
-          f"{listed} listed as falling back")
+          f"{listed} listed as falling back; {programs} translated programs print back to the same text")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -20,6 +20,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 QUERIES = os.path.join(HERE, "queries")
+sys.path.insert(0, os.path.dirname(HERE))
+import horseir_roundtrip  # noqa: E402
 
 
 def query_text(n: int) -> str:
@@ -173,7 +175,7 @@ def run_differential(db: str) -> int:
     if expected is None:
         print(f"tpch differential: FAILED (no list of expected fallbacks for collation {collation})")
         return 1
-    passed = failed = through = 0
+    passed = failed = through = programs = 0
     cases = [(f"q{n}", query_text(n)) for n in range(1, 23)]
     cases += [(f"qgen q{n}", qgen_text(n)) for n in sorted(QGEN_FORMS)]
     for label, sql in cases:
@@ -182,7 +184,17 @@ def run_differential(db: str) -> int:
         ran = explain_uses_rndn(db, sql)
         through += ran
         how = "rndn" if ran else "PostgreSQL plan"
-        if ok_off != ok_on or (ok_off and out_off != out_on) or (not ok_off and err_off != err_on):
+        # The text the plan node carries is canonical HorseIR (print(parse(text)) == text).
+        bad = []
+        if ran:
+            n_prog, bad = horseir_roundtrip.check_statements(db, statements(sql), dict(os.environ, PGOPTIONS="-c rndn.force=on"))
+            programs += n_prog
+            if n_prog == 0:
+                bad = ["rndn ran the query but rndn_horseir() returned no program"]
+        if bad:
+            print(f"tpch differential {label}: FAILED (HorseIR text {bad[0]})")
+            failed += 1
+        elif ok_off != ok_on or (ok_off and out_off != out_on) or (not ok_off and err_off != err_on):
             detail = err_on if not ok_on else "results differ"
             print(f"tpch differential {label}: FAILED via {how} ({detail})")
             failed += 1
@@ -196,7 +208,7 @@ def run_differential(db: str) -> int:
             print(f"tpch differential {label}: ok via {how}" + (f" (expected: {expected[label]})" if label in expected else ""))
             passed += 1
     print(f"tpch: {through}/{len(cases)} queries ran through Custom Scan (rndn) (database collation {collation}, "
-          f"{len(expected)} listed as falling back)")
+          f"{len(expected)} listed as falling back; {programs} translated programs print back to the same text)")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

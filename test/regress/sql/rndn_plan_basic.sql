@@ -62,6 +62,21 @@ SELECT o_id, o_cust FROM rp_orders WHERE o_id BETWEEN 10 AND 14;
 RESET enable_seqscan;
 RESET enable_bitmapscan;
 
+-- the translator runs the HorseIR checker at plan time: a program it rejects (here one with an
+-- ill-typed statement added by the hidden rndn.test_ill_typed_program) never becomes a Custom
+-- Scan; the query keeps PostgreSQL's plan, EXPLAIN names the checker's message, and the result
+-- is PostgreSQL's
+SET rndn.explain_fallback = on;
+SET rndn.force = on;
+SET rndn.test_ill_typed_program = on;
+EXPLAIN (COSTS OFF) SELECT o_cust, sum(o_total) FROM rp_orders WHERE o_id < 5 GROUP BY o_cust ORDER BY o_cust;
+SELECT o_cust, sum(o_total) FROM rp_orders WHERE o_id < 5 GROUP BY o_cust ORDER BY o_cust;
+RESET rndn.test_ill_typed_program;
+RESET rndn.force;
+EXPLAIN (COSTS OFF) SELECT o_cust, sum(o_total) FROM rp_orders WHERE o_id < 5 GROUP BY o_cust ORDER BY o_cust;
+SELECT o_cust, sum(o_total) FROM rp_orders WHERE o_id < 5 GROUP BY o_cust ORDER BY o_cust;
+RESET rndn.explain_fallback;
+
 -- the settings
 SELECT name, setting, unit FROM pg_settings WHERE name LIKE 'rndn.%' ORDER BY name;
 RESET rndn.regression_mode;
