@@ -28,14 +28,15 @@ DEPS_codegen   := horseir ptx cpujit common
 DEPS_assembler := ptx common
 DEPS_cpujit    := ptx common
 DEPS_sassemu   := assembler ptx common
-# sasscomp reads the emulator's latency table (src/sassemu/latency.inc, shared data) and its
-# tests run the compiled cubins in the emulator.
-DEPS_sasscomp  := sassemu assembler ptx common
+DEPS_sasscomp  := assembler ptx common
+# Components a unit-test binary links besides its own closure (tests may use a later stage as
+# the judge: sasscomp's tests run the cubins they compile in the SASS emulator).
+TEST_DEPS_sasscomp := sassemu
 
 # Tools: bin/rndn-<name> built from tools/rndn-<name>/*.cpp, linked with these components.
 TOOL_LIBS_rndn-hir := codegen runtime horseir common
 TOOL_LIBS_rndn-ptx := ptx common
-TOOL_LIBS_rndn-asm := sasscomp sassemu assembler ptx common
+TOOL_LIBS_rndn-asm := sasscomp assembler ptx common
 TOOL_LIBS_rndn-dis := assembler ptx common
 TOOL_LIBS_rndn-run := cpujit ptx common
 TOOL_LIBS_rndn-emu := sassemu assembler ptx common
@@ -73,9 +74,9 @@ $(call comp_lib,$(1)): $(call comp_objs,$(1))
 	@mkdir -p $$(dir $$@)
 	rm -f $$@ && ar rcs $$@ $$^
 
-build/test/$(1)_tests: $(patsubst test/unit/%.cpp,build/testobj/%.o,$(wildcard test/unit/$(1)/*.cpp)) $(call lib_files,$(1))
+build/test/$(1)_tests: $(patsubst test/unit/%.cpp,build/testobj/%.o,$(wildcard test/unit/$(1)/*.cpp)) $(call lib_files,$(1) $(TEST_DEPS_$(1)))
 	@mkdir -p $$(dir $$@)
-	$(CXX) -o $$@ $$(filter %.o,$$^) $(call link_libs,$(1)) $(GTEST_LIBS) $(if $(call needs_llvm,$(1)),$(RNDN_LLVM_LDFLAGS)) -ldl
+	$(CXX) -o $$@ $$(filter %.o,$$^) $(call link_libs,$(1) $(TEST_DEPS_$(1))) $(GTEST_LIBS) $(if $(call needs_llvm,$(1) $(TEST_DEPS_$(1))),$(RNDN_LLVM_LDFLAGS)) -ldl
 
 .PHONY: unit-$(1)
 unit-$(1): build/test/$(1)_tests

@@ -36,9 +36,9 @@ const std::map<std::string, std::string> &PatternMap() {
 }
 
 // ----------------------------------------------------------------------------- latency table
-// The emulator's hazard checker and the scheduler read the same data (src/sassemu/latency.inc).
+// The emulator's hazard checker and the scheduler read the same data (src/assembler/latency.inc).
 const char kLatencyText[] =
-#include "sassemu/latency.inc"
+#include "assembler/latency.inc"
     ;
 
 struct Latency {

@@ -7,7 +7,7 @@
 // of virtual registers (PTX registers and pattern temporaries; 64-bit values in aligned pairs,
 // loops extend intervals over the whole loop), then a conservative scheduler that assigns the
 // control codes (stall counts from the per-architecture latency table shared with the SASS
-// emulator, src/sassemu/latency.inc; scoreboards and wait masks for variable-latency results and
+// emulator, src/assembler/latency.inc; scoreboards and wait masks for variable-latency results and
 // for registers read by variable-latency instructions).  The text of every instruction is encoded
 // through the assembler's ISA tables (src/assembler/assembler.h): a form the tables lack is an
 // error naming the instruction, never a guess.  cubin.cpp writes the ELF image from scratch.

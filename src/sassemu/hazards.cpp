@@ -11,7 +11,7 @@ namespace rndn::sassemu {
 namespace {
 
 const char kLatencyTable[] =
-#include "sassemu/latency.inc"
+#include "assembler/latency.inc"
     ;
 
 struct LatencyRow {
