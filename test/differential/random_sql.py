@@ -237,7 +237,8 @@ class Gen:
 
 
 def psql(db, script, rndn):
-    env = dict(os.environ, PGOPTIONS=f"-c rndn.enabled={rndn}")
+    # rndn.force: on these small tables the cost model would leave most queries with PostgreSQL.
+    env = dict(os.environ, PGOPTIONS=f"{os.environ.get('PGOPTIONS', '')} -c rndn.enabled={rndn} -c rndn.force=on")
     cmd = ["psql", "-X", "-q", "-A", "-F", "|", "-P", "footer=off", "-d", db]
     p = subprocess.run(cmd, input=script, capture_output=True, text=True, env=env, timeout=1800)
     return p.stdout
