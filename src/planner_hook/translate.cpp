@@ -143,8 +143,16 @@ bool UsesParamsWalker(Node *n, void *ids) {
 bool UsesParams(Node *n, const std::set<int> &ids) { return UsesParamsWalker(n, (void *)&ids); }
 
 Expr *StripRelabel(Expr *e) {
-    while (e && IsA(e, RelabelType)) e = ((RelabelType *)e)->arg;
+    // A text or varchar relabelled to char(n) is not stripped: it gains char(n)'s blank-insensitive
+    // comparison, which the translator does not reproduce (see BlankSensitiveToBpchar).
+    while (e && IsA(e, RelabelType) && !BlankSensitiveToBpchar((Node *)e)) e = ((RelabelType *)e)->arg;
     return e;
+}
+
+bool BlankSensitiveToBpchar(Node *n) {
+    if (n == nullptr || !IsA(n, RelabelType) || ((RelabelType *)n)->resulttype != BPCHAROID) return false;
+    Node *arg = (Node *)((RelabelType *)n)->arg;
+    return exprType(arg) != BPCHAROID && !IsA(arg, Const);
 }
 
 // `expr = $p` (or `$p = expr`) with p in ids and expr free of them.
@@ -981,6 +989,14 @@ Expected<Col> Translator::SubPlanX(SubPlan *sp, const Ctx &ctx) {
         RNDN_ASSIGN_OR_RETURN(Col x, X((Expr *)linitial(op->args), ctx));
         RNDN_ASSIGN_OR_RETURN(x, Materialize(x, ctx.len_var));
         std::string m = Emit("@member(" + x.var + ", " + sc.var + ")");
+        if (sp->unknownEqFalse) {
+            // PostgreSQL may answer false for unknown here, and must where the subplan is an
+            // EXISTS turned into a hashed ANY (NOT EXISTS sees no row where the key is NULL).
+            Col out;
+            out.type = BOOLOID;
+            out.var = Emit("@and(" + m + ", " + Emit("@is_not_null(" + m + ")") + ")");  // Kleene: NULL AND false
+            return out;
+        }
         std::string has_null = Emit("@gt(" + Emit("@minus(" + Emit("@len(" + sc.var + ")") + ", " + Emit("@count(" + sc.var + ")") + ")") + ", 0:i64)");
         std::string unknown = Emit("@where(" + Emit("@and(" + Emit("@not(" + m + ")") + ", " + has_null + ")") + ")");
         std::string m2 = Emit("@index_a(" + m + ", " + unknown + ", null:bool)");

@@ -276,6 +276,8 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
         case FnKind::RELABEL:
             if (std::string(row->prosrc) == "rtrim1" && exprType((Node *)linitial(args)) != BPCHAROID)
                 return Unsup(ctx.node, "rtrim of text");
+            if (result_type == BPCHAROID && exprType((Node *)linitial(args)) != BPCHAROID && !IsA(linitial(args), Const))
+                return Unsup(ctx.node, "text or varchar compared as char(n) (trailing blanks ignored)");
             out = a[0];
             out.type = result_type;
             out.typmod = result_typmod;
@@ -555,6 +557,8 @@ Expected<Col> Translator::X(Expr *e, const Ctx &ctx) {
         }
         case T_Const: return Const_((Const *)e, ctx.node);
         case T_RelabelType: {
+            if (BlankSensitiveToBpchar((Node *)e))
+                return Unsup(ctx.node, "text or varchar compared as char(n) (trailing blanks ignored)");
             RNDN_ASSIGN_OR_RETURN(Col c, X(((RelabelType *)e)->arg, ctx));
             c.type = ((RelabelType *)e)->resulttype;
             c.typmod = ((RelabelType *)e)->resulttypmod;

@@ -350,5 +350,8 @@ std::function<Expected<std::string>()> ConstLen(const std::string &v);
 int LiteralScale(const std::string &num);
 bool CollectAggrefs(Node *n, void *ctx);
 Expr *StripRelabel(Expr *e);
+// A RelabelType that turns a (non-constant) text or varchar into char(n): PostgreSQL then
+// compares without trailing blanks, which loaded text values keep.
+bool BlankSensitiveToBpchar(Node *n);
 
 }  // namespace rndn::plan::internal

@@ -77,6 +77,12 @@ INSERT INTO nd VALUES (1, 'abc'), (2, 'ABC'), (3, 'Abc'), (4, 'x'), (5, NULL);
 CREATE TABLE zt (id int, f float8, r real, n numeric(6,4));
 INSERT INTO zt VALUES (1, 0, '-0', 0), (2, '-0', 0, 1), (3, NULL, NULL, NULL);
 
+CREATE TABLE sq1 (k int); INSERT INTO sq1 VALUES (1), (2), (NULL), (10), (3);
+CREATE TABLE sq2 (k int); INSERT INTO sq2 VALUES (1), (NULL), (3);
+CREATE TABLE sq3 (k int); INSERT INTO sq3 VALUES (1), (3);
+CREATE TABLE chc (ch char(4)); INSERT INTO chc VALUES ('ab'), ('x'), (NULL);
+CREATE TABLE chv (vc varchar(8)); INSERT INTO chv VALUES ('ab '), ('x'), ('ab'), ('x  '), (NULL);
+
 CREATE MATERIALIZED VIEW mv_unpopulated AS SELECT k, g FROM big WITH NO DATA;
 CREATE MATERIALIZED VIEW mv_populated AS SELECT k, g, s FROM big WHERE k < 50;
 
@@ -466,3 +472,40 @@ SELECT min(f), max(f), min(r), max(r), max(CASE WHEN id = 1 THEN n ELSE 0 END), 
 SELECT count(*) FROM mv_unpopulated;
 -- query: issue19_populated_matview
 SELECT g, count(*), max(s) FROM mv_populated GROUP BY g;
+-- query: issue19_or_not_exists_null_keys
+SELECT count(*) FROM sq1 x WHERE x.k = 10 OR NOT EXISTS (SELECT 1 FROM sq2 z WHERE z.k = x.k);
+-- query: issue19_or_not_exists_rows
+SELECT x.k FROM sq1 x WHERE x.k = 10 OR NOT EXISTS (SELECT 1 FROM sq2 z WHERE x.k = z.k);
+-- query: issue19_or_exists
+SELECT x.k FROM sq1 x WHERE x.k = 2 OR EXISTS (SELECT 1 FROM sq2 z WHERE z.k = x.k);
+-- query: issue19_and_not_exists_in_or
+SELECT x.k FROM sq1 x WHERE x.k IS NOT NULL AND (x.k > 2 OR NOT EXISTS (SELECT 1 FROM sq3 z WHERE z.k = x.k));
+-- query: issue19_or_in_with_null
+SELECT x.k FROM sq1 x WHERE x.k = 10 OR x.k IN (SELECT k FROM sq2);
+-- query: issue19_or_not_in_with_null
+SELECT x.k FROM sq1 x WHERE x.k = 10 OR x.k NOT IN (SELECT k FROM sq2);
+-- query: issue19_or_not_in_without_null
+SELECT x.k FROM sq1 x WHERE x.k = 10 OR x.k NOT IN (SELECT k FROM sq3);
+-- query: issue19_in_subplan_as_value
+SELECT x.k, x.k IN (SELECT k FROM sq2), x.k NOT IN (SELECT k FROM sq3) FROM sq1 x;
+-- query: issue19_char_varchar_join
+-- fallback: text or varchar compared as char(n) (trailing blanks ignored)
+SELECT count(*) FROM chc JOIN chv ON chc.ch = chv.vc;
+-- query: issue19_char_varchar_where
+-- fallback: text or varchar compared as char(n) (trailing blanks ignored)
+SELECT ch, vc FROM chc, chv WHERE ch = vc;
+-- query: issue19_char_varchar_nullif
+-- fallback: text or varchar compared as char(n) (trailing blanks ignored)
+SELECT count(*), count(NULLIF(vc, 'x')), count(NULLIF(vc, ch)) FROM chc, chv;
+-- query: issue19_char_in_varchar_subquery
+-- fallback: text or varchar compared as char(n) (trailing blanks ignored)
+SELECT ch FROM chc WHERE ch IN (SELECT vc FROM chv);
+-- query: issue19_char_varchar_case
+-- fallback: text or varchar compared as char(n) (trailing blanks ignored)
+SELECT CASE WHEN ch = vc THEN 1 ELSE 0 END, count(*) FROM chc, chv GROUP BY 1;
+-- query: issue19_char_group_distinct
+SELECT ch, count(*) FROM chc GROUP BY ch;
+-- query: issue19_char_distinct_count
+SELECT count(DISTINCT ch), count(DISTINCT vc) FROM chc, chv;
+-- query: issue19_char_const_compare
+SELECT count(*) FROM chc WHERE ch = 'ab  ';
