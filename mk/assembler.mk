@@ -5,7 +5,7 @@
 #   make bench-assembler  encoder/decoder throughput versus ptxas on the corpus.
 
 ASM_NVDISASM ?= $(firstword $(wildcard $(CURDIR)/.venv/lib/python3.11/site-packages/nvidia/cu13/bin/nvdisasm) nvdisasm)
-ASM_ARCHS := 75 80 86 89 90
+ASM_ARCHS := 75 80 86 89 90 100 120
 
 build/assembler/isa_gen: src/assembler/gen/isa_gen.cpp $(call lib_files,assembler)
 	@mkdir -p $(dir $@)

@@ -8,7 +8,7 @@
 CUDA_HOME ?= /usr/local/cuda
 NVCC ?= $(CUDA_HOME)/bin/nvcc
 PTXAS ?= $(CUDA_HOME)/bin/ptxas
-PTX_CORPUS_ARCHS := 75 80 86 89 90
+PTX_CORPUS_ARCHS := 75 80 86 89 90 100 120
 PTX_CORPUS_NAMES := $(basename $(notdir $(wildcard test/cuda/*.cu)))
 PTX_CORPUS_PTX := $(foreach a,$(PTX_CORPUS_ARCHS),$(foreach n,$(PTX_CORPUS_NAMES),build/corpus/sm_$(a)/$(n).ptx))
 PTX_CORPUS_CUBIN := $(PTX_CORPUS_PTX:.ptx=.cubin)

@@ -25,8 +25,9 @@
 namespace rndn::sass {
 
 // ----------------------------------------------------------------------------- architectures
-enum class Arch : uint8_t { SM_75, SM_80, SM_86, SM_89, SM_90 };
-inline constexpr Arch kAllArchs[] = {Arch::SM_75, Arch::SM_80, Arch::SM_86, Arch::SM_89, Arch::SM_90};
+enum class Arch : uint8_t { SM_75, SM_80, SM_86, SM_89, SM_90, SM_100, SM_120 };
+inline constexpr Arch kAllArchs[] = {Arch::SM_75, Arch::SM_80, Arch::SM_86, Arch::SM_89,
+                                     Arch::SM_90, Arch::SM_100, Arch::SM_120};
 
 struct ArchInfo {
     Arch arch;

@@ -421,7 +421,8 @@ std::string Isa::PrintWithLabels(const Instruction &inst, const std::vector<std:
             case HoleKind::UPRED: out += v == 7 ? std::string("UPT") : "UP" + std::to_string(v); break;
             case HoleKind::BREG: out += "B" + std::to_string(v); break;
             case HoleKind::HEX:
-                if (v < 0) std::snprintf(buf, sizeof buf, "-0x%llx", static_cast<unsigned long long>(-v));
+                // A 64-bit unsigned immediate (sm_120's MOV.64) prints as nvdisasm does: 0x8000....
+                if (v < 0 && !(fl.code == HoleCode::PLAIN && fl.width + fl.width2 >= 64)) std::snprintf(buf, sizeof buf, "-0x%llx", static_cast<unsigned long long>(-v));
                 else std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
                 out += buf;
                 break;

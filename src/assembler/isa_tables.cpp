@@ -21,8 +21,14 @@ const char kSm89[] =
 const char kSm90[] =
 #include "assembler/isa/sm_90.inc"
     ;
+const char kSm100[] =
+#include "assembler/isa/sm_100.inc"
+    ;
+const char kSm120[] =
+#include "assembler/isa/sm_120.inc"
+    ;
 // Indexed by Arch.
-const char *const kTables[] = {kSm75, kSm80, kSm86, kSm89, kSm90};
+const char *const kTables[] = {kSm75, kSm80, kSm86, kSm89, kSm90, kSm100, kSm120};
 static_assert(sizeof(kTables) / sizeof(kTables[0]) == sizeof(kAllArchs) / sizeof(kAllArchs[0]));
 }  // namespace
 

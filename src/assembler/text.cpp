@@ -17,6 +17,8 @@ constexpr ArchInfo kArchTable[] = {
     {Arch::SM_86, "sm_86", 86, 0x160, 128, 0x118},
     {Arch::SM_89, "sm_89", 89, 0x160, 128, 0x118},
     {Arch::SM_90, "sm_90", 90, 0x210, 128, 0x208},
+    {Arch::SM_100, "sm_100", 100, 0x380, 128, 0x358},
+    {Arch::SM_120, "sm_120", 120, 0x380, 128, 0x358},
 };
 static_assert(sizeof(kArchTable) / sizeof(kArchTable[0]) == sizeof(kAllArchs) / sizeof(kAllArchs[0]));
 
@@ -39,7 +41,7 @@ Expected<Arch> ParseArch(std::string_view name) {
     if (n.rfind("sm_", 0) == 0) n = n.substr(3);
     for (const ArchInfo &a : kArchTable)
         if (std::to_string(a.sm) == n) return a.arch;
-    return Status::Unsupported("unsupported architecture '" + std::string(name) + "' (sm_75, sm_80, sm_86, sm_89, sm_90)");
+    return Status::Unsupported("unsupported architecture '" + std::string(name) + "' (sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120)");
 }
 
 uint64_t Word::Get(int lo_bit, int width) const {
