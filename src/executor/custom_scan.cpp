@@ -410,6 +410,7 @@ void ExplainRndnScan(CustomScanState *node, List *ancestors, ExplainState *es) {
             if (rep.kernels_redone > 0) ExplainPropertyInteger("Kernels Re-run On Interpreter", nullptr, rep.kernels_redone, es);
             ExplainPropertyInteger("Statements Compiled", nullptr, rep.statements_compiled, es);
             ExplainPropertyInteger("Statements Interpreted", nullptr, rep.statements_interpreted, es);
+            if (rep.whole_program_interpreted) ExplainPropertyText("Rerun On Interpreter", rep.runner_error.c_str(), es);
         }
         if (!g_settings.regression_mode) {
             ExplainPropertyInteger("Bytes Loaded", "bytes", s->run->bytes_loaded, es);

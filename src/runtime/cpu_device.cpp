@@ -139,7 +139,18 @@ public:
         report_.kernel_ms = st.kernel_ms;
         report_.modules_compiled = (int)compiled;
         report_.module_cached = cached_ && compiled == 0;
-        if (!r.ok()) return r.status();
+        if (!r.ok()) {
+            const Code c = r.status().code();
+            const bool kernel_fault = c == Code::USER_ERROR && r.status().sqlstate() == sqlstate::kInternalError;
+            if ((c == Code::USER_ERROR && !kernel_fault) || c == Code::CANCELLED || c == Code::OUT_OF_MEMORY) return r.status();
+            // A program the hybrid runner could not carry through (an outliner or code generator
+            // gap, or a kernel's out-of-bounds access caught by cpujit's checks) runs whole on the
+            // interpreter: it still gives the interpreter's result and errors.
+            report_.whole_program_interpreted = true;
+            report_.runner_error = r.status().message();
+            r = hir::Interpret(plan_->program(), external_ != nullptr ? *external_ : registry_, o);
+            if (!r.ok()) return r.status();
+        }
         result_ = std::move(r.value());
         ran_ = true;
         return Status::Ok();

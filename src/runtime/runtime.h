@@ -110,6 +110,10 @@ struct RunReport {
     int modules_compiled = 0;        // modules the run compiled (0: every one came from the cache)
     bool module_cached = false;      // the plan and all its modules came from the device's caches
     double ptx_ms = 0, jit_ms = 0, kernel_ms = 0;
+    // The kernels' runner failed (not a user error): the whole program then ran on the
+    // interpreter; runner_error says why.
+    bool whole_program_interpreted = false;
+    std::string runner_error;
 };
 
 class Device {
