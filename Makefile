@@ -22,7 +22,7 @@ RNDN_PYTHON := $(CURDIR)/.venv/bin/python
 CORE_COMPONENTS := common horseir runtime ptx codegen assembler cpujit sassemu sasscomp
 DEPS_common    :=
 DEPS_horseir   := common
-DEPS_runtime   := horseir common
+DEPS_runtime   := codegen cpujit horseir common
 DEPS_ptx       := common
 DEPS_codegen   := horseir ptx cpujit common
 DEPS_assembler := ptx common
@@ -120,7 +120,7 @@ PG_SRCS := $(wildcard src/pg_base/*.cpp src/planner_hook/*.cpp src/executor/*.cp
 OBJS = $(PG_SRCS:.cpp=.o)
 PG_CPPFLAGS = -Isrc
 PG_CXXFLAGS = -std=c++20 -Wall -Wextra -Wno-missing-field-initializers -MMD -MP -fPIC -pthread
-EXT_COMPONENTS := horseir cpujit
+EXT_COMPONENTS := runtime
 SHLIB_LINK = $(call link_libs,$(EXT_COMPONENTS)) $(if $(call needs_llvm,$(EXT_COMPONENTS)),$(RNDN_LLVM_LDFLAGS)) -lstdc++ -ldl -pthread
 EXTRA_CLEAN = build bin $(PG_SRCS:.cpp=.d)
 

@@ -149,6 +149,8 @@ public:
     void UnregisterMemory(const void *p);
 
     unsigned worker_threads() const;
+    // Modules in the cache (LoadModule's compiled modules; it only grows).
+    size_t cached_modules() const;
 
     struct Impl;
 

@@ -768,6 +768,11 @@ void RunLlvmSection(void (*fn)(void *), void *arg) {
 
 Device::~Device() = default;
 
+size_t Device::cached_modules() const {
+    std::lock_guard<std::mutex> g(impl_->mu);
+    return impl_->cache.size();
+}
+
 unsigned Device::worker_threads() const { return impl_->pool->size(); }
 
 Expected<std::shared_ptr<const Module>> Device::LoadModule(const std::string &ptx) {

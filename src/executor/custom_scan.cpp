@@ -23,6 +23,7 @@ extern "C" {
 #include <cstring>
 
 #include "executor/scan_run.h"
+#include "runtime/runtime.h"
 #include "pg_base/boundary.h"
 #include "pg_base/guc.h"
 #include "pg_base/pg_call.h"
@@ -67,6 +68,29 @@ Status BeginImpl(RndnScanState *s, CustomScan *cs) {
     return Status::Ok();
 }
 
+// Runs the program on the device rndn.device names, through the runtime's device interface,
+// over the loaded columns (bound as the loader's registry: no copy).
+Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program) {
+    DeviceChoice choice = DeviceChoice::INTERP;
+    const char *why = nullptr;
+    if (!ResolveDevice(&choice, &why)) return Status::Unsupported(why != nullptr ? why : "no device");
+    RNDN_ASSIGN_OR_RETURN(auto plan, runtime::CompiledPlan::Compile(std::move(program)));
+    RNDN_ASSIGN_OR_RETURN(auto device, runtime::MakeDevice(DeviceName(choice)));
+    runtime::RunOptions options;
+    options.memory_budget = std::max<int64_t>(1, run.alloc.limit() - run.alloc.used());
+    options.sql_semantics = true;
+    options.interrupted = [] { return InterruptRequested(); };
+    RNDN_RETURN_IF_ERROR(device->Prepare(plan, options));
+    runtime::Inputs inputs;
+    inputs.registry = &run.registry;
+    RNDN_RETURN_IF_ERROR(device->Bind(inputs));
+    Status st = device->Run();
+    run.device = DeviceName(choice);
+    run.report = device->report();
+    RNDN_RETURN_IF_ERROR(st);
+    return device->FetchValue();
+}
+
 Status ExecuteImpl(ScanRun &run, Snapshot snapshot, ParamListInfo params) {
     // Intermediate payloads recycled by the interpreter go back to the system when this returns,
     // except for up to an eighth of rndn.column_cache (at most 256 MB) kept for the next query
@@ -98,13 +122,7 @@ Status ExecuteImpl(ScanRun &run, Snapshot snapshot, ParamListInfo params) {
     run.load_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
     auto parsed = hir::ParseProgram(run.program_text, "rndn");
     if (!parsed.ok()) return Status::Internal("HorseIR program does not parse: " + parsed.status().message());
-    hir::Program program = std::move(parsed.value());
-    hir::InterpretOptions options;
-    options.should_cancel = [] { return InterruptRequested(); };
-    options.memory_budget = std::max<int64_t>(1, run.alloc.limit() - run.alloc.used());
-    options.sql_float_errors = true;
-    options.sql_casts = true;
-    Expected<hir::Value> result = hir::CheckAndInterpret(program, run.registry, options);
+    Expected<hir::Value> result = RunOnDevice(run, std::move(parsed.value()));
     run.exec_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
     if (!result.ok()) {
         const Status &st = result.status();
@@ -386,6 +404,14 @@ void ExplainRndnScan(CustomScanState *node, List *ancestors, ExplainState *es) {
     if (es->analyze && s->run != nullptr && s->run->executed) {
         ExplainPropertyInteger("Rows Loaded", nullptr, s->run->rows_loaded, es);
         ExplainPropertyInteger("Relations From Column Cache", nullptr, s->run->cached_relations, es);
+        const runtime::RunReport &rep = s->run->report;
+        if (s->run->device != nullptr && std::strcmp(s->run->device, "interp") != 0) {
+            ExplainPropertyInteger("Kernels Launched", nullptr, rep.kernels_launched, es);
+            if (rep.kernels_redone > 0) ExplainPropertyInteger("Kernels Re-run On Interpreter", nullptr, rep.kernels_redone, es);
+            ExplainPropertyInteger("Statements Compiled", nullptr, rep.statements_compiled, es);
+            ExplainPropertyInteger("Statements Interpreted", nullptr, rep.statements_interpreted, es);
+            if (rep.whole_program_interpreted) ExplainPropertyText("Rerun On Interpreter", rep.runner_error.c_str(), es);
+        }
         if (!g_settings.regression_mode) {
             ExplainPropertyInteger("Bytes Loaded", "bytes", s->run->bytes_loaded, es);
             if (list_length(cs->custom_private) > (int)pg::PrivateSlot::TRANSLATE_MS)
@@ -396,6 +422,13 @@ void ExplainRndnScan(CustomScanState *node, List *ancestors, ExplainState *es) {
                 ExplainPropertyFloat("Deform CPU Time", "ms", s->run->deform_cpu_ms, 3, es);
             }
             ExplainPropertyFloat("Execute Time", "ms", s->run->exec_ms, 3, es);
+            if (s->run->device != nullptr && std::strcmp(s->run->device, "interp") != 0) {
+                ExplainPropertyText("Modules", rep.module_cached ? "from cache" : "compiled", es);
+                ExplainPropertyInteger("Modules Compiled", nullptr, rep.modules_compiled, es);
+                ExplainPropertyFloat("PTX Generation Time", "ms", rep.ptx_ms, 3, es);
+                ExplainPropertyFloat("JIT Time", "ms", rep.jit_ms, 3, es);
+                ExplainPropertyFloat("Kernel Time", "ms", rep.kernel_ms, 3, es);
+            }
         }
     }
 }

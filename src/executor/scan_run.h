@@ -11,6 +11,7 @@
 
 #include "common/status.h"
 #include "horseir/horseir.h"
+#include "runtime/runtime.h"
 #include "pg_base/boundary.h"
 #include "pg_base/guc.h"
 #include "pg_base/plan_node.h"
@@ -77,6 +78,8 @@ struct ScanRun {
     int cached_relations = 0;  // relations served from the column cache
     int64_t bytes_loaded = 0;
     double load_ms = 0, exec_ms = 0;
+    const char *device = nullptr;  // the device that ran the program
+    runtime::RunReport report;     // what it did (kernels, compile and kernel time, cache)
     double deform_cpu_ms = 0;  // CPU time the loader's worker threads spent deforming
     int loader_threads = 0;    // worker threads of the last heap load (0: none)
 };

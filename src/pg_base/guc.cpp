@@ -88,7 +88,7 @@ bool ResolveDevice(DeviceChoice *out, const char **reason) {
     switch (d) {
         case DeviceChoice::AUTO:
         case DeviceChoice::INTERP: *out = DeviceChoice::INTERP; return true;
-        case DeviceChoice::CPU: *reason = "rndn.device = cpu is not available in this build"; return false;
+        case DeviceChoice::CPU: *out = DeviceChoice::CPU; return true;
         case DeviceChoice::CUDA: *reason = "rndn.device = cuda: no CUDA device available"; return false;
     }
     *reason = "unknown device";

@@ -12,6 +12,7 @@ struct DeviceEntry {
 // One row per device of this build (cpu, cuda and the SASS emulator join here).
 const DeviceEntry kDevices[] = {
     {"interp", MakeInterpDevice},
+    {"cpu", MakeCpuDevice},
 };
 
 Status AddVectorColumn(Result &r, const std::string &name, const hir::Value &v) {

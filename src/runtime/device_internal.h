@@ -8,6 +8,7 @@
 namespace rndn::runtime {
 
 std::unique_ptr<Device> MakeInterpDevice();
+std::unique_ptr<Device> MakeCpuDevice();
 // A program's result value as columns (views of the value's memory).
 Expected<Result> ResultFromValue(const hir::Value &v);
 

@@ -34,6 +34,7 @@ public:
     Status Bind(const Inputs &inputs) override {
         if (!plan_) return Status::Internal("interp: Bind before Prepare");
         registry_ = hir::DataRegistry();
+        external_ = inputs.registry;
         args_.clear();
         // Only the tables the plan loads, and those their foreign keys reference, are made
         // visible (binding costs the enum indexes and the string copies).
@@ -53,6 +54,7 @@ public:
         // plain columns first, then foreign keys (enums need their referenced key column)
         std::map<std::string, std::vector<std::shared_ptr<const hir::Vector>>> vectors;
         for (const auto &t : inputs.tables) {
+            if (external_ != nullptr) break;
             if (!wanted(t)) continue;
             if (t.column_names.size() != t.columns.size())
                 return Status::Internal("interp: table " + t.name + " has " + std::to_string(t.column_names.size()) + " names for " +
@@ -67,6 +69,7 @@ public:
             }
         }
         for (const auto &t : inputs.tables) {
+            if (external_ != nullptr) break;
             if (!wanted(t)) continue;
             std::vector<hir::Value> values(vectors[t.name].begin(), vectors[t.name].end());
             for (const auto &fk : t.foreign_keys) {
@@ -104,11 +107,11 @@ public:
         if (!bound_ && !plan_->parameters().empty()) return Status::Internal("interp: Run before Bind");
         if (cancel_requested()) return Status::Cancelled();
         hir::InterpretOptions o;
-        o.should_cancel = [this]() { return cancel_requested(); };
+        o.should_cancel = [this]() { return cancel_requested() || (options_.interrupted && options_.interrupted()); };
         o.memory_budget = options_.memory_budget;
         o.sql_empty_aggregates = o.sql_float_errors = o.sql_casts = options_.sql_semantics;
         ran_ = false;
-        RNDN_ASSIGN_OR_RETURN(result_, hir::Interpret(plan_->program(), registry_, o, args_));
+        RNDN_ASSIGN_OR_RETURN(result_, hir::Interpret(plan_->program(), external_ != nullptr ? *external_ : registry_, o, args_));
         ran_ = true;
         return Status::Ok();
     }
@@ -118,10 +121,16 @@ public:
         return ResultFromValue(result_);
     }
 
+    Expected<hir::Value> FetchValue() override {
+        if (!ran_) return Status::Internal("interp: Fetch without a successful Run");
+        return result_;
+    }
+
 private:
     std::shared_ptr<const CompiledPlan> plan_;
     RunOptions options_;
     hir::DataRegistry registry_;
+    hir::DataRegistry *external_ = nullptr;
     std::vector<hir::Value> args_;
     hir::Value result_;
     bool bound_ = false;

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -69,6 +70,10 @@ struct Inputs {
     std::vector<InputTable> tables;
     // One scalar column (length 1; NULL allowed) per entry-function parameter, in order.
     std::vector<hir::Column> parameters;
+    // Host-side alternative to `tables`: a registry that already holds the tables (the
+    // executor's loader output), bound as it is (no copy, no enum rebuild).  It must outlive
+    // the next Run; devices on host memory accept it.
+    hir::DataRegistry *registry = nullptr;
 };
 
 // The result: a table's columns (a non-table value gives one unnamed column per vector).
@@ -82,6 +87,9 @@ struct Result {
 struct RunOptions {
     int64_t memory_budget = 0;  // bytes of intermediates (0: unlimited); over it: OUT_OF_MEMORY
     bool sql_semantics = true;  // SQL empty aggregates, float errors and casts (the executor's)
+    // Polled with the cancel flag in the device's long loops (e.g. the host's interrupt flags);
+    // called on the thread that calls Run.
+    std::function<bool()> interrupted;
 };
 
 struct Capabilities {
@@ -91,6 +99,21 @@ struct Capabilities {
     bool zero_copy_inputs = false;               // reads fixed-width inputs in place
     bool needs_kernels = false;                  // runs outlined kernels (false: HorseIR itself)
     int parallelism = 1;                         // threads or SMs it uses
+};
+
+// What the last Run did (for EXPLAIN ANALYZE).  Timings in milliseconds.
+struct RunReport {
+    int kernels_launched = 0;
+    int kernels_redone = 0;          // kernels re-run on the interpreter after a flag
+    int statements_compiled = 0;
+    int statements_interpreted = 0;
+    int modules_compiled = 0;        // modules the run compiled (0: every one came from the cache)
+    bool module_cached = false;      // the plan and all its modules came from the device's caches
+    double ptx_ms = 0, jit_ms = 0, kernel_ms = 0;
+    // The kernels' runner failed (not a user error): the whole program then ran on the
+    // interpreter; runner_error says why.
+    bool whole_program_interpreted = false;
+    std::string runner_error;
 };
 
 class Device {
@@ -107,6 +130,10 @@ public:
     virtual Status Run() = 0;
     // The result of the last successful Run.
     virtual Expected<Result> Fetch() = 0;
+    // The result of the last successful Run as the program's value (host devices: shares its
+    // memory, no conversion).
+    virtual Expected<hir::Value> FetchValue() = 0;
+    virtual RunReport report() const { return RunReport(); }
 
     // Asks a running (or the next) Run to stop; safe from any thread and from a signal
     // handler.  Devices poll cancel_requested() in their long loops.
@@ -118,7 +145,7 @@ protected:
     std::atomic<bool> cancel_{false};
 };
 
-// The devices this build has ("interp"); MakeDevice fails with UNSUPPORTED for other names.
+// The devices this build has ("interp", "cpu"); MakeDevice fails with UNSUPPORTED for other names.
 std::vector<std::string> DeviceNames();
 Expected<std::unique_ptr<Device>> MakeDevice(std::string_view name);
 

@@ -39,10 +39,14 @@ def parse_cases(path):
     return setup, cases
 
 
+DEVICE = None  # --device: rndn.device of every session (interp, cpu)
+
+
 def psql(db, script, rndn, stop_on_error=False):
     # rndn.force: the cases are small, so PostgreSQL's plan would usually be expected faster;
     # the suite tests what rndn computes, so rndn takes every plan it can.
-    env = dict(os.environ, PGOPTIONS=f"-c rndn.enabled={rndn} -c rndn.force=on")
+    device = f" -c rndn.device={DEVICE}" if DEVICE else ""
+    env = dict(os.environ, PGOPTIONS=f"-c rndn.enabled={rndn} -c rndn.force=on{device}")
     cmd = ["psql", "-X", "-q", "-A", "-F", "|", "-P", "footer=off", "-d", db]
     if stop_on_error:
         cmd += ["-v", "ON_ERROR_STOP=1"]
@@ -88,7 +92,10 @@ def main():
     ap.add_argument("--db", default="rndn_differential")
     ap.add_argument("--locale", default=None,
                     help="create the database with this locale (e.g. C.UTF-8) instead of the cluster's")
+    ap.add_argument("--device", default=None, help="rndn.device for the sessions (interp, cpu)")
     args = ap.parse_args()
+    global DEVICE
+    DEVICE = args.device
     setup, cases = parse_cases(args.cases)
     locale = f" TEMPLATE template0 ENCODING 'UTF8' LOCALE '{args.locale}'" if args.locale else ""
     rc, _, err = psql("postgres", f"SET client_min_messages = warning;\nDROP DATABASE IF EXISTS {args.db};\n"
