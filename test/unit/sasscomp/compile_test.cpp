@@ -143,6 +143,13 @@ TEST(Sasscomp, ParamOffsetsFollowTheArchitecture) {
     ASSERT_TRUE(m.ok());
     for (sass::Arch a : sass::kAllArchs) {
         auto c = CompileModule(*m, a);
+        if (a == sass::Arch::SM_100 || a == sass::Arch::SM_120) {
+            // not supported by the compiler yet (sm_100 loads the memory descriptor with LDCU):
+            // a clear error, never a guess
+            ASSERT_FALSE(c.ok());
+            EXPECT_NE(c.status().message().find("has no form"), std::string::npos) << c.status().message();
+            continue;
+        }
         ASSERT_TRUE(c.ok()) << c.status().ToString();
         std::string listing = FormatListing((*c)[0]);
         std::string base = a == sass::Arch::SM_90 ? "c[0x0][0x210]" : "c[0x0][0x160]";
