@@ -153,7 +153,7 @@ build/layers.ok: tools/check_layers.sh $(wildcard src/*/*.h src/*/*.cpp src/*/*.
 # Set-up, data, demo and the whole test suite.
 SF ?= 0.01
 TBL ?=
-.PHONY: deps tpch tpch-check demo test check-deps fuzz-sql
+.PHONY: deps tpch tpch-check demo test check-deps fuzz-sql fuzz-sqlsmith pg-regress
 
 deps:
 	@tools/deps.sh
@@ -190,6 +190,22 @@ fuzz-sql: check-deps
 	$(MAKE) install
 	. "$$(tools/pgcluster.sh start)" && $(RNDN_PYTHON) test/differential/random_sql.py --count $(N) --seed $(SEED); \
 	  rc=$$?; tools/pgcluster.sh stop; exit $$rc
+
+# sqlsmith's read-only queries over the same tables through the same harness (rndn off vs on;
+# plan-dependent queries only checked for crashes; rndn's share printed, no floor)
+fuzz-sqlsmith: check-deps
+	$(MAKE) -j$(NPROC) all
+	$(MAKE) install
+	. "$$(tools/pgcluster.sh start)" && $(RNDN_PYTHON) test/differential/random_sql.py --sqlsmith --count $(N) --seed $(SEED); \
+	  rc=$$?; tools/pgcluster.sh stop; exit $$rc
+
+# PostgreSQL's own regression suite (Debian's postgresql-15 source) on PostgreSQL alone and with
+# rndn forced, in two fresh clusters, every difference classified (test/pgregress/run.py); also
+# a group of `make test`
+pg-regress: check-deps
+	$(MAKE) -j$(NPROC) all
+	$(MAKE) install
+	$(RNDN_PYTHON) test/pgregress/run.py
 
 # ---------------------------------------------------------------------------
 # libFuzzer targets: test/fuzz/<name>_fuzz.cpp, built with clang-14 together with the sources of

@@ -4,16 +4,20 @@
   2. fuzz: every build/fuzz/<name>_fuzz libFuzzer target for a bounded time (RNDN_FUZZ_SECONDS)
   3. a throwaway PostgreSQL 15 cluster (tools/pgcluster.sh) preloading rndn, then
      pg_regress (make installcheck), isolation specs (test/isolation), the differential SQL
-     cases (test/differential: the correctness contract, rndn off vs on), and TPC-H at SF 0.01:
+     cases (test/differential: the correctness contract, rndn off vs on), the random and the
+     sqlsmith differential batches (test/differential/random_sql.py), and TPC-H at SF 0.01:
      the official-answer check of PostgreSQL's own results and the rndn on/off differential
   4. the server log must show no backend killed by a signal
+  5. PostgreSQL's own regression suite (Debian's postgresql-15 source, tools/pgregress-src.sh)
+     in two clusters of its own, PostgreSQL alone and rndn forced, compared test by test
+     (test/pgregress/run.py)
 
 With CI=true in the environment a skip (a missing tool, data or dependency) counts as a
 failure.  A fuzz target that reaches fewer than FUZZ_MIN_COVERAGE edges exercised nothing and
 fails.
 
 Prints 'N passed, M failed, K skipped' last; exits non-zero on any failure; always stops the
-cluster.  Each group can be run alone: run_all.py [unit] [fuzz] [sql] [tpch].
+cluster.  Each group can be run alone: run_all.py [unit] [fuzz] [sql] [tpch] [pgregress].
 """
 import glob
 import os
@@ -294,13 +298,61 @@ def random_sql(cluster):
         for line in p.stdout.splitlines():
             if line.startswith("random:") or line.startswith("    "):
                 print("  " + line)
-        failed = re.findall(r"^(random \S+ \(seed \d+\)|random through-rndn share): FAILED(.*)$", p.stdout, re.M)
+        failed = re.findall(r"^(random \S+ \(seed \d+\)|random server log|random through-rndn share): FAILED(.*)$", p.stdout, re.M)
         for name, detail in failed:
             record(name + tag, "failed", detail.strip())
         if p.returncode == 0:
             record(f"random differential SQL seed {seed}{tag}", "passed", (p.stdout.strip().splitlines() or ["?"])[-2])
         elif not failed:
             record(f"random differential SQL seed {seed}{tag}", "failed", (p.stdout + p.stderr)[-2000:])
+
+
+# sqlsmith's queries through the same harness (test/differential/random_sql.py --sqlsmith): a
+# fixed seed, every backend must survive and every comparable answer must match;
+# `make fuzz-sqlsmith N=... SEED=...` runs more.
+SQLSMITH = [("19", "500")]
+
+
+def sqlsmith(cluster):
+    for seed, count in SQLSMITH:
+        section(f"sqlsmith differential SQL (seed {seed}, {count} queries)")
+        if not shutil.which("sqlsmith"):
+            record(f"sqlsmith seed {seed}", "skipped", "sqlsmith is not installed (tools/deps.sh installs it)")
+            continue
+        p = run([PY, "test/differential/random_sql.py", "--sqlsmith", "--seed", seed, "--count", count],
+                env=cluster.env, timeout=3600)
+        for line in p.stdout.splitlines():
+            if line.startswith("sqlsmith:") or line.startswith("    "):
+                print("  " + line)
+        failed = re.findall(r"^(sqlsmith (?:q\d+ \(seed \d+\)|server log|through-rndn share)): FAILED(.*)$", p.stdout, re.M)
+        for name, detail in failed:
+            record(name, "failed", detail.strip())
+        if p.returncode == 0:
+            record(f"sqlsmith differential SQL seed {seed}", "passed", (p.stdout.strip().splitlines() or ["?"])[-2])
+        elif not failed:
+            record(f"sqlsmith differential SQL seed {seed}", "failed", (p.stdout + p.stderr)[-2000:])
+
+
+def pg_regress_suite():
+    """PostgreSQL's own regression suite on PostgreSQL alone and with rndn forced, in two clusters
+    of its own (test/pgregress/run.py): every test whose outputs differ other than in plan text
+    or in row order the query leaves open fails, and so does a backend killed by a signal."""
+    section("PostgreSQL's regression suite, alone and with rndn forced (test/pgregress)")
+    try:
+        p = run([PY, "test/pgregress/run.py"], timeout=3600)
+    except subprocess.TimeoutExpired:
+        record("pgregress", "failed", "timed out")
+        return
+    seen = False
+    for line in p.stdout.splitlines():
+        m = re.match(r"^(pgregress (?:\S+|server log \(\w+\)|expected\.txt|source|run \w+)): (ok|FAILED)(.*)$", line)
+        if m:
+            seen = True
+            record(m.group(1), "passed" if m.group(2) == "ok" else "failed", m.group(3).strip()[:300])
+        elif line.startswith("pgregress:") or line.startswith("    "):
+            print("  " + line)
+    if not seen or (p.returncode != 0 and "FAILED" not in p.stdout):
+        record("pgregress", "failed", (p.stdout + p.stderr)[-2000:])
 
 
 def tpch(cluster):
@@ -352,7 +404,7 @@ def tpch(cluster):
 
 
 def main():
-    groups = sys.argv[1:] or ["unit", "fuzz", "sql", "tpch"]
+    groups = sys.argv[1:] or ["unit", "fuzz", "sql", "tpch", "pgregress"]
     start = time.time()
     if "unit" in groups:
         layering()
@@ -371,6 +423,7 @@ def main():
                     isolation(cluster)
                     differential(cluster)
                     random_sql(cluster)
+                    sqlsmith(cluster)
                 if "tpch" in groups:
                     tpch(cluster)
                 section("server log")
@@ -378,6 +431,8 @@ def main():
                 record("no backend crashed", "failed" if crashes else "passed", "; ".join(crashes[:3]))
         except RuntimeError as e:
             record("cluster", "failed", str(e))
+    if "pgregress" in groups:
+        pg_regress_suite()
     print(f"\n({time.time() - start:.0f} s)")
     if failures:
         print("failures:")

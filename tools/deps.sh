@@ -11,6 +11,7 @@ APT_PACKAGES=(
   postgresql-15 postgresql-server-dev-15 postgresql-client-15
   llvm-14-dev clang-14 libclang-rt-14-dev libzstd-dev zlib1g-dev
   libgtest-dev libgmock-dev
+  sqlsmith bzip2
 )
 # Pinned Python packages used by the tooling (TPC-H generation and official answers, NVIDIA's
 # disassembler and ELF dumper as the assembler's judges).
@@ -34,10 +35,27 @@ missing_py() {
   done
 }
 
+# PostgreSQL's regression suite comes from Debian's source package of postgresql-15
+# (tools/pgregress-src.sh): apt needs deb-src lines for the same mirrors.
+have_deb_src() { [ -n "$(apt-cache showsrc postgresql-15 2>/dev/null | head -1)" ]; }
+
+add_deb_src() {
+  local out=/etc/apt/sources.list.d/rndn-deb-src
+  if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+    sed -e 's/^Types:.*/Types: deb-src/' /etc/apt/sources.list.d/debian.sources | $SUDO tee "$out.sources" >/dev/null
+  elif grep -qs '^deb ' /etc/apt/sources.list; then
+    grep '^deb ' /etc/apt/sources.list | sed 's/^deb /deb-src /' | $SUDO tee "$out.list" >/dev/null
+  else
+    echo "deps: no Debian apt source found to add deb-src lines for; add them for postgresql-15's source package" >&2
+    return 0
+  fi
+  $SUDO apt-get update -qq
+}
+
 have_cuda() { [ -x /usr/local/cuda/bin/ptxas ] && [ -x /usr/local/cuda/bin/nvcc ]; }
 
 if [ "${1:-}" = "--check" ]; then
-  m="$(missing_apt) $(missing_py)"
+  m="$(missing_apt) $(missing_py) $(have_deb_src || echo deb-src)"
   if [ -n "${m// /}" ]; then echo "missing: $m"; exit 1; fi
   have_cuda || { echo "missing: CUDA toolkit (/usr/local/cuda)"; exit 1; }
   exit 0
@@ -56,6 +74,11 @@ if [ "${#need[@]}" -gt 0 ]; then
     echo "create_main_cluster = false" | $SUDO tee -a /etc/postgresql-common/createcluster.conf >/dev/null
   fi
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
+fi
+
+if ! have_deb_src; then
+  echo "deps: adding deb-src lines (PostgreSQL's regression suite comes from its source package)"
+  add_deb_src
 fi
 
 mapfile -t needpy < <(missing_py)

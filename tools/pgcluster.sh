@@ -7,8 +7,11 @@
 #   tools/pgcluster.sh env   [DIR]   print `export PGHOST=... PGPORT=... PGUSER=...` lines
 #   tools/pgcluster.sh destroy [DIR] stop and delete it
 #
-# DIR defaults to build/pgcluster.  initdb refuses to run as root, so as root the server runs
-# as the unprivileged user postgres (created by Debian's postgresql-common).
+# DIR defaults to build/pgcluster.  PGCLUSTER_CONF (lines of postgresql.conf) is appended when the
+# cluster is created, after the defaults, so it overrides them (e.g. shared_preload_libraries = ''
+# for a server without rndn); PGBIN picks another PostgreSQL 15 installation tree's binaries.
+# initdb refuses to run as root, so as root the server runs as the unprivileged user postgres
+# (created by Debian's postgresql-common).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
@@ -91,6 +94,7 @@ max_wal_size = 4GB
 log_min_messages = warning
 lc_messages = 'C'
 EOC
+    if [ -n "${PGCLUSTER_CONF:-}" ]; then printf '%s\n' "$PGCLUSTER_CONF" >> "$DATA/postgresql.conf"; fi
     write_env "$port"
   fi
   if as_owner "$PGBIN/pg_ctl" -D "$DATA" status >/dev/null 2>&1; then

@@ -756,6 +756,16 @@ void ReleaseBatch(Batch &batch) {
     batch.Clear();
 }
 
+// pg_stat_user_tables: a relation rndn loaded counts as a sequential scan that read its rows
+// (seq_scan, seq_tup_read), as PostgreSQL's SeqScan of it would, also when the columns came from
+// the column cache.
+void CountScanRows(Relation rel, int64 n, bool count_scan) {
+    pg::PgCall([rel, n, count_scan] {
+        if (count_scan) pgstat_count_heap_scan(rel);
+        if (pgstat_should_count_relation(rel)) rel->pgstat_info->t_counts.t_tuples_returned += n;
+    });
+}
+
 // Scans a heap relation into run.builders.  lsns[b] is block b's LSN when the page was
 // all-visible (its rows do not depend on the snapshot), else 0.
 Status ScanHeap(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, MemoryContext tmp,
@@ -1063,6 +1073,7 @@ Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snap
                     }
                     run.rows_loaded += e.rows;
                     ++run.cached_relations;
+                    CountScanRows(rel, e.rows, true);
                     return run.registry.AddTable(rr.name, std::move(names), std::move(cols));
                 }
                 Cache().erase(it);
@@ -1098,9 +1109,10 @@ Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snap
             vm_nblocks = pg::PgCall([rel] { return RelationGetNumberOfBlocks(rel); });
             vm_all_visible = VisibilityMapAllVisible(rel, vm_nblocks, &vm_lsns);
         }
-        if (heap)
+        if (heap) {
             RNDN_RETURN_IF_ERROR(ScanHeap(run, rel, snapshot, max_att, tmp, &lsns, &n));
-        else
+            CountScanRows(rel, n, false);   // ScanHeap counted the scan; table AMs count both
+        } else
             RNDN_RETURN_IF_ERROR(ScanTableAm(run, rel, snapshot, max_att, tmp, &n));
         pg::PgCall([tmp] { MemoryContextReset(tmp); });
         run.rows_loaded += n;

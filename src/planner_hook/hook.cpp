@@ -367,6 +367,17 @@ PlannedStmt *PlanSerial(Query *parse, const char *query_string, int cursor_optio
     return stmt;
 }
 
+// A declared cursor (DECLARE, a PL/pgSQL cursor: both plan with CURSOR_OPT_FAST_PLAN) whose rows
+// are rows of its tables can be the target of UPDATE/DELETE ... WHERE CURRENT OF, which finds the
+// current row through the plan's scan of the table (execCurrentOf); rndn's Custom Scan has no such
+// row, so PostgreSQL would raise "not a simply updatable scan".  Cursors over aggregates, groups,
+// DISTINCT, windows or set operations cannot be such targets and stay eligible.
+bool MayBeCurrentOfTarget(const Query *parse, int cursor_options) {
+    if ((cursor_options & CURSOR_OPT_FAST_PLAN) == 0) return false;
+    return !(parse->hasAggs || parse->groupClause != NIL || parse->groupingSets != NIL || parse->havingQual != nullptr ||
+             parse->distinctClause != NIL || parse->hasWindowFuncs || parse->setOperations != nullptr);
+}
+
 // PostgreSQL plans every statement exactly as it would without rndn; rndn then replaces the
 // subtrees it runs faster.  rndn runs a subtree in this backend, so where PostgreSQL's plan is
 // parallel, rndn's candidate is the serial plan of the same query, kept only when it is
@@ -379,6 +390,10 @@ PlannedStmt *RndnPlanner(Query *parse, const char *query_string, int cursor_opti
     if (!rndn::pg::g_settings.enabled || parse->commandType != CMD_SELECT || parse->hasModifyingCTE ||
         parse->rowMarks != NIL || parse->utilityStmt != nullptr || !ExtensionPresent())
         return CallPrevPlanner(parse, query_string, cursor_options, params);
+    if (MayBeCurrentOfTarget(parse, cursor_options)) {
+        AddReason("a cursor over rows of a table stays with PostgreSQL (WHERE CURRENT OF needs its scan)");
+        return CallPrevPlanner(parse, query_string, cursor_options, params);
+    }
     if (!rndn::pg::ResolveDevice(&device, &why)) {
         AddReason(why);
         return CallPrevPlanner(parse, query_string, cursor_options, params);

@@ -2,6 +2,7 @@
 holding every supported type's edge values, each run with rndn.enabled off and on.
 
     random_sql.py [--seed S] [--count N] [--db NAME] [--locale LOCALE] [--min-through PCT]
+    random_sql.py --sqlsmith [--seed S] [--count N] ...   sqlsmith's queries instead (make fuzz-sqlsmith)
 
 Needs PGHOST/PGPORT/PGUSER of a running cluster with rndn preloaded (tools/pgcluster.sh).  The
 two runs must print the same rows (compared as sorted lines: every query with a LIMIT orders by
@@ -10,13 +11,34 @@ Custom Scan (rndn) is the root of its plan and it did not fall back at run time;
 such queries must reach --min-through percent.  Prints one line per failing query (with its
 text), then 'random: N queries, M through rndn (P%)' and 'K passed, F failed'; exit 1 on any
 failure.  The same seed always draws the same queries.
+
+With --sqlsmith the queries come from sqlsmith (Debian's package; `sqlsmith --dry-run
+--exclude-catalog --seed S` over the same tables), read-only ones only (sqlsmith also writes
+INSERT/UPDATE/DELETE, which would change the tables between the runs), and none that calls a
+function with effects outside the query (pg_terminate_backend, pg_sleep, advisory locks, ...):
+those are dropped before the run and counted.  sqlsmith puts a LIMIT without ORDER BY on nearly
+every query; where that is the query's only LIMIT, the query is run without it, so that its
+whole answer is compared (it has the same rows, all of them).  Queries whose answer depends on
+the plan even then (another LIMIT or OFFSET, TABLESAMPLE, random(), time and statistics
+functions, window functions over unordered peers, ...) are only checked for crashes and counted
+as such.  Every query runs under statement_timeout (a timeout on both sides is the same
+SQLSTATE).  No floor applies to rndn's share there (sqlsmith's SQL is mostly outside what rndn
+translates); the share is printed, at the plan's root and anywhere in it.
+
+A backend that dies (psql loses its connection) is a failure: the batch goes on after it in a new
+session, and the server log is read for backends killed by a signal (--log, default the cluster's
+server.log next to $PGHOST).
 """
 import argparse
+import collections
 import os
 import random
 import re
 import subprocess
 import sys
+import time
+
+STATEMENT_TIMEOUT = "10s"
 
 SETUP = r"""
 CREATE TABLE ra (k int, g int, s smallint, b8 bigint, f float8, r real, n numeric(12,2), m numeric(8,4),
@@ -240,29 +262,117 @@ def psql(db, script, rndn):
     # rndn.force: on these small tables the cost model would leave most queries with PostgreSQL.
     env = dict(os.environ, PGOPTIONS=f"{os.environ.get('PGOPTIONS', '')} -c rndn.enabled={rndn} -c rndn.force=on")
     cmd = ["psql", "-X", "-q", "-A", "-F", "|", "-P", "footer=off", "-d", db]
-    p = subprocess.run(cmd, input=script, capture_output=True, text=True, env=env, timeout=1800)
+    p = subprocess.run(cmd, input=script, capture_output=True, text=True, env=env, timeout=7200)
     return p.stdout
 
 
 def run_batch(db, queries, rndn, explain=None):
-    """Each query's output and SQLSTATE (or its plan's first line and run-time fallback)."""
-    lines = ["\\set VERBOSITY terse"]
-    for i, q in enumerate(queries):
-        lines.append(f"\\echo @@Q {i}")
-        if explain == "plan":
-            lines.append(f"EXPLAIN (COSTS OFF) {q};")
-        elif explain == "analyze":
-            lines.append(f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) {q};")
-        else:
-            lines.append(q + ";")
-        lines.append("\\echo @@S :SQLSTATE")
-    out = psql(db, "\n".join(lines) + "\n", rndn)
+    """Each query's output and SQLSTATE (or its plan's first line and run-time fallback).  A query
+    during which the session lost its connection (a backend crash) gets the state CRASH, and the
+    batch goes on in a new session after it."""
     results = {}
-    for block in out.split("@@Q ")[1:]:
-        head, _, rest = block.partition("\n")
-        body, _, state = rest.rpartition("@@S ")
-        results[int(head)] = (body, state.strip())
+    start = 0
+    while start < len(queries):
+        lines = ["\\set VERBOSITY terse", f"SET statement_timeout = '{STATEMENT_TIMEOUT}';"]
+        for i in range(start, len(queries)):
+            q = queries[i]
+            lines.append(f"\\echo @@Q {i}")
+            if explain == "plan":
+                lines.append(f"EXPLAIN (COSTS OFF) {q};")
+            elif explain == "analyze":
+                lines.append(f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) {q};")
+            else:
+                lines.append(q + ";")
+            lines.append("\\echo @@S :SQLSTATE")
+        out = psql(db, "\n".join(lines) + "\n", rndn)
+        last = start - 1
+        for block in out.split("@@Q ")[1:]:
+            head, _, rest = block.partition("\n")
+            if not head.strip().isdigit():
+                continue
+            last = int(head)
+            if "@@S " not in rest:
+                continue
+            body, _, state = rest.rpartition("@@S ")
+            results[last] = (body, state.strip())
+        if len(queries) - 1 in results:
+            break
+        # psql stopped early: the connection was lost during the first query without a state
+        crashed = next(i for i in range(start, len(queries)) if i not in results)
+        results[crashed] = ("", "CRASH")
+        time.sleep(3)   # the postmaster restarts after a backend died
+        start = crashed + 1
     return results
+
+
+# sqlsmith: queries with effects outside the query (they would change what the other run sees, or
+# stop a backend) are dropped; queries whose answer depends on the plan are only crash-checked.
+SIDE_EFFECTS = re.compile(r"\b(?:pg_terminate_backend|pg_cancel_backend|pg_sleep\w*|pg_reload_conf|pg_rotate_logfile|"
+                          r"pg_promote|pg_switch_wal|pg_create_\w+|pg_drop_\w+|pg_replication_\w+|pg_logical_\w+|"
+                          r"pg_\w*advisory\w*|pg_notify|set_config|setval|nextval|lo_\w+|pg_read_\w*file|"
+                          r"pg_ls_\w+|pg_stat_reset\w*|pg_file_\w+|pg_log_backend_memory_contexts|pg_import_system_collations|"
+                          r"pg_backup_\w+|pg_start_backup|pg_stop_backup|pg_wal_replay_\w+|txid_current|pg_current_xact_id|"
+                          r"pg_export_snapshot|dblink\w*|pg_copy_\w+_replication_slot|pg_truncate_visibility_map)\b", re.I)
+NONDETERMINISTIC = re.compile(r"\b(?:limit|offset|fetch|random|setseed|gen_random_uuid|now|clock_\w+|"
+                              r"timeofday|current_\w+|localtime\w*|statement_timestamp|transaction_timestamp|"
+                              r"pg_stat\w*|pg_\w*xact\w*|txid_\w+|pg_backend_pid|pg_postmaster\w*|pg_current_\w+|"
+                              r"pg_last_\w+|pg_is_\w+|pg_my_temp\w*|pg_conf_load_time|pg_trigger_depth|inet_client_\w+|"
+                              r"inet_server_\w+|pg_\w*size\w*|pg_relation_\w+|age|mxid_age|pg_notification_\w+|"
+                              r"pg_listening_\w+|pg_snapshot_\w+|pg_visible_in_snapshot|pg_blocking_pids|"
+                              r"pg_safe_snapshot_blocking_pids|pg_control_\w+|pg_walfile_\w+|pg_wal_\w+|pg_get_wal_\w+|"
+                              r"version|pg_jit_available|pg_client_encoding|pg_get_keywords|"
+                              r"row_number|rank|dense_rank|percent_rank|cume_dist|ntile|lag|lead|first_value|"
+                              r"last_value|nth_value|string_agg|array_agg|json_agg|jsonb_agg|json_object_agg|"
+                              r"jsonb_object_agg|xmlagg|percentile_\w+|mode|regr_\w+|corr|covar_\w+|stddev\w*|"
+                              r"variance|var_\w+|avg|sum|pg_column_size|"
+                              r"pg_column_compression|ctid|xmin|xmax|cmin|cmax|pg_sequence_last_value|"
+                              r"pg_tablespace_location|pg_get_replica_identity_index|pg_has_role|has_\w+_privilege)\b", re.I)
+
+
+def sqlsmith_queries(db, count, seed):
+    """Read-only sqlsmith queries over db's tables: [(text to run, compared)] and a Counter of
+    what was dropped.  A query whose only LIMIT is sqlsmith's trailing one runs without it."""
+    target = (f"host={os.environ.get('PGHOST', '')} port={os.environ.get('PGPORT', '5432')} "
+              f"user={os.environ.get('PGUSER', 'postgres')} dbname={db}")
+    kept, dropped = [], collections.Counter()
+    batch = 0
+    while len(kept) < count and batch < 20:
+        try:
+            p = subprocess.run(["sqlsmith", f"--target={target}", "--exclude-catalog", "--dry-run",
+                                f"--max-queries={2 * (count - len(kept)) + 50}", f"--seed={seed + 7919 * batch}"],
+                               capture_output=True, text=True, timeout=3600)
+        except FileNotFoundError:
+            raise SystemExit("random sqlsmith: FAILED sqlsmith is not installed (tools/deps.sh installs Debian's package)")
+        batch += 1
+        for q in re.split(r";\s*\n", p.stdout):
+            q = " ".join(q.split())
+            if not q:
+                continue
+            if not re.match(r"(?i)^(select|with)\b", q) or re.search(r"(?i)\b(insert|update|delete|merge)\b", q):
+                dropped["writes"] += 1
+                continue
+            if SIDE_EFFECTS.search(q):
+                dropped["side effects"] += 1
+                continue
+            m = re.search(r"(?i)\s+limit\s+\d+$", q)
+            body = q[:m.start()] if m else q
+            # sqlsmith's TABLESAMPLE draws another sample in every run unless REPEATABLE fixes it
+            body = re.sub(r"(?i)\b(tablesample\s+(?:system|bernoulli)\s*\([^()]*\))", r"\1 repeatable (19)", body)
+            kept.append((body, not NONDETERMINISTIC.search(body)))
+            if len(kept) == count:
+                break
+        if not p.stdout.strip():
+            raise SystemExit(f"random sqlsmith: FAILED sqlsmith wrote no queries: {p.stderr[-1000:]}")
+    return kept, dropped
+
+
+def server_crashes(log, since):
+    if not log or not os.path.exists(log):
+        return []
+    with open(log, errors="replace") as f:
+        f.seek(since)
+        return re.findall(r"^.*(?:terminated by signal|was terminated by exception|"
+                          r"terminating any other active server processes).*$", f.read(), re.M)
 
 
 def zero_sign_free(line):
@@ -273,29 +383,60 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=19)
     ap.add_argument("--count", type=int, default=2000)
-    ap.add_argument("--db", default="rndn_random")
+    ap.add_argument("--db", default=None)
     ap.add_argument("--locale", default=None)
-    ap.add_argument("--min-through", type=float, default=80.0)
+    ap.add_argument("--min-through", type=float, default=None)
+    ap.add_argument("--sqlsmith", action="store_true", help="sqlsmith's queries instead of the generator's")
+    ap.add_argument("--log", default=None, help="server log to read for backends killed by a signal")
     args = ap.parse_args()
+    db = args.db or ("rndn_sqlsmith" if args.sqlsmith else "rndn_random")
+    min_through = args.min_through if args.min_through is not None else (0.0 if args.sqlsmith else 80.0)
+    log = args.log or os.path.join(os.environ.get("PGHOST", ""), "server.log")
+    log_start = os.path.getsize(log) if os.path.exists(log) else 0
+    tag = "sqlsmith" if args.sqlsmith else "random"
     locale = f" TEMPLATE template0 ENCODING 'UTF8' LOCALE '{args.locale}'" if args.locale else ""
-    out = psql("postgres", f"SET client_min_messages = warning;\nDROP DATABASE IF EXISTS {args.db};\n"
-                           f"CREATE DATABASE {args.db}{locale};\n", "off")
-    subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", args.db], input="CREATE EXTENSION IF NOT EXISTS rndn;\n" + SETUP,
+    psql("postgres", f"SET client_min_messages = warning;\nDROP DATABASE IF EXISTS {db};\n"
+                     f"CREATE DATABASE {db}{locale};\n", "off")
+    subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", db], input="CREATE EXTENSION IF NOT EXISTS rndn;\n" + SETUP,
                    text=True, check=True, capture_output=True)
-    rng = random.Random(args.seed)
-    gen = Gen(rng)
-    queries = [gen.query() for _ in range(args.count)]
-    off = run_batch(args.db, queries, "off")
-    on = run_batch(args.db, queries, "on")
-    plans = run_batch(args.db, queries, "on", explain="plan")
-    analyzed = run_batch(args.db, queries, "on", explain="analyze")
-    passed = failed = through = 0
+    dropped = collections.Counter()
+    if args.sqlsmith:
+        items, dropped = sqlsmith_queries(db, args.count, args.seed)
+        queries = [q for q, _ in items]
+        compared = [c for _, c in items]
+    else:
+        rng = random.Random(args.seed)
+        gen = Gen(rng)
+        queries = [gen.query() for _ in range(args.count)]
+        compared = [True] * len(queries)
+    t0 = time.time()
+    off = run_batch(db, queries, "off")
+    on = run_batch(db, queries, "on")
+    plans = run_batch(db, queries, "on", explain="plan")
+    analyzed = run_batch(db, queries, "on", explain="analyze")
+    seconds = time.time() - t0
+    passed = failed = through = below = crashes = checked_only = 0
+    states = collections.Counter()
     for i, q in enumerate(queries):
         (o_out, o_state), (n_out, n_state) = off.get(i, ("?", "?")), on.get(i, ("?", "?"))
-        plan = plans.get(i, ("", ""))[0].splitlines()
+        plan_text = plans.get(i, ("", ""))[0]
+        plan = plan_text.splitlines()
         root = plan[1].strip() if len(plan) > 1 else ""
-        ran = root.startswith("Custom Scan (rndn)") and "Fallback: PostgreSQL plan" not in analyzed.get(i, ("", ""))[0]
+        fell_back = "Fallback: PostgreSQL plan" in analyzed.get(i, ("", ""))[0]
+        ran = root.startswith("Custom Scan (rndn)") and not fell_back
         through += ran
+        below += (not ran) and "Custom Scan (rndn)" in plan_text and not fell_back
+        states[o_state if o_state in ("00000", "57014", "CRASH") else "error"] += 1
+        if "CRASH" in (o_state, n_state, plans.get(i, ("", ""))[1], analyzed.get(i, ("", ""))[1]):
+            crashes += 1
+            failed += 1
+            print(f"{tag} q{i} (seed {args.seed}): FAILED the backend died (off {o_state}, on {n_state}, "
+                  f"EXPLAIN {plans.get(i, ('', ''))[1]}, EXPLAIN ANALYZE {analyzed.get(i, ('', ''))[1]})\n    {q}")
+            continue
+        if not compared[i]:
+            checked_only += 1
+            passed += 1
+            continue
         same = o_state == n_state and sorted(o_out.splitlines()) == sorted(n_out.splitlines())
         if not same and o_state == n_state and "FROM ra a " in q and " JOIN " in q:
             # Of two equal floats (-0 and 0), PostgreSQL's min/max keep the later row: over a
@@ -305,16 +446,27 @@ def main():
             passed += 1
         else:
             failed += 1
-            print(f"random q{i} (seed {args.seed}): FAILED via {'rndn' if ran else 'PostgreSQL plan'} "
+            print(f"{tag} q{i} (seed {args.seed}): FAILED via {'rndn' if ran else 'PostgreSQL plan'} "
                   f"(SQLSTATE {n_state} vs {o_state})\n    {q}")
             for line in [l for l in o_out.splitlines() if l not in n_out.splitlines()][:3]:
                 print(f"    off only: {line}")
             for line in [l for l in n_out.splitlines() if l not in o_out.splitlines()][:3]:
                 print(f"    on only:  {line}")
+    died = server_crashes(log, log_start)
+    if died and not crashes:
+        failed += 1
+        print(f"{tag} server log: FAILED {'; '.join(died[:3])}")
     share = 100.0 * through / max(1, len(queries))
-    print(f"random: {len(queries)} queries (seed {args.seed}), {through} through rndn ({share:.1f}%)")
-    if share < args.min_through:
-        print(f"random through-rndn share: FAILED ({share:.1f}% < {args.min_through}%)")
+    if args.sqlsmith:
+        print(f"sqlsmith: {sum(dropped.values())} generated queries dropped ({dropped['writes']} writes, "
+              f"{dropped['side effects']} with side effects); {len(queries) - checked_only} compared, {checked_only} "
+              f"only checked for crashes (plan-dependent); PostgreSQL answered {states['00000']}, raised an error in "
+              f"{states['error']}, timed out in {states['57014']}")
+    print(f"{tag}: {len(queries)} queries (seed {args.seed}), {through} through rndn ({share:.1f}%)"
+          + (f", {below} more with rndn below the root ({100.0 * below / max(1, len(queries)):.1f}%)" if args.sqlsmith else "")
+          + f", {crashes} crashes, {seconds:.0f} s")
+    if share < min_through:
+        print(f"{tag} through-rndn share: FAILED ({share:.1f}% < {min_through}%)")
         failed += 1
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
