@@ -320,7 +320,7 @@ NONDETERMINISTIC = re.compile(r"\b(?:limit|offset|fetch|random|setseed|gen_rando
                               r"inet_server_\w+|pg_\w*size\w*|pg_relation_\w+|age|mxid_age|pg_notification_\w+|"
                               r"pg_listening_\w+|pg_snapshot_\w+|pg_visible_in_snapshot|pg_blocking_pids|"
                               r"pg_safe_snapshot_blocking_pids|pg_control_\w+|pg_walfile_\w+|pg_wal_\w+|pg_get_wal_\w+|"
-                              r"version|pg_jit_available|pg_client_encoding|pg_get_keywords|"
+                              r"version|pg_jit_available|pg_client_encoding|pg_get_keywords|rndn_\w+|"
                               r"row_number|rank|dense_rank|percent_rank|cume_dist|ntile|lag|lead|first_value|"
                               r"last_value|nth_value|string_agg|array_agg|json_agg|jsonb_agg|json_object_agg|"
                               r"jsonb_object_agg|xmlagg|percentile_\w+|mode|regr_\w+|corr|covar_\w+|stddev\w*|"
