@@ -1,6 +1,6 @@
 """PostgreSQL's own regression suite, run twice: on PostgreSQL alone and with rndn forced.
 
-    run.py [--src DIR] [--out DIR] [--schedule FILE | TEST ...] [--only off|on] [--compare-only]
+    run.py [--src DIR] [--out DIR] [--schedule FILE | TEST ...] [--compare-only] [--device cpu]
 
 The suite (src/test/regress of Debian's postgresql-15 source package, fetched and its C modules
 built by tools/pgregress-src.sh unless --src names it) runs with the installed server's
@@ -328,7 +328,10 @@ def main():
     ap.add_argument("--schedule", help="default: the suite's parallel_schedule")
     ap.add_argument("--compare-only", action="store_true", help="compare the results of an earlier run")
     ap.add_argument("--expected", default=os.path.join(HERE, "expected.txt"))
+    ap.add_argument("--device", help="rndn.device for the run with rndn (default: the server's, auto)")
     args = ap.parse_args()
+    if args.device:
+        MODES["on"] += f"rndn.device = {args.device}\n"
     src = args.src
     if not src:
         p = sh([os.path.join(ROOT, "tools/pgregress-src.sh")])
@@ -368,6 +371,7 @@ def main():
     names = args.tests or schedule_tests(schedule)
     expected = load_expected(args.expected)
     totals = collections.Counter()
+    plans = rndn_plans = 0   # how much rndn took: the plans the suite's EXPLAINs show
     for t in names:
         fa, fb = (os.path.join(res[m][0], t + ".out") for m in ("off", "on"))
         if not os.path.exists(fa) or not os.path.exists(fb):
@@ -380,6 +384,10 @@ def main():
         with open(fb, errors="replace") as f:
             b = f.read().splitlines()
         ntab, allowed, problems = compare(a, b)
+        for h, sep, foot in tables(b):
+            if "QUERY PLAN" in b[h]:
+                plans += 1
+                rndn_plans += any("Custom Scan (rndn)" in line for line in b[sep:foot])
         known, unexplained = [], []
         for kind, q, detail in problems:
             folded = " ".join(q.split())
@@ -418,7 +426,8 @@ def main():
         failed += bool(crashes)
     print(f"pgregress: {totals['tests']} tests, {totals['outputs']} query outputs; allowed differences: "
           f"{totals['allowed plan']} plan text, {totals['allowed order']} row order; {totals['known']} known, "
-          f"{totals['unexplained']} unexplained")
+          f"{totals['unexplained']} unexplained; with rndn, {rndn_plans} of the {plans} plans EXPLAIN shows hold "
+          f"Custom Scan (rndn)")
     return 1 if failed else 0
 
 
