@@ -9,7 +9,8 @@
 #
 # DIR defaults to build/pgcluster.  PGCLUSTER_CONF (lines of postgresql.conf) is appended when the
 # cluster is created, after the defaults, so it overrides them (e.g. shared_preload_libraries = ''
-# for a server without rndn); PGBIN picks another PostgreSQL 15 installation tree's binaries.
+# for a server without rndn); PGCLUSTER_LOCALE is initdb's locale (default C); PGBIN picks another
+# PostgreSQL 15 installation tree's binaries.
 # initdb refuses to run as root, so as root the server runs as the unprivileged user postgres
 # (created by Debian's postgresql-common).
 set -euo pipefail
@@ -77,7 +78,7 @@ start() {
   mkdir -p "$DIR"
   if [ "$(id -u)" = 0 ]; then chown postgres "$DIR"; fi
   if [ ! -f "$DATA/PG_VERSION" ]; then
-    as_owner "$PGBIN/initdb" -D "$DATA" --auth=trust --username=postgres --locale=C --encoding=UTF8 >"$DIR/initdb.log" 2>&1 ||
+    as_owner "$PGBIN/initdb" -D "$DATA" --auth=trust --username=postgres --locale="${PGCLUSTER_LOCALE:-C}" --encoding=UTF8 >"$DIR/initdb.log" 2>&1 ||
       { cat "$DIR/initdb.log" >&2; exit 1; }
     local port; port=$(free_port)
     cat >> "$DATA/postgresql.conf" <<EOC

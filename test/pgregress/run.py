@@ -1,6 +1,7 @@
 """PostgreSQL's own regression suite, run twice: on PostgreSQL alone and with rndn forced.
 
     run.py [--src DIR] [--out DIR] [--schedule FILE | TEST ...] [--compare-only] [--device cpu]
+           [--locale C.UTF-8]
 
 The suite (src/test/regress of Debian's postgresql-15 source package, fetched and its C modules
 built by tools/pgregress-src.sh unless --src names it) runs with the installed server's
@@ -329,7 +330,10 @@ def main():
     ap.add_argument("--compare-only", action="store_true", help="compare the results of an earlier run")
     ap.add_argument("--expected", default=os.path.join(HERE, "expected.txt"))
     ap.add_argument("--device", help="rndn.device for the run with rndn (default: the server's, auto)")
+    ap.add_argument("--locale", help="both clusters' locale (default C)")
     args = ap.parse_args()
+    if args.locale:
+        os.environ["PGCLUSTER_LOCALE"] = args.locale   # initdb's: the suite's database inherits it
     if args.device:
         MODES["on"] += f"rndn.device = {args.device}\n"
     src = args.src
@@ -365,6 +369,9 @@ def main():
             res[mode] = run_suite(mode, src, out, args.tests, schedule)
         except (RuntimeError, subprocess.TimeoutExpired) as e:
             print(f"pgregress run {mode}: FAILED {str(e)[-1500:]}")
+            return 1
+        if not os.path.isdir(res[mode][0]):
+            print(f"pgregress run {mode}: FAILED pg_regress wrote no results: {res[mode][3].strip()[-1500:]}")
             return 1
         print(f"pgregress: {'rndn forced' if mode == 'on' else 'PostgreSQL alone'}: suite ran in {res[mode][1]:.0f} s",
               flush=True)
