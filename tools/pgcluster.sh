@@ -101,6 +101,10 @@ EOC
   if as_owner "$PGBIN/pg_ctl" -D "$DATA" status >/dev/null 2>&1; then
     echo "$ENVFILE"; return
   fi
+  # a data directory copied from another checkout still names that checkout's socket directory
+  if [ "$(grep -E '^unix_socket_directories' "$DATA/postgresql.conf" | tail -1)" != "unix_socket_directories = '$DIR'" ]; then
+    echo "unix_socket_directories = '$DIR'" >> "$DATA/postgresql.conf"
+  fi
   # the port may have been taken since the cluster was created
   local port; port=$(grep -E '^port = ' "$DATA/postgresql.conf" | tail -1 | awk '{print $3}')
   if ls -a "$DIR" /tmp 2>/dev/null | grep -q "^\.s\.PGSQL\.$port$" || (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; then
