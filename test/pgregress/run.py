@@ -122,7 +122,11 @@ def run_suite(mode, src, out, tests, schedule):
     finally:
         sh([os.path.join(ROOT, "tools/pgcluster.sh"), "stop", cluster], env=env)
     with open(log, errors="replace") as f:
-        crashes = CRASH.findall(f.read())
+        text = f.read()
+    crashes = CRASH.findall(text)
+    with open(os.path.join(work, "server.log"), "w") as f:   # the cluster (340 MB) goes, its log stays
+        f.write(text)
+    sh([os.path.join(ROOT, "tools/pgcluster.sh"), "destroy", cluster], env=env)
     return os.path.join(work, "results"), seconds, crashes, p.stdout + p.stderr
 
 
