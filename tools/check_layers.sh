@@ -4,7 +4,10 @@
 #   - src/planner_hook and src/executor never include each other's headers; src/pg_base, the
 #     base below both, includes neither;
 #   - the core components (every other folder of src/) include no PostgreSQL header and none of
-#     the three PostgreSQL-side folders.
+#     the three PostgreSQL-side folders;
+#   - src/planner_hook writes no HorseIR text: the translator builds a hir::Program with
+#     hir::Builder and names builtins by hir::Builtin, so no string literal there holds a
+#     fragment of HorseIR ("@name(", "t1:? =", "check_cast(", ":i64", "`sym", "import Builtin").
 # A quoted include "dir/file" counts as rndn's own when ROOT/src/dir/file exists (PostgreSQL has
 # headers named executor/... too, which the PostgreSQL side may include).
 set -u
@@ -46,5 +49,18 @@ for d in */; do
     d=${d%/}
     case " $pg_side " in *" $d "*) continue ;; esac
     check_folder "$d" $pg_side --no-pg
+done
+
+# HorseIR text fragments in string literals of src/planner_hook (comments are not looked at).
+hir_text='"[^"]*(@[A-Za-z_]|:\?|check_cast\(|:(bool|i8|i16|i32|i64|f32|f64|str|sym|date|dec64|dec128)\b|`[A-Za-z_]|import Builtin|def main)'
+for f in planner_hook/*.h planner_hook/*.cpp planner_hook/*.def; do
+    [ -f "$f" ] || continue
+    hits=$(sed -e 's://.*$::' "$f" | grep -nE "$hir_text")
+    if [ -n "$hits" ]; then
+        while IFS= read -r h; do
+            echo "layering: src/$f:${h%%:*}: HorseIR text in a string literal (build it with hir::Builder): ${h#*:}" >&2
+        done <<< "$hits"
+        bad=1
+    fi
 done
 exit $bad

@@ -186,6 +186,9 @@ public:
     explicit Runner(cpujit::Device &device, bool warp_reduce = false) : device_(device), warp_reduce_(warp_reduce) {}
     Expected<hir::Value> Run(const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &options,
                              RunStats *stats = nullptr);
+    // Same, with the values of the entry function's parameters (one per parameter, in order).
+    Expected<hir::Value> Run(const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &options,
+                             const std::vector<hir::Value> &entry_args, RunStats *stats = nullptr);
 
 private:
     cpujit::Device &device_;

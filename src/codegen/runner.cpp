@@ -72,6 +72,9 @@ public:
         return hir::Value();
     }
 
+    // An entry parameter's value, before Run.
+    void SetSlot(int slot, hir::Value v) { frame_[static_cast<size_t>(slot)] = std::move(v); }
+
 private:
     Status Interp(const hir::Stmt &s) {
         RNDN_ASSIGN_OR_RETURN(auto vals, hir::EvaluateExpr(*p_.program, s.expr, frame_, data_, opts_));
@@ -500,14 +503,27 @@ private:
 }  // namespace
 
 Expected<hir::Value> Runner::Run(const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &options, RunStats *stats) {
+    return Run(p, data, options, {}, stats);
+}
+
+Expected<hir::Value> Runner::Run(const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &options,
+                                 const std::vector<hir::Value> &entry_args, RunStats *stats) {
     RunStats local;
     RunStats &st = stats ? *stats : local;
     if (!p.program || !p.entry) return Status::Internal("Runner: empty outlined program");
+    if (entry_args.size() != p.entry->params.size())
+        return Status::Internal("Runner: " + std::to_string(p.entry->params.size()) + " entry parameter(s), " +
+                                std::to_string(entry_args.size()) + " value(s)");
     if (!StraightLine(*p.entry)) {
         ++st.statements_interpreted;
-        return hir::Interpret(*p.program, data, options);
+        return hir::Interpret(*p.program, data, options, entry_args);
     }
     Exec e(device_, p, data, options, st, warp_reduce_);
+    for (size_t i = 0; i < entry_args.size(); ++i) {
+        const int slot = p.entry->params[i].slot;
+        if (slot < 0) return Status::Internal("Runner: entry parameter without a slot (unchecked program)");
+        e.SetSlot(slot, entry_args[i]);
+    }
     try {
         return e.Run();
     } catch (const std::bad_alloc &) {

@@ -25,6 +25,7 @@ extern "C" {
 #include "executor/scan_run.h"
 #include "runtime/runtime.h"
 #include "pg_base/boundary.h"
+#include "pg_base/datum_value.h"
 #include "pg_base/guc.h"
 #include "pg_base/pg_call.h"
 #include "pg_base/plan_node.h"
@@ -68,13 +69,37 @@ Status BeginImpl(RndnScanState *s, CustomScan *cs) {
     return Status::Ok();
 }
 
+// The values of the entry function's parameters (a generic plan's query parameters, named
+// pg::ParamName(n)), one scalar column each in the plan's order.  A value that has no exact
+// HorseIR form (a numeric of another scale than the one the program was made for, a NaN ...)
+// is UNSUPPORTED: PostgreSQL's plan runs instead.
+Expected<std::vector<hir::Column>> ParamValues(const runtime::CompiledPlan &plan, ParamListInfo params) {
+    std::vector<hir::Column> out;
+    for (const hir::Param &p : plan.parameters()) {
+        const int id = pg::ParamIdOf(p.name);
+        if (id < 1 || params == nullptr || id > params->numParams) return Status::Unsupported("parameter " + p.name + " has no value");
+        ParamExternData scratch;
+        // A parameter hook (PL/pgSQL) may raise: guarded.
+        ParamExternData *prm = params->paramFetch != nullptr
+                                   ? pg::PgCall([params, id, &scratch] { return params->paramFetch(params, id, false, &scratch); })
+                                   : &params->params[id - 1];
+        if (prm == nullptr || !OidIsValid(prm->ptype)) return Status::Unsupported("parameter $" + std::to_string(id) + " has no value");
+        Expected<std::shared_ptr<hir::Vector>> v = pg::ScalarFromDatum(prm->ptype, (uintptr_t)prm->value, prm->isnull, p.type);
+        if (!v.ok()) return Status::Unsupported("parameter $" + std::to_string(id) + ": " + v.status().message());
+        RNDN_ASSIGN_OR_RETURN(hir::Column c, hir::ColumnFromVector(std::move(v.value())));
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
 // Runs the program on the device rndn.device names, through the runtime's device interface,
-// over the loaded columns (bound as the loader's registry: no copy).
-Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program) {
+// over the loaded columns (bound as the loader's registry: no copy) and the parameters' values.
+Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program, ParamListInfo params) {
     DeviceChoice choice = DeviceChoice::INTERP;
     const char *why = nullptr;
     if (!ResolveDevice(&choice, &why)) return Status::Unsupported(why != nullptr ? why : "no device");
     RNDN_ASSIGN_OR_RETURN(auto plan, runtime::CompiledPlan::Compile(std::move(program)));
+    RNDN_ASSIGN_OR_RETURN(std::vector<hir::Column> param_values, ParamValues(*plan, params));
     RNDN_ASSIGN_OR_RETURN(auto device, runtime::MakeDevice(DeviceName(choice)));
     runtime::RunOptions options;
     options.memory_budget = std::max<int64_t>(1, run.alloc.limit() - run.alloc.used());
@@ -83,6 +108,7 @@ Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program) {
     RNDN_RETURN_IF_ERROR(device->Prepare(plan, options));
     runtime::Inputs inputs;
     inputs.registry = &run.registry;
+    inputs.parameters = std::move(param_values);
     RNDN_RETURN_IF_ERROR(device->Bind(inputs));
     Status st = device->Run();
     run.device = DeviceName(choice);
@@ -101,33 +127,19 @@ Status ExecuteImpl(ScanRun &run, Snapshot snapshot, ParamListInfo params) {
             hir::ReleasePooledPayloads(keep);
         }
     } pool_release;
-    if (run.program_text.find("$P") != std::string::npos) {
-        RNDN_RETURN_IF_ERROR(plan::SubstituteParams(run.program_text, [params](int id, unsigned *type, uintptr_t *value, bool *isnull) {
-            if (params == nullptr || id < 1 || id > params->numParams) return false;
-            ParamExternData scratch;
-            // A parameter hook (PL/pgSQL) may raise: guarded.
-            ParamExternData *prm = params->paramFetch != nullptr
-                                       ? pg::PgCall([params, id, &scratch] { return params->paramFetch(params, id, false, &scratch); })
-                                       : &params->params[id - 1];
-            if (prm == nullptr || !OidIsValid(prm->ptype)) return false;
-            *type = prm->ptype;
-            *value = (uintptr_t)prm->value;
-            *isnull = prm->isnull;
-            return true;
-        }));
-    }
     const auto t0 = std::chrono::steady_clock::now();
     RNDN_RETURN_IF_ERROR(LoadRelationsUnsafe(run, snapshot));
     const auto t1 = std::chrono::steady_clock::now();
     run.load_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
     auto parsed = hir::ParseProgram(run.program_text, "rndn");
     if (!parsed.ok()) return Status::Internal("HorseIR program does not parse: " + parsed.status().message());
-    Expected<hir::Value> result = RunOnDevice(run, std::move(parsed.value()));
+    Expected<hir::Value> result = RunOnDevice(run, std::move(parsed.value()), params);
     run.exec_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
     if (!result.ok()) {
         const Status &st = result.status();
         if (st.code() == Code::USER_ERROR && !(st.sqlstate() == sqlstate::kDatatypeMismatch)) return st;
         if (st.code() == Code::CANCELLED || st.code() == Code::OUT_OF_MEMORY) return st;
+        if (st.code() == Code::UNSUPPORTED) return st;  // e.g. a parameter value without an exact form
         return Status::Internal("HorseIR program failed: " + st.ToString());
     }
     run.result = std::move(result.value());

@@ -480,6 +480,10 @@ Expected<Program> ParseProgram(std::string_view text, std::string_view filename)
 Status CheckProgram(Program &program);
 // Canonical text; ParseProgram(PrintProgram(p)) prints identically.
 std::string PrintProgram(const Program &program);
+// The canonical text of one expression or operand, as PrintProgram writes it inside a
+// statement ("@plus(t1, 2:i64)", "check_cast(t3, dec128<2>)", "t7").
+std::string PrintExpr(const Expr &expr);
+std::string PrintOperand(const Operand &operand);
 
 // ----------------------------------------------------------------------------------------------
 // Shape analysis (shapes.cpp; thesis §4.3, shared/docs/rndn-thesis-digest.md §3.3): the abstract

@@ -145,6 +145,9 @@ public:
 
 }  // namespace
 
+std::string PrintExpr(const Expr &expr) { return Printer::Expr_(expr); }
+std::string PrintOperand(const Operand &operand) { return Printer::Operand_(operand); }
+
 std::string PrintProgram(const Program &program) {
     Printer p;
     p.Program_(program);

@@ -9,6 +9,19 @@ extern "C" {
 
 namespace rndn::pg {
 
+std::string ParamName(int paramid) { return "rndn_p" + std::to_string(paramid); }
+
+int ParamIdOf(const std::string &name) {
+    static const std::string kPrefix = "rndn_p";
+    if (name.size() <= kPrefix.size() || name.compare(0, kPrefix.size(), kPrefix) != 0) return -1;
+    int id = 0;
+    for (size_t i = kPrefix.size(); i < name.size(); ++i) {
+        if (name[i] < '0' || name[i] > '9' || id > 100000000) return -1;
+        id = id * 10 + (name[i] - '0');
+    }
+    return id;
+}
+
 std::string SerializeRelations(const std::vector<RelationRead> &rels) {
     std::string s;
     for (const RelationRead &r : rels) {

@@ -41,10 +41,12 @@ struct RelationRead {
 std::string SerializeRelations(const std::vector<RelationRead> &rels);
 bool ParseRelations(const std::string &text, std::vector<RelationRead> *rels);
 
-// Generic plans: a program may hold placeholders "$P<n>:<type>$" for query parameter n.  Before
-// each run the executor replaces every one (outside string literals) by the literal of the
-// parameter's value; `fetch(n, &type_oid, &datum, &isnull)` supplies it (false: no value).
-using ParamFetchFn = std::function<bool(int, unsigned *, uintptr_t *, bool *)>;
+// Generic plans: query parameter n (PARAM_EXTERN) is the entry function's parameter named
+// ParamName(n) ("rndn_p<n>"), declared with the HorseIR type of the parameter's PostgreSQL type.
+// The executor binds each one to the parameter's value before the run (no text substitution).
+std::string ParamName(int paramid);
+// n for a name ParamName(n); -1 for any other name.
+int ParamIdOf(const std::string &name);
 
 // The methods object of Custom Scan (rndn): the planner puts it in every node it makes, the
 // executor supplies the function that creates the node's state.
@@ -54,14 +56,6 @@ using CreateScanStateFn = Node *(*)(CustomScan *);
 void RegisterScanMethods(CreateScanStateFn create);
 
 }  // namespace rndn::pg
-
-namespace rndn::plan {
-using ParamFetchFn = pg::ParamFetchFn;
-// Replaces the parameter placeholders of `program` by literals; UNSUPPORTED when a value has no
-// HorseIR literal (the executor then runs PostgreSQL's plan).  Defined by src/planner_hook
-// (the literal syntax is the translator's); linked, not included, by the executor.
-Status SubstituteParams(std::string &program, const ParamFetchFn &fetch);
-}  // namespace rndn::plan
 
 // The entry points of the two sides, called once by _PG_init (src/pg_base/module.cpp).
 namespace rndn::exec {

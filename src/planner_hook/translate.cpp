@@ -2,31 +2,31 @@
 // aggregation, sort, limit, unique, joins (hash, merge, nested loop; inner, outer, semi, anti),
 // init plans and correlated subqueries (decorrelated through Rel::extras).
 #include "planner_hook/translator.h"
+#include "pg_base/guc.h"
 #include "catalog/pg_collation.h"
 
 namespace rndn::plan::internal {
 // ---------------------------------------------------------------------------------------------
 // Relations
 
-std::function<Expected<std::string>()> ConstLen(const std::string &v) {
-    return [v]() -> Expected<std::string> { return v; };
+LenFn ConstLen(const Op &v) {
+    return [v]() -> Expected<Op> { return v; };
 }
 
-Translator::RelP Translator::Take(const RelP &in, const std::string &idx, bool compress,
-                                  std::function<Expected<std::string>()> len) {
+Translator::RelP Translator::Take(const RelP &in, const Op &idx, bool compress, LenFn len) {
     auto out = std::make_shared<Rel>();
     for (const LazyPtr &c : in->cols)
         out->cols.push_back(std::make_shared<LazyCol>([this, c, idx, compress]() -> Expected<Col> {
             RNDN_ASSIGN_OR_RETURN(Col x, c->Get());
             if (x.scalar) return x;
-            x.var = Emit(compress ? "@compress(" + idx + ", " + x.var + ")" : "@index(" + x.var + ", " + idx + ")");
+            x.var = compress ? Emit(B::COMPRESS, {idx, x.var}) : Emit(B::INDEX, {x.var, idx});
             return x;
         }));
     for (const auto &[key, c] : in->extras)
         out->extras[key] = std::make_shared<LazyCol>([this, c, idx, compress]() -> Expected<Col> {
             RNDN_ASSIGN_OR_RETURN(Col x, c->Get());
             if (x.scalar) return x;
-            x.var = Emit(compress ? "@compress(" + idx + ", " + x.var + ")" : "@index(" + x.var + ", " + idx + ")");
+            x.var = compress ? Emit(B::COMPRESS, {idx, x.var}) : Emit(B::INDEX, {x.var, idx});
             return x;
         });
     out->deferred = in->deferred;
@@ -34,7 +34,7 @@ Translator::RelP Translator::Take(const RelP &in, const std::string &idx, bool c
     return out;
 }
 
-Expected<std::string> Translator::Mask(List *quals, const Ctx &ctx) {
+Expected<Op> Translator::Mask(List *quals, const Ctx &ctx) {
     std::optional<Col> acc;
     ListCell *lc;
     // PostgreSQL evaluates quals in order and stops at the first false one.
@@ -47,7 +47,7 @@ Expected<std::string> Translator::Mask(List *quals, const Ctx &ctx) {
         if (!acc) {
             acc = c;
         } else {
-            acc->var = Emit("@and(" + acc->var + ", " + c.var + ")");
+            acc->var = Emit(B::AND, {acc->var, c.var});
             acc->scalar = acc->scalar && c.scalar;
         }
     }
@@ -71,13 +71,13 @@ Expected<Translator::RelP> Translator::ProjectOver(Plan *plan, RelP rel, List *q
 Expected<Translator::RelP> Translator::FilterAndProject(Plan *plan, Ctx ctx, List *quals,
                                                         std::map<int, Expr *> extra_exprs) {
     if (quals != NIL) {
-        RNDN_ASSIGN_OR_RETURN(std::string mask, Mask(quals, ctx));
+        RNDN_ASSIGN_OR_RETURN(Op mask, Mask(quals, ctx));
         auto old_len = ctx.len_var;
-        auto memo = std::make_shared<std::optional<std::string>>();
-        auto new_len = [this, mask, old_len, memo]() -> Expected<std::string> {
+        auto memo = std::make_shared<std::optional<Op>>();
+        auto new_len = [this, mask, old_len, memo]() -> Expected<Op> {
             if (!*memo) {
-                RNDN_ASSIGN_OR_RETURN(std::string lv, old_len());
-                *memo = Emit("@compress(" + mask + ", " + lv + ")");
+                RNDN_ASSIGN_OR_RETURN(Op lv, old_len());
+                *memo = Emit(B::COMPRESS, {mask, lv});
             }
             return **memo;
         };
@@ -87,7 +87,7 @@ Expected<Translator::RelP> Translator::FilterAndProject(Plan *plan, Ctx ctx, Lis
             for (const auto &[a, c] : *ctx.aggs)
                 (*filtered)[a] = std::make_shared<LazyCol>([this, c, mask]() -> Expected<Col> {
                     RNDN_ASSIGN_OR_RETURN(Col x, c->Get());
-                    if (!x.scalar) x.var = Emit("@compress(" + mask + ", " + x.var + ")");
+                    if (!x.scalar) x.var = Emit(B::COMPRESS, {mask, x.var});
                     return x;
                 });
             ctx.aggs = filtered;
@@ -100,7 +100,7 @@ Expected<Translator::RelP> Translator::FilterAndProject(Plan *plan, Ctx ctx, Lis
                 auto it = cache->find(a);
                 if (it != cache->end()) return it->second;
                 RNDN_ASSIGN_OR_RETURN(Col x, base(a));
-                if (!x.scalar) x.var = Emit("@compress(" + mask + ", " + x.var + ")");
+                if (!x.scalar) x.var = Emit(B::COMPRESS, {mask, x.var});
                 (*cache)[a] = x;
                 return x;
             };
@@ -205,7 +205,7 @@ Expected<Translator::RelP> Translator::Scan(Plan *plan, Index scanrelid, List *q
     summary_order_.push_back(rname);
     summary_cols_[rname] = std::string(relname ? relname : "?") + " (";
     if (relname) pfree(relname);
-    const std::string tvar = Emit("@load_table(`" + rname + ":sym)");
+    const Op tvar = Emit(B::LOAD_TABLE, {b_.Sym(rname)});
     auto cache = std::make_shared<std::map<AttrNumber, Col>>();
     auto load = [this, relid, rel_index, rname, tvar, cache, plan](AttrNumber a) -> Expected<Col> {
         auto it = cache->find(a);
@@ -220,7 +220,7 @@ Expected<Translator::RelP> Translator::Scan(Plan *plan, Index scanrelid, List *q
         c.type = type;
         c.typmod = typmod;
         c.scale = scale;
-        c.var = Emit("check_cast(@column_value(" + tvar + ", `a" + std::to_string(a) + ":sym), " + *t + ")");
+        c.var = Emit(hir::Builder::Cast(b_.Call(B::COLUMN_VALUE, {tvar, b_.Sym("a" + std::to_string(a))}), *t));
         (*cache)[a] = c;
         RelationRead &rr = rels_[rel_index];
         rr.attnums.push_back(a);
@@ -233,7 +233,7 @@ Expected<Translator::RelP> Translator::Scan(Plan *plan, Index scanrelid, List *q
         return c;
     };
     // The length of the relation: any column; the first one that is not dropped.
-    auto len = [load, relid, plan, cache]() -> Expected<std::string> {
+    auto len = [load, relid, plan, cache]() -> Expected<Op> {
         if (!cache->empty()) return cache->begin()->second.var;
         Relation r = RelationIdGetRelation(relid);
         AttrNumber first = 0;
@@ -331,8 +331,8 @@ Expected<Translator::RelP> Translator::IndexScanNode(Plan *plan, Oid indexid, In
         extra[-1 - i] = (Expr *)makeVar(scanrelid, keys[i], type, typmod, coll, 0);
     }
     RNDN_ASSIGN_OR_RETURN(RelP rel, Scan(plan, scanrelid, quals, index_tlist, extra));
-    std::vector<std::string> kv;
-    std::string flags;
+    std::vector<Op> kv;
+    std::vector<bool> flags;
     const bool backward = ScanDirectionIsBackward(dir);
     for (int i = 0; i < nkeys; ++i) {
         RNDN_ASSIGN_OR_RETURN(Col c, rel->extras[-1 - i]->Get());
@@ -343,25 +343,17 @@ Expected<Translator::RelP> Translator::IndexScanNode(Plan *plan, Oid indexid, In
         if (backward) desc = !desc;
         if (c.scalar) continue;
         kv.push_back(c.var);
-        flags += flags.empty() ? "" : ",";
-        flags += desc ? "0" : "1";
+        flags.push_back(!desc);
     }
     for (int i = 0; i < nkeys; ++i) rel->extras.erase(-1 - i);
     if (kv.empty() || order_free) return rel;  // nobody downstream sees the order
-    std::string order;
-    if (kv.size() == 1) {
-        order = Emit("@order(" + kv[0] + ", " + flags + ":bool)");
-    } else {
-        std::string l = "@list(";
-        for (size_t i = 0; i < kv.size(); ++i) l += (i ? ", " : "") + kv[i];
-        order = Emit("@order(" + Emit(l + ")") + ", (" + flags + "):bool)");
-    }
+    Op order = Emit(B::ORDER, {KeyList(kv), b_.Bools(flags)});
     return Take(rel, order, false, ConstLen(order));
 }
 
 // Aggregate of one input column; `group_vals` is the @values of the grouping dictionary, or
 // null for a plain aggregate.
-Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const std::string *group_vals, const Plan *node) {
+Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const Plan *node) {
     const bool distinct = a->aggdistinct != NIL;
     if (distinct && FuncName(a->aggfnoid) != "count") return Unsup(node, "aggregate with DISTINCT other than count");
     if (a->aggorder != NIL) return Unsup(node, "ordered aggregate");
@@ -373,10 +365,10 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const std::string *group_va
     if (a->aggstar) {
         if (name != "count") return Unsup(node, name + "(*)");
         if (group_vals) {
-            out.var = Emit("@raze(" + Emit("@each(@len, " + *group_vals + ")") + ")");
+            out.var = Emit(B::RAZE, {Emit(B::EACH, {Fn(B::LEN), *group_vals})});
         } else {
-            RNDN_ASSIGN_OR_RETURN(std::string lv, in.len_var());
-            out.var = Emit("@len(" + lv + ")");
+            RNDN_ASSIGN_OR_RETURN(Op lv, in.len_var());
+            out.var = Emit(B::LEN, {lv});
         }
         return out;
     }
@@ -388,35 +380,35 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const std::string *group_va
     RNDN_ASSIGN_OR_RETURN(Col x, X(((TargetEntry *)linitial(a->args))->expr, ctx));
     RNDN_ASSIGN_OR_RETURN(x, Materialize(x, in.len_var));
     const Oid at = x.type;
-    std::string builtin;
-    std::string cast;
+    B builtin = B::COUNT_;
+    std::optional<hir::Type> cast;
     int scale = x.scale;
     if (name == "count" && distinct) {
         if (!HirType(at, at == NUMERICOID ? std::max(x.scale, 0) : 0)) return Unsup(node, "count(DISTINCT " + TypeName(at) + ")");
         if (group_vals) {
-            std::string parts = Emit("@each_right(@index, " + x.var + ", " + *group_vals + ")");
-            std::string u = Emit("@each(@unique, " + parts + ")");
-            std::string d = Emit("@each_item(@index, " + parts + ", " + u + ")");
-            out.var = Emit("@raze(" + Emit("@each(@count, " + d + ")") + ")");
+            Op parts = Emit(B::EACH_RIGHT, {Fn(B::INDEX), x.var, *group_vals});
+            Op u = Emit(B::EACH, {Fn(B::UNIQUE), parts});
+            Op d = Emit(B::EACH_ITEM, {Fn(B::INDEX), parts, u});
+            out.var = Emit(B::RAZE, {Emit(B::EACH, {Fn(B::COUNT), d})});
         } else {
-            out.var = Emit("@count(" + Emit("@index(" + x.var + ", " + Emit("@unique(" + x.var + ")") + ")") + ")");
+            out.var = Emit(B::COUNT, {Emit(B::INDEX, {x.var, Emit(B::UNIQUE, {x.var})})});
         }
         return out;
     } else if (name == "count") {
-        builtin = "count";
+        builtin = B::COUNT;
     } else if (name == "sum") {
-        builtin = "sum";
-        if (at == INT2OID || at == INT4OID) cast = "i64";
-        else if (at == INT8OID) cast = "dec128<0>", scale = 0;
+        builtin = B::SUM;
+        if (at == INT2OID || at == INT4OID) cast = hir::Type(hir::TypeKind::I64);
+        else if (at == INT8OID) cast = Dec128(0), scale = 0;
         else if (at != NUMERICOID && at != FLOAT4OID && at != FLOAT8OID) return Unsup(node, "sum(" + TypeName(at) + ")");
     } else if (name == "avg") {
-        builtin = "avg";
-        if (IsIntType(at)) cast = "dec128<0>";
-        else if (at == FLOAT4OID) cast = "f64";
+        builtin = B::AVG;
+        if (IsIntType(at)) cast = Dec128(0);
+        else if (at == FLOAT4OID) cast = hir::Type(hir::TypeKind::F64);
         else if (at != NUMERICOID && at != FLOAT8OID) return Unsup(node, "avg(" + TypeName(at) + ")");
         scale = -1;
     } else if (name == "min" || name == "max") {
-        builtin = name;
+        builtin = name == "min" ? B::MIN : B::MAX;
         // Text compares bytewise in the interpreter: only under a C collation.
         if (IsTextType(at) && !ByteOrderCollation(a->inputcollid))
             return Unsup(node, name + "(" + TypeName(at) + ") under a non-C collation");
@@ -427,27 +419,26 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const std::string *group_va
     }
     // numeric of per-element scale (a division, a CASE over different scales): sum and avg
     // take the largest display scale of each group's values, min and max the chosen value's
-    std::string xv = x.var;
-    if (!cast.empty()) xv = Emit("check_cast(" + xv + ", " + cast + ")");
+    Op xv = x.var;
+    if (cast) xv = EmitCast(xv, *cast);
     out.scale = a->aggtype == NUMERICOID ? scale : -1;
     if (group_vals) {
-        std::string parts = Emit("@each_right(@index, " + xv + ", " + *group_vals + ")");
-        out.var = Emit("@raze(" + Emit("@each(@" + builtin + ", " + parts + ")") + ")");
+        Op parts = Emit(B::EACH_RIGHT, {Fn(B::INDEX), xv, *group_vals});
+        out.var = Emit(B::RAZE, {Emit(B::EACH, {Fn(builtin), parts})});
         return out;
     }
-    std::string v = Emit("@" + builtin + "(" + xv + ")");
-    if (builtin == "count" || builtin == "avg") {  // avg of no rows is NULL already
+    Op v = Emit(builtin, {xv});
+    if (builtin == B::COUNT || builtin == B::AVG) {  // avg of no rows is NULL already
         out.var = v;
         return out;
     }
     // No input row (or only NULLs): SQL gives NULL.
-    std::string cnt = Emit("@count(" + xv + ")");
-    std::string none = Emit("@where(" + Emit("@eq(" + cnt + ", 0:i64)") + ")");
+    Op cnt = Emit(B::COUNT, {xv});
+    Op none = Emit(B::WHERE, {Emit(B::EQ, {cnt, b_.I64(0)})});
     Col proto = out;
     if (proto.type == NUMERICOID && proto.scale < 0) proto.scale = 0;  // a NULL shows no scale
-    std::string nl;
-    RNDN_ASSIGN_OR_RETURN(nl, NullLiteral(proto, node));
-    out.var = Emit("@index_a(" + v + ", " + none + ", " + nl + ")");
+    RNDN_ASSIGN_OR_RETURN(Op nl, NullLiteral(proto, node));
+    out.var = Emit(B::INDEX_A, {v, none, nl});
     return out;
 }
 
@@ -506,7 +497,7 @@ Expected<Translator::RelP> Translator::AggNode(Agg *agg, RelP in, const std::vec
             (*aggs)[a] = lc;
         }
         // One output row: a length-1 vector stands for the row count.
-        std::string one = Emit("@vector(1:i64, 0:bool)");
+        Op one = Emit(B::VECTOR, {b_.I64(1), b_.Bool(false)});
         ctx.len_var = ConstLen(one);
         ctx.aggs = aggs;
         auto keep = aggs;
@@ -517,7 +508,7 @@ Expected<Translator::RelP> Translator::AggNode(Agg *agg, RelP in, const std::vec
         for (auto &c : out->cols) wrapped->cols.push_back(std::make_shared<LazyCol>([c, keep]() { return c->Get(); }));
         return wrapped;
     }
-    std::vector<std::string> keys;
+    std::vector<Op> keys;
     for (int k : extra_keys) {
         RNDN_ASSIGN_OR_RETURN(Col c, in->extras[k]->Get());
         RNDN_ASSIGN_OR_RETURN(c, Materialize(c, in->len_var));
@@ -530,22 +521,16 @@ Expected<Translator::RelP> Translator::AggNode(Agg *agg, RelP in, const std::vec
         RNDN_ASSIGN_OR_RETURN(c, Materialize(c, in->len_var));
         keys.push_back(c.var);
     }
-    std::string key_arg = keys[0];
-    if (keys.size() > 1) {
-        key_arg = "@list(";
-        for (size_t i = 0; i < keys.size(); ++i) key_arg += (i ? ", " : "") + keys[i];
-        key_arg = Emit(key_arg + ")");
-    }
-    std::string g = Emit("@group(" + key_arg + ")");
-    std::string reps = Emit("@keys(" + g + ")");
-    std::string vals = Emit("@values(" + g + ")");
+    Op g = Emit(B::GROUP, {KeyList(keys)});
+    Op reps = Emit(B::KEYS, {g});
+    Op vals = Emit(B::VALUES, {g});
     // Groups in order of first appearance: PostgreSQL's order for sorted input (AGG_SORTED,
     // Group); any order is PostgreSQL's for hashed aggregation.
-    std::string perm = Emit("@order(" + reps + ", 1:bool)");
-    std::string reps_sorted = Emit("@index(" + reps + ", " + perm + ")");
+    Op perm = Emit(B::ORDER, {reps, b_.Bool(true)});
+    Op reps_sorted = Emit(B::INDEX, {reps, perm});
     for (Aggref *a : aggrefs) {
         RNDN_ASSIGN_OR_RETURN(Col c, AggCol(a, *in, &vals, plan));
-        c.var = Emit("@index(" + c.var + ", " + perm + ")");
+        c.var = Emit(B::INDEX, {c.var, perm});
         (*aggs)[a] = std::make_shared<LazyCol>([c]() -> Expected<Col> { return c; });
     }
     ctx.outer = Take(in, reps_sorted, false, ConstLen(reps_sorted));
@@ -561,8 +546,8 @@ Expected<Translator::RelP> Translator::AggNode(Agg *agg, RelP in, const std::vec
 
 Expected<Translator::RelP> Translator::SortNode(Plan *plan, int nkeys, AttrNumber *cols, Oid *ops, Oid *colls,
                                                 bool *nulls_first, RelP in) {
-    std::vector<std::string> keys;
-    std::string flags;
+    std::vector<Op> keys;
+    std::vector<bool> flags;
     for (int i = 0; i < nkeys; ++i) {
         if (cols[i] < 1 || cols[i] > (int)in->cols.size()) return Unsup(plan, "sort column out of range");
         RNDN_ASSIGN_OR_RETURN(Col c, in->cols[cols[i] - 1]->Get());
@@ -579,23 +564,14 @@ Expected<Translator::RelP> Translator::SortNode(Plan *plan, int nkeys, AttrNumbe
         if (nulls_first[i] != desc) {
             // @order puts NULLs last ascending and first descending; the other placement comes
             // from a leading ascending key: not-NULL for NULLS FIRST, is-NULL for NULLS LAST.
-            keys.push_back(Emit(std::string(nulls_first[i] ? "@is_not_null(" : "@is_null(") + c.var + ")"));
-            flags += flags.empty() ? "1" : ",1";
+            keys.push_back(Emit(nulls_first[i] ? B::IS_NOT_NULL : B::IS_NULL, {c.var}));
+            flags.push_back(true);
         }
         keys.push_back(c.var);
-        flags += flags.empty() ? "" : ",";
-        flags += desc ? "0" : "1";
+        flags.push_back(!desc);
     }
     if (keys.empty()) return in;
-    std::string order;
-    if (keys.size() == 1) {
-        order = Emit("@order(" + keys[0] + ", " + flags + ":bool)");
-    } else {
-        std::string l = "@list(";
-        for (size_t i = 0; i < keys.size(); ++i) l += (i ? ", " : "") + keys[i];
-        std::string lv = Emit(l + ")");
-        order = Emit("@order(" + lv + ", (" + flags + "):bool)");
-    }
+    Op order = Emit(B::ORDER, {KeyList(keys), b_.Bools(flags)});
     return Take(in, order, false, ConstLen(order));
 }
 
@@ -720,13 +696,13 @@ Expected<Translator::RelP> Translator::LimitNode(Limit *limit, RelP in) {
     RNDN_RETURN_IF_ERROR(const_i64(limit->limitOffset, &offset, &offset_null));
     if (offset_null) offset = 0;
     if (count < 0 || offset < 0) return Unsup(plan, "negative LIMIT/OFFSET");
-    RNDN_ASSIGN_OR_RETURN(std::string lv, in->len_var());
-    RNDN_ASSIGN_OR_RETURN(std::string n, LenOf(lv));
-    std::string start = Emit("@min(" + Emit("@append(" + std::to_string(offset) + ":i64, " + n + ")") + ")");
-    std::string rest = Emit("@minus(" + n + ", " + start + ")");
-    std::string cnt = rest;
-    if (!count_null) cnt = Emit("@min(" + Emit("@append(" + std::to_string(count) + ":i64, " + rest + ")") + ")");
-    std::string idx = Emit("@plus(" + Emit("@range(" + cnt + ")") + ", " + start + ")");
+    RNDN_ASSIGN_OR_RETURN(Op lv, in->len_var());
+    RNDN_ASSIGN_OR_RETURN(Op n, LenOf(lv));
+    Op start = Emit(B::MIN, {Emit(B::APPEND, {b_.I64(offset), n})});
+    Op rest = Emit(B::MINUS, {n, start});
+    Op cnt = rest;
+    if (!count_null) cnt = Emit(B::MIN, {Emit(B::APPEND, {b_.I64(count), rest})});
+    Op idx = Emit(B::PLUS, {Emit(B::RANGE, {cnt}), start});
     return Take(in, idx, false, ConstLen(idx));
 }
 
@@ -734,26 +710,20 @@ Expected<Translator::RelP> Translator::UniqueNode(Plan *plan, int ncols, AttrNum
     if (ncols == 0) {
         // Every key is fixed by an equality (`SELECT DISTINCT x ... WHERE x = 5`): the planner
         // keeps no key columns and all rows are one group, so the node passes the first row.
-        RNDN_ASSIGN_OR_RETURN(std::string lv, in->len_var());
-        RNDN_ASSIGN_OR_RETURN(std::string n, LenOf(lv));
-        std::string idx = Emit("@range(" + Emit("@min(" + Emit("@append(1:i64, " + n + ")") + ")") + ")");
+        RNDN_ASSIGN_OR_RETURN(Op lv, in->len_var());
+        RNDN_ASSIGN_OR_RETURN(Op n, LenOf(lv));
+        Op idx = Emit(B::RANGE, {Emit(B::MIN, {Emit(B::APPEND, {b_.I64(1), n})})});
         return Take(in, idx, false, ConstLen(idx));
     }
-    std::vector<std::string> keys;
+    std::vector<Op> keys;
     for (int i = 0; i < ncols; ++i) {
         if (cols[i] < 1 || cols[i] > (int)in->cols.size()) return Unsup(plan, "column out of range");
         RNDN_ASSIGN_OR_RETURN(Col c, in->cols[cols[i] - 1]->Get());
         RNDN_ASSIGN_OR_RETURN(c, Materialize(c, in->len_var));
         keys.push_back(c.var);
     }
-    std::string arg = keys[0];
-    if (keys.size() > 1) {
-        std::string l = "@list(";
-        for (size_t i = 0; i < keys.size(); ++i) l += (i ? ", " : "") + keys[i];
-        arg = Emit(l + ")");
-    }
-    std::string reps = Emit("@keys(" + Emit("@group(" + arg + ")") + ")");
-    std::string idx = Emit("@index(" + reps + ", " + Emit("@order(" + reps + ", 1:bool)") + ")");
+    Op reps = Emit(B::KEYS, {Emit(B::GROUP, {KeyList(keys)})});
+    Op idx = Emit(B::INDEX, {reps, Emit(B::ORDER, {reps, b_.Bool(true)})});
     return Take(in, idx, false, ConstLen(idx));
 }
 
@@ -771,7 +741,7 @@ Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses, Re
         order_free_ = jt == JOIN_SEMI || jt == JOIN_ANTI;
         RNDN_ASSIGN_OR_RETURN(inner, NodeRel(plan->righttree));
     }
-    std::vector<std::pair<std::string, std::string>> key_vars;
+    std::vector<std::pair<Op, Op>> key_vars;
     if (!param_keys.empty()) {
         Ctx kc;
         kc.node = plan;
@@ -800,11 +770,11 @@ Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses, Re
     kctx.node = plan;
     kctx.outer = outer;
     kctx.inner = inner;
-    std::string li, ri;
-    RNDN_ASSIGN_OR_RETURN(std::string olen_v, outer->len_var());
-    RNDN_ASSIGN_OR_RETURN(std::string ilen_v, inner->len_var());
+    Op li, ri;
+    RNDN_ASSIGN_OR_RETURN(Op olen_v, outer->len_var());
+    RNDN_ASSIGN_OR_RETURN(Op ilen_v, inner->len_var());
     if (eq_clauses != NIL || !key_vars.empty()) {
-        std::vector<std::string> lk, rk;
+        std::vector<Op> lk, rk;
         for (const auto &[l, r] : key_vars) lk.push_back(l), rk.push_back(r);
         ListCell *lc;
         foreach (lc, eq_clauses) {
@@ -825,24 +795,19 @@ Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses, Re
             lk.push_back(l.var);
             rk.push_back(r.var);
         }
-        std::string a = lk[0], b = rk[0];
-        if (lk.size() > 1) {
-            a = "@list(", b = "@list(";
-            for (size_t i = 0; i < lk.size(); ++i) a += (i ? ", " : "") + lk[i], b += (i ? ", " : "") + rk[i];
-            a = Emit(a + ")");
-            b = Emit(b + ")");
-        }
-        std::string j = Emit("@join_index(@eq, " + a + ", " + b + ")");
-        li = Emit("@index(" + j + ", 0:i64)");
-        ri = Emit("@index(" + j + ", 1:i64)");
+        Op a = KeyList(lk);
+        Op b = KeyList(rk);
+        Op j = Emit(B::JOIN_INDEX, {Fn(B::EQ), a, b});
+        li = Emit(B::INDEX, {j, b_.I64(0)});
+        ri = Emit(B::INDEX, {j, b_.I64(1)});
     } else {
         // Cross product, outer-major.
-        RNDN_ASSIGN_OR_RETURN(std::string n1, LenOf(olen_v));
-        RNDN_ASSIGN_OR_RETURN(std::string n2, LenOf(ilen_v));
-        std::string all = Emit("@range(" + Emit("@mul(" + n1 + ", " + n2 + ")") + ")");
-        std::string d = Emit("@max(" + Emit("@append(" + n2 + ", 1:i64)") + ")");
-        li = Emit("@div(" + all + ", " + d + ")");
-        ri = Emit("@mod(" + all + ", " + d + ")");
+        RNDN_ASSIGN_OR_RETURN(Op n1, LenOf(olen_v));
+        RNDN_ASSIGN_OR_RETURN(Op n2, LenOf(ilen_v));
+        Op all = Emit(B::RANGE, {Emit(B::MUL, {n1, n2})});
+        Op d = Emit(B::MAX, {Emit(B::APPEND, {n2, b_.I64(1)})});
+        li = Emit(B::DIV, {all, d});
+        ri = Emit(B::MOD, {all, d});
     }
     // Conditions of the inner side on the parameters (e.g. `col <> $p`): evaluate them on the
     // pairs, with each parameter taken from its outer row.
@@ -860,7 +825,7 @@ Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses, Re
             auto m = Materialize(c, outer->len_var);
             if (!m.ok()) { st = m.status(); break; }
             c = m.value();
-            c.var = Emit("@index(" + c.var + ", " + li + ")");
+            c.var = Emit(B::INDEX, {c.var, li});
             params_[pid] = c;
             set_params.push_back(pid);
         }
@@ -872,11 +837,11 @@ Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses, Re
             auto m = Materialize(x, inner->len_var);
             if (!m.ok()) { st = m.status(); break; }
             x = m.value();
-            x.var = Emit("@index(" + x.var + ", " + ri + ")");
+            x.var = Emit(B::INDEX, {x.var, ri});
             params_[it->first] = x;
             set_params.push_back(it->first);
         }
-        std::string mask;
+        Op mask;
         if (st.ok()) {
             Ctx dc;
             dc.node = plan;
@@ -888,8 +853,8 @@ Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses, Re
         }
         for (int id : set_params) params_.erase(id);
         if (!st.ok()) return st;
-        li = Emit("@compress(" + mask + ", " + li + ")");
-        ri = Emit("@compress(" + mask + ", " + ri + ")");
+        li = Emit(B::COMPRESS, {mask, li});
+        ri = Emit(B::COMPRESS, {mask, ri});
         auto stripped = std::make_shared<Rel>(*inner);
         stripped->deferred.clear();
         for (auto it = stripped->extras.begin(); it != stripped->extras.end();)
@@ -903,19 +868,19 @@ Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses, Re
     pctx.inner = Take(inner, ri, false, ConstLen(li));
     pctx.len_var = ConstLen(li);
     if (join->joinqual != NIL) {
-        RNDN_ASSIGN_OR_RETURN(std::string m, Mask(join->joinqual, pctx));
-        li = Emit("@compress(" + m + ", " + li + ")");
-        ri = Emit("@compress(" + m + ", " + ri + ")");
+        RNDN_ASSIGN_OR_RETURN(Op m, Mask(join->joinqual, pctx));
+        li = Emit(B::COMPRESS, {m, li});
+        ri = Emit(B::COMPRESS, {m, ri});
         pctx.outer = Take(outer, li, false, ConstLen(li));
         pctx.inner = Take(inner, ri, false, ConstLen(li));
         pctx.len_var = ConstLen(li);
     }
     if (jt == JOIN_INNER) return FilterAndProject(plan, pctx, plan->qual);
-    RNDN_ASSIGN_OR_RETURN(std::string n1, LenOf(olen_v));
-    std::string matched = Emit("@index_a(" + Emit("@vector(" + n1 + ", 0:bool)") + ", " + li + ", 1:bool)");
+    RNDN_ASSIGN_OR_RETURN(Op n1, LenOf(olen_v));
+    Op matched = Emit(B::INDEX_A, {Emit(B::VECTOR, {n1, b_.Bool(false)}), li, b_.Bool(true)});
     if (jt == JOIN_SEMI || jt == JOIN_ANTI) {
-        std::string keep = jt == JOIN_SEMI ? matched : Emit("@not(" + matched + ")");
-        std::string idx = Emit("@where(" + keep + ")");
+        Op keep = jt == JOIN_SEMI ? matched : Emit(B::NOT, {matched});
+        Op idx = Emit(B::WHERE, {keep});
         Ctx sctx;
         sctx.node = plan;
         sctx.outer = Take(outer, idx, false, ConstLen(idx));
@@ -924,35 +889,34 @@ Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses, Re
     }
     // Outer joins: matched pairs, then the unmatched rows of the preserved side(s) with NULLs
     // on the other side.
-    std::string um_o, um_i;
-    if (jt == JOIN_LEFT || jt == JOIN_FULL) um_o = Emit("@where(" + Emit("@not(" + matched + ")") + ")");
+    Op um_o, um_i;  // empty: none
+    if (jt == JOIN_LEFT || jt == JOIN_FULL) um_o = Emit(B::WHERE, {Emit(B::NOT, {matched})});
     if (jt == JOIN_RIGHT || jt == JOIN_FULL) {
-        RNDN_ASSIGN_OR_RETURN(std::string n2, LenOf(ilen_v));
-        std::string matched_i = Emit("@index_a(" + Emit("@vector(" + n2 + ", 0:bool)") + ", " + ri + ", 1:bool)");
-        um_i = Emit("@where(" + Emit("@not(" + matched_i + ")") + ")");
+        RNDN_ASSIGN_OR_RETURN(Op n2, LenOf(ilen_v));
+        Op matched_i = Emit(B::INDEX_A, {Emit(B::VECTOR, {n2, b_.Bool(false)}), ri, b_.Bool(true)});
+        um_i = Emit(B::WHERE, {Emit(B::NOT, {matched_i})});
     }
-    std::string all_rows = li;
-    if (!um_o.empty()) all_rows = Emit("@append(" + all_rows + ", " + um_o + ")");
-    if (!um_i.empty()) all_rows = Emit("@append(" + all_rows + ", " + um_i + ")");
+    Op all_rows = li;
+    if (!Empty(um_o)) all_rows = Emit(B::APPEND, {all_rows, um_o});
+    if (!Empty(um_i)) all_rows = Emit(B::APPEND, {all_rows, um_i});
     // side 0 = outer, 1 = inner: pairs index, own unmatched rows, NULLs for the other's.
-    auto extend = [this, plan](const RelP &side, const std::string &pairs, const std::string &own_um,
-                               const std::string &other_um, bool own_first, std::function<Expected<std::string>()> side_len,
-                               std::function<Expected<std::string>()> len) {
+    auto extend = [this, plan](const RelP &side, const Op &pairs, const Op &own_um, const Op &other_um, bool own_first,
+                               LenFn side_len, LenFn len) {
         auto out = std::make_shared<Rel>();
         for (const LazyPtr &c : side->cols)
             out->cols.push_back(std::make_shared<LazyCol>([this, c, pairs, own_um, other_um, own_first, side_len, plan]() -> Expected<Col> {
                 RNDN_ASSIGN_OR_RETURN(Col x, c->Get());
                 RNDN_ASSIGN_OR_RETURN(x, Materialize(x, side_len));
-                std::string v = Emit("@index(" + x.var + ", " + pairs + ")");
-                std::string own = own_um.empty() ? "" : Emit("@index(" + x.var + ", " + own_um + ")");
-                std::string nulls;
-                if (!other_um.empty()) {
-                    RNDN_ASSIGN_OR_RETURN(std::string nl, NullLiteral(x, plan));
-                    nulls = Emit("@vector(" + Emit("@len(" + other_um + ")") + ", " + nl + ")");
+                Op v = Emit(B::INDEX, {x.var, pairs});
+                Op own = Empty(own_um) ? Op() : Emit(B::INDEX, {x.var, own_um});
+                Op nulls;
+                if (!Empty(other_um)) {
+                    RNDN_ASSIGN_OR_RETURN(Op nl, NullLiteral(x, plan));
+                    nulls = Emit(B::VECTOR, {Emit(B::LEN, {other_um}), nl});
                 }
-                const std::string first = own_first ? own : nulls, second = own_first ? nulls : own;
-                if (!first.empty()) v = Emit("@append(" + v + ", " + first + ")");
-                if (!second.empty()) v = Emit("@append(" + v + ", " + second + ")");
+                const Op first = own_first ? own : nulls, second = own_first ? nulls : own;
+                if (!Empty(first)) v = Emit(B::APPEND, {v, first});
+                if (!Empty(second)) v = Emit(B::APPEND, {v, second});
                 x.var = v;
                 return x;
             }));
@@ -988,22 +952,24 @@ Expected<Col> Translator::SubPlanX(SubPlan *sp, const Ctx &ctx) {
         RNDN_ASSIGN_OR_RETURN(sc, Materialize(sc, r->len_var));
         RNDN_ASSIGN_OR_RETURN(Col x, X((Expr *)linitial(op->args), ctx));
         RNDN_ASSIGN_OR_RETURN(x, Materialize(x, ctx.len_var));
-        std::string m = Emit("@member(" + x.var + ", " + sc.var + ")");
+        Op m = Emit(B::MEMBER, {x.var, sc.var});
         if (sp->unknownEqFalse) {
             // PostgreSQL may answer false for unknown here, and must where the subplan is an
             // EXISTS turned into a hashed ANY (NOT EXISTS sees no row where the key is NULL).
             Col out;
             out.type = BOOLOID;
-            out.var = Emit("@and(" + m + ", " + Emit("@is_not_null(" + m + ")") + ")");  // Kleene: NULL AND false
+            out.var = Emit(B::AND, {m, Emit(B::IS_NOT_NULL, {m})});  // Kleene: NULL AND false
             return out;
         }
-        std::string has_null = Emit("@gt(" + Emit("@minus(" + Emit("@len(" + sc.var + ")") + ", " + Emit("@count(" + sc.var + ")") + ")") + ", 0:i64)");
-        std::string unknown = Emit("@where(" + Emit("@and(" + Emit("@not(" + m + ")") + ", " + has_null + ")") + ")");
-        std::string m2 = Emit("@index_a(" + m + ", " + unknown + ", null:bool)");
-        std::string nonempty = Emit("@gt(" + Emit("@len(" + sc.var + ")") + ", 0:i64)");
+        Op sc_count = Emit(B::COUNT, {sc.var});  // (statement order as before the Builder: count, then len)
+        Op sc_len = Emit(B::LEN, {sc.var});
+        Op has_null = Emit(B::GT, {Emit(B::MINUS, {sc_len, sc_count}), b_.I64(0)});
+        Op unknown = Emit(B::WHERE, {Emit(B::AND, {Emit(B::NOT, {m}), has_null})});
+        Op m2 = Emit(B::INDEX_A, {m, unknown, b_.Null(hir::TypeKind::BOOL)});
+        Op nonempty = Emit(B::GT, {sc_len, b_.I64(0)});
         Col out;
         out.type = BOOLOID;
-        out.var = Emit("@and(" + m2 + ", " + nonempty + ")");
+        out.var = Emit(B::AND, {m2, nonempty});
         return out;
     }
     if (sp->subLinkType == EXPR_SUBLINK && sp->parParam != NIL) {
@@ -1035,7 +1001,7 @@ Expected<Col> Translator::SubPlanX(SubPlan *sp, const Ctx &ctx) {
         RNDN_ASSIGN_OR_RETURN(RelP g, AggNode((Agg *)sub, child.value(), ids));
         RNDN_ASSIGN_OR_RETURN(Col res, g->cols[0]->Get());
         RNDN_ASSIGN_OR_RETURN(res, Materialize(res, g->len_var));
-        std::vector<std::string> lk, rk;
+        std::vector<Op> lk, rk;
         int i = 0;
         foreach (lc, sp->args) {
             RNDN_ASSIGN_OR_RETURN(Col o, X((Expr *)lfirst(lc), ctx));
@@ -1045,33 +1011,28 @@ Expected<Col> Translator::SubPlanX(SubPlan *sp, const Ctx &ctx) {
             rk.push_back(k.var);
             ++i;
         }
-        std::string a = lk[0], b = rk[0];
-        if (lk.size() > 1) {
-            a = "@list(", b = "@list(";
-            for (size_t k = 0; k < lk.size(); ++k) a += (k ? ", " : "") + lk[k], b += (k ? ", " : "") + rk[k];
-            a = Emit(a + ")");
-            b = Emit(b + ")");
-        }
-        std::string j = Emit("@join_index(@eq, " + a + ", " + b + ")");
-        std::string li = Emit("@index(" + j + ", 0:i64)");
-        std::string gi = Emit("@index(" + j + ", 1:i64)");
+        Op a = KeyList(lk);
+        Op b = KeyList(rk);
+        Op j = Emit(B::JOIN_INDEX, {Fn(B::EQ), a, b});
+        Op li = Emit(B::INDEX, {j, b_.I64(0)});
+        Op gi = Emit(B::INDEX, {j, b_.I64(1)});
         if (res.type == NUMERICOID && res.scale < 0) {
             // Only compared: an exact rescale keeps every comparison's outcome.
             if (!cmp) return Unsup(ctx.node, "correlated numeric result of unknown scale");
-            res.var = Emit("check_cast(" + res.var + ", dec128<24>)");
+            res.var = EmitCast(res.var, Dec128(24));
             res.scale = 24;
         }
-        std::string nl = "0:i64";
+        Op nl = b_.I64(0);
         if (!bare_count) {
             RNDN_ASSIGN_OR_RETURN(nl, NullLiteral(res, ctx.node));
         }
         if (!ctx.len_var) return Unsup(ctx.node, "subquery where the row count is unknown");
-        RNDN_ASSIGN_OR_RETURN(std::string lv, ctx.len_var());
-        RNDN_ASSIGN_OR_RETURN(std::string n, LenOf(lv));
-        std::string base = Emit("@vector(" + n + ", " + nl + ")");
+        RNDN_ASSIGN_OR_RETURN(Op lv, ctx.len_var());
+        RNDN_ASSIGN_OR_RETURN(Op n, LenOf(lv));
+        Op base = Emit(B::VECTOR, {n, nl});
         Col out = res;
         out.scalar = false;
-        out.var = Emit("@index_a(" + base + ", " + li + ", " + Emit("@index(" + res.var + ", " + gi + ")") + ")");
+        out.var = Emit(B::INDEX_A, {base, li, Emit(B::INDEX, {res.var, gi})});
         return out;
     }
     return Unsup(ctx.node, "subquery of this kind");
@@ -1146,25 +1107,29 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
                     type = exprType((Node *)list_nth(row, k));
                 }
                 int scale = -1;
-                std::vector<std::string> lits;
+                std::vector<Datum> values;
+                std::vector<bool> nulls;
+                const Oid ctype = consts[0]->consttype;  // the values' own type (type may relabel it)
                 for (Const *c : consts) {
-                    RNDN_ASSIGN_OR_RETURN(std::string l, ScalarLiteral(c->consttype, c->constvalue, c->constisnull, -1, plan));
+                    if (c->consttype != ctype) return Unsup(plan, "VALUES column of mixed types");
                     if (type == NUMERICOID && !c->constisnull) {
-                        const int sc = LiteralScale(l);
-                        if (scale >= 0 && sc != scale) return Unsup(plan, "VALUES numerics of different scales");
-                        scale = sc;
+                        Expected<int> sc = pg::NumericDatumScale((uintptr_t)c->constvalue);
+                        if (!sc.ok()) return Unsup(plan, "constant: " + sc.status().message());
+                        if (scale >= 0 && sc.value() != scale) return Unsup(plan, "VALUES numerics of different scales");
+                        scale = sc.value();
                     }
-                    lits.push_back(l);
+                    values.push_back(c->constvalue);
+                    nulls.push_back(c->constisnull);
                 }
                 if (type == NUMERICOID && scale < 0) scale = 0;
                 auto t = HirType(type, scale);
                 if (!t) return Unsup(plan, "VALUES column of type " + TypeName(type));
-                std::string vec = "(";
-                for (size_t i = 0; i < lits.size(); ++i) vec += (i ? "," : "") + lits[i];
+                if (HirType(ctype, scale) != t) return Unsup(plan, "VALUES of type " + TypeName(ctype) + " as " + TypeName(type));
                 Col c;
                 c.type = type;
                 c.scale = type == NUMERICOID ? scale : -1;
-                c.var = Emit(vec + "):" + *t);
+                RNDN_ASSIGN_OR_RETURN(Op vec, VectorLiteral(ctype, values, nulls, scale, plan));
+                c.var = Emit(hir::Builder::Use(vec));
                 cols->push_back(c);
             }
             Ctx ctx;
@@ -1315,13 +1280,13 @@ Expected<Translator::RelP> Translator::AppendRels(Plan *plan, List *children) {
                     continue;
                 }
                 if (type == NUMERICOID && c.scale != acc->scale) return Unsup(plan, "numeric inputs of different scales");
-                acc->var = Emit("@append(" + acc->var + ", " + c.var + ")");
+                acc->var = Emit(B::APPEND, {acc->var, c.var});
                 if (c.typmod != acc->typmod) acc->typmod = -1;
             }
             return *acc;
         }));
     }
-    out->len_var = [first = out->cols[0]]() -> Expected<std::string> {
+    out->len_var = [first = out->cols[0]]() -> Expected<Op> {
         RNDN_ASSIGN_OR_RETURN(Col c, first->Get());
         return c.var;
     };
@@ -1338,7 +1303,7 @@ Expected<Translation> Translator::Run(Plan *root) {
     foreach (sc, stmt_->subplans) nondeterministic = nondeterministic || PlanUsesNondeterministic((Plan *)lfirst(sc));
     if (nondeterministic) return Unsup(root, "text under a nondeterministic collation");
     RNDN_ASSIGN_OR_RETURN(RelP rel, NodeRel(root));
-    std::vector<std::string> cols;
+    std::vector<Op> cols;
     int i = 0;
     ListCell *lc;
     foreach (lc, root->targetlist) {
@@ -1357,18 +1322,17 @@ Expected<Translation> Translator::Run(Plan *root) {
         ++i;
     }
     if (cols.empty()) return Unsup(root, "no output columns");
-    std::string names = "(";
-    std::string list = "@list(";
-    for (size_t k = 0; k < cols.size(); ++k) {
-        names += (k ? "," : "") + std::string("`c") + std::to_string(k);
-        list += (k ? ", " : "") + cols[k];
-    }
-    names += "):sym";
-    std::string lv = Emit(list + ")");
-    std::string t = Emit("@table(" + names + ", " + lv + ")");
+    std::vector<std::string> names;
+    for (size_t k = 0; k < cols.size(); ++k) names.push_back("c" + std::to_string(k));
+    Op lv = Emit(B::LIST, cols);
+    Op t = Emit(B::TABLE, {b_.Syms(names), lv});
+    if (pg::g_settings.test_ill_typed)  // rndn.test_ill_typed_program: an ill-typed statement before the return
+        b_.Assign("rndn_ill", hir::Type(hir::TypeKind::I64), b_.Call(B::PLUS, {b_.I64(1), b_.Sym("rndn")}));
+    b_.Return({t});
+    Expected<hir::Program> program = b_.Finish();
+    if (!program.ok()) return Unsup(root, "HorseIR program: " + program.status().message());
     Translation out;
-    out.program = "module default{\n  import Builtin.*;\n  def main() : table{\n" + body_ + "    return " + t +
-                  ";\n  }\n}\n";
+    out.program_value = std::make_shared<hir::Program>(std::move(program.value()));
     out.relations = rels_;
     out.ascii_guard = ascii_guard_;
     for (const std::string &r : summary_order_) {
@@ -1388,7 +1352,7 @@ Expected<Translation> TranslatePlan(PlannedStmt *stmt, Plan *plan) {
     if (!tr.ok()) return tr;
     // Plan-time check: a program the HorseIR checker (or shape inference) rejects never becomes
     // a Custom Scan; the query stays on PostgreSQL's plan with the checker's message.
-    RNDN_RETURN_IF_ERROR(CheckProgramText(tr.value().program));
+    RNDN_RETURN_IF_ERROR(CheckProgram(tr.value()));
     return tr;
 }
 

@@ -1,6 +1,7 @@
 // Plan tree -> HorseIR program text (internal to src/planner_hook).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,10 +11,17 @@
 struct Plan;
 struct PlannedStmt;
 
+namespace rndn::hir {
+struct Program;
+}
+
 namespace rndn::plan {
 
 struct Translation {
-    std::string program;                 // HorseIR text; main returns a table c0..cN-1
+    // The program the translator built (hir::Builder); main returns a table c0..cN-1 and takes
+    // the query's parameters (pg::ParamName).  CheckProgram prints it to `program`.
+    std::shared_ptr<hir::Program> program_value;
+    std::string program;                 // canonical HorseIR text (what the plan node carries)
     std::vector<RelationRead> relations;  // what the loader reads
     std::string summary;                 // "lineitem (l_quantity, l_shipdate)" for EXPLAIN
     // The program treats text as bytes where PostgreSQL counts characters (substring, LIKE
@@ -26,11 +34,10 @@ struct Translation {
 // node) when any part cannot run through rndn.  Calls only PostgreSQL catalog lookups.
 Expected<Translation> TranslatePlan(PlannedStmt *stmt, Plan *plan);
 
-// Parses, type-checks and shape-checks a translated program; UNSUPPORTED with the checker's
-// message when it is rejected.  A program without generic-plan parameters is replaced by its
-// canonical text (PrintProgram of the parsed program); one with "$P<n>:<type>$" placeholders is
-// checked with each placeholder as a parameter of main of that type and kept as it is.
-Status CheckProgramText(std::string &program_text);
+// Prints the built program once (its canonical text, into t.program), then parses that text,
+// type-checks and shape-checks it: what the executor will parse is what was checked.
+// UNSUPPORTED with the checker's message when it is rejected.
+Status CheckProgram(Translation &t);
 
 // Short name of a plan node type ("Seq Scan", "Hash Join", ...).
 const char *PlanNodeName(const Plan *plan);

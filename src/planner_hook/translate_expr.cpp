@@ -43,89 +43,42 @@ bool ByteOrderCollation(Oid collation) {
 // ---------------------------------------------------------------------------------------------
 // Constants
 
-std::string EscapeString(const char *s, size_t n, bool *ok) {
-    std::string out = "\"";
-    for (size_t i = 0; i < n; ++i) {
-        const unsigned char ch = (unsigned char)s[i];
-        switch (ch) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\t': out += "\\t"; break;
-            case '\r': out += "\\r"; break;
-            default:
-                if (ch < 0x20 || ch == 0x7f) *ok = false;
-                out += (char)ch;
+namespace {
+// Literals of text keep the translator's old rule: no control characters other than \n \t \r.
+bool ControlCharacters(const hir::Vector &v) {
+    for (unsigned char ch : v.bytes)
+        if ((ch < 0x20 && ch != '\n' && ch != '\t' && ch != '\r') || ch == 0x7f) return true;
+    return false;
+}
+}  // namespace
+
+Expected<Op> Translator::VectorLiteral(Oid type, const std::vector<Datum> &values, const std::vector<bool> &nulls, int scale,
+                                       const Plan *node, bool widen) {
+    auto t = HirType(type, type == NUMERICOID ? std::max(scale, 0) : scale);
+    if (!t) return Unsup(node, "constant of type " + TypeName(type));
+    RNDN_ASSIGN_OR_RETURN(auto vec, hir::MakeVector(*t, hir::IsString(t->kind) ? 0 : (int64_t)values.size()));
+    for (size_t i = 0; i < values.size(); ++i) {
+        Expected<std::shared_ptr<hir::Vector>> one = pg::ScalarFromDatum(type, (uintptr_t)values[i], nulls[i], *t, widen);
+        if (!one.ok()) return Unsup(node, "constant: " + one.status().message());
+        const hir::Vector &x = *one.value();
+        if (hir::IsString(t->kind)) {
+            vec->AppendString(x.StringAt(0));
+        } else {
+            const int w = hir::ElementSize(t->kind);
+            std::memcpy(vec->data.get() + i * (size_t)w, x.data.get(), (size_t)w);
         }
+        if (nulls[i]) vec->SetNull((int64_t)i);
     }
-    out += "\"";
-    return out;
+    if (hir::IsString(t->kind) && ControlCharacters(*vec)) return Unsup(node, "string constant with control characters");
+    Op lit = b_.Literal(std::move(vec));
+    RNDN_RETURN_IF_ERROR(b_.status());
+    return lit;
 }
 
-std::string StripBlanks(const char *s, size_t n) {
-    while (n > 0 && s[n - 1] == ' ') --n;
-    return std::string(s, n);
-}
-
-Expected<std::string> Translator::ScalarLiteral(Oid type, Datum d, bool isnull, int scale, const Plan *node) {
-    if (isnull) {
-        auto t = HirType(type, type == NUMERICOID ? std::max(scale, 0) : scale);
-        if (!t) return Unsup(node, "NULL constant of type " + TypeName(type));
-        return std::string("null");
-    }
-    char buf[64];
-    switch (type) {
-        case BOOLOID: return std::string(DatumGetBool(d) ? "1" : "0");
-        case INT2OID: return std::to_string(DatumGetInt16(d));
-        case INT4OID: return std::to_string(DatumGetInt32(d));
-        case INT8OID: return std::to_string(DatumGetInt64(d));
-        case FLOAT4OID:
-        case FLOAT8OID: {
-            const double v = type == FLOAT8OID ? DatumGetFloat8(d) : (double)DatumGetFloat4(d);
-            std::snprintf(buf, sizeof buf, "%.17g", v);
-            std::string s(buf);
-            // %.17g round-trips every finite double (exponent form included); no literal for
-            // infinity or NaN.
-            if (!std::isfinite(v)) return Unsup(node, "float constant " + s);
-            if (s.find_first_of(".e") == std::string::npos) s += ".0";
-            return s;
-        }
-        case NUMERICOID: {
-            char *txt = DatumGetCString(DirectFunctionCall1(numeric_out, d));
-            std::string s(txt);
-            pfree(txt);
-            if (s.find_first_not_of("-0123456789.") != std::string::npos)
-                return Unsup(node, "numeric constant " + s);
-            return s;
-        }
-        case DATEOID: {
-            const DateADT v = DatumGetDateADT(d);
-            if (DATE_NOT_FINITE(v)) return Unsup(node, "infinite date constant");
-            int y, m, dd;
-            j2date(v + POSTGRES_EPOCH_JDATE, &y, &m, &dd);
-            if (y < 1 || y > 9999) return Unsup(node, "date constant out of 0001..9999");
-            std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", y, m, dd);
-            return std::string(buf);
-        }
-        case TEXTOID:
-        case VARCHAROID:
-        case BPCHAROID: {
-            text *t = DatumGetTextPP(d);
-            const char *p = VARDATA_ANY(t);
-            size_t n = VARSIZE_ANY_EXHDR(t);
-            std::string s = type == BPCHAROID ? StripBlanks(p, n) : std::string(p, n);
-            bool ok = true;
-            std::string lit = EscapeString(s.data(), s.size(), &ok);
-            if (!ok) return Unsup(node, "string constant with control characters");
-            return lit;
-        }
-        default: return Unsup(node, "constant of type " + TypeName(type));
-    }
-}
-
-int LiteralScale(const std::string &num) {
-    const size_t dot = num.find('.');
-    return dot == std::string::npos ? 0 : (int)(num.size() - dot - 1);
+Expected<Op> Translator::ScalarLiteral(Oid type, Datum d, bool isnull, int scale, const Plan *node) {
+    if (isnull && !HirType(type, type == NUMERICOID ? std::max(scale, 0) : scale))
+        return Unsup(node, "NULL constant of type " + TypeName(type));
+    return VectorLiteral(type, {d}, {isnull}, scale, node);
 }
 
 Expected<Col> Translator::Const_(Const *c, const Plan *node) {
@@ -138,22 +91,43 @@ Expected<Col> Translator::Const_(Const *c, const Plan *node) {
         if (c->constisnull) {
             scale = std::max(NumericScale(c->consttypmod), 0);
         } else {
-            RNDN_ASSIGN_OR_RETURN(std::string s, ScalarLiteral(NUMERICOID, c->constvalue, false, -1, node));
-            scale = LiteralScale(s);
+            Expected<int> s = pg::NumericDatumScale((uintptr_t)c->constvalue);
+            if (!s.ok()) return Unsup(node, "constant: " + s.status().message());
+            scale = s.value();
         }
     }
-    RNDN_ASSIGN_OR_RETURN(std::string lit, ScalarLiteral(c->consttype, c->constvalue, c->constisnull, scale, node));
-    auto t = HirType(c->consttype, scale);
-    if (!t) return Unsup(node, "constant of type " + TypeName(c->consttype));
+    if (!HirType(c->consttype, scale)) return Unsup(node, "constant of type " + TypeName(c->consttype));
+    RNDN_ASSIGN_OR_RETURN(out.var, ScalarLiteral(c->consttype, c->constvalue, c->constisnull, scale, node));
     out.scale = scale;
-    out.var = lit + ":" + *t;
     return out;
 }
 
-Expected<std::string> Translator::NullLiteral(const Col &c, const Plan *node) {
+Expected<Op> Translator::NullLiteral(const Col &c, const Plan *node) {
     auto t = HirType(c.type, c.scale);
     if (!t) return Unsup(node, "NULL of type " + TypeName(c.type) + " with unknown scale");
-    return "null:" + *t;
+    Op lit = b_.Null(*t);
+    RNDN_RETURN_IF_ERROR(b_.status());
+    return lit;
+}
+
+Expected<Col> Translator::ExternParam(Param *p, const Plan *node) {
+    auto known = extern_params_.find(p->paramid);
+    if (known != extern_params_.end()) return known->second;
+    // Numeric: the scale the program computes with is the declared typmod's; the executor binds
+    // only a value of exactly that display scale (else PostgreSQL's plan runs).  Without a
+    // typmod the scale is unknown until execution: PostgreSQL's plan.
+    const int scale = p->paramtype == NUMERICOID ? NumericScale(p->paramtypmod) : -1;
+    if (p->paramtype == NUMERICOID && scale < 0) return Unsup(node, "numeric parameter without a declared scale");
+    auto t = HirType(p->paramtype, scale);
+    if (!t) return Unsup(node, "parameter of type " + TypeName(p->paramtype));
+    Col c;
+    c.type = p->paramtype;
+    c.typmod = p->paramtypmod;
+    c.scalar = true;
+    c.scale = scale;
+    c.var = b_.Param(pg::ParamName(p->paramid), *t);
+    extern_params_[p->paramid] = c;
+    return c;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -163,7 +137,7 @@ Expected<Col> Translator::CastToScale(const Col &c, int scale) {
     if (c.type != NUMERICOID || c.scale == scale) return c;
     if (c.scale < 0 || scale < 0) return Status::Unsupported("numeric of unknown scale in a CASE/COALESCE");
     Col out = c;
-    out.var = Emit("check_cast(" + c.var + ", dec128<" + std::to_string(scale) + ">)");
+    out.var = EmitCast(c.var, Dec128(scale));
     out.scalar = c.scalar;
     out.scale = scale;
     return out;
@@ -211,12 +185,11 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
     const int nargs = list_length(args);
     std::vector<Col> a;
     const bool saved_cmp = in_comparison_;
-    if (row->kind == FnKind::BINARY && ((row->flags & (F_ORDERED | F_EQ)) || std::string(row->builtin) == "neq")) {
+    if (row->kind == FnKind::BINARY && ((row->flags & (F_ORDERED | F_EQ)) || row->builtin == B::NEQ)) {
         in_comparison_ = true;
     } else if (!((row->kind == FnKind::BINARY || row->kind == FnKind::UNARY) &&
-                 (std::string(row->builtin) == "plus" || std::string(row->builtin) == "minus" ||
-                  std::string(row->builtin) == "mul" || std::string(row->builtin) == "neg" ||
-                  std::string(row->builtin) == "abs"))) {
+                 (row->builtin == B::PLUS || row->builtin == B::MINUS || row->builtin == B::MUL || row->builtin == B::NEG ||
+                  row->builtin == B::ABS))) {
         in_comparison_ = false;
     }
     struct Restore {
@@ -248,12 +221,12 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
                 if (!IsA(d, Const) || ((Const *)d)->constisnull || DatumGetFloat8(((Const *)d)->constvalue) == 0.0)
                     return Unsup(ctx.node, FuncName(fn) + " by a non-constant divisor (PostgreSQL raises on zero)");
             }
-            const std::string b = row->builtin;
-            out.var = Emit("@" + b + "(" + a[0].var + ", " + a[1].var + ")");
+            const B b = row->builtin;
+            out.var = Emit(b, {a[0].var, a[1].var});
             if (result_type == NUMERICOID) {
-                if (b == "plus" || b == "minus" || b == "mod")
+                if (b == B::PLUS || b == B::MINUS || b == B::MOD)
                     out.scale = (a[0].scale < 0 || a[1].scale < 0) ? -1 : std::max(a[0].scale, a[1].scale);
-                else if (b == "mul")
+                else if (b == B::MUL)
                     out.scale = (a[0].scale < 0 || a[1].scale < 0) ? -1 : a[0].scale + a[1].scale;
                 else
                     out.scale = -1;
@@ -261,7 +234,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             break;
         }
         case FnKind::UNARY:
-            out.var = Emit("@" + std::string(row->builtin) + "(" + a[0].var + ")");
+            out.var = Emit(row->builtin, {a[0].var});
             out.scale = a[0].scale;
             break;
         case FnKind::CAST: {
@@ -269,7 +242,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             const int scale = result_type == NUMERICOID ? 0 : -1;
             auto t = HirType(result_type, scale);
             if (!t) return Unsup(ctx.node, "cast to " + TypeName(result_type));
-            out.var = Emit("check_cast(" + a[0].var + ", " + *t + ")");
+            out.var = EmitCast(a[0].var, *t);
             out.scale = scale;
             break;
         }
@@ -288,15 +261,16 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
                 return Unsup(ctx.node, "LIKE on char(n) (PostgreSQL matches the blank padding)");
             Expr *p = (Expr *)lsecond(args);
             if (!IsA(p, Const) || ((Const *)p)->constisnull) return Unsup(ctx.node, "LIKE with a non-constant pattern");
-            RNDN_ASSIGN_OR_RETURN(std::string pat, ScalarLiteral(TEXTOID, ((Const *)p)->constvalue, false, -1, ctx.node));
-            if (pat.find("\\\\") != std::string::npos) return Unsup(ctx.node, "LIKE pattern with an escape");
-            if (pat.find('_') != std::string::npos && pg_database_encoding_max_length() > 1) {
-                for (unsigned char ch : pat)
+            RNDN_ASSIGN_OR_RETURN(Op pat, ScalarLiteral(TEXTOID, ((Const *)p)->constvalue, false, -1, ctx.node));
+            const std::string_view ps = pat.literal.value->StringAt(0);
+            if (ps.find('\\') != std::string_view::npos) return Unsup(ctx.node, "LIKE pattern with an escape");
+            if (ps.find('_') != std::string_view::npos && pg_database_encoding_max_length() > 1) {
+                for (unsigned char ch : ps)
                     if (ch >= 0x80) return Unsup(ctx.node, "LIKE '_' with a non-ASCII pattern");
                 ascii_guard_ = true;
             }
-            std::string m = Emit("@like(" + a[0].var + ", " + pat + ":str)");
-            out.var = row->kind == FnKind::NOTLIKE ? Emit("@not(" + m + ")") : m;
+            Op m = Emit(row->builtin, {a[0].var, pat});
+            out.var = row->kind == FnKind::NOTLIKE ? Emit(B::NOT, {m}) : m;
             break;
         }
         case FnKind::SUBSTR: {
@@ -309,7 +283,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             const int32 len = l != nullptr ? DatumGetInt32(((Const *)l)->constvalue) : PG_INT32_MAX;
             if (start < 1 || len < 0) return Unsup(ctx.node, "substring start < 1 or negative length");
             if (pg_database_encoding_max_length() > 1) ascii_guard_ = true;
-            out.var = Emit("@sub_string(" + a[0].var + ", (" + std::to_string(start) + "," + std::to_string(len) + "):i64)");
+            out.var = Emit(row->builtin, {a[0].var, b_.I64s({start, len})});
             break;
         }
         case FnKind::ROUND: {
@@ -319,7 +293,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             const int32 places = DatumGetInt32(((Const *)k)->constvalue);
             if (places < 0 || places > 30) return Unsup(ctx.node, "round to " + std::to_string(places) + " places");
             if (a[0].scale < 0) return Unsup(ctx.node, "round of a numeric of unknown scale");
-            out.var = Emit("check_cast(" + a[0].var + ", dec128<" + std::to_string(places) + ">)");
+            out.var = EmitCast(a[0].var, Dec128(places));
             out.scale = places;
             break;
         }
@@ -336,22 +310,22 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             if (ts % USECS_PER_DAY < 0) --days;
             const bool frac = ts - days * USECS_PER_DAY != 0;
             if (days < INT32_MIN / 2 || days > INT32_MAX / 2) return Unsup(ctx.node, "timestamp out of the date range");
-            RNDN_ASSIGN_OR_RETURN(std::string dlit, ScalarLiteral(DATEOID, DateADTGetDatum((DateADT)days), false, -1, ctx.node));
-            std::string op = row->builtin;  // as written: date OP timestamp, or timestamp OP date
+            RNDN_ASSIGN_OR_RETURN(Op dlit, ScalarLiteral(DATEOID, DateADTGetDatum((DateADT)days), false, -1, ctx.node));
+            B op = row->builtin;  // as written: date OP timestamp, or timestamp OP date
             if (swapped) {  // ts OP d  <=>  d OP' ts
-                static const std::map<std::string, std::string> kFlip = {{"lt", "gt"}, {"leq", "geq"}, {"gt", "lt"}, {"geq", "leq"}, {"eq", "eq"}, {"neq", "neq"}};
+                static const std::map<B, B> kFlip = {{B::LT, B::GT}, {B::LEQ, B::GEQ}, {B::GT, B::LT}, {B::GEQ, B::LEQ}, {B::EQ, B::EQ}, {B::NEQ, B::NEQ}};
                 op = kFlip.at(op);
             }
-            const std::string d = a[0].var;
+            const Op d = a[0].var;
             if (!frac) {
-                out.var = Emit("@" + op + "(" + d + ", " + dlit + ":date)");
+                out.var = Emit(op, {d, dlit});
             } else {
                 // D < ts < D+1: d < ts and d <= ts mean d <= D; d > ts and d >= ts mean d > D;
                 // d = ts is false and d <> ts true (NULL for a NULL d either way).
-                if (op == "lt" || op == "leq") out.var = Emit("@leq(" + d + ", " + dlit + ":date)");
-                else if (op == "gt" || op == "geq") out.var = Emit("@gt(" + d + ", " + dlit + ":date)");
-                else if (op == "eq") out.var = Emit("@lt(" + d + ", " + d + ")");
-                else out.var = Emit("@eq(" + d + ", " + d + ")");
+                if (op == B::LT || op == B::LEQ) out.var = Emit(B::LEQ, {d, dlit});
+                else if (op == B::GT || op == B::GEQ) out.var = Emit(B::GT, {d, dlit});
+                else if (op == B::EQ) out.var = Emit(B::LT, {d, d});
+                else out.var = Emit(B::EQ, {d, d});
             }
             break;
         }
@@ -362,13 +336,13 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             std::string fs(field);
             pfree(field);
             std::transform(fs.begin(), fs.end(), fs.begin(), ::tolower);
-            std::string b;
-            if (fs == "year") b = "date_year";
-            else if (fs == "month") b = "date_month";
-            else if (fs == "day") b = "date_day";
+            B b;
+            if (fs == "year") b = B::DATE_YEAR;
+            else if (fs == "month") b = B::DATE_MONTH;
+            else if (fs == "day") b = B::DATE_DAY;
             else return Unsup(ctx.node, "extract(" + fs + ")");
-            std::string p = Emit("@" + b + "(" + a[0].var + ")");
-            out.var = Emit("check_cast(" + p + ", dec128<0>)");
+            Op p = Emit(b, {a[0].var});
+            out.var = EmitCast(p, Dec128(0));
             out.scale = 0;
             break;
         }
@@ -427,19 +401,19 @@ Expected<Col> Translator::CaseX(CaseExpr *ce, const Ctx &ctx) {
     if (def) {
         RNDN_ASSIGN_OR_RETURN(acc, Materialize(*def, ctx.len_var));
     } else {
-        RNDN_ASSIGN_OR_RETURN(std::string nl, NullLiteral(proto, ctx.node));
+        RNDN_ASSIGN_OR_RETURN(Op nl, NullLiteral(proto, ctx.node));
         Col n = proto;
         n.var = nl;
         n.scalar = true;
         RNDN_ASSIGN_OR_RETURN(acc, Materialize(n, ctx.len_var));
     }
-    if (mixed) acc.var = Emit("check_cast(" + acc.var + ", dec128<?>)");
+    if (mixed) acc.var = EmitCast(acc.var, Dec128(hir::Type::kUnknownScale));
     for (int i = (int)conds.size() - 1; i >= 0; --i) {
         RNDN_ASSIGN_OR_RETURN(Col c, Materialize(conds[i], ctx.len_var));
         RNDN_ASSIGN_OR_RETURN(Col v, Materialize(vals[i], ctx.len_var));
-        std::string w = Emit("@where(" + c.var + ")");
-        std::string sel = Emit("@compress(" + c.var + ", " + v.var + ")");
-        acc.var = Emit("@index_a(" + acc.var + ", " + w + ", " + sel + ")");
+        Op w = Emit(B::WHERE, {c.var});
+        Op sel = Emit(B::COMPRESS, {c.var, v.var});
+        acc.var = Emit(B::INDEX_A, {acc.var, w, sel});
     }
     acc.type = type;
     acc.typmod = -1;
@@ -470,7 +444,7 @@ Expected<Col> Translator::CoalesceX(CoalesceExpr *ce, const Ctx &ctx) {
         if (a.scalar) {
             RNDN_ASSIGN_OR_RETURN(a, Materialize(a, ctx.len_var));
         }
-        acc.var = Emit("@coalesce(" + a.var + ", " + acc.var + ")");
+        acc.var = Emit(B::COALESCE, {a.var, acc.var});
         acc.scalar = false;
     }
     acc.type = ce->coalescetype;
@@ -482,8 +456,8 @@ Expected<Col> Translator::ArrayOp(ScalarArrayOpExpr *sa, const Ctx &ctx) {
     const Oid fn = sa->opfuncid ? sa->opfuncid : get_opcode(sa->opno);
     const FnRow *row = LookupFunction(fn);
     if (row == nullptr || row->kind != FnKind::BINARY) return Unsup(ctx.node, "IN list with operator " + FuncName(fn));
-    const std::string b = row->builtin;
-    if (!((sa->useOr && b == "eq") || (!sa->useOr && b == "neq"))) return Unsup(ctx.node, "ANY/ALL other than IN / NOT IN");
+    const B b = row->builtin;
+    if (!((sa->useOr && b == B::EQ) || (!sa->useOr && b == B::NEQ))) return Unsup(ctx.node, "ANY/ALL other than IN / NOT IN");
     Expr *arr = (Expr *)lsecond(sa->args);
     if (!IsA(arr, Const) || ((Const *)arr)->constisnull) return Unsup(ctx.node, "IN list that is not a constant array");
     RNDN_ASSIGN_OR_RETURN(Col x, X((Expr *)linitial(sa->args), ctx));
@@ -498,7 +472,7 @@ Expected<Col> Translator::ArrayOp(ScalarArrayOpExpr *sa, const Ctx &ctx) {
     int n;
     deconstruct_array(a, et, typlen, typbyval, typalign, &elems, &nulls, &n);
     if (n == 0) return Unsup(ctx.node, "empty IN list");
-    std::vector<std::string> lits;
+    std::vector<Datum> lits;
     int scale = 0;
     bool has_null = false;
     for (int i = 0; i < n; ++i) {
@@ -506,12 +480,16 @@ Expected<Col> Translator::ArrayOp(ScalarArrayOpExpr *sa, const Ctx &ctx) {
             has_null = true;
             continue;
         }
-        RNDN_ASSIGN_OR_RETURN(std::string l, ScalarLiteral(et, elems[i], false, -1, ctx.node));
-        if (et == NUMERICOID) scale = std::max(scale, LiteralScale(l));
-        lits.push_back(l);
+        if (et == NUMERICOID) {
+            Expected<int> sc = pg::NumericDatumScale((uintptr_t)elems[i]);
+            if (!sc.ok()) return Unsup(ctx.node, "constant: " + sc.status().message());
+            scale = std::max(scale, sc.value());
+        }
+        lits.push_back(elems[i]);
     }
     auto t = HirType(et, scale);
     if (!t) return Unsup(ctx.node, "IN list of type " + TypeName(et));
+
     Col xm = x;
     if (x.scalar) {
         RNDN_ASSIGN_OR_RETURN(xm, Materialize(x, ctx.len_var));
@@ -519,17 +497,16 @@ Expected<Col> Translator::ArrayOp(ScalarArrayOpExpr *sa, const Ctx &ctx) {
     Col out;
     out.type = BOOLOID;
     if (lits.empty()) {  // only NULLs: x IN (NULL) and x NOT IN (NULL) are NULL for every row
-        out.var = Emit("@vector(" + Emit("@len(" + xm.var + ")") + ", null:bool)");
+        out.var = Emit(B::VECTOR, {Emit(B::LEN, {xm.var}), b_.Null(hir::TypeKind::BOOL)});
         return out;
     }
-    std::string vec = "(";
-    for (size_t i = 0; i < lits.size(); ++i) vec += (i ? "," : "") + lits[i];
-    vec += "):" + *t;
-    std::string m = Emit("@member(" + xm.var + ", " + vec + ")");
-    out.var = sa->useOr ? m : Emit("@not(" + m + ")");
+    // numeric elements at the list's largest scale (exact: membership does not see the scale)
+    RNDN_ASSIGN_OR_RETURN(Op vec, VectorLiteral(et, lits, std::vector<bool>(lits.size(), false), scale, ctx.node, true));
+    Op m = Emit(B::MEMBER, {xm.var, vec});
+    out.var = sa->useOr ? m : Emit(B::NOT, {m});
     // A NULL in the list: x IN (..., NULL) is true when x matches, else NULL; x NOT IN
     // (..., NULL) is false when x matches, else NULL (three-valued OR / AND with NULL).
-    if (has_null) out.var = Emit(std::string(sa->useOr ? "@or(" : "@and(") + out.var + ", null:bool)");
+    if (has_null) out.var = Emit(sa->useOr ? B::OR : B::AND, {out.var, b_.Null(hir::TypeKind::BOOL)});
     return out;
 }
 
@@ -589,14 +566,14 @@ Expected<Col> Translator::X(Expr *e, const Ctx &ctx) {
             Col out;
             out.type = BOOLOID;
             if (b->boolop == NOT_EXPR) {
-                out.var = Emit("@not(" + xs[0].var + ")");
+                out.var = Emit(B::NOT, {xs[0].var});
                 out.scalar = xs[0].scalar;
                 return out;
             }
-            const char *fn = b->boolop == AND_EXPR ? "@and(" : "@or(";
+            const B fn = b->boolop == AND_EXPR ? B::AND : B::OR;
             out = xs[0];
             for (size_t i = 1; i < xs.size(); ++i) {
-                out.var = Emit(fn + out.var + ", " + xs[i].var + ")");
+                out.var = Emit(fn, {out.var, xs[i].var});
                 out.scalar = out.scalar && xs[i].scalar;
             }
             return out;
@@ -608,7 +585,7 @@ Expected<Col> Translator::X(Expr *e, const Ctx &ctx) {
             Col out;
             out.type = BOOLOID;
             out.scalar = c.scalar;
-            out.var = Emit(std::string(nt->nulltesttype == IS_NULL ? "@is_null(" : "@is_not_null(") + c.var + ")");
+            out.var = Emit(nt->nulltesttype == IS_NULL ? B::IS_NULL : B::IS_NOT_NULL, {c.var});
             return out;
         }
         case T_ScalarArrayOpExpr: return ArrayOp((ScalarArrayOpExpr *)e, ctx);
@@ -623,8 +600,8 @@ Expected<Col> Translator::X(Expr *e, const Ctx &ctx) {
             if (a.scalar && eq.scalar) return Unsup(ctx.node, "NULLIF of constants");
             RNDN_ASSIGN_OR_RETURN(a, Materialize(a, ctx.len_var));
             RNDN_ASSIGN_OR_RETURN(eq, Materialize(eq, ctx.len_var));
-            RNDN_ASSIGN_OR_RETURN(std::string nl, NullLiteral(a, ctx.node));
-            a.var = Emit("@index_a(" + a.var + ", " + Emit("@where(" + eq.var + ")") + ", " + nl + ")");
+            RNDN_ASSIGN_OR_RETURN(Op nl, NullLiteral(a, ctx.node));
+            a.var = Emit(B::INDEX_A, {a.var, Emit(B::WHERE, {eq.var}), nl});
             return a;
         }
         case T_CoalesceExpr: return CoalesceX((CoalesceExpr *)e, ctx);
@@ -637,20 +614,8 @@ Expected<Col> Translator::X(Expr *e, const Ctx &ctx) {
         case T_Param: {
             Param *p = (Param *)e;
             if (p->paramkind == PARAM_EXEC && params_.count(p->paramid)) return params_[p->paramid];
-            if (p->paramkind == PARAM_EXTERN) {
-                // A generic plan's parameter: a placeholder "$P<n>:<type>$" that the executor
-                // replaces by the value's literal (plan::SubstituteParams) before each run.
-                // Numeric parameters are left out: their scale is known only then.
-                if (p->paramtype == NUMERICOID) return Unsup(ctx.node, "numeric parameter of a generic plan");
-                auto t = HirType(p->paramtype, -1);
-                if (!t) return Unsup(ctx.node, "parameter of type " + TypeName(p->paramtype));
-                Col c;
-                c.type = p->paramtype;
-                c.typmod = p->paramtypmod;
-                c.scalar = true;
-                c.var = "$P" + std::to_string(p->paramid) + ":" + *t + "$";
-                return c;
-            }
+            // A generic plan's query parameter: a parameter of main, bound by the executor.
+            if (p->paramkind == PARAM_EXTERN) return ExternParam(p, ctx.node);
             return Unsup(ctx.node, p->paramkind == PARAM_EXEC ? "correlated or unsupported subquery parameter" : "query parameter");
         }
         case T_SubPlan: {
@@ -665,48 +630,3 @@ Expected<Col> Translator::X(Expr *e, const Ctx &ctx) {
 }
 
 }  // namespace rndn::plan::internal
-
-namespace rndn::plan {
-
-Status SubstituteParams(std::string &program, const ParamFetchFn &fetch) {
-    std::string out;
-    out.reserve(program.size());
-    size_t i = 0;
-    const size_t n = program.size();
-    while (i < n) {
-        const char ch = program[i];
-        if (ch == '"') {  // a string literal: copied as is (escapes included)
-            size_t j = i + 1;
-            while (j < n && program[j] != '"') j += program[j] == '\\' ? 2 : 1;
-            j = std::min(j + 1, n);
-            out.append(program, i, j - i);
-            i = j;
-            continue;
-        }
-        if (ch == '$' && i + 1 < n && program[i + 1] == 'P') {
-            const size_t colon = program.find(':', i);
-            const size_t end = colon == std::string::npos ? colon : program.find('$', colon);
-            if (end == std::string::npos) return Status::Internal("malformed parameter placeholder in the program");
-            const int id = std::atoi(program.c_str() + i + 2);
-            const std::string type = program.substr(colon + 1, end - colon - 1);
-            unsigned ptype = 0;
-            uintptr_t value = 0;
-            bool isnull = true;
-            if (!fetch(id, &ptype, &value, &isnull)) return Status::Unsupported("parameter $" + std::to_string(id) + " has no value");
-            internal::Translator t(nullptr);
-            Expected<std::string> lit = t.LiteralOf(ptype, (Datum)value, isnull);
-            if (!lit.ok()) return Status::Unsupported("parameter $" + std::to_string(id) + ": " + lit.status().message());
-            out += lit.value();
-            out += ':';
-            out += type;
-            i = end + 1;
-            continue;
-        }
-        out += ch;
-        ++i;
-    }
-    program = std::move(out);
-    return Status::Ok();
-}
-
-}  // namespace rndn::plan

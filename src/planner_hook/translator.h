@@ -2,10 +2,16 @@
 // relations) and the Translator class.  translate_expr.cpp holds the expression half,
 // translate.cpp the plan-node half.
 //
-// Plan tree -> HorseIR text.  Every plan node becomes a relation of lazily emitted columns
-// (all of one length), so a column is loaded, filtered and gathered only when something above
-// actually reads it.  Anything not covered yields Status::Unsupported("<node>: <why>").
+// Plan tree -> a HorseIR program built with hir::Builder (no HorseIR text is written here: the
+// program is printed once, at the end, to the canonical text the plan node carries).  Every plan
+// node becomes a relation of lazily emitted columns (all of one length), so a column is loaded,
+// filtered and gathered only when something above actually reads it.  Anything not covered
+// yields Status::Unsupported("<node>: <why>").
 #pragma once
+
+// Before PostgreSQL's headers: utils/datetime.h defines MONTH, elog.h LOG (names in horseir.h).
+#include "horseir/horseir.h"
+#include "pg_base/datum_value.h"
 
 extern "C" {
 #include "postgres.h"
@@ -61,38 +67,23 @@ enum : unsigned { F_DIV = 1, F_NZCONST = 2, F_ORDERED = 4, F_EQ = 8 };
 struct FnRow {
     const char *prosrc;
     FnKind kind;
-    const char *builtin;
+    hir::Builtin builtin;  // NONE (= hir::Builtin::COUNT_) where the kind names no builtin
     unsigned flags;
 };
 
-#define BINARY FnKind::BINARY
-#define UNARY FnKind::UNARY
-#define CAST FnKind::CAST
-#define RELABEL FnKind::RELABEL
-#define LIKE FnKind::LIKE
-#define NOTLIKE FnKind::NOTLIKE
-#define SUBSTR FnKind::SUBSTR
-#define EXTRACT FnKind::EXTRACT
-#define DATE_TS FnKind::DATE_TS
-#define TS_DATE FnKind::TS_DATE
-#define ROUND FnKind::ROUND
-#define RNDN_PGFN(src, kind, builtin, flags) {src, kind, builtin, flags},
+// The BUILTIN column of pg_functions.def names a hir::Builtin enumerator (PLUS, LT, ...), or
+// NONE; a misspelt one does not compile.
+namespace pgfn {
+using enum hir::Builtin;
+inline constexpr hir::Builtin NONE = hir::Builtin::COUNT_;
+}  // namespace pgfn
+#define RNDN_PGFN(src, kind, builtin, flags) {src, FnKind::kind, pgfn::builtin, flags},
 inline constexpr FnRow kFnRows[] = {
 #include "planner_hook/pg_functions.def"
 };
 #undef RNDN_PGFN
 #undef RNDN_CMP6
-#undef BINARY
-#undef UNARY
-#undef CAST
-#undef RELABEL
-#undef LIKE
-#undef NOTLIKE
-#undef SUBSTR
-#undef EXTRACT
-#undef DATE_TS
-#undef TS_DATE
-#undef ROUND
+#undef RNDN_DATE_TS6
 
 inline const std::unordered_map<std::string, const FnRow *> &FnTable() {
     static const std::unordered_map<std::string, const FnRow *> table = [] {
@@ -158,25 +149,10 @@ inline int NumericScale(int32 typmod) {
     return scale;
 }
 
-// HorseIR type text of a column of PostgreSQL type (type, typmod); scale for numeric.
-inline std::optional<std::string> HirType(Oid type, int scale) {
-    switch (type) {
-        case BOOLOID: return "bool";
-        case INT2OID: return "i16";
-        case INT4OID: return "i32";
-        case INT8OID: return "i64";
-        case FLOAT4OID: return "f32";
-        case FLOAT8OID: return "f64";
-        case DATEOID: return "date";
-        case TEXTOID:
-        case VARCHAROID:
-        case BPCHAROID: return "str";
-        case NUMERICOID:
-            if (scale < 0) return std::nullopt;
-            return "dec128<" + std::to_string(scale) + ">";
-        default: return std::nullopt;
-    }
-}
+// HorseIR type of a column of PostgreSQL type `type`; scale for numeric (dec128<scale>).  The
+// table is pg::HirTypeOf (src/pg_base/datum_value.cpp), shared with the executor's parameters.
+inline std::optional<hir::Type> HirType(Oid type, int scale) { return pg::HirTypeOf(type, scale); }
+inline hir::Type Dec128(int scale) { return hir::Type::Decimal(hir::TypeKind::DEC128, scale); }
 
 inline std::string TypeName(Oid type) {
     char *n = format_type_be(type);
@@ -188,8 +164,14 @@ inline std::string TypeName(Oid type) {
 // ---------------------------------------------------------------------------------------------
 // Columns and relations
 
+using Op = hir::Operand;
+using B = hir::Builtin;
+// A full-length vector of a relation (its row count is @len of it), made on first use.
+using LenFn = std::function<Expected<Op>()>;
+inline bool Empty(const Op &o) { return o.kind == Op::Kind::NAME && o.name.empty(); }
+
 struct Col {
-    std::string var;  // a HorseIR variable, or a literal operand when scalar
+    Op var;  // a HorseIR variable, or a literal operand when scalar
     Oid type = InvalidOid;
     int32 typmod = -1;
     bool scalar = false;  // length 1 (a constant): broadcast by element-wise builtins
@@ -214,7 +196,7 @@ using LazyPtr = std::shared_ptr<LazyCol>;
 
 struct Rel {
     std::vector<LazyPtr> cols;
-    std::function<Expected<std::string>()> len_var;  // a full-length vector variable
+    LenFn len_var;  // a full-length vector variable
     // Hidden columns that travel with the rows: for a correlated parameter p being
     // decorrelated, extras[p] is the expression the parameter was compared with (p >= 0);
     // negative keys are private to one node (index order keys).
@@ -237,10 +219,8 @@ inline Status Unsup(const Plan *plan, const std::string &why) {
 
 class Translator {
 public:
-    explicit Translator(PlannedStmt *stmt) : stmt_(stmt) {}
+    explicit Translator(PlannedStmt *stmt) : stmt_(stmt) { b_.BeginFunction("main", {hir::Type(hir::TypeKind::TABLE)}); }
     Expected<Translation> Run(Plan *root);
-    // The literal text (without ":type") of a value of PostgreSQL type `type`.
-    Expected<std::string> LiteralOf(Oid type, Datum d, bool isnull) { return ScalarLiteral(type, d, isnull, -1, nullptr); }
 
 private:
     struct Ctx {
@@ -250,37 +230,48 @@ private:
         Index scanrelid = 0;
         std::function<Expected<Col>(AttrNumber)> scan_col;
         std::shared_ptr<const std::map<const Aggref *, LazyPtr>> aggs;
-        std::function<Expected<std::string>()> len_var;
+        LenFn len_var;
         List *index_tlist = nullptr;  // Index Only Scan: INDEX_VAR k -> index_tlist[k-1]
     };
 
     std::string NewVar() { return "t" + std::to_string(next_var_++); }
-    // Every builtin the translator emits is a pure function of its operands and the program
-    // is straight-line single-assignment code, so an expression already computed is reused
-    // (common subexpressions such as PostgreSQL's repeated (1 - l_discount) in TPC-H Q1).
-    std::string Emit(const std::string &rhs) {
-        auto it = emitted_.find(rhs);
+    // One statement "t<N>:? = e;" of main; returns the variable t<N>.  Every builtin the
+    // translator emits is a pure function of its operands and the program is straight-line
+    // single-assignment code, so an expression already computed is reused (common
+    // subexpressions such as PostgreSQL's repeated (1 - l_discount) in TPC-H Q1): the key is the
+    // expression's canonical text (hir::PrintExpr).
+    Op Emit(hir::Expr e) {
+        std::string key = hir::PrintExpr(e);
+        auto it = emitted_.find(key);
         if (it != emitted_.end()) return it->second;
-        std::string v = NewVar();
-        body_ += "    " + v + ":? = " + rhs + ";\n";
-        emitted_.emplace(rhs, v);
+        Op v = b_.Assign(NewVar(), hir::Type(), std::move(e));
+        emitted_.emplace(std::move(key), v);
         return v;
     }
-    Expected<std::string> LenOf(const std::string &var) {
-        auto it = len_cache_.find(var);
+    // @b(args...)
+    Op Emit(B b, std::vector<Op> args) { return Emit(b_.Call(b, std::move(args))); }
+    // check_cast(x, t)
+    Op EmitCast(Op x, hir::Type t) { return Emit(hir::Builder::Cast(hir::Builder::Use(std::move(x)), std::move(t))); }
+    // @b as a function argument (@each(@len, x), @join_index(@eq, a, b))
+    static Op Fn(B b) { return hir::Builder::Fn(b); }
+    // One operand for several key columns: the column itself, or @list of them.
+    Op KeyList(const std::vector<Op> &keys) { return keys.size() == 1 ? keys[0] : Emit(B::LIST, keys); }
+    Expected<Op> LenOf(const Op &var) {
+        const std::string key = hir::PrintOperand(var);
+        auto it = len_cache_.find(key);
         if (it != len_cache_.end()) return it->second;
-        std::string n = Emit("@len(" + var + ")");
-        len_cache_[var] = n;
+        Op n = Emit(B::LEN, {var});
+        len_cache_[key] = n;
         return n;
     }
     // A full-length vector for c (scalars broadcast to the length of len_var).
-    Expected<Col> Materialize(const Col &c, const std::function<Expected<std::string>()> &len_var) {
+    Expected<Col> Materialize(const Col &c, const LenFn &len_var) {
         if (!c.scalar) return c;
         if (!len_var) return Status::Unsupported("constant where the row count is unknown");
-        RNDN_ASSIGN_OR_RETURN(std::string lv, len_var());
-        RNDN_ASSIGN_OR_RETURN(std::string n, LenOf(lv));
+        RNDN_ASSIGN_OR_RETURN(Op lv, len_var());
+        RNDN_ASSIGN_OR_RETURN(Op n, LenOf(lv));
         Col out = c;
-        out.var = Emit("@vector(" + n + ", " + c.var + ")");
+        out.var = Emit(B::VECTOR, {n, c.var});
         out.scalar = false;
         return out;
     }
@@ -307,9 +298,9 @@ private:
     // Applies `quals` (if any) to every input of ctx, then evaluates plan->targetlist lazily.
     Expected<RelP> FilterAndProject(Plan *plan, Ctx ctx, List *quals, std::map<int, Expr *> extra_exprs = {});
     Expected<RelP> ProjectOver(Plan *plan, RelP rel, List *quals);
-    Expected<std::string> Mask(List *quals, const Ctx &ctx);
+    Expected<Op> Mask(List *quals, const Ctx &ctx);
     // Lazily gathered (@index) or compressed (@compress) copy of a relation.
-    RelP Take(const RelP &in, const std::string &idx, bool compress, std::function<Expected<std::string>()> len);
+    RelP Take(const RelP &in, const Op &idx, bool compress, LenFn len);
 
     Expected<Col> X(Expr *e, const Ctx &ctx);
     Expected<Col> Const_(Const *c, const Plan *node);
@@ -317,17 +308,25 @@ private:
     Expected<Col> CaseX(CaseExpr *ce, const Ctx &ctx);
     Expected<Col> CoalesceX(CoalesceExpr *ce, const Ctx &ctx);
     Expected<Col> ArrayOp(ScalarArrayOpExpr *sa, const Ctx &ctx);
-    Expected<std::string> ScalarLiteral(Oid type, Datum d, bool isnull, int scale, const Plan *node);
+    // The literal of a value of PostgreSQL type `type` (numeric: of that scale), NULL included.
+    Expected<Op> ScalarLiteral(Oid type, Datum d, bool isnull, int scale, const Plan *node);
+    // The vector literal of several values of one type (VALUES columns, IN lists).
+    // Numeric values must have the display scale `scale`, or at most it with `widen`.
+    Expected<Op> VectorLiteral(Oid type, const std::vector<Datum> &values, const std::vector<bool> &nulls, int scale,
+                               const Plan *node, bool widen = false);
     Expected<Col> CastToScale(const Col &c, int scale);
-    Expected<Col> AggCol(Aggref *a, Rel &in, const std::string *group_vals, const Plan *node);
-    Expected<std::string> NullLiteral(const Col &c, const Plan *node);
+    Expected<Col> AggCol(Aggref *a, Rel &in, const Op *group_vals, const Plan *node);
+    Expected<Op> NullLiteral(const Col &c, const Plan *node);
+    // A query parameter (PARAM_EXTERN) of a generic plan: a parameter of main.
+    Expected<Col> ExternParam(Param *p, const Plan *node);
 
     PlannedStmt *stmt_;
-    std::string body_;
-    std::unordered_map<std::string, std::string> emitted_;  // right-hand side -> variable
+    hir::Builder b_;
+    std::unordered_map<std::string, Op> emitted_;  // canonical text of the expression -> variable
+    std::map<int, Col> extern_params_;             // PARAM_EXTERN id -> main's parameter
     bool order_free_ = false;  // the next NodeRel's row order cannot show (see NodeRel)
     int next_var_ = 0;
-    std::map<std::string, std::string> len_cache_;
+    std::map<std::string, Op> len_cache_;
     std::map<int, Col> params_;      // PARAM_EXEC id -> value of an init plan (a scalar)
     std::set<int> decor_params_;     // PARAM_EXEC ids being decorrelated (see Rel::extras)
     bool in_comparison_ = false;     // X() is evaluating an operand of a comparison
@@ -345,9 +344,7 @@ private:
 
 
 // Shared helpers (defined in translate.cpp / translate_expr.cpp).
-std::function<Expected<std::string>()> ConstLen(const std::string &v);
-// Digits after the decimal point of a numeric literal.
-int LiteralScale(const std::string &num);
+LenFn ConstLen(const Op &v);
 bool CollectAggrefs(Node *n, void *ctx);
 Expr *StripRelabel(Expr *e);
 // A RelabelType that turns a (non-constant) text or varchar into char(n): PostgreSQL then

@@ -54,15 +54,13 @@ public:
 
     Status Prepare(std::shared_ptr<const CompiledPlan> plan, const RunOptions &options) override {
         if (!plan) return Status::Internal("cpu: Prepare without a plan");
-        // Entry parameters are not kernel arguments yet: such plans run on the interpreter.
+        // Entry parameters are values in the runner's frame (bound per run): a kernel reads one
+        // like any scalar input.
         fallback_.reset();
         report_ = RunReport();
         ran_ = false;
-        if (!plan->parameters().empty()) {
-            fallback_ = MakeInterpDevice();
-            plan_ = plan;
-            return fallback_->Prepare(std::move(plan), options);
-        }
+        args_.clear();
+        bound_ = false;
         plan_ = std::move(plan);
         options_ = options;
         Shared &sh = TheShared();
@@ -89,6 +87,17 @@ public:
     Status Bind(const Inputs &inputs) override {
         if (fallback_) return fallback_->Bind(inputs);
         if (!plan_) return Status::Internal("cpu: Bind before Prepare");
+        const auto &params = plan_->parameters();
+        if (inputs.parameters.size() != params.size())
+            return Status::UserError(sqlstate::kInvalidParameter, "the plan takes " + std::to_string(params.size()) + " parameter(s), " +
+                                                                      std::to_string(inputs.parameters.size()) + " bound");
+        args_.clear();
+        for (const auto &p : inputs.parameters) {
+            if (p.length != 1) return Status::UserError(sqlstate::kInvalidParameter, "a parameter is one value (length 1)");
+            RNDN_ASSIGN_OR_RETURN(auto v, hir::VectorFromColumn(p));
+            args_.emplace_back(std::move(v));
+        }
+        bound_ = true;
         if (inputs.registry != nullptr) {
             external_ = inputs.registry;
             return Status::Ok();
@@ -116,6 +125,7 @@ public:
             return Status::Ok();
         }
         if (!plan_) return Status::Internal("cpu: Run before Prepare");
+        if (!bound_ && !plan_->parameters().empty()) return Status::Internal("cpu: Run before Bind");
         if (cancel_requested()) return Status::Cancelled();
         hir::InterpretOptions o;
         o.should_cancel = [this]() { return cancel_requested() || (options_.interrupted && options_.interrupted()); };
@@ -127,7 +137,7 @@ public:
         codegen::Runner runner(*sh.device);
         codegen::RunStats st;
         const size_t modules_before = sh.device->cached_modules();
-        auto r = runner.Run(*outlined_, external_ != nullptr ? *external_ : registry_, o, &st);
+        auto r = runner.Run(*outlined_, external_ != nullptr ? *external_ : registry_, o, args_, &st);
         const size_t compiled = sh.device->cached_modules() - modules_before;
         report_ = RunReport();
         report_.kernels_launched = st.kernels_launched;
@@ -148,7 +158,7 @@ public:
             // interpreter: it still gives the interpreter's result and errors.
             report_.whole_program_interpreted = true;
             report_.runner_error = r.status().message();
-            r = hir::Interpret(plan_->program(), external_ != nullptr ? *external_ : registry_, o);
+            r = hir::Interpret(plan_->program(), external_ != nullptr ? *external_ : registry_, o, args_);
             if (!r.ok()) return r.status();
         }
         result_ = std::move(r.value());
@@ -177,8 +187,10 @@ private:
     RunOptions options_;
     hir::DataRegistry registry_;
     hir::DataRegistry *external_ = nullptr;
+    std::vector<hir::Value> args_;  // entry parameters' values
     hir::Value result_;
     RunReport report_;
+    bool bound_ = false;
     bool cached_ = false;
     bool ran_ = false;
 };

@@ -263,6 +263,52 @@ PREPARE gp(date, text, int, float8) AS
 EXECUTE gp('1994-06-01', 'beta', 95, 100);
 EXECUTE gp('1990-01-01', 'alpha', 1000, 1e20);
 EXECUTE gp(NULL, 'x', 1, 1);
+-- query: generic_params_types_and_nulls
+SET plan_cache_mode = force_generic_plan;
+PREPARE gt(smallint, bigint, real, boolean, varchar, date) AS
+  SELECT id, i2, i8, f4, b, v, d FROM nums
+  WHERE i2 >= $1 AND i8 <= $2 AND f4 < $3 AND b = $4 AND v <> $5 AND d > $6 ORDER BY id;
+EXECUTE gt(1, 1000, 100, true, 'SHIP', '1990-01-01');
+EXECUTE gt(2, 9000000000, 7.5, false, 'AIR', '1980-01-01');
+EXECUTE gt(NULL, 1000, 100, true, 'SHIP', '1990-01-01');
+EXECUTE gt(1, 1000, 100, NULL, NULL, NULL);
+EXECUTE gt(1, 1000, 100, true, 'SHIP', '1990-01-01');
+-- query: generic_params_in_projection
+SET plan_cache_mode = force_generic_plan;
+PREPARE gpj(int, float8, text, bigint) AS
+  SELECT id, i4 + $1, f8 * $2, coalesce(t, $3), $3, i8 - $4, $4 FROM nums ORDER BY id;
+EXECUTE gpj(5, 0.5, 'none', 7);
+EXECUTE gpj(-7, 2, 'x', -9000000000);
+EXECUTE gpj(NULL, NULL, NULL, NULL);
+-- query: generic_params_overflow_error
+SET plan_cache_mode = force_generic_plan;
+PREPARE gov(int) AS SELECT id, i4 * $1 FROM nums WHERE i4 IS NOT NULL ORDER BY id;
+EXECUTE gov(2);
+EXECUTE gov(2147483647);
+EXECUTE gov(3);
+-- query: generic_params_aggregate_reexecuted
+SET plan_cache_mode = force_generic_plan;
+PREPARE ga(int, int, float8) AS
+  SELECT g, count(*), sum(x), min(y) FROM big WHERE k BETWEEN $1 AND $2 AND y > $3 GROUP BY g ORDER BY g;
+EXECUTE ga(1, 100, 0);
+EXECUTE ga(500, 90000, 1000.5);
+EXECUTE ga(10, 1, 0);
+EXECUTE ga(NULL, 5, 0);
+EXECUTE ga(1, 100, 0);
+-- query: generic_params_join_and_in
+SET plan_cache_mode = force_generic_plan;
+PREPARE gj(int, text) AS
+  SELECT l.k, l.a, r.b FROM lhs l JOIN rhs r ON l.k = r.k WHERE l.k >= $1 AND r.b <> $2 ORDER BY 1, 2, 3;
+EXECUTE gj(2, 'r3');
+EXECUTE gj(0, '');
+EXECUTE gj(NULL, 'r2');
+-- query: generic_param_numeric_unknown_scale
+-- fallback: numeric parameter without a declared scale (the scale is known only at execution)
+SET plan_cache_mode = force_generic_plan;
+PREPARE gn(numeric) AS SELECT id, n * $1, n < $1 FROM nums ORDER BY id;
+EXECUTE gn(2);
+EXECUTE gn(0.5);
+EXECUTE gn(NULL);
 -- query: prepared_generic_plan_grouped
 SET plan_cache_mode = force_generic_plan;
 PREPARE gg(int, text) AS SELECT s, count(*), sum(x) FROM big WHERE k < $1 AND s <> $2 GROUP BY s ORDER BY s;

@@ -1,0 +1,138 @@
+// PostgreSQL values -> HorseIR scalar vectors (see datum_value.h).
+#include "horseir/horseir.h"  // before PostgreSQL's headers: utils/datetime.h defines MONTH
+
+extern "C" {
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/datetime.h"
+#include "utils/numeric.h"
+}
+
+#include <cmath>
+#include <string>
+
+#include "pg_base/datum_value.h"
+#include "pg_base/pg_call.h"
+
+namespace rndn::pg {
+
+std::optional<hir::Type> HirTypeOf(unsigned type, int scale) {
+    switch (type) {
+        case BOOLOID: return hir::Type(hir::TypeKind::BOOL);
+        case INT2OID: return hir::Type(hir::TypeKind::I16);
+        case INT4OID: return hir::Type(hir::TypeKind::I32);
+        case INT8OID: return hir::Type(hir::TypeKind::I64);
+        case FLOAT4OID: return hir::Type(hir::TypeKind::F32);
+        case FLOAT8OID: return hir::Type(hir::TypeKind::F64);
+        case DATEOID: return hir::Type(hir::TypeKind::DATE);
+        case TEXTOID:
+        case VARCHAROID:
+        case BPCHAROID: return hir::Type(hir::TypeKind::STR);
+        case NUMERICOID:
+            if (scale < 0 || scale > 38) return std::nullopt;
+            return hir::Type::Decimal(hir::TypeKind::DEC128, scale);
+        default: return std::nullopt;
+    }
+}
+
+namespace {
+
+// numeric_out's text (guarded: it allocates).
+std::string NumericText(Datum d) {
+    return PgCall([d] {
+        char *txt = DatumGetCString(DirectFunctionCall1(numeric_out, d));
+        std::string s(txt);
+        pfree(txt);
+        return s;
+    });
+}
+
+bool PlainNumber(const std::string &s) { return !s.empty() && s.find_first_not_of("-0123456789.") == std::string::npos; }
+
+int ScaleOfText(const std::string &num) {
+    const size_t dot = num.find('.');
+    return dot == std::string::npos ? 0 : (int)(num.size() - dot - 1);
+}
+
+template <class T>
+Expected<std::shared_ptr<hir::Vector>> One(const hir::Type &t, T x) {
+    RNDN_ASSIGN_OR_RETURN(auto v, hir::MakeVector(t, 1));
+    v->template Data<T>()[0] = x;
+    return v;
+}
+
+}  // namespace
+
+Expected<int> NumericDatumScale(uintptr_t datum) {
+    const std::string s = NumericText((Datum)datum);
+    if (!PlainNumber(s)) return Status::Unsupported("numeric value " + s);
+    return ScaleOfText(s);
+}
+
+Expected<std::shared_ptr<hir::Vector>> ScalarFromDatum(unsigned type, uintptr_t datum, bool isnull, const hir::Type &target,
+                                                       bool widen) {
+    const Datum d = (Datum)datum;
+    std::optional<hir::Type> expect = HirTypeOf(type, target.scale);
+    if (!expect || *expect != target)
+        return Status::Unsupported("a value of type " + std::to_string(type) + " as " + hir::TypeToString(target));
+    if (isnull) {
+        RNDN_ASSIGN_OR_RETURN(auto v, hir::MakeVector(target, 1));
+        v->SetNull(0);
+        return v;
+    }
+    switch (type) {
+        case BOOLOID: return One<uint8_t>(target, DatumGetBool(d) ? 1 : 0);
+        case INT2OID: return One<int16_t>(target, DatumGetInt16(d));
+        case INT4OID: return One<int32_t>(target, DatumGetInt32(d));
+        case INT8OID: return One<int64_t>(target, DatumGetInt64(d));
+        case FLOAT4OID: {
+            const float x = DatumGetFloat4(d);
+            if (!std::isfinite(x)) return Status::Unsupported("float value " + std::to_string(x));
+            return One<float>(target, x);
+        }
+        case FLOAT8OID: {
+            const double x = DatumGetFloat8(d);
+            if (!std::isfinite(x)) return Status::Unsupported("float value " + std::to_string(x));
+            return One<double>(target, x);
+        }
+        case DATEOID: {
+            const DateADT v = DatumGetDateADT(d);
+            if (DATE_NOT_FINITE(v)) return Status::Unsupported("infinite date");
+            int y, m, dd;
+            j2date(v + POSTGRES_EPOCH_JDATE, &y, &m, &dd);
+            if (y < 1 || y > 9999) return Status::Unsupported("date out of 0001..9999");
+            return One<int32_t>(target, v);  // days since 2000-01-01, as HorseIR's date
+        }
+        case TEXTOID:
+        case VARCHAROID:
+        case BPCHAROID: {
+            std::string s = PgCall([d] {
+                text *t = DatumGetTextPP(d);
+                return std::string(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+            });
+            if (type == BPCHAROID)
+                while (!s.empty() && s.back() == ' ') s.pop_back();
+            RNDN_ASSIGN_OR_RETURN(auto v, hir::MakeVector(target, 0));
+            v->AppendString(s);
+            return v;
+        }
+        case NUMERICOID: {
+            const std::string s = NumericText(d);
+            if (!PlainNumber(s)) return Status::Unsupported("numeric value " + s);
+            // Exact or refused: a value whose display scale differs from the declared one would
+            // print (and scale arithmetic) differently from PostgreSQL.
+            if (widen ? ScaleOfText(s) > target.scale : ScaleOfText(s) != target.scale)
+                return Status::Unsupported("numeric value " + s + " of scale " + std::to_string(ScaleOfText(s)) + " where scale " +
+                                           std::to_string(target.scale) + " is declared");
+            Expected<__int128> x = hir::ParseDecimal(s, target.scale);
+            if (!x.ok()) return Status::Unsupported("numeric value " + s + " out of dec128's range");
+            return One<__int128>(target, x.value());
+        }
+        default: return Status::Unsupported("a value of type " + std::to_string(type));
+    }
+}
+
+}  // namespace rndn::pg
