@@ -1090,8 +1090,12 @@ Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snap
                     int32 typmod;
                     bool na;
                     SharedColumnInfo(hit, k, &type, &typmod, &na);
+                    if (rr.attnums[k] < 1 || rr.attnums[k] > desc->natts) {
+                        valid = false;
+                        break;
+                    }
                     Form_pg_attribute att = TupleDescAttr(desc, rr.attnums[k] - 1);
-                    valid = rr.attnums[k] <= desc->natts && !att->attisdropped && att->atttypid == type && att->atttypmod == typmod;
+                    valid = !att->attisdropped && att->atttypid == type && att->atttypmod == typmod;
                 }
                 if (valid) {
                     pg::PgCall([rel, snapshot] { PredicateLockRelation(rel, snapshot); });
