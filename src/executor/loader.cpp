@@ -54,29 +54,17 @@ namespace rndn::exec {
 bool InterruptRequested() { return QueryCancelPending || ProcDiePending; }
 
 uint8_t *HostAllocator::Alloc(int64_t bytes, const char **why) noexcept {
-    if (bytes < 0 || used_ + bytes > limit_) {
+    if (bytes < 0 || used() + bytes > limit()) {
         *why = "rndn.memory_limit exceeded";
         return nullptr;
     }
-    const size_t rounded = (size_t)((bytes + 63) / 64 * 64);
-    void *p = std::aligned_alloc(64, rounded == 0 ? 64 : rounded);
-    if (p == nullptr) {
-        *why = "out of memory";
-        return nullptr;
-    }
-    used_ += bytes;
+    void *p = counting_.Allocate((size_t)bytes, 64);
+    if (p == nullptr) *why = used() + bytes > limit() ? "rndn.memory_limit exceeded" : "out of memory";
     return (uint8_t *)p;
 }
 
 void HostAllocator::Free(uint8_t *p, int64_t bytes) noexcept {
-    if (p == nullptr) return;
-    std::free(p);
-    used_ -= bytes;
-}
-
-bool HostAllocator::Charge(int64_t bytes) noexcept {
-    used_ += bytes;
-    return used_ <= limit_;
+    if (p != nullptr) counting_.Free(p, (size_t)bytes);
 }
 
 namespace {
@@ -338,7 +326,7 @@ Expected<std::shared_ptr<hir::Vector>> Finish(ColumnBuilder &b, HostAllocator &a
         if (b.buf == nullptr) RNDN_RETURN_IF_ERROR(Grow(b, alloc, 1));
         // The bytes stay charged to this run; the buffer itself may outlive it in the column
         // cache, so its deleter must not refer to the run's allocator.
-        v->data = std::shared_ptr<uint8_t[]>(b.buf, [](uint8_t *p) { std::free(p); });
+        v->data = std::shared_ptr<uint8_t[]>(b.buf, [](uint8_t *p) { HostAllocator::base().Free(p, 0); });
         b.buf = nullptr;
         b.cap = 0;
     }

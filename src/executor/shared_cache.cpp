@@ -223,7 +223,8 @@ bool MakeRoom(int64 need, const Entry *keep) {
 }
 
 int64 BlockBytes(const hir::Vector &v) {
-    int64 n = Round((int64)sizeof(ColumnBlock));
+    // kAlign spare bytes: small allocations come from DSA size classes aligned to less than 64.
+    int64 n = Round((int64)sizeof(ColumnBlock)) + kAlign;
     n += Round(v.length * hir::ElementSize(v.type.kind));
     n += Round((int64)v.validity.size() * 8);
     n += Round((int64)v.offsets.size() * 8);
@@ -250,7 +251,8 @@ void FillBlock(ColumnBlock *b, dsa_pointer dp, int64 bytes, Oid db, Oid relid, c
     b->kind = v.type.kind;
     b->scale = v.type.scale;
     uint8 *base = (uint8 *)b;
-    int64 off = Round((int64)sizeof(ColumnBlock));
+    // Buffers start at 64-byte aligned addresses (what the devices expect of column data).
+    int64 off = (int64)(Round((int64)(uintptr_t)(base + sizeof(ColumnBlock))) - (int64)(uintptr_t)base);
     b->data_off = off;
     b->data_bytes = v.length * hir::ElementSize(v.type.kind);
     if (b->data_bytes > 0) std::memcpy(base + off, v.data.get(), (size_t)b->data_bytes);
