@@ -178,6 +178,56 @@ def main():
         ok, detail = answers_match(c, QUERY.format(t="t3"))
         check("rows after an update", ok, detail)
 
+        # a reader still holding columns while another backend's query finds them stale: the
+        # columns are retired (kept), the reader's rows are its snapshot's, and they are freed
+        # afterwards.  The cursor's result columns are the cached input columns themselves (no
+        # filter, no order: zero copy), so the open cursor holds their pins.
+        c.sql(QUERY.format(t="t4"))
+        c.sql(QUERY.format(t="t4"))
+        cursor_sql = "SELECT a, b FROM t4"
+        expected = c.sql("SET rndn.enabled = off; " + cursor_sql)
+        holder = subprocess.Popen(["psql", "-X", "-q", "-A", "-t", "-F", "|", "-d", "rndn_shared_cache"],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                  env=c.env)
+        try:
+            holder.stdin.write("SET rndn.regression_mode = on;\nBEGIN;\nEXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, "
+                               "SUMMARY OFF) " + cursor_sql + ";\nDECLARE cur CURSOR FOR " + cursor_sql +
+                               ";\nFETCH 3 FROM cur;\n\\echo @@held\n")
+            holder.stdin.flush()
+            first = []
+            for line in holder.stdout:
+                if line.strip() == "@@held":
+                    break
+                first.append(line.strip())
+            check("reader found the shared columns", "Relations From Shared Cache: 1" in "\n".join(first),
+                  "\n".join(first))
+            c.sql("SET synchronous_commit = on; UPDATE t4 SET b = -7 WHERE a = 1994")  # a row the reader still has to fetch
+            c.sql(QUERY.format(t="t4"))  # finds the entry stale and unlinks it
+            i = info(c)
+            check("pinned columns retired, not freed", i["retired"] == 2 and "t4" not in cached(c), str(i))
+            holder.stdin.write("FETCH ALL FROM cur;\nCOMMIT;\n\\echo @@done\n")
+            holder.stdin.flush()
+            rest = []
+            for line in holder.stdout:
+                if line.strip() == "@@done":
+                    break
+                rest.append(line.strip())
+            rows = [l for l in first + rest if re.match(r"^-?\d+\|", l)]
+            check("the reader's rows are its snapshot's", rows == expected and "1994|994" in rows,
+                  f"{len(rows)} rows vs {len(expected)}; first differing: "
+                  f"{next(((x, y) for x, y in zip(rows, expected) if x != y), None)}")
+        finally:
+            holder.stdin.close()
+            holder.wait(timeout=60)
+        c.sql("VACUUM t4")
+        c.sql(QUERY.format(t="t4"))  # loads and publishes (a publish sweeps the retired columns)
+        i = info(c)
+        check("retired columns freed once unread", i["retired"] == 0 and i["used"] <= i["size"], str(i))
+        src, plan = explain_source(c, QUERY.format(t="t4"))
+        check("the new columns serve the next backend", src == "shared", plan)
+        ok, detail = answers_match(c, QUERY.format(t="t4"))
+        check("rows after the replacement", ok, detail)
+
         # ---- 0: disabled ------------------------------------------------------------------
         c.start("0")
         i = info(c)
