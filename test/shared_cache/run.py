@@ -129,6 +129,16 @@ def main():
         for t in ("t1", "t2", "t3", "t4"):
             make_table(c, t, 60000)  # about 2.2 MB of columns each: three fit, four do not
         make_table(c, "big", 300000)  # about 11 MB: larger than the whole cache
+        # a database on extension version 0.1 gets the functions with ALTER EXTENSION UPDATE
+        c.sql("DROP DATABASE IF EXISTS rndn_shared_cache_up", db="postgres")
+        c.sql("CREATE DATABASE rndn_shared_cache_up", db="postgres")
+        c.sql("CREATE EXTENSION rndn VERSION '0.1'", db="rndn_shared_cache_up")
+        before_up = c.sql("SELECT count(*) FROM pg_proc WHERE proname LIKE 'rndn_%cache%'", db="rndn_shared_cache_up")
+        c.sql("ALTER EXTENSION rndn UPDATE", db="rndn_shared_cache_up")
+        after_up = c.sql("SELECT extversion, (SELECT count(*) FROM pg_proc WHERE proname LIKE 'rndn_%cache%'), "
+                         "(SELECT size FROM rndn_shared_cache_info()) FROM pg_extension WHERE extname = 'rndn'",
+                         db="rndn_shared_cache_up")
+        check("update 0.1 -> 0.2", before_up == ["0"] and after_up == [f"0.2|3|{8 << 20}"], f"{before_up} {after_up}")
         i = info(c)
         check("size reported", i["size"] == 8 << 20 and i["used"] == 0 and i["relations"] == 0, str(i))
 
