@@ -222,7 +222,7 @@ Status Grow(ColumnBuilder &b, HostAllocator &alloc, int64_t want) {
 }
 
 void MarkNull(ColumnBuilder &b, int64_t i) {
-    std::vector<uint64_t> &v = b.vec->validity;
+    hir::Buf<uint64_t> &v = b.vec->validity;
     const size_t words = (size_t)(i / 64 + 1);
     if (v.empty()) {
         // All rows before i were valid.

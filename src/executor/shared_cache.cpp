@@ -347,26 +347,23 @@ std::shared_ptr<const hir::Vector> SharedVector(SharedHit &hit, size_t k) {
     hit.blocks[k] = nullptr;
     pg_atomic_fetch_add_u64(&b->hits, 1);
     pg_atomic_write_u64(&b->last_use, (uint64)GetCurrentTimestamp());
+    // One owner holds the pin for every buffer of the vector (the constructor unpins if it fails).
+    std::shared_ptr<const void> pin(b, [](ColumnBlock *p) { Unpin(p); });
     auto v = std::make_shared<hir::Vector>();
     v->type = hir::Type::Decimal(b->kind, b->scale);
     v->length = b->length;
     const uint8 *base = (const uint8 *)b;
-    if (b->validity_words > 0) {
-        const uint64 *w = (const uint64 *)(base + b->validity_off);
-        v->validity.assign(w, w + b->validity_words);
-    }
+    // Every buffer in place: views of the shared memory (hir::Buf copies only if written).
+    if (b->validity_words > 0)
+        v->validity = hir::Buf<uint64_t>::View((const uint64 *)(base + b->validity_off), (size_t)b->validity_words, pin);
     if (b->offsets_count > 0) {
-        const int64 *o = (const int64 *)(base + b->offsets_off);
-        v->offsets.assign(o, o + b->offsets_count);
-        v->bytes.assign((const char *)base + b->bytes_off, (size_t)b->bytes_len);
+        v->offsets = hir::Buf<int64_t>::View((const int64 *)(base + b->offsets_off), (size_t)b->offsets_count, pin);
+        v->bytes = hir::Buf<char>::View((const char *)base + b->bytes_off, (size_t)b->bytes_len, pin);
     }
-    if (b->data_bytes > 0) {
-        // In place: the vector's buffer holds the pin.
-        v->data = std::shared_ptr<uint8_t[]>((uint8_t *)base + b->data_off, [b](uint8_t *) { Unpin(b); });
-    } else {
-        if (hir::ElementSize(b->kind) > 0) v->data = std::shared_ptr<uint8_t[]>(new uint8_t[kAlign]());
-        Unpin(b);
-    }
+    if (b->data_bytes > 0)
+        v->data = std::shared_ptr<uint8_t[]>(pin, (uint8_t *)base + b->data_off);
+    else if (hir::ElementSize(b->kind) > 0)
+        v->data = std::shared_ptr<uint8_t[]>(new uint8_t[kAlign]());
     return v;
 }
 

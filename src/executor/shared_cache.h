@@ -68,9 +68,9 @@ bool SharedCacheUsable();
 bool SharedLookup(Oid db, Oid relid, const std::vector<int> &attnums, SharedHit *hit);
 // The type identity and non-ASCII flag of pinned column k.
 void SharedColumnInfo(const SharedHit &hit, size_t k, Oid *type, int32 *typmod, bool *non_ascii);
-// A HorseIR vector over pinned column k: fixed-width data in place (the vector's buffer holds a
-// pin until it goes), validity and strings copied into the vector's own containers.  Counts a
-// hit and the time of use.  The hit's own pin on k is handed to the vector.
+// A HorseIR vector over pinned column k, every buffer in place (data, validity bitmap, string
+// offsets and bytes are views of the shared memory; one owner holds the pin until the vector's
+// last buffer goes).  Counts a hit and the time of use.  The hit's own pin on k is handed over.
 std::shared_ptr<const hir::Vector> SharedVector(SharedHit &hit, size_t k);
 // Drops the pins of `hit` still held (columns not turned into vectors).
 void SharedUnpin(SharedHit &hit) noexcept;
