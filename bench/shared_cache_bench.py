@@ -16,6 +16,7 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "test", "tpch"))
@@ -69,6 +70,7 @@ def main():
                 if t is None:
                     sys.exit(f"Q{q}: {err}")
                 cold.append(t[0])
+                time.sleep(1)  # let the cold backend exit (it frees its memory) before timing the next
                 t, err = session_times(env, db, sql, "on", 2)
                 shared.append(t[0])
                 warm.append(t[1])
