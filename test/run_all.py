@@ -403,6 +403,19 @@ def tpch(cluster):
             record("tpch differential" + tag, "failed", (p.stdout + p.stderr)[-2000:])
 
 
+# The shared column cache on a cluster of its own (its size is a server-start setting):
+# test/shared_cache/run.py restarts it with rndn.shared_cache_size = 8MB and 0.
+def shared_cache():
+    section("shared column cache (test/shared_cache/run.py, own cluster)")
+    p = run([PY, "test/shared_cache/run.py"], timeout=900)
+    for line in p.stdout.splitlines():
+        m = re.match(r"^shared_cache (.+?): (ok|FAILED)(.*)$", line)
+        if m:
+            record("shared_cache " + m.group(1), "passed" if m.group(2) == "ok" else "failed", m.group(3).strip()[:300])
+    if p.returncode != 0 and "FAILED" not in p.stdout:
+        record("shared_cache", "failed", (p.stdout + p.stderr)[-2000:])
+
+
 def main():
     groups = sys.argv[1:] or ["unit", "fuzz", "sql", "tpch", "pgregress"]
     start = time.time()
@@ -431,6 +444,8 @@ def main():
                 record("no backend crashed", "failed" if crashes else "passed", "; ".join(crashes[:3]))
         except RuntimeError as e:
             record("cluster", "failed", str(e))
+    if "sql" in groups:
+        shared_cache()
     if "pgregress" in groups:
         pg_regress_suite()
     print(f"\n({time.time() - start:.0f} s)")

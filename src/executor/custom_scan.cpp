@@ -416,6 +416,8 @@ void ExplainRndnScan(CustomScanState *node, List *ancestors, ExplainState *es) {
     if (es->analyze && s->run != nullptr && s->run->executed) {
         ExplainPropertyInteger("Rows Loaded", nullptr, s->run->rows_loaded, es);
         ExplainPropertyInteger("Relations From Column Cache", nullptr, s->run->cached_relations, es);
+        if (s->run->shared_relations > 0)
+            ExplainPropertyInteger("Relations From Shared Cache", nullptr, s->run->shared_relations, es);
         const runtime::RunReport &rep = s->run->report;
         if (s->run->device != nullptr && std::strcmp(s->run->device, "interp") != 0) {
             ExplainPropertyInteger("Kernels Launched", nullptr, rep.kernels_launched, es);

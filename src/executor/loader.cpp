@@ -45,6 +45,7 @@ extern "C" {
 #include <unordered_map>
 
 #include "executor/scan_run.h"
+#include "executor/shared_cache.h"
 #include "pg_base/guc.h"
 #include "pg_base/pg_call.h"
 
@@ -53,29 +54,17 @@ namespace rndn::exec {
 bool InterruptRequested() { return QueryCancelPending || ProcDiePending; }
 
 uint8_t *HostAllocator::Alloc(int64_t bytes, const char **why) noexcept {
-    if (bytes < 0 || used_ + bytes > limit_) {
+    if (bytes < 0 || used() + bytes > limit()) {
         *why = "rndn.memory_limit exceeded";
         return nullptr;
     }
-    const size_t rounded = (size_t)((bytes + 63) / 64 * 64);
-    void *p = std::aligned_alloc(64, rounded == 0 ? 64 : rounded);
-    if (p == nullptr) {
-        *why = "out of memory";
-        return nullptr;
-    }
-    used_ += bytes;
+    void *p = counting_.Allocate((size_t)bytes, 64);
+    if (p == nullptr) *why = used() + bytes > limit() ? "rndn.memory_limit exceeded" : "out of memory";
     return (uint8_t *)p;
 }
 
 void HostAllocator::Free(uint8_t *p, int64_t bytes) noexcept {
-    if (p == nullptr) return;
-    std::free(p);
-    used_ -= bytes;
-}
-
-bool HostAllocator::Charge(int64_t bytes) noexcept {
-    used_ += bytes;
-    return used_ <= limit_;
+    if (p != nullptr) counting_.Free(p, (size_t)bytes);
 }
 
 namespace {
@@ -233,7 +222,7 @@ Status Grow(ColumnBuilder &b, HostAllocator &alloc, int64_t want) {
 }
 
 void MarkNull(ColumnBuilder &b, int64_t i) {
-    std::vector<uint64_t> &v = b.vec->validity;
+    hir::Buf<uint64_t> &v = b.vec->validity;
     const size_t words = (size_t)(i / 64 + 1);
     if (v.empty()) {
         // All rows before i were valid.
@@ -337,7 +326,7 @@ Expected<std::shared_ptr<hir::Vector>> Finish(ColumnBuilder &b, HostAllocator &a
         if (b.buf == nullptr) RNDN_RETURN_IF_ERROR(Grow(b, alloc, 1));
         // The bytes stay charged to this run; the buffer itself may outlive it in the column
         // cache, so its deleter must not refer to the run's allocator.
-        v->data = std::shared_ptr<uint8_t[]>(b.buf, [](uint8_t *p) { std::free(p); });
+        v->data = std::shared_ptr<uint8_t[]>(b.buf, [](uint8_t *p) { HostAllocator::base().Free(p, 0); });
         b.buf = nullptr;
         b.cap = 0;
     }
@@ -1024,16 +1013,19 @@ bool CacheUsable(Relation rel, Snapshot snapshot) {
            !IsolationIsSerializable();
 }
 
-// True when rel's file and size are the entry's and its visibility map still says every block
-// is all-visible, with the map pages' LSNs the entry recorded (see above).
-Expected<bool> CacheStillValid(Relation rel, const CachedRelation &e) {
-    if (!RelFileNodeEquals(e.node, rel->rd_node)) return false;
+// True when rel's file and size are the key's and its visibility map still says every block
+// is all-visible, with the map pages' LSNs the key recorded (see above).  The same proof serves
+// the shared cache: it holds for every snapshot in use in the database, whichever backend loaded.
+bool KeyStillValid(Relation rel, const RelFileNode &node, BlockNumber nblocks_then, const std::vector<XLogRecPtr> &lsns) {
+    if (!RelFileNodeEquals(node, rel->rd_node)) return false;
     const BlockNumber nblocks = pg::PgCall([rel] { return RelationGetNumberOfBlocks(rel); });
-    if (nblocks != e.nblocks) return false;
+    if (nblocks != nblocks_then) return false;
     std::vector<XLogRecPtr> now;
     if (!VisibilityMapAllVisible(rel, nblocks, &now)) return false;
-    return now == e.vm_lsns;
+    return now == lsns;
 }
+
+Expected<bool> CacheStillValid(Relation rel, const CachedRelation &e) { return KeyStillValid(rel, e.node, e.nblocks, e.vm_lsns); }
 
 // Relcache invalidation: the relation's entry goes (all entries for a cache reset).
 void InvalidateCachedRelation(Datum, Oid relid) noexcept {
@@ -1077,6 +1069,55 @@ Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snap
                     return run.registry.AddTable(rr.name, std::move(names), std::move(cols));
                 }
                 Cache().erase(it);
+            }
+        }
+        // The cache every backend shares (the same proof, checked here for this snapshot).
+        const bool shared = cacheable && SharedCacheUsable();
+        if (shared) {
+            SharedHit hit;
+            if (SharedLookup(MyDatabaseId, rr.relid, rr.attnums, &hit)) {
+                struct UnpinGuard {
+                    SharedHit &hit;
+                    ~UnpinGuard() { SharedUnpin(hit); }
+                } unpin_guard{hit};
+                // The columns' types are still the relation's (an OID reused after a DROP
+                // meets a new file node anyway; this is a cheap second line).
+                bool valid = true;
+                TupleDesc desc = RelationGetDescr(rel);
+                for (size_t k = 0; k < rr.attnums.size() && valid; ++k) {
+                    Oid type;
+                    int32 typmod;
+                    bool na;
+                    SharedColumnInfo(hit, k, &type, &typmod, &na);
+                    if (rr.attnums[k] < 1 || rr.attnums[k] > desc->natts) {
+                        valid = false;
+                        break;
+                    }
+                    Form_pg_attribute att = TupleDescAttr(desc, rr.attnums[k] - 1);
+                    valid = !att->attisdropped && att->atttypid == type && att->atttypmod == typmod;
+                }
+                if (valid) {
+                    pg::PgCall([rel, snapshot] { PredicateLockRelation(rel, snapshot); });
+                    valid = KeyStillValid(rel, hit.key.node, hit.key.nblocks, hit.key.vm_lsns);
+                }
+                if (valid) {
+                    for (size_t k = 0; k < rr.attnums.size(); ++k) {
+                        Oid type;
+                        int32 typmod;
+                        bool na;
+                        SharedColumnInfo(hit, k, &type, &typmod, &na);
+                        RNDN_RETURN_IF_ERROR(NonAsciiGuard(run, na));
+                        std::shared_ptr<const hir::Vector> v = SharedVector(hit, k);
+                        if (!run.alloc.Charge(VectorBytes(*v))) return MemoryError(run.alloc, "rndn.memory_limit exceeded");
+                        cols.emplace_back(std::move(v));
+                    }
+                    run.rows_loaded += hit.rows;
+                    ++run.cached_relations;
+                    ++run.shared_relations;
+                    return run.registry.AddTable(rr.name, std::move(names), std::move(cols));
+                }
+                SharedUnpin(hit);
+                SharedDropStale(MyDatabaseId, rr.relid, hit.key);
             }
         }
 
@@ -1138,9 +1179,23 @@ Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snap
                 pg::PgCall([] { CacheRegisterRelcacheCallback(InvalidateCachedRelation, (Datum)0); });
                 callback_registered = true;
             }
+            bool published = false;
+            if (shared) {
+                CacheKey key;
+                key.node = rel->rd_node;
+                key.nblocks = vm_nblocks;
+                key.vm_lsns = vm_lsns;
+                std::vector<CacheColumn> out;
+                TupleDesc desc = RelationGetDescr(rel);
+                for (auto &f : finished) {
+                    Form_pg_attribute att = TupleDescAttr(desc, f.first - 1);
+                    out.push_back(CacheColumn{f.first, att->atttypid, att->atttypmod, non_ascii[f.first], f.second});
+                }
+                published = SharedPublish(MyDatabaseId, rr.relid, key, n, out);
+            }
             int64 bytes = 0;
             for (auto &f : finished) bytes += VectorBytes(*f.second);
-            if (bytes <= CacheLimitBytes()) {
+            if (!published && bytes <= CacheLimitBytes()) {
                 CachedRelation &e = Cache()[rr.relid];
                 if (!RelFileNodeEquals(e.node, rel->rd_node) || e.nblocks != vm_nblocks || e.vm_lsns != vm_lsns)
                     e = CachedRelation();

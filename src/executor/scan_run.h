@@ -27,22 +27,25 @@ using pg::RaiseIfError;
 using pg::ResolveDevice;
 using pg::RunGuarded;
 
-// Aligned host memory for column buffers, bounded by rndn.memory_limit.  (Page-locked when a
-// GPU device is present; this build has none.)
+// Aligned host memory for column buffers, bounded by rndn.memory_limit: the runtime's allocator
+// interface (common/buffer.h: a CountingAllocator over HostMemory), with the loader's messages.
+// (Page-locked or shared memory when a device needs it: another base allocator.)
 class HostAllocator {
 public:
-    explicit HostAllocator(int64_t limit) : limit_(limit) {}
-    // nullptr when over the limit or out of memory; *why says which.
+    explicit HostAllocator(int64_t limit) : counting_(HostMemory(), limit) {}
+    // nullptr when over the limit or out of memory; *why says which.  64-byte aligned.
     uint8_t *Alloc(int64_t bytes, const char **why) noexcept;
     void Free(uint8_t *p, int64_t bytes) noexcept;
     // Accounts memory allocated elsewhere (string bytes); false when over the limit.
-    bool Charge(int64_t bytes) noexcept;
-    int64_t used() const { return used_; }
-    int64_t limit() const { return limit_; }
+    bool Charge(int64_t bytes) noexcept { return counting_.Charge(bytes); }
+    int64_t used() const { return counting_.used(); }
+    int64_t limit() const { return counting_.limit(); }
+    // The base allocator buffers handed to a column are freed through (after the run, the
+    // bytes stay charged to it).
+    static Allocator &base() { return HostMemory(); }
 
 private:
-    int64_t limit_;
-    int64_t used_ = 0;
+    CountingAllocator counting_;
 };
 
 // One column being loaded.
@@ -75,7 +78,8 @@ struct ScanRun {
     bool executed = false;
     // statistics for EXPLAIN ANALYZE
     int64_t rows_loaded = 0;
-    int cached_relations = 0;  // relations served from the column cache
+    int cached_relations = 0;  // relations served from the column cache (this backend's or the shared one)
+    int shared_relations = 0;  // of those, relations served from the shared column cache
     int64_t bytes_loaded = 0;
     double load_ms = 0, exec_ms = 0;
     const char *device = nullptr;  // the device that ran the program

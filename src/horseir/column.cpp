@@ -60,9 +60,17 @@ Expected<std::shared_ptr<const Vector>> VectorFromColumn(const Column &c) {
         v->length = c.length;
         v->scale_max = c.scale_max;
         if (IsString(c.type.kind)) {
+            // zero copy: views of the column's offsets and bytes, kept alive by their owners
             const int64_t *o = c.offsets.As<int64_t>();
-            v->offsets.assign(o, o + c.length + 1);
-            v->bytes.assign(reinterpret_cast<const char *>(c.bytes.data()), static_cast<size_t>(o[c.length]));
+            if (c.offsets.owner())
+                v->offsets = Buf<int64_t>::View(o, static_cast<size_t>(c.length + 1), c.offsets.owner());
+            else
+                v->offsets.assign(o, o + c.length + 1);
+            const char *b = reinterpret_cast<const char *>(c.bytes.data());
+            if (c.bytes.owner())
+                v->bytes = Buf<char>::View(b, static_cast<size_t>(o[c.length]), c.bytes.owner());
+            else
+                v->bytes.assign(b, static_cast<size_t>(o[c.length]));
         } else {
             size_t need = static_cast<size_t>(c.length) * static_cast<size_t>(ElementSize(c.type.kind));
             bool aligned = (reinterpret_cast<uintptr_t>(c.data.data()) & 15) == 0;
@@ -78,7 +86,11 @@ Expected<std::shared_ptr<const Vector>> VectorFromColumn(const Column &c) {
         }
         if (!c.validity.empty()) {
             const uint64_t *w = c.validity.As<uint64_t>();
-            v->validity.assign(w, w + (c.length + 63) / 64);
+            const size_t words = static_cast<size_t>((c.length + 63) / 64);
+            if (c.validity.owner())
+                v->validity = Buf<uint64_t>::View(w, words, c.validity.owner());  // zero copy
+            else
+                v->validity.assign(w, w + words);
         }
         if (!c.elem_scale.empty()) v->elem_scale.assign(c.elem_scale.data(), c.elem_scale.data() + c.length);
         return std::shared_ptr<const Vector>(std::move(v));

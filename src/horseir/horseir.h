@@ -10,7 +10,9 @@
 // encoding of calendar values.  API rule: add, don't change.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -164,6 +166,116 @@ const char *NullRuleName(NullRule r);
 // ----------------------------------------------------------------------------------------------
 // Values
 
+// A std::vector-like buffer of T that owns its elements or views memory held by an owner (a
+// column's DataBuffer, a shared-memory column cache entry): reads never copy; the first write
+// through a view copies it into owned storage (copy on write).  Copies of a view share the
+// owner; copies of owned elements copy them, as std::vector does.
+template <class T>
+class Buf {
+public:
+    using value_type = T;
+    using size_type = size_t;
+    using iterator = T *;
+    using const_iterator = const T *;
+
+    Buf() = default;
+    Buf(std::initializer_list<T> il) : own_(il) {}
+    Buf(size_t n, const T &v) : own_(n, v) {}
+    Buf(std::vector<T> v) : own_(std::move(v)) {}  // NOLINT: implicit on purpose
+    template <class It>
+    Buf(It first, It last) : own_(first, last) {}
+    // A view of n elements at p, kept alive by `owner`.
+    static Buf View(const T *p, size_t n, std::shared_ptr<const void> owner) {
+        Buf b;
+        b.view_ = p;
+        b.view_n_ = n;
+        b.owner_ = std::move(owner);
+        return b;
+    }
+    bool is_view() const { return owner_ != nullptr; }
+    const std::shared_ptr<const void> &owner() const { return owner_; }
+
+    size_t size() const { return owner_ ? view_n_ : own_.size(); }
+    bool empty() const { return size() == 0; }
+    size_t capacity() const { return owner_ ? view_n_ : own_.capacity(); }
+    const T *data() const { return owner_ ? view_ : own_.data(); }
+    T *data() { return Own().data(); }
+    const T &operator[](size_t i) const { return data()[i]; }
+    T &operator[](size_t i) { return Own()[i]; }
+    const T *begin() const { return data(); }
+    const T *end() const { return data() + size(); }
+    T *begin() { return Own().data(); }
+    T *end() { return Own().data() + own_.size(); }
+    const T &front() const { return data()[0]; }
+    const T &back() const { return data()[size() - 1]; }
+    T &back() { return Own().back(); }
+
+    void push_back(const T &v) { Own().push_back(v); }
+    void pop_back() { Own().pop_back(); }
+    void reserve(size_t n) { Own().reserve(n); }
+    void resize(size_t n) { Own().resize(n); }
+    void resize(size_t n, const T &v) { Own().resize(n, v); }
+    void shrink_to_fit() { Own().shrink_to_fit(); }
+    void clear() {
+        Drop();
+        own_.clear();
+    }
+    void assign(size_t n, const T &v) {
+        Drop();
+        own_.assign(n, v);
+    }
+    template <class It>
+    void assign(It first, It last) {
+        std::vector<T> fresh(first, last);  // the range may lie in the view
+        Drop();
+        own_ = std::move(fresh);
+    }
+    template <class It>
+    T *insert(const T *pos, It first, It last) {
+        const size_t at = static_cast<size_t>(pos - data());
+        std::vector<T> fresh(first, last);
+        std::vector<T> &o = Own();
+        return &*o.insert(o.begin() + static_cast<std::ptrdiff_t>(at), fresh.begin(), fresh.end());
+    }
+    // std::string-like, for byte buffers.
+    void append(const T *p, size_t n) {
+        std::vector<T> &o = Own();
+        o.insert(o.end(), p, p + n);
+    }
+    void assign(const T *p, size_t n) { assign(p, p + n); }
+    template <class S>
+    void append(const S &s) {
+        append(s.data(), s.size());
+    }
+    void swap(Buf &o) noexcept {
+        own_.swap(o.own_);
+        std::swap(view_, o.view_);
+        std::swap(view_n_, o.view_n_);
+        owner_.swap(o.owner_);
+    }
+    bool operator==(const Buf &o) const { return size() == o.size() && std::equal(begin(), end(), o.begin()); }
+    // The owned elements (copies a view first), for code that needs a std::vector.
+    std::vector<T> &vec() { return Own(); }
+
+private:
+    std::vector<T> &Own() {
+        if (owner_) {
+            own_.assign(view_, view_ + view_n_);
+            Drop();
+        }
+        return own_;
+    }
+    void Drop() {
+        owner_.reset();
+        view_ = nullptr;
+        view_n_ = 0;
+    }
+    std::vector<T> own_;
+    const T *view_ = nullptr;
+    size_t view_n_ = 0;
+    std::shared_ptr<const void> owner_;
+};
+
 // A basic-typed column (HorseIR has no scalars: a scalar is a vector of length 1).
 //  * fixed-width types: `data` holds length * ElementSize(kind) bytes, contiguous, 16-aligned.
 //  * str/sym: `offsets` holds length+1 int64 offsets into `bytes` (offsets[0] = 0); element i
@@ -178,9 +290,9 @@ struct Vector {
     Type type;
     int64_t length = 0;
     std::shared_ptr<uint8_t[]> data;  // fixed-width payload (capacity >= length elements)
-    std::vector<int64_t> offsets;     // str/sym
-    std::string bytes;                // str/sym
-    std::vector<uint64_t> validity;   // empty = no NULLs
+    Buf<int64_t> offsets;             // str/sym
+    Buf<char> bytes;                  // str/sym
+    Buf<uint64_t> validity;           // empty = no NULLs
     std::vector<uint8_t> elem_scale;  // decimal with per-element display scale (see above)
     int32_t scale_max = 0;
 
@@ -254,10 +366,10 @@ struct Column {
 Expected<Column> MakeColumn(Allocator &allocator, const Type &type, int64_t length, bool nullable = false);
 // Checks the invariants above (buffer sizes, offsets monotone and within bytes).
 Status ValidateColumn(const Column &c);
-// Zero-copy views, both ways.  A Vector made from a column shares the column's fixed-width data
-// buffer (the interpreter reads it in place); its validity bitmap and string offsets/bytes are
-// copied today (Vector keeps them in std containers).  A column made from a vector shares all
-// of the vector's memory (it keeps the vector alive).
+// Zero-copy views, both ways.  A Vector made from a column shares the column's buffers (data,
+// validity bitmap, string offsets and bytes: the interpreter reads them in place; Buf views,
+// copied only if written).  A column made from a vector shares all of the vector's memory (it
+// keeps the vector alive).
 Expected<std::shared_ptr<const Vector>> VectorFromColumn(const Column &c);
 Expected<Column> ColumnFromVector(std::shared_ptr<const Vector> v);
 

@@ -65,8 +65,8 @@ Status FloatOutOfRange(const char *which);
 // Per-element helpers used by kernels.
 inline uint64_t *BitmapWords(Vector &v) { return v.validity.data(); }
 // The combined validity of a and b broadcast to n elements, into out (empty when no NULLs).
-void CombineValidity(const Vector &a, const Vector &b, int64_t n, std::vector<uint64_t> &out);
-void CopyValidity(const Vector &a, int64_t n, std::vector<uint64_t> &out);
+void CombineValidity(const Vector &a, const Vector &b, int64_t n, Buf<uint64_t> &out);
+void CopyValidity(const Vector &a, int64_t n, Buf<uint64_t> &out);
 
 // Vector construction shortcuts (abort-free: return nullptr only on allocation failure, which
 // kernels turn into OUT_OF_MEMORY).

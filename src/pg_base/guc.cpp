@@ -59,6 +59,11 @@ void DefineSettings() {
                             "all-visible; 0 turns the cache off.",
                             &g_settings.column_cache_mb, 2048, 0, INT_MAX / 2, PGC_USERSET, GUC_UNIT_MB, nullptr,
                             nullptr, nullptr);
+    DefineCustomIntVariable("rndn.shared_cache_size", "Shared memory for the column cache every backend shares.",
+                            "Reserved when the server starts (rndn in shared_preload_libraries); 0 turns the "
+                            "shared cache off.  A backend with rndn.column_cache = 0 uses no cache at all.",
+                            &g_settings.shared_cache_mb, 512, 0, INT_MAX / 2, PGC_POSTMASTER, GUC_UNIT_MB, nullptr,
+                            nullptr, nullptr);
     DefineCustomEnumVariable("rndn.device", "Device that runs rndn programs.",
                              "auto picks the best available; interp is the HorseIR interpreter.",
                              &g_settings.device, (int)DeviceChoice::AUTO, kDeviceOptions, PGC_USERSET, 0, nullptr,

@@ -19,6 +19,7 @@ struct Settings {
     int memory_limit_mb = 4096;     // rndn.memory_limit: bytes of column buffers + intermediates
     int device = 0;                 // rndn.device (DeviceChoice)
     int column_cache_mb = 2048;     // rndn.column_cache: this backend's cache of loaded columns (0 = off)
+    int shared_cache_mb = 512;      // rndn.shared_cache_size: the column cache every backend shares (0 = off; server start)
     int test_error_site = 0;        // rndn.test_error_site (ErrorSite): tests of the error boundary
     bool test_ill_typed = false;    // rndn.test_ill_typed_program: the translator adds an ill-typed statement
 };

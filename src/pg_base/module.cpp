@@ -42,6 +42,7 @@ void _PG_init(void) {
     rndn::cpujit::SetEmbedded(LlvmFatal);
     rndn::pg::DefineSettings();
     rndn::exec::RegisterScanMethods();
+    rndn::exec::RegisterSharedCache();
     rndn::plan::InstallHooks();
 }
 

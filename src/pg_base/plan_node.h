@@ -60,6 +60,8 @@ void RegisterScanMethods(CreateScanStateFn create);
 // The entry points of the two sides, called once by _PG_init (src/pg_base/module.cpp).
 namespace rndn::exec {
 void RegisterScanMethods();  // src/executor/custom_scan.cpp
+// Under shared_preload_libraries: requests the shared column cache's memory (src/executor/shared_cache.cpp).
+void RegisterSharedCache();
 }
 namespace rndn::plan {
 void InstallHooks();  // src/planner_hook/hook.cpp

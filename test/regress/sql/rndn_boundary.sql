@@ -6,7 +6,7 @@
 -- rndn.memory_limit runs PostgreSQL's plan.
 SET rndn.column_cache = 0;
 SET rndn.regression_mode = on;
-CREATE TABLE rb_t AS SELECT g AS a, g % 100 AS b, (g * 3)::bigint AS c FROM generate_series(1, 300000) g;
+CREATE TABLE rb_t WITH (autovacuum_enabled = off) AS SELECT g AS a, g % 100 AS b, (g * 3)::bigint AS c FROM generate_series(1, 300000) g;
 ANALYZE rb_t;
 EXPLAIN (COSTS OFF) SELECT b, count(*), sum(c) FROM rb_t GROUP BY b ORDER BY b LIMIT 2;
 

@@ -1,0 +1,258 @@
+"""The column cache shared by every backend, on a throwaway cluster of its own (the size is a
+server-start setting): each psql call below is a new connection, so a new backend.
+
+  * two connections: the second backend's first query is served from the columns the first
+    loaded (EXPLAIN ANALYZE says "Relations From Shared Cache", rndn_column_cache() counts the
+    hits) and returns PostgreSQL's rows (rndn.enabled = off in the same run);
+  * rndn.shared_cache_size = 8MB: the cache stays within it, evicts the least recently used
+    relation, and a relation larger than the cache stays in the loading backend's own cache;
+  * rndn.shared_cache_size = 0: no shared cache (nothing listed, every new backend loads);
+  * rndn.column_cache = 0 in a session: that backend uses no cache.
+
+Prints 'shared_cache <name>: ok|FAILED ...' lines; exit status 1 on any failure.
+Usage: run.py [--dir build/pgcluster-shared]   (PGBIN as for tools/pgcluster.sh)
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PGBIN = os.environ.get("PGBIN", "/usr/lib/postgresql/15/bin")
+failures = []
+
+
+def check(name, ok, detail=""):
+    print(f"shared_cache {name}: {'ok' if ok else 'FAILED'}{(' ' + detail) if detail else ''}")
+    if not ok:
+        failures.append(name)
+
+
+class Cluster:
+    def __init__(self, path):
+        self.dir = os.path.abspath(path)
+        self.env = None
+
+    def start(self, shared_cache_size):
+        p = subprocess.run([os.path.join(ROOT, "tools/pgcluster.sh"), "start", self.dir], capture_output=True,
+                           text=True, cwd=ROOT)
+        if p.returncode != 0:
+            raise RuntimeError(p.stderr)
+        envfile = p.stdout.strip().splitlines()[-1]
+        self.env = dict(os.environ)
+        with open(envfile) as f:
+            for line in f:
+                k, v = line.replace("export ", "").strip().split("=", 1)
+                self.env[k] = v
+        self.env["PGOPTIONS"] = "-c rndn.force=on"
+        data = os.path.join(os.path.realpath(self.dir), "data")
+        conf = os.path.join(data, "postgresql.auto.conf")
+        with open(conf) as f:
+            lines = [l for l in f if not l.startswith("rndn.shared_cache_size")]
+        lines.append(f"rndn.shared_cache_size = '{shared_cache_size}'\n")
+        with open(conf, "w") as f:
+            f.writelines(lines)
+        owner = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
+        subprocess.run(owner + [os.path.join(PGBIN, "pg_ctl"), "-D", data, "-w", "-m", "fast", "restart", "-l",
+                                os.path.join(os.path.realpath(self.dir), "server.log")],
+                       check=True, capture_output=True)
+
+    def stop(self):
+        subprocess.run([os.path.join(ROOT, "tools/pgcluster.sh"), "stop", self.dir], capture_output=True, cwd=ROOT)
+
+    def sql(self, text, db="rndn_shared_cache"):
+        """Runs `text` in a new connection; returns the rows of its last statement."""
+        p = subprocess.run(["psql", "-X", "-q", "-A", "-t", "-F", "|", "-v", "ON_ERROR_STOP=1", "-d", db, "-c", text],
+                           capture_output=True, text=True, env=self.env)
+        if p.returncode != 0:
+            raise RuntimeError(f"psql failed on {text!r}: {p.stderr}")
+        return [l for l in p.stdout.splitlines() if l != ""]
+
+
+QUERY = "SELECT count(*), sum(a), sum(n), count(s), max(s), count(b), sum(b) FROM {t}"
+
+
+def explain_source(c, query, prefix=""):
+    """Where the relation came from in a new backend's first query, and the rows rndn returned."""
+    plan = c.sql(prefix + "SET rndn.regression_mode = on; EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) " + query)
+    text = "\n".join(plan)
+    if "Custom Scan (rndn)" not in text or "Fallback" in text:
+        return "not through rndn", text
+    if "Relations From Shared Cache: 1" in text:
+        return "shared", text
+    if "Relations From Column Cache: 1" in text:
+        return "local", text
+    return "loaded", text
+
+
+def answers_match(c, query, prefix=""):
+    on = c.sql(prefix + query)
+    off = c.sql("SET rndn.enabled = off; " + query)
+    return on == off and len(on) > 0, f"rndn {on} vs PostgreSQL {off}"
+
+
+def make_table(c, name, rows):
+    c.sql(f"""SET synchronous_commit = on;
+        DROP TABLE IF EXISTS {name};
+        CREATE TABLE {name} (a int, n numeric(12,2), s text, b int) WITH (autovacuum_enabled = off);
+        INSERT INTO {name} SELECT g, g * 1.25, 'v' || (g % 977), CASE WHEN g % 11 = 0 THEN NULL ELSE g % 1000 END
+          FROM generate_series(1, {rows}) g;""")
+    c.sql(f"VACUUM {name}")
+
+
+def cached(c):
+    """{relation: (columns, rows, bytes, hits)} from rndn_column_cache()."""
+    out = {}
+    for line in c.sql("SELECT relation, count(*), max(rows), sum(bytes), sum(hits) FROM rndn_column_cache() GROUP BY 1"):
+        rel, cols, rows, nbytes, hits = line.split("|")
+        out[rel] = (int(cols), int(rows), int(nbytes), int(hits))
+    return out
+
+
+def info(c):
+    size, used, rels, retired, evictions = c.sql("SELECT * FROM rndn_shared_cache_info()")[0].split("|")
+    return dict(size=int(size), used=int(used), relations=int(rels), retired=int(retired), evictions=int(evictions))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", default=os.path.join(ROOT, "build/pgcluster-shared"))
+    args = ap.parse_args()
+    c = Cluster(args.dir)
+    try:
+        # ---- 8 MB: reuse across backends, the size limit, eviction --------------------------
+        c.start("8MB")
+        c.sql("DROP DATABASE IF EXISTS rndn_shared_cache", db="postgres")
+        c.sql("CREATE DATABASE rndn_shared_cache", db="postgres")
+        c.sql("CREATE EXTENSION rndn")
+        for t in ("t1", "t2", "t3", "t4"):
+            make_table(c, t, 60000)  # about 2.2 MB of columns each: three fit, four do not
+        make_table(c, "big", 300000)  # about 11 MB: larger than the whole cache
+        # a database on extension version 0.1 gets the functions with ALTER EXTENSION UPDATE
+        c.sql("DROP DATABASE IF EXISTS rndn_shared_cache_up", db="postgres")
+        c.sql("CREATE DATABASE rndn_shared_cache_up", db="postgres")
+        c.sql("CREATE EXTENSION rndn VERSION '0.1'", db="rndn_shared_cache_up")
+        before_up = c.sql("SELECT count(*) FROM pg_proc WHERE proname LIKE 'rndn_%cache%'", db="rndn_shared_cache_up")
+        c.sql("ALTER EXTENSION rndn UPDATE", db="rndn_shared_cache_up")
+        after_up = c.sql("SELECT extversion, (SELECT count(*) FROM pg_proc WHERE proname LIKE 'rndn_%cache%'), "
+                         "(SELECT size FROM rndn_shared_cache_info()) FROM pg_extension WHERE extname = 'rndn'",
+                         db="rndn_shared_cache_up")
+        check("update 0.1 -> 0.2", before_up == ["0"] and after_up == [f"0.2|3|{8 << 20}"], f"{before_up} {after_up}")
+        i = info(c)
+        check("size reported", i["size"] == 8 << 20 and i["used"] == 0 and i["relations"] == 0, str(i))
+
+        src, plan = explain_source(c, QUERY.format(t="t1"))
+        check("first backend loads", src == "loaded", plan)
+        before = cached(c).get("t1")
+        check("loaded columns listed", before is not None and before[0] == 4 and before[1] == 60000, str(before))
+        src, plan = explain_source(c, QUERY.format(t="t1"))
+        check("second backend's first query from the shared cache", src == "shared", plan)
+        ok, detail = answers_match(c, QUERY.format(t="t1"))
+        check("second backend gets PostgreSQL's rows", ok, detail)
+        after = cached(c).get("t1")
+        # each column: one hit for the EXPLAIN ANALYZE, one for the plain query
+        check("hits counted", after is not None and after[3] == before[3] + 2 * 4, f"{before} -> {after}")
+        src, plan = explain_source(c, QUERY.format(t="t1"), prefix="SET rndn.column_cache = 0; ")
+        check("rndn.column_cache = 0: the backend uses no cache", src == "loaded", plan)
+        ok, detail = answers_match(c, "SELECT a, n, s, b FROM t1 WHERE a % 9973 = 0 ORDER BY a")
+        check("rows of a cached relation", ok, detail)
+
+        # t2, t3 fit beside t1; t4 does not: the least recently used (t1) goes
+        for t in ("t2", "t3"):
+            c.sql(QUERY.format(t=t))
+        c.sql(QUERY.format(t="t1"))  # t1 used again: now t2 is the least recently used
+        c.sql(QUERY.format(t="t4"))
+        now = cached(c)
+        i = info(c)
+        check("within the size", i["used"] <= i["size"] and sum(v[2] for v in now.values()) <= i["size"], f"{i} {now}")
+        check("least recently used evicted", "t2" not in now and {"t1", "t3", "t4"} <= set(now) and i["evictions"] >= 1,
+              f"{sorted(now)} {i}")
+        src, plan = explain_source(c, QUERY.format(t="t2"))
+        check("an evicted relation is loaded again", src == "loaded", plan)
+        ok, detail = answers_match(c, QUERY.format(t="t2"))
+        check("rows after eviction", ok, detail)
+
+        # larger than the whole cache: stays in the loading backend's own cache
+        src, plan = explain_source(c, QUERY.format(t="big") + "; " + "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) " +
+                                   QUERY.format(t="big"))
+        check("too big: the backend's own cache serves it", src == "local" and "Shared Cache" not in plan, plan)
+        check("too big: not in the shared cache", "big" not in cached(c), str(cached(c)))
+        i = info(c)
+        check("still within the size", i["used"] <= i["size"], str(i))
+
+        # a change: the other backend's next query loads again and sees it
+        c.sql("SET synchronous_commit = on; UPDATE t3 SET b = -5 WHERE a = 17")
+        src, plan = explain_source(c, QUERY.format(t="t3"))
+        check("an update invalidates", src == "loaded", plan)
+        ok, detail = answers_match(c, QUERY.format(t="t3"))
+        check("rows after an update", ok, detail)
+
+        # a reader still holding columns while another backend's query finds them stale: the
+        # columns are retired (kept), the reader's rows are its snapshot's, and they are freed
+        # afterwards.  The cursor's result columns are the cached input columns themselves (no
+        # filter, no order: zero copy), so the open cursor holds their pins.
+        c.sql(QUERY.format(t="t4"))
+        c.sql(QUERY.format(t="t4"))
+        cursor_sql = "SELECT a, b FROM t4"
+        expected = c.sql("SET rndn.enabled = off; " + cursor_sql)
+        holder = subprocess.Popen(["psql", "-X", "-q", "-A", "-t", "-F", "|", "-d", "rndn_shared_cache"],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                  env=c.env)
+        try:
+            holder.stdin.write("SET rndn.regression_mode = on;\nBEGIN;\nEXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, "
+                               "SUMMARY OFF) " + cursor_sql + ";\nDECLARE cur CURSOR FOR " + cursor_sql +
+                               ";\nFETCH 3 FROM cur;\n\\echo @@held\n")
+            holder.stdin.flush()
+            first = []
+            for line in holder.stdout:
+                if line.strip() == "@@held":
+                    break
+                first.append(line.strip())
+            check("reader found the shared columns", "Relations From Shared Cache: 1" in "\n".join(first),
+                  "\n".join(first))
+            c.sql("SET synchronous_commit = on; UPDATE t4 SET b = -7 WHERE a = 1994")  # a row the reader still has to fetch
+            c.sql(QUERY.format(t="t4"))  # finds the entry stale and unlinks it
+            i = info(c)
+            check("pinned columns retired, not freed", i["retired"] == 2 and "t4" not in cached(c), str(i))
+            holder.stdin.write("FETCH ALL FROM cur;\nCOMMIT;\n\\echo @@done\n")
+            holder.stdin.flush()
+            rest = []
+            for line in holder.stdout:
+                if line.strip() == "@@done":
+                    break
+                rest.append(line.strip())
+            rows = [l for l in first + rest if re.match(r"^-?\d+\|", l)]
+            check("the reader's rows are its snapshot's", rows == expected and "1994|994" in rows,
+                  f"{len(rows)} rows vs {len(expected)}; first differing: "
+                  f"{next(((x, y) for x, y in zip(rows, expected) if x != y), None)}")
+        finally:
+            holder.stdin.close()
+            holder.wait(timeout=60)
+        c.sql("VACUUM t4")
+        c.sql(QUERY.format(t="t4"))  # loads and publishes (a publish sweeps the retired columns)
+        i = info(c)
+        check("retired columns freed once unread", i["retired"] == 0 and i["used"] <= i["size"], str(i))
+        src, plan = explain_source(c, QUERY.format(t="t4"))
+        check("the new columns serve the next backend", src == "shared", plan)
+        ok, detail = answers_match(c, QUERY.format(t="t4"))
+        check("rows after the replacement", ok, detail)
+
+        # ---- 0: disabled ------------------------------------------------------------------
+        c.start("0")
+        i = info(c)
+        check("size 0: no shared memory", i["size"] == 0 and i["relations"] == 0, str(i))
+        c.sql(QUERY.format(t="t1"))
+        src, plan = explain_source(c, QUERY.format(t="t1"))
+        check("size 0: a new backend loads", src == "loaded", plan)
+        check("size 0: nothing listed", cached(c) == {}, str(cached(c)))
+        ok, detail = answers_match(c, QUERY.format(t="t1"))
+        check("size 0: rows", ok, detail)
+    finally:
+        c.stop()
+    print(f"shared_cache: {len(failures)} failed" if failures else "shared_cache: all ok")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
