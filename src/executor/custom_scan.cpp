@@ -74,6 +74,7 @@ Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program) {
     DeviceChoice choice = DeviceChoice::INTERP;
     const char *why = nullptr;
     if (!ResolveDevice(&choice, &why)) return Status::Unsupported(why != nullptr ? why : "no device");
+    run.phase = "compiling";
     RNDN_ASSIGN_OR_RETURN(auto plan, runtime::CompiledPlan::Compile(std::move(program)));
     RNDN_ASSIGN_OR_RETURN(auto device, runtime::MakeDevice(DeviceName(choice)));
     runtime::RunOptions options;
@@ -84,9 +85,12 @@ Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program) {
     runtime::Inputs inputs;
     inputs.registry = &run.registry;
     RNDN_RETURN_IF_ERROR(device->Bind(inputs));
+    if (InterruptRequested()) return Status::Cancelled();
+    run.phase = "executing";
     Status st = device->Run();
     run.device = DeviceName(choice);
     run.report = device->report();
+    if (!run.report.phase.empty()) run.phase += " (" + run.report.phase + ")";
     RNDN_RETURN_IF_ERROR(st);
     return device->FetchValue();
 }
@@ -117,9 +121,12 @@ Status ExecuteImpl(ScanRun &run, Snapshot snapshot, ParamListInfo params) {
         }));
     }
     const auto t0 = std::chrono::steady_clock::now();
+    run.phase = "loading";
     RNDN_RETURN_IF_ERROR(LoadRelationsUnsafe(run, snapshot));
     const auto t1 = std::chrono::steady_clock::now();
     run.load_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+    run.phase = "compiling";
+    if (InterruptRequested()) return Status::Cancelled();
     auto parsed = hir::ParseProgram(run.program_text, "rndn");
     if (!parsed.ok()) return Status::Internal("HorseIR program does not parse: " + parsed.status().message());
     Expected<hir::Value> result = RunOnDevice(run, std::move(parsed.value()));
@@ -303,6 +310,9 @@ TupleTableSlot *FetchNext(ScanState *ss) {
             s->run = nullptr;
             return FetchNext(ss);
         }
+        // Where a cancel or statement timeout took effect (test/cancel reads it); ereport's own
+        // interrupt check may raise PostgreSQL's cancel error right here, as RaiseIfError would.
+        if (out.code == Code::CANCELLED) ereport(DEBUG1, (errmsg("rndn: canceled while %s", run->phase.c_str())));
         RaiseIfError(out);
         CHECK_FOR_INTERRUPTS();
     }

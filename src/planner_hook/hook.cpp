@@ -340,6 +340,9 @@ RewriteResult Rewrite(PlannedStmt *stmt) {
         return Status::Ok();
     });
     // A PostgreSQL ERROR met while translating (a cancel, a dropped object): raised unchanged.
+    // A cancel or statement timeout names the phase at DEBUG1 first (test/cancel checks it).
+    if (out.pg_error != nullptr && out.pg_error->sqlerrcode == ERRCODE_QUERY_CANCELED)
+        ereport(DEBUG1, (errmsg("rndn: canceled while translating")));
     if (out.pg_error != nullptr) rndn::pg::RaiseIfError(out);
     if (!out.ok()) ereport(DEBUG1, (errmsg("rndn: translation failed: %s", out.message)));
     return res;
