@@ -265,6 +265,27 @@ Datum ToDatum(const hir::Vector &v, int64 i, Oid type, int32 typmod) {
 
 // --- methods ---------------------------------------------------------------------------------
 
+// PostgreSQL's plan kept beside the program, to run instead of it.  Custom Scan (rndn) scans
+// backward and restores marks (its result is materialised), so the executor added no Material
+// above it for a SCROLL cursor or a merge join; a fallback plan that cannot do the same runs
+// under a Material node made here, as the planner would have put over it.
+Plan *FallbackPlan(CustomScan *cs, int eflags) {
+    Plan *plan = (Plan *)linitial(cs->custom_plans);
+    const bool backward = (eflags & EXEC_FLAG_BACKWARD) != 0 && !ExecSupportsBackwardScan(plan);
+    const bool mark = (eflags & EXEC_FLAG_MARK) != 0 && !IsA(plan, Material) && !IsA(plan, Sort);
+    if (!backward && !mark) return plan;
+    Material *m = makeNode(Material);
+    m->plan.lefttree = plan;
+    m->plan.targetlist = plan->targetlist;
+    m->plan.startup_cost = plan->total_cost;
+    m->plan.total_cost = plan->total_cost;
+    m->plan.plan_rows = plan->plan_rows;
+    m->plan.plan_width = plan->plan_width;
+    m->plan.parallel_safe = plan->parallel_safe;
+    m->plan.plan_node_id = cs->scan.plan.plan_node_id;
+    return (Plan *)m;
+}
+
 TupleTableSlot *FetchNext(ScanState *ss) {
     RndnScanState *s = (RndnScanState *)ss;
     TupleTableSlot *slot = ss->ss_ScanTupleSlot;
@@ -272,7 +293,7 @@ TupleTableSlot *FetchNext(ScanState *ss) {
     ScanRun *run = s->run;
     if (run == nullptr && s->fallback == nullptr) elog(ERROR, "rndn: scan state lost");
     if (s->fallback != nullptr) {
-        if (ScanDirectionIsBackward(ss->ps.state->es_direction))
+        if (ScanDirectionIsBackward(ss->ps.state->es_direction) && !(s->eflags & EXEC_FLAG_BACKWARD))
             ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("rndn: backward fetch after a fallback")));
         TupleTableSlot *child = ExecProcNode(s->fallback);
         if (TupIsNull(child)) return slot;
@@ -304,7 +325,7 @@ TupleTableSlot *FetchNext(ScanState *ss) {
             ereport(out.code == Code::INTERNAL ? LOG : DEBUG1,
                     (errmsg("rndn: running PostgreSQL's plan instead: %s%s%s", out.code == Code::USER_ERROR ? out.sqlstate : "",
                             out.code == Code::USER_ERROR ? " " : "", out.message)));
-            s->fallback = ExecInitNode((Plan *)linitial(cs->custom_plans), estate, s->eflags);
+            s->fallback = ExecInitNode(FallbackPlan(cs, s->eflags), estate, s->eflags);
             s->css.custom_ps = list_make1(s->fallback);
             DeleteRun(s);
             s->run = nullptr;

@@ -867,6 +867,9 @@ Status ScanHeap(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, Memo
     run.deform_cpu_ms += (double)cpu_ns.load() / 1e6;
     run.loader_threads = nthreads;
     *nrows = n;
+    // pg_stat_user_tables.seq_tup_read: the visible tuples, as a heap scan counts those it returns
+    // (PostgreSQL's heap-tuple macro counts one at a time; the index one adds n to the same field).
+    if (st.ok()) pg::PgCall([rel, n] { pgstat_count_index_tuples(rel, n); });
     if (st.ok() && interrupted) st = Status::Cancelled();
     return st;
 }
@@ -1063,6 +1066,11 @@ Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snap
                     }
                     run.rows_loaded += e.rows;
                     ++run.cached_relations;
+                    // Counted as the sequential scan PostgreSQL's plan would have made.
+                    pg::PgCall([rel, rows = (int64)e.rows] {
+                        pgstat_count_heap_scan(rel);
+                        pgstat_count_index_tuples(rel, rows);
+                    });
                     return run.registry.AddTable(rr.name, std::move(names), std::move(cols));
                 }
                 Cache().erase(it);
