@@ -75,7 +75,13 @@ Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program) {
     const char *why = nullptr;
     if (!ResolveDevice(&choice, &why)) return Status::Unsupported(why != nullptr ? why : "no device");
     run.phase = "compiling";
-    RNDN_ASSIGN_OR_RETURN(auto plan, runtime::CompiledPlan::Compile(std::move(program)));
+    std::shared_ptr<const runtime::CompiledPlan> plan;
+    {
+        // Checking a program of many thousand statements takes a while: it polls the interrupt flags.
+        const std::function<bool()> poll = [] { return InterruptRequested(); };
+        hir::CancelPollScope scope(&poll);
+        RNDN_ASSIGN_OR_RETURN(plan, runtime::CompiledPlan::Compile(std::move(program)));  // may throw CancelUnwind
+    }
     RNDN_ASSIGN_OR_RETURN(auto device, runtime::MakeDevice(DeviceName(choice)));
     runtime::RunOptions options;
     options.memory_budget = std::max<int64_t>(1, run.alloc.limit() - run.alloc.used());
@@ -127,9 +133,20 @@ Status ExecuteImpl(ScanRun &run, Snapshot snapshot, ParamListInfo params) {
     run.load_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
     run.phase = "compiling";
     if (InterruptRequested()) return Status::Cancelled();
-    auto parsed = hir::ParseProgram(run.program_text, "rndn");
-    if (!parsed.ok()) return Status::Internal("HorseIR program does not parse: " + parsed.status().message());
-    Expected<hir::Value> result = RunOnDevice(run, std::move(parsed.value()));
+    // Parsing and checking a program of many thousand statements takes a while: both poll the
+    // interrupt flags (hir::CancelPollScope), as the devices do while they run.
+    const std::function<bool()> poll = [] { return InterruptRequested(); };
+    Expected<hir::Value> result = Status::Cancelled();
+    try {
+        auto parsed = [&]() -> Expected<hir::Program> {
+            hir::CancelPollScope scope(&poll);
+            return hir::ParseProgram(run.program_text, "rndn");
+        }();
+        if (!parsed.ok()) return Status::Internal("HorseIR program does not parse: " + parsed.status().message());
+        result = RunOnDevice(run, std::move(parsed.value()));
+    } catch (const hir::CancelUnwind &) {
+        result = Status::Cancelled();
+    }
     run.exec_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
     if (!result.ok()) {
         const Status &st = result.status();

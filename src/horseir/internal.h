@@ -37,7 +37,6 @@ using Kernel = Expected<Value> (*)(KernelCtx &ctx, const std::vector<Value> &arg
 // CancelUnwind: the kernel's frames unwind (they hold only RAII state; std::sort and
 // std::stable_sort leave the range valid) up to Interp::Call, which returns Status::Cancelled().
 // Outside a run (no poller) nothing is polled.
-struct CancelUnwind {};
 void PollCancelNow();
 inline void PollCancel(int64_t i) {
     if ((i & 0xffff) == 0) PollCancelNow();

@@ -11,21 +11,9 @@ namespace rndn::hir {
 
 namespace {
 
-// The poller of the kernel running on this thread (PollCancelNow), set by Interp::Call.
+// The poller of the long work running on this thread (PollCancelNow): set by CancelPollScope
+// (Interp::Call installs the run's should_cancel around every kernel).
 thread_local const std::function<bool()> *t_cancel_poller = nullptr;
-
-class PollerScope {
-public:
-    explicit PollerScope(const std::function<bool()> *p) : saved_(t_cancel_poller) {
-        if (p != nullptr && *p) t_cancel_poller = p;
-    }
-    ~PollerScope() { t_cancel_poller = saved_; }
-    PollerScope(const PollerScope &) = delete;
-    PollerScope &operator=(const PollerScope &) = delete;
-
-private:
-    const std::function<bool()> *saved_;
-};
 
 int64_t ValueBytes(const Value &v) {
     switch (v.kind()) {
@@ -94,7 +82,7 @@ public:
             ctx.call = [this](const FuncRef &g, const std::vector<Value> &a) { return Call(g, a); };
             Expected<Value> r = Status::Cancelled();
             try {
-                PollerScope poller(&opts_.should_cancel);
+                CancelPollScope poller(&opts_.should_cancel);
                 r = b.kernel(ctx, args);
             } catch (const CancelUnwind &) {
                 return Status::Cancelled();
@@ -343,6 +331,11 @@ private:
     bool profile_ = false;
     int depth_ = 0;
 };
+
+CancelPollScope::CancelPollScope(const std::function<bool()> *poll) : saved_(t_cancel_poller) {
+    if (poll != nullptr && *poll) t_cancel_poller = poll;
+}
+CancelPollScope::~CancelPollScope() { t_cancel_poller = saved_; }
 
 void PollCancelNow() {
     if (t_cancel_poller != nullptr && (*t_cancel_poller)()) throw CancelUnwind{};

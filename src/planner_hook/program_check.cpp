@@ -1,11 +1,19 @@
 // Plan-time check of a translated program (no PostgreSQL headers: horseir.h's names clash with
 // PostgreSQL's macros).
+extern "C" {
+#include "postgres.h"
+
+#include "miscadmin.h"
+}
+
+#include <functional>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 
 #include "horseir/horseir.h"
 #include "pg_base/guc.h"
+#include "pg_base/pg_call.h"
 #include "planner_hook/translate.h"
 
 namespace rndn::plan {
@@ -57,7 +65,26 @@ Expected<std::string> PlaceholdersAsParams(const std::string &program, bool *had
 
 }  // namespace
 
+namespace {
+// Parsing, checking and printing a program of many thousand statements takes a while: it polls
+// PostgreSQL's interrupt flags (reading them calls nothing) and a pending cancel is served here,
+// raised as PostgreSQL's own ERROR.
+Status CheckProgramTextUnpolled(std::string &program_text);
+}  // namespace
+
 Status CheckProgramText(std::string &program_text) {
+    const std::function<bool()> poll = [] { return InterruptPending && (QueryCancelPending || ProcDiePending); };
+    try {
+        hir::CancelPollScope scope(&poll);
+        return CheckProgramTextUnpolled(program_text);
+    } catch (const hir::CancelUnwind &) {
+        pg::PgCall([] { CHECK_FOR_INTERRUPTS(); });
+        return Status::Cancelled();
+    }
+}
+
+namespace {
+Status CheckProgramTextUnpolled(std::string &program_text) {
     if (pg::g_settings.test_ill_typed) {  // rndn.test_ill_typed_program: before main's return
         const size_t at = program_text.rfind("    return ");
         if (at != std::string::npos) program_text.insert(at, "    rndn_ill:i64 = @plus(1:i64, `rndn:sym);\n");
@@ -76,5 +103,6 @@ Status CheckProgramText(std::string &program_text) {
     if (!had_params) program_text = hir::PrintProgram(program);
     return Status::Ok();
 }
+}  // namespace
 
 }  // namespace rndn::plan
