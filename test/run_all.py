@@ -355,6 +355,20 @@ def pg_regress_suite():
         record("pgregress", "failed", (p.stdout + p.stderr)[-2000:])
 
 
+def cancel(cluster):
+    """Cancel and statement_timeout latency per phase and device (test/cancel/run.py)."""
+    section("cancel and statement_timeout latency (test/cancel)")
+    p = run([PY, "test/cancel/run.py"], env=cluster.env, timeout=1200)
+    for line in p.stdout.splitlines():
+        m = re.match(r"^(cancel .+?): (ok|FAILED) ?(.*)$", line)
+        if m:
+            record(m.group(1), "passed" if m.group(2) == "ok" else "failed", m.group(3).strip())
+        elif line.startswith("cancel:"):
+            print("  " + line)
+    if p.returncode != 0 and "FAILED" not in p.stdout:
+        record("cancel", "failed", (p.stdout + p.stderr)[-2000:])
+
+
 def tpch(cluster):
     section(f"TPC-H SF {SF}")
     p = run(["tools/tpch.sh", "load", SF], env=cluster.env, timeout=3600)
@@ -437,6 +451,7 @@ def main():
                     differential(cluster)
                     random_sql(cluster)
                     sqlsmith(cluster)
+                    cancel(cluster)
                 if "tpch" in groups:
                     tpch(cluster)
                 section("server log")

@@ -178,6 +178,9 @@ struct RunStats {
     double ptx_ms = 0;               // PTX generation
     double jit_ms = 0;               // cpu device compile (first load of a module)
     double kernel_ms = 0;            // launches
+    // What the run was doing last ("interpreter", "jit": PTX generation and module compile,
+    // "kernel": a launch); after a CANCELLED run, where the cancel took effect.
+    const char *phase = "";
 };
 
 class Runner {

@@ -77,6 +77,7 @@ public:
 
 private:
     Status Interp(const hir::Stmt &s) {
+        stats_.phase = "interpreter";
         RNDN_ASSIGN_OR_RETURN(auto vals, hir::EvaluateExpr(*p_.program, s.expr, frame_, data_, opts_));
         ++stats_.statements_interpreted;
         if (s.kind == hir::Stmt::Kind::ASSIGN) {
@@ -128,12 +129,13 @@ private:
             }
         }
         auto t0 = Clock::now();
+        stats_.phase = "jit";
         std::vector<bool> out_nullable;
         RNDN_ASSIGN_OR_RETURN(std::string text, KernelPtxText(p_, index, po, &out_nullable));
         text = ".version 8.7\n.target sm_80\n.address_size 64\n\n" + text;
         stats_.ptx_ms += Ms(t0);
         t0 = Clock::now();
-        RNDN_ASSIGN_OR_RETURN(auto mod, dev_.LoadModule(text));
+        RNDN_ASSIGN_OR_RETURN(auto mod, dev_.LoadModule(text, &opts_.should_cancel));
         stats_.jit_ms += Ms(t0);
         const cpujit::Kernel *ck = mod->Find(k.name);
         if (!ck) return Status::Internal("kernel " + k.name + " missing from its module");
@@ -198,6 +200,8 @@ private:
         regs.Add(&err, sizeof err);
         args.push_back(cpujit::Arg::Ptr(&err));
         cpujit::LaunchConfig cfg;
+        cfg.cancel = &opts_.should_cancel;
+        stats_.phase = "kernel";
         cfg.grid.x = grid;
         cfg.block.x = codegen::Kernel::kBlock;
         t0 = Clock::now();
@@ -314,11 +318,12 @@ private:
             nullable[i] = in[i]->HasNulls();
         }
         auto t0 = Clock::now();
+        stats_.phase = "jit";
         RNDN_ASSIGN_OR_RETURN(std::string text, KernelPtxText(p_, index, po, nullptr));
         text = ".version 8.7\n.target sm_80\n.address_size 64\n\n" + text;
         stats_.ptx_ms += Ms(t0);
         t0 = Clock::now();
-        RNDN_ASSIGN_OR_RETURN(auto mod, dev_.LoadModule(text));
+        RNDN_ASSIGN_OR_RETURN(auto mod, dev_.LoadModule(text, &opts_.should_cancel));
         stats_.jit_ms += Ms(t0);
         const cpujit::Kernel *ck = mod->Find(k.name);
         if (!ck) return Status::Internal("kernel " + k.name + " missing from its module");
@@ -354,6 +359,8 @@ private:
         regs.Add(&err, sizeof err);
         args.push_back(cpujit::Arg::Ptr(&err));
         cpujit::LaunchConfig cfg;
+        cfg.cancel = &opts_.should_cancel;
+        stats_.phase = "kernel";
         cfg.grid.x = static_cast<uint32_t>(std::min<int64_t>((n + codegen::Kernel::kBlock - 1) / codegen::Kernel::kBlock, codegen::Kernel::kMaxGrid));
         cfg.block.x = codegen::Kernel::kBlock;
         t0 = Clock::now();
@@ -445,6 +452,8 @@ private:
         a0.push_back(cpujit::Arg::U32(0));
         a0.push_back(cpujit::Arg::Ptr(&err));
         cpujit::LaunchConfig cfg;
+        cfg.cancel = &opts_.should_cancel;
+        stats_.phase = "kernel";
         cfg.grid.x = grid;
         cfg.block.x = codegen::Kernel::kBlock;
         auto t0 = Clock::now();

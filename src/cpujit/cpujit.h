@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -71,6 +72,10 @@ struct LaunchConfig {
     Dim3 block;
     uint32_t dynamic_shared = 0;  // bytes of extern .shared memory per CTA
     bool check_bounds = true;     // global/generic accesses must fall in registered memory
+    // Polled by the launching thread (which runs CTAs too) between its chunks of CTAs, never by
+    // the other workers; true stops the launch: every worker stops at its next chunk (at most
+    // 1024 CTAs) and Launch returns CANCELLED.  It may read a host's interrupt flags.
+    const std::function<bool()> *cancel = nullptr;
 };
 
 struct ParamInfo {
@@ -133,8 +138,10 @@ public:
     Device &operator=(const Device &) = delete;
 
     // Parses (rndn::ptx::ParseModule), translates and compiles every kernel; the result is cached
-    // by PTX text.
-    Expected<std::shared_ptr<const Module>> LoadModule(const std::string &ptx);
+    // by PTX text.  `cancel` (called on this thread) is polled between the stages of each
+    // kernel's compilation (translation, optimisation, code generation: LLVM cannot be stopped
+    // inside one) and true gives CANCELLED with nothing cached.
+    Expected<std::shared_ptr<const Module>> LoadModule(const std::string &ptx, const std::function<bool()> *cancel = nullptr);
     // Same for a module in the PTX IR (cached by its canonical text, ptx::Print).
     Expected<std::shared_ptr<const Module>> LoadModule(const ptx::Module &ptx);
 

@@ -297,8 +297,21 @@ private:
     bool active_;
 };
 
+// Compilations running on a helper thread (Device::Impl::Load with a cancel poller); waited for
+// by ~Device and at process exit, which first asks them to stop (g_stop_compiles).
+std::mutex g_compiles_mu;
+std::condition_variable g_compiles_cv;
+int g_compiles_running = 0;
+std::atomic<bool> g_stop_compiles{false};
+
+void WaitForCompiles() {
+    std::unique_lock<std::mutex> g(g_compiles_mu);
+    g_compiles_cv.wait(g, [] { return g_compiles_running == 0; });
+}
+
 struct Device::Impl {
-    std::mutex mu;
+    std::mutex mu;      // cache and module_counter
+    std::mutex jit_mu;  // one compilation at a time (held across LLVM work, never with mu held)
     std::unique_ptr<llvm::orc::LLJIT> jit;
     std::unique_ptr<llvm::TargetMachine> tm;
     Status init_status;
@@ -316,7 +329,11 @@ struct Device::Impl {
     std::vector<Worker> workers;
 
     Status InitJit();
-    Expected<std::shared_ptr<const Module>> Load(const std::string &key, const std::string *text, const ptx::Module *ir);
+    Expected<std::shared_ptr<const Module>> Load(const std::string &key, const std::string *text, const ptx::Module *ir,
+                                                 const std::function<bool()> *cancel = nullptr);
+    // The compilation itself; `stop` (when set) is polled between the stages of each kernel.
+    Expected<std::shared_ptr<const Module>> Compile(const std::string &key, const std::string *text, const ptx::Module *ir,
+                                                    const std::atomic<bool> *stop);
     void Optimize(llvm::Module &m);
     Status RunCta(const Kernel &k, const LaunchConfig &cfg, const uint8_t *params, RunState &run, Worker &w,
                   uint64_t cta);
@@ -432,13 +449,88 @@ void Device::Impl::Optimize(llvm::Module &m) {
     if (const char *dump = std::getenv("RNDN_CPUJIT_DUMP_IR"); dump && dump[0] == '1') m.print(llvm::errs(), nullptr);
 }
 
+// LLVM's code generation of one big kernel takes seconds and cannot be stopped inside, so a
+// load with a cancel poller compiles on a helper thread (all asynchronous signals blocked; it
+// calls nothing of the host) while the calling thread polls every 10 ms.  On cancel the caller
+// returns CANCELLED at once and sets the job's stop flag; the helper stops at its next stage
+// boundary (or, past the last one, still caches the module it finished).
 Expected<std::shared_ptr<const Module>> Device::Impl::Load(const std::string &key, const std::string *text,
-                                                           const ptx::Module *ir) {
-    std::lock_guard<std::mutex> g(mu);
+                                                           const ptx::Module *ir, const std::function<bool()> *cancel) {
+    {
+        std::lock_guard<std::mutex> g(mu);
+        auto it = cache.find(key);
+        if (it != cache.end()) return it->second;
+        RNDN_RETURN_IF_ERROR(init_status);
+    }
+    if (cancel == nullptr || !*cancel || text == nullptr) return Compile(key, text, ir, nullptr);
+    if ((*cancel)()) return Status::Cancelled();
+    struct Job {
+        std::mutex m;
+        std::condition_variable cv;
+        bool done = false;
+        std::atomic<bool> stop{false};
+        Expected<std::shared_ptr<const Module>> result = Status::Internal("cpujit: compilation did not finish");
+        std::string key, text;
+    };
+    auto job = std::make_shared<Job>();
+    job->key = key;
+    job->text = *text;
+    {
+        std::lock_guard<std::mutex> g(g_compiles_mu);
+        static std::once_flag at_exit;
+        std::call_once(at_exit, [] {
+            std::atexit([] {
+                g_stop_compiles.store(true);
+                WaitForCompiles();
+            });
+        });
+        ++g_compiles_running;
+    }
+    sigset_t all, old;
+    sigfillset(&all);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP}) sigdelset(&all, sig);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    try {
+        std::thread([this, job] {
+            auto r = Compile(job->key, &job->text, nullptr, &job->stop);
+            {
+                std::lock_guard<std::mutex> g(job->m);
+                job->result = std::move(r);
+                job->done = true;
+            }
+            job->cv.notify_all();
+            std::lock_guard<std::mutex> g(g_compiles_mu);
+            if (--g_compiles_running == 0) g_compiles_cv.notify_all();
+        }).detach();
+    } catch (...) {
+        pthread_sigmask(SIG_SETMASK, &old, nullptr);
+        std::lock_guard<std::mutex> g(g_compiles_mu);
+        --g_compiles_running;
+        return Status::Internal("cpujit: could not start a compile thread");
+    }
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    std::unique_lock<std::mutex> g(job->m);
+    while (!job->cv.wait_for(g, std::chrono::milliseconds(10), [&] { return job->done; })) {
+        g.unlock();
+        const bool stop = (*cancel)();
+        g.lock();
+        if (stop && !job->done) {
+            job->stop.store(true);
+            return Status::Cancelled();
+        }
+    }
+    return job->result;
+}
+
+Expected<std::shared_ptr<const Module>> Device::Impl::Compile(const std::string &key, const std::string *text,
+                                                              const ptx::Module *ir, const std::atomic<bool> *stop) {
+    std::lock_guard<std::mutex> jg(jit_mu);
     LlvmSection llvm_section;
-    auto it = cache.find(key);
-    if (it != cache.end()) return it->second;
-    RNDN_RETURN_IF_ERROR(init_status);
+    {
+        std::lock_guard<std::mutex> g(mu);  // compiled meanwhile by an earlier (abandoned) load?
+        auto it = cache.find(key);
+        if (it != cache.end()) return it->second;
+    }
     auto t0 = std::chrono::steady_clock::now();
     ptx::Module parsed;
     if (text) {
@@ -460,12 +552,24 @@ Expected<std::shared_ptr<const Module>> Device::Impl::Load(const std::string &ke
         ModuleBuilder::Ranges(*mod).push_back({p, v.size});
         ModuleBuilder::Globals(*mod).push_back(std::move(buf));
     }
-    auto jd_or = jit->createJITDylib("rndn_m" + std::to_string(++module_counter));
+    int module_id;
+    {
+        std::lock_guard<std::mutex> g(mu);
+        module_id = ++module_counter;
+    }
+    auto jd_or = jit->createJITDylib("rndn_m" + std::to_string(module_id));
     if (!jd_or) return Status::Internal("cpujit: " + ToString(jd_or.takeError()));
     llvm::orc::JITDylib &jd = *jd_or;
     jd.addToLinkOrder(jit->getMainJITDylib());
+    // A stopped compilation removes its dylib (the modules added to it, compiled or not).
+    auto cancelled = [&]() -> bool {
+        if (stop == nullptr || !(stop->load() || g_stop_compiles.load())) return false;
+        llvm::consumeError(jit->getExecutionSession().removeJITDylib(jd));
+        return true;
+    };
     for (auto &f : km.functions) {
         if (!f.is_entry) continue;
+        if (cancelled()) return Status::Cancelled();
         auto tk = std::chrono::steady_clock::now();
         RNDN_ASSIGN_OR_RETURN(kir::Function flat, InlineCalls(km, f));
         auto ctx = std::make_unique<llvm::LLVMContext>();
@@ -473,10 +577,18 @@ Expected<std::shared_ptr<const Module>> Device::Impl::Load(const std::string &ke
         lm->setDataLayout(jit->getDataLayout());
         lm->setTargetTriple(tm->getTargetTriple().str());
         RNDN_ASSIGN_OR_RETURN(KernelPlan plan, TranslateKernel(km, flat, addrs, *lm, lockstep));
+        const double translate_ms = MsSince(tk);
+        if (cancelled()) return Status::Cancelled();
         Optimize(*lm);
+        const double optimize_ms = MsSince(tk) - translate_ms;
+        if (cancelled()) return Status::Cancelled();
         if (auto e = jit->addIRModule(jd, llvm::orc::ThreadSafeModule(std::move(lm), std::move(ctx))))
             return Status::Internal("cpujit: " + ToString(std::move(e)));
         auto sym = jit->lookup(jd, plan.symbol);
+        // Debugging aid: RNDN_CPUJIT_STAGES=1 prints each kernel's translate / optimise / codegen ms.
+        if (const char *st = std::getenv("RNDN_CPUJIT_STAGES"); st && st[0] == '1')
+            std::fprintf(stderr, "cpujit %s: translate %.1f ms, optimise %.1f ms, codegen %.1f ms\n", f.name.c_str(), translate_ms,
+                         optimize_ms, MsSince(tk) - translate_ms - optimize_ms);
         if (!sym) return Status::Internal("cpujit: kernel " + f.name + ": " + ToString(sym.takeError()));
         Kernel &k = ModuleBuilder::Add(*mod);
         ModuleBuilder::Fill(k, plan);
@@ -489,6 +601,7 @@ Expected<std::shared_ptr<const Module>> Device::Impl::Load(const std::string &ke
     }
     ModuleBuilder::SetJitMs(*mod, MsSince(t0));
     std::shared_ptr<const Module> cm = mod;
+    std::lock_guard<std::mutex> g(mu);
     cache[key] = cm;
     return cm;
 }
@@ -766,7 +879,7 @@ void RunLlvmSection(void (*fn)(void *), void *arg) {
     fn(arg);
 }
 
-Device::~Device() = default;
+Device::~Device() { WaitForCompiles(); }
 
 size_t Device::cached_modules() const {
     std::lock_guard<std::mutex> g(impl_->mu);
@@ -775,8 +888,8 @@ size_t Device::cached_modules() const {
 
 unsigned Device::worker_threads() const { return impl_->pool->size(); }
 
-Expected<std::shared_ptr<const Module>> Device::LoadModule(const std::string &ptx) {
-    return impl_->Load(ptx, &ptx, nullptr);
+Expected<std::shared_ptr<const Module>> Device::LoadModule(const std::string &ptx, const std::function<bool()> *cancel) {
+    return impl_->Load(ptx, &ptx, nullptr, cancel);
 }
 
 Expected<std::shared_ptr<const Module>> Device::LoadModule(const ptx::Module &ptx) {
@@ -865,7 +978,10 @@ Status Device::Launch(const Kernel &k, const LaunchConfig &cfg, const std::vecto
     // long runs of neighbouring CTAs keep each worker streaming through its own part of memory
     // (saxpy over 100 M floats: 43 ms with chunks of 64 CTAs, 36 ms with 1024).  Eight chunks
     // per worker at least keep the load balanced when CTAs are few and long.
-    uint64_t chunk = std::clamp<uint64_t>(ctas / (8 * (uint64_t)impl_->workers.size()), 1, 1024);
+    // A cancellable launch takes smaller chunks (64 per worker at least), so that the launching
+    // thread polls often: the codegen runner's grids have at most 256 CTAs.
+    const bool cancellable = cfg.cancel != nullptr && *cfg.cancel;
+    uint64_t chunk = std::clamp<uint64_t>(ctas / ((cancellable ? 64 : 8) * (uint64_t)impl_->workers.size()), 1, 1024);
     std::atomic<bool> failed{false};
     std::mutex err_mu;
     Status first_error;
@@ -874,6 +990,12 @@ Status Device::Launch(const Kernel &k, const LaunchConfig &cfg, const std::vecto
         // the registered ranges may have changed since the last launch: empty every site's cache
         w.site_cache.assign(2 * (size_t)std::max<uint32_t>(1, k.check_sites_), 0);
         while (!failed.load(std::memory_order_relaxed)) {
+            // Only the launching thread (worker 0) polls the host's cancel; the others see `failed`.
+            if (wid == 0 && cancellable && (*cfg.cancel)()) {
+                std::lock_guard<std::mutex> g(err_mu);
+                if (!failed.exchange(true)) first_error = Status::Cancelled();
+                break;
+            }
             uint64_t cta = next.fetch_add(chunk);
             if (cta >= ctas) break;
             Status st = impl_->GuardedCtas(k, cfg, params.data(), run, w, cta, std::min(ctas, cta + chunk));

@@ -98,7 +98,14 @@ Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program, ParamListIn
     DeviceChoice choice = DeviceChoice::INTERP;
     const char *why = nullptr;
     if (!ResolveDevice(&choice, &why)) return Status::Unsupported(why != nullptr ? why : "no device");
-    RNDN_ASSIGN_OR_RETURN(auto plan, runtime::CompiledPlan::Compile(std::move(program)));
+    run.phase = "compiling";
+    std::shared_ptr<const runtime::CompiledPlan> plan;
+    {
+        // Checking a program of many thousand statements takes a while: it polls the interrupt flags.
+        const std::function<bool()> poll = [] { return InterruptRequested(); };
+        hir::CancelPollScope scope(&poll);
+        RNDN_ASSIGN_OR_RETURN(plan, runtime::CompiledPlan::Compile(std::move(program)));  // may throw CancelUnwind
+    }
     RNDN_ASSIGN_OR_RETURN(std::vector<hir::Column> param_values, ParamValues(*plan, params));
     RNDN_ASSIGN_OR_RETURN(auto device, runtime::MakeDevice(DeviceName(choice)));
     runtime::RunOptions options;
@@ -110,9 +117,12 @@ Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program, ParamListIn
     inputs.registry = &run.registry;
     inputs.parameters = std::move(param_values);
     RNDN_RETURN_IF_ERROR(device->Bind(inputs));
+    if (InterruptRequested()) return Status::Cancelled();
+    run.phase = "executing";
     Status st = device->Run();
     run.device = DeviceName(choice);
     run.report = device->report();
+    if (!run.report.phase.empty()) run.phase += " (" + run.report.phase + ")";
     RNDN_RETURN_IF_ERROR(st);
     return device->FetchValue();
 }
@@ -128,12 +138,26 @@ Status ExecuteImpl(ScanRun &run, Snapshot snapshot, ParamListInfo params) {
         }
     } pool_release;
     const auto t0 = std::chrono::steady_clock::now();
+    run.phase = "loading";
     RNDN_RETURN_IF_ERROR(LoadRelationsUnsafe(run, snapshot));
     const auto t1 = std::chrono::steady_clock::now();
     run.load_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
-    auto parsed = hir::ParseProgram(run.program_text, "rndn");
-    if (!parsed.ok()) return Status::Internal("HorseIR program does not parse: " + parsed.status().message());
-    Expected<hir::Value> result = RunOnDevice(run, std::move(parsed.value()), params);
+    run.phase = "compiling";
+    if (InterruptRequested()) return Status::Cancelled();
+    // Parsing and checking a program of many thousand statements takes a while: both poll the
+    // interrupt flags (hir::CancelPollScope), as the devices do while they run.
+    const std::function<bool()> poll = [] { return InterruptRequested(); };
+    Expected<hir::Value> result = Status::Cancelled();
+    try {
+        auto parsed = [&]() -> Expected<hir::Program> {
+            hir::CancelPollScope scope(&poll);
+            return hir::ParseProgram(run.program_text, "rndn");
+        }();
+        if (!parsed.ok()) return Status::Internal("HorseIR program does not parse: " + parsed.status().message());
+        result = RunOnDevice(run, std::move(parsed.value()), params);
+    } catch (const hir::CancelUnwind &) {
+        result = Status::Cancelled();
+    }
     run.exec_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
     if (!result.ok()) {
         const Status &st = result.status();
@@ -270,6 +294,27 @@ Datum ToDatum(const hir::Vector &v, int64 i, Oid type, int32 typmod) {
 
 // --- methods ---------------------------------------------------------------------------------
 
+// PostgreSQL's plan kept beside the program, to run instead of it.  Custom Scan (rndn) scans
+// backward and restores marks (its result is materialised), so the executor added no Material
+// above it for a SCROLL cursor or a merge join; a fallback plan that cannot do the same runs
+// under a Material node made here, as the planner would have put over it.
+Plan *FallbackPlan(CustomScan *cs, int eflags) {
+    Plan *plan = (Plan *)linitial(cs->custom_plans);
+    const bool backward = (eflags & EXEC_FLAG_BACKWARD) != 0 && !ExecSupportsBackwardScan(plan);
+    const bool mark = (eflags & EXEC_FLAG_MARK) != 0 && !IsA(plan, Material) && !IsA(plan, Sort);
+    if (!backward && !mark) return plan;
+    Material *m = makeNode(Material);
+    m->plan.lefttree = plan;
+    m->plan.targetlist = plan->targetlist;
+    m->plan.startup_cost = plan->total_cost;
+    m->plan.total_cost = plan->total_cost;
+    m->plan.plan_rows = plan->plan_rows;
+    m->plan.plan_width = plan->plan_width;
+    m->plan.parallel_safe = plan->parallel_safe;
+    m->plan.plan_node_id = cs->scan.plan.plan_node_id;
+    return (Plan *)m;
+}
+
 TupleTableSlot *FetchNext(ScanState *ss) {
     RndnScanState *s = (RndnScanState *)ss;
     TupleTableSlot *slot = ss->ss_ScanTupleSlot;
@@ -277,7 +322,7 @@ TupleTableSlot *FetchNext(ScanState *ss) {
     ScanRun *run = s->run;
     if (run == nullptr && s->fallback == nullptr) elog(ERROR, "rndn: scan state lost");
     if (s->fallback != nullptr) {
-        if (ScanDirectionIsBackward(ss->ps.state->es_direction))
+        if (ScanDirectionIsBackward(ss->ps.state->es_direction) && !(s->eflags & EXEC_FLAG_BACKWARD))
             ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("rndn: backward fetch after a fallback")));
         TupleTableSlot *child = ExecProcNode(s->fallback);
         if (TupIsNull(child)) return slot;
@@ -309,12 +354,15 @@ TupleTableSlot *FetchNext(ScanState *ss) {
             ereport(out.code == Code::INTERNAL ? LOG : DEBUG1,
                     (errmsg("rndn: running PostgreSQL's plan instead: %s%s%s", out.code == Code::USER_ERROR ? out.sqlstate : "",
                             out.code == Code::USER_ERROR ? " " : "", out.message)));
-            s->fallback = ExecInitNode((Plan *)linitial(cs->custom_plans), estate, s->eflags);
+            s->fallback = ExecInitNode(FallbackPlan(cs, s->eflags), estate, s->eflags);
             s->css.custom_ps = list_make1(s->fallback);
             DeleteRun(s);
             s->run = nullptr;
             return FetchNext(ss);
         }
+        // Where a cancel or statement timeout took effect (test/cancel reads it); ereport's own
+        // interrupt check may raise PostgreSQL's cancel error right here, as RaiseIfError would.
+        if (out.code == Code::CANCELLED) ereport(DEBUG1, (errmsg("rndn: canceled while %s", run->phase.c_str())));
         RaiseIfError(out);
         CHECK_FOR_INTERRUPTS();
     }

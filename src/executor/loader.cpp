@@ -1114,6 +1114,7 @@ Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snap
                     run.rows_loaded += hit.rows;
                     ++run.cached_relations;
                     ++run.shared_relations;
+                    CountScanRows(rel, hit.rows, true);
                     return run.registry.AddTable(rr.name, std::move(names), std::move(cols));
                 }
                 SharedUnpin(hit);

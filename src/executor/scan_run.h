@@ -76,6 +76,9 @@ struct ScanRun {
     std::vector<std::shared_ptr<const hir::Vector>> out_cols;
     int64_t out_rows = 0;
     bool executed = false;
+    // The step the first fetch is in ("loading", "compiling", "executing (<device phase>)"): a
+    // cancel that stops the program names it in a DEBUG1 message (test/cancel checks it).
+    std::string phase;
     // statistics for EXPLAIN ANALYZE
     int64_t rows_loaded = 0;
     int cached_relations = 0;  // relations served from the column cache (this backend's or the shared one)

@@ -217,7 +217,9 @@ private:
     }
     static bool IsKeywordName(const std::string &) { return false; }  // the parser rejects keywords
 
+    uint32_t statements_ = 0;  // checked so far (a cancel is polled every 256)
     Status CheckStmt(Stmt &s, Flow &flow) {
+        if ((++statements_ & 0xff) == 0) PollCancelNow();
         switch (s.kind) {
             case Stmt::Kind::VAR:
                 for (auto &t : s.targets) RNDN_RETURN_IF_ERROR(Declare(t));

@@ -809,6 +809,24 @@ private:
     std::map<std::string, std::string> primary_keys_;
 };
 
+// Cancel polling for long work on this thread.  While a CancelPollScope is alive, the long
+// loops of the interpreter's kernels, the lexer and parser, the checker, the shape inference and
+// the printer call `poll` now and then (well under a millisecond of work apart); when it returns
+// true they throw CancelUnwind, which unwinds their frames (RAII state only).  Interpret turns it
+// into Status::Cancelled itself (it installs its own should_cancel); a caller of ParseProgram,
+// CheckProgram, InferShapes or PrintProgram under a scope catches it.  Scopes nest.
+struct CancelUnwind {};
+class CancelPollScope {
+public:
+    explicit CancelPollScope(const std::function<bool()> *poll);
+    ~CancelPollScope();
+    CancelPollScope(const CancelPollScope &) = delete;
+    CancelPollScope &operator=(const CancelPollScope &) = delete;
+
+private:
+    const std::function<bool()> *saved_;
+};
+
 struct InterpretOptions {
     // Polled between builtins and inside long loops; returning true makes Interpret return
     // Status::Cancelled().

@@ -30,6 +30,25 @@ struct KernelCtx {
 };
 using Kernel = Expected<Value> (*)(KernelCtx &ctx, const std::vector<Value> &args);
 
+// Cancel polling inside a kernel's long loops, sorts included.  Interp::Call runs every kernel
+// with its run's should_cancel as this thread's poller; a loop calls PollCancel(i) (it polls
+// every 64Ki iterations: well under a millisecond of work between polls for the loops that use
+// it) and a sort's comparator CancelTicker::Tick().  A poll that sees the request throws
+// CancelUnwind: the kernel's frames unwind (they hold only RAII state; std::sort and
+// std::stable_sort leave the range valid) up to Interp::Call, which returns Status::Cancelled().
+// Outside a run (no poller) nothing is polled.
+void PollCancelNow();
+inline void PollCancel(int64_t i) {
+    if ((i & 0xffff) == 0) PollCancelNow();
+}
+struct CancelTicker {
+    uint32_t n = 0;
+    uint32_t mask = 0xffff;  // 0x3ff for loops whose every step is costly (one list cell)
+    void Tick() {
+        if ((++n & mask) == 0) PollCancelNow();
+    }
+};
+
 struct BuiltinInfo {
     Builtin id;
     const char *name;

@@ -11,6 +11,10 @@ namespace rndn::hir {
 
 namespace {
 
+// The poller of the long work running on this thread (PollCancelNow): set by CancelPollScope
+// (Interp::Call installs the run's should_cancel around every kernel).
+thread_local const std::function<bool()> *t_cancel_poller = nullptr;
+
 int64_t ValueBytes(const Value &v) {
     switch (v.kind()) {
         case ValueKind::VECTOR: {
@@ -76,8 +80,15 @@ public:
             ctx.data = &data_;
             ctx.options = &opts_;
             ctx.call = [this](const FuncRef &g, const std::vector<Value> &a) { return Call(g, a); };
-            RNDN_ASSIGN_OR_RETURN(Value r, b.kernel(ctx, args));
-            return std::vector<Value>{std::move(r)};
+            Expected<Value> r = Status::Cancelled();
+            try {
+                CancelPollScope poller(&opts_.should_cancel);
+                r = b.kernel(ctx, args);
+            } catch (const CancelUnwind &) {
+                return Status::Cancelled();
+            }
+            if (!r.ok()) return r.status();
+            return std::vector<Value>{std::move(r.value())};
         }
         auto it = module_index_.find(f.module);
         if (it == module_index_.end()) return Status::Internal("unknown module " + f.module);
@@ -320,6 +331,15 @@ private:
     bool profile_ = false;
     int depth_ = 0;
 };
+
+CancelPollScope::CancelPollScope(const std::function<bool()> *poll) : saved_(t_cancel_poller) {
+    if (poll != nullptr && *poll) t_cancel_poller = poll;
+}
+CancelPollScope::~CancelPollScope() { t_cancel_poller = saved_; }
+
+void PollCancelNow() {
+    if (t_cancel_poller != nullptr && (*t_cancel_poller)()) throw CancelUnwind{};
+}
 
 Expected<Value> Interpret(const Program &program, DataRegistry &data, const InterpretOptions &options) {
     Interp in(program, data, options);

@@ -649,6 +649,7 @@ Expected<Value> Compare(Builtin bid, Cmp c, const std::vector<Value> &args) {
     if (IsString(pa->type.kind)) {
         const Vector &a = *pa, &b = *pb;
         for (int64_t i = 0; i < n; ++i) {
+            PollCancel(i);
             std::string_view x = a.StringAt(a.length == 1 ? 0 : i), y = b.StringAt(b.length == 1 ? 0 : i);
             int r = x.compare(y);
             o[i] = CmpResult(c, r < 0 ? -1 : r > 0 ? 1 : 0);
@@ -1143,7 +1144,10 @@ Expected<Value> KLike(KernelCtx &, const std::vector<Value> &args) {
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::BOOL, a.length));
     std::string_view pat = p.StringAt(0);
     uint8_t *o = out->Data<uint8_t>();
-    for (int64_t i = 0; i < a.length; ++i) o[i] = LikeMatch(a.StringAt(i), pat);
+    for (int64_t i = 0; i < a.length; ++i) {
+        PollCancel(i);
+        o[i] = LikeMatch(a.StringAt(i), pat);
+    }
     SetCombinedValidity(a, p, *out);
     return V(out);
 }
@@ -1162,6 +1166,7 @@ Expected<Value> KSubString(KernelCtx &, const std::vector<Value> &args) {
     int64_t from = std::max<int64_t>(start, 1) - 1;
     int64_t to = start + len - 1;
     for (int64_t i = 0; i < a.length; ++i) {
+        PollCancel(i);
         std::string_view s = a.StringAt(i);
         int64_t f = std::min<int64_t>(from, static_cast<int64_t>(s.size()));
         int64_t t = std::min<int64_t>(std::max<int64_t>(to, f), static_cast<int64_t>(s.size()));
@@ -1199,6 +1204,7 @@ Expected<Value> KCoalesce(KernelCtx &, const std::vector<Value> &args) {
     RNDN_ASSIGN_OR_RETURN(int64_t n, BroadcastLength(ca->length, cb->length, "coalesce"));
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(rt, IsString(rt.kind) ? 0 : n));
     for (int64_t i = 0; i < n; ++i) {
+        PollCancel(i);
         const Vector &src = ValidAt(*ca, i) ? *ca : *cb;
         int64_t j = src.length == 1 ? 0 : i;
         if (IsString(rt.kind)) out->AppendString(src.StringAt(j));

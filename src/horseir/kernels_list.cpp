@@ -73,7 +73,10 @@ Expected<Value> KRaze(KernelCtx &, const std::vector<Value> &args) {
         out->elem_scale.resize(static_cast<size_t>(n));
     }
     int64_t at = 0;
+    CancelTicker ticker, cell_ticker;
+    cell_ticker.mask = 0x3ff;
     for (const auto &c : cells) {
+        cell_ticker.Tick();
         std::shared_ptr<const Vector> cv = c.vector_ptr();
         int64_t len = cv->length;
         if (per_elem_scale) {
@@ -87,7 +90,10 @@ Expected<Value> KRaze(KernelCtx &, const std::vector<Value> &args) {
                 out->elem_scale[static_cast<size_t>(at + i)] = static_cast<uint8_t>(src.elem_scale.empty() ? s : src.elem_scale[static_cast<size_t>(i)]);
             }
         } else if (IsString(t.kind)) {
-            for (int64_t i = 0; i < len; ++i) out->AppendString(cv->StringAt(i));
+            for (int64_t i = 0; i < len; ++i) {
+                ticker.Tick();
+                out->AppendString(cv->StringAt(i));
+            }
         } else {
             RNDN_ASSIGN_OR_RETURN(auto conv, As(cv, t));
             CopyRange(*conv, 0, len, *out, at);
@@ -105,6 +111,7 @@ Expected<Value> KTolist(KernelCtx &, const std::vector<Value> &args) {
     const Vector &v = args[0].vector();
     std::vector<Value> cells;
     for (int64_t i = 0; i < v.length; ++i) {
+        PollCancel(i);
         int64_t idx = i;
         RNDN_ASSIGN_OR_RETURN(auto c, Gather(v, &idx, 1));
         cells.emplace_back(c);

@@ -38,17 +38,25 @@ template <class ForEachRow>
 Expected<std::shared_ptr<Vector>> CollectStrings(const Vector &v, ForEachRow for_each_row) {
     int64_t count = 0, bytes = 0;
     for_each_row([&](int64_t r) {
+        PollCancel(count);
         ++count;
         bytes += v.offsets[static_cast<size_t>(r) + 1] - v.offsets[static_cast<size_t>(r)];
     });
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(v.type, 0));
-    out->bytes.resize(static_cast<size_t>(bytes));
+    // Sized in steps of 4 MiB (zero-filling a large payload takes a while): a cancel is polled
+    // between them.
+    out->bytes.reserve(static_cast<size_t>(bytes));
+    while (out->bytes.size() < static_cast<size_t>(bytes)) {
+        PollCancelNow();
+        out->bytes.resize(std::min(static_cast<size_t>(bytes), out->bytes.size() + (size_t(4) << 20)));
+    }
     out->offsets.resize(static_cast<size_t>(count) + 1);
     char *dst = out->bytes.data();
     int64_t *off = out->offsets.data();
     int64_t k = 0, pos = 0;
     off[0] = 0;
     for_each_row([&](int64_t r) {
+        PollCancel(k);
         const std::string_view sv = v.StringAt(r);
         std::memcpy(dst + pos, sv.data(), sv.size());
         pos += static_cast<int64_t>(sv.size());
@@ -61,7 +69,7 @@ Expected<std::shared_ptr<Vector>> CollectStrings(const Vector &v, ForEachRow for
 
 Expected<std::shared_ptr<const Vector>> Gather(const Vector &v, const int64_t *idx, int64_t n) {
     for (int64_t i = 0; i < n; ++i)
-        if (idx[i] < 0 || idx[i] >= v.length)
+        if (PollCancel(i), idx[i] < 0 || idx[i] >= v.length)
             return ShapeError("index " + std::to_string(idx[i]) + " out of range for a vector of length " + std::to_string(v.length));
     std::shared_ptr<Vector> out;
     if (IsString(v.type.kind)) {
@@ -74,19 +82,22 @@ Expected<std::shared_ptr<const Vector>> Gather(const Vector &v, const int64_t *i
             using T = decltype(t);
             const T *in = v.Data<T>();
             T *o = out->template Data<T>();
-            for (int64_t i = 0; i < n; ++i) o[i] = in[idx[i]];
+            for (int64_t i = 0; i < n; ++i) {
+                PollCancel(i);
+                o[i] = in[idx[i]];
+            }
             return 0;
         });
     }
     if (!v.elem_scale.empty()) {
         out->elem_scale.resize(static_cast<size_t>(n));
-        for (int64_t i = 0; i < n; ++i) out->elem_scale[static_cast<size_t>(i)] = v.elem_scale[static_cast<size_t>(idx[i])];
+        for (int64_t i = 0; i < n; ++i) PollCancel(i), out->elem_scale[static_cast<size_t>(i)] = v.elem_scale[static_cast<size_t>(idx[i])];
     }
     out->scale_max = v.scale_max;
     if (v.HasNulls()) {
         out->EnsureValidity();
         for (int64_t i = 0; i < n; ++i)
-            if (!v.IsValid(idx[i])) out->SetNull(i);
+            if (PollCancel(i), !v.IsValid(idx[i])) out->SetNull(i);
     }
     return std::shared_ptr<const Vector>(out);
 }
@@ -102,6 +113,7 @@ std::vector<int64_t> DenseRank(const Vector &v, int64_t *num_ranks) {
     auto assign = [&](auto same) {
         int64_t r = -1;
         for (int64_t k = 0; k < n; ++k) {
+            PollCancel(k);
             if (k == 0 || !same(order[static_cast<size_t>(k - 1)], order[static_cast<size_t>(k)])) ++r;
             rank[static_cast<size_t>(order[static_cast<size_t>(k)])] = r;
         }
@@ -118,6 +130,7 @@ std::vector<int64_t> DenseRank(const Vector &v, int64_t *num_ranks) {
                 const T *x = v.Data<T>();
                 int64_t lo = INT64_MAX, hi = INT64_MIN;
                 for (int64_t i = 0; i < n; ++i) {
+                    PollCancel(i);
                     if (nulls && !v.IsValid(i)) continue;
                     lo = std::min<int64_t>(lo, static_cast<int64_t>(x[i]));
                     hi = std::max<int64_t>(hi, static_cast<int64_t>(x[i]));
@@ -127,18 +140,20 @@ std::vector<int64_t> DenseRank(const Vector &v, int64_t *num_ranks) {
                 size_t range = static_cast<size_t>(hi - lo) + 1;
                 std::vector<int64_t> map(range + 1, 0);  // last slot: NULL
                 for (int64_t i = 0; i < n; ++i) {
+                    PollCancel(i);
                     if (nulls && !v.IsValid(i)) map[range] = 1;
                     else map[static_cast<size_t>(static_cast<int64_t>(x[i]) - lo)] = 1;
                 }
                 int64_t r = 0;
                 for (auto &m : map) {
+                    PollCancel(r);
                     int64_t present = m;
                     m = r;
                     r += present;
                 }
                 *num_ranks = r;
                 for (int64_t i = 0; i < n; ++i)
-                    rank[static_cast<size_t>(i)] = (nulls && !v.IsValid(i)) ? map[range] : map[static_cast<size_t>(static_cast<int64_t>(x[i]) - lo)];
+                    PollCancel(i), rank[static_cast<size_t>(i)] = (nulls && !v.IsValid(i)) ? map[range] : map[static_cast<size_t>(static_cast<int64_t>(x[i]) - lo)];
                 return true;
             }
         });
@@ -155,6 +170,7 @@ std::vector<int64_t> DenseRank(const Vector &v, int64_t *num_ranks) {
             if (keys.ok()) {
                 int64_t *k = keys.value()->Data<int64_t>();
                 for (int64_t i = 0; i < n; ++i) {
+                    PollCancel(i);
                     const std::string_view sv = v.StringAt(i);
                     uint64_t key = 0;
                     for (size_t b = 0; b < longest; ++b) key = (key << 8) | (b < sv.size() ? static_cast<unsigned char>(sv[b]) : 0u);
@@ -166,28 +182,50 @@ std::vector<int64_t> DenseRank(const Vector &v, int64_t *num_ranks) {
         }
         // Hash the rows to provisional ids in order of first appearance (O(n)), then sort only
         // the distinct strings (byte order, as std::string_view compares) to turn ids into ranks.
-        std::unordered_map<std::string_view, int64_t> first_id;
+        // The table is flat (open addressing over ids): no allocation per entry, so building it
+        // and freeing it (also when a cancel unwinds) cost one pass, not millions of nodes.
+        size_t cap = 16;
+        while (cap < 2 * static_cast<size_t>(n)) cap <<= 1;
+        std::vector<int64_t> slots(cap, -1);
+        const std::hash<std::string_view> hash;
         std::vector<std::string_view> distinct;
         bool any_null = false;
         for (int64_t i = 0; i < n; ++i) {
+            PollCancel(i);
             if (nulls && !v.IsValid(i)) {
                 any_null = true;
                 rank[static_cast<size_t>(i)] = -1;
                 continue;
             }
-            auto [it, fresh] = first_id.try_emplace(v.StringAt(i), static_cast<int64_t>(distinct.size()));
-            if (fresh) distinct.push_back(it->first);
-            rank[static_cast<size_t>(i)] = it->second;
+            const std::string_view sv = v.StringAt(i);
+            size_t p = hash(sv) & (cap - 1);
+            int64_t id;
+            while (true) {
+                id = slots[p];
+                if (id < 0) {
+                    id = static_cast<int64_t>(distinct.size());
+                    slots[p] = id;
+                    distinct.push_back(sv);
+                    break;
+                }
+                if (distinct[static_cast<size_t>(id)] == sv) break;
+                p = (p + 1) & (cap - 1);
+            }
+            rank[static_cast<size_t>(i)] = id;
         }
+        std::vector<int64_t>().swap(slots);
         std::vector<int64_t> by_value(distinct.size());
         std::iota(by_value.begin(), by_value.end(), 0);
+        CancelTicker ticker;
         std::sort(by_value.begin(), by_value.end(), [&](int64_t a, int64_t b) {
+            ticker.Tick();
             return distinct[static_cast<size_t>(a)] < distinct[static_cast<size_t>(b)];
         });
         std::vector<int64_t> id_rank(distinct.size());
         for (size_t r = 0; r < by_value.size(); ++r) id_rank[static_cast<size_t>(by_value[r])] = static_cast<int64_t>(r);
         const int64_t null_rank = static_cast<int64_t>(distinct.size());
         for (int64_t i = 0; i < n; ++i) {
+            PollCancel(i);
             int64_t &x = rank[static_cast<size_t>(i)];
             x = x < 0 ? null_rank : id_rank[static_cast<size_t>(x)];
         }
@@ -197,7 +235,9 @@ std::vector<int64_t> DenseRank(const Vector &v, int64_t *num_ranks) {
     VisitFixed(v.type.kind, [&](auto t) {
         using T = decltype(t);
         const T *x = v.Data<T>();
+        CancelTicker ticker;
         auto less = [&](int64_t a, int64_t b) {
+            ticker.Tick();
             if (nulls) {
                 bool va = v.IsValid(a), vb = v.IsValid(b);
                 if (!va || !vb) return va && !vb;
@@ -222,7 +262,10 @@ int64_t CombineRanks(const std::vector<std::vector<int64_t>> &ranks, int64_t n, 
     if (ranks.size() == 1) {
         ids = ranks[0];
         int64_t m = 0;
-        for (int64_t r : ids) m = std::max(m, r + 1);
+        for (size_t i = 0; i < ids.size(); ++i) {
+            PollCancel(static_cast<int64_t>(i));
+            m = std::max(m, ids[i] + 1);
+        }
         return m;
     }
     // Mixed-radix combination when the product of the rank counts fits: one i64 key per row,
@@ -232,7 +275,10 @@ int64_t CombineRanks(const std::vector<std::vector<int64_t>> &ranks, int64_t n, 
         std::vector<int64_t> counts;
         for (const auto &r : ranks) {
             int64_t c = 1;
-            for (int64_t x : r) c = std::max(c, x + 1);
+            for (size_t i = 0; i < r.size(); ++i) {
+                PollCancel(static_cast<int64_t>(i));
+                c = std::max(c, r[i] + 1);
+            }
             counts.push_back(c);
             product *= static_cast<unsigned __int128>(c);
         }
@@ -242,7 +288,10 @@ int64_t CombineRanks(const std::vector<std::vector<int64_t>> &ranks, int64_t n, 
                 int64_t *k = key.value()->Data<int64_t>();
                 for (int64_t i = 0; i < n; ++i) k[i] = 0;
                 for (size_t c = 0; c < ranks.size(); ++c)
-                    for (int64_t i = 0; i < n; ++i) k[i] = k[i] * counts[c] + ranks[c][static_cast<size_t>(i)];
+                    for (int64_t i = 0; i < n; ++i) {
+                        PollCancel(i);
+                        k[i] = k[i] * counts[c] + ranks[c][static_cast<size_t>(i)];
+                    }
                 int64_t m;
                 ids = DenseRank(*key.value(), &m);
                 return m;
@@ -251,7 +300,9 @@ int64_t CombineRanks(const std::vector<std::vector<int64_t>> &ranks, int64_t n, 
     }
     std::vector<int64_t> order(static_cast<size_t>(n));
     std::iota(order.begin(), order.end(), 0);
+    CancelTicker ticker;
     auto less = [&](int64_t a, int64_t b) {
+        ticker.Tick();
         for (const auto &r : ranks) {
             if (r[static_cast<size_t>(a)] != r[static_cast<size_t>(b)]) return r[static_cast<size_t>(a)] < r[static_cast<size_t>(b)];
         }
@@ -261,6 +312,7 @@ int64_t CombineRanks(const std::vector<std::vector<int64_t>> &ranks, int64_t n, 
     ids.assign(static_cast<size_t>(n), 0);
     int64_t id = -1;
     for (int64_t k = 0; k < n; ++k) {
+        PollCancel(k);
         if (k == 0 || less(order[static_cast<size_t>(k - 1)], order[static_cast<size_t>(k)])) ++id;
         ids[static_cast<size_t>(order[static_cast<size_t>(k)])] = id;
     }
@@ -309,8 +361,14 @@ Status JointRanks(std::shared_ptr<const Vector> a, std::shared_ptr<const Vector>
     int64_t na = a->length, nb = b->length;
     if (IsString(ct.kind)) {
         RNDN_ASSIGN_OR_RETURN(both, MakeVector(ct, 0));
-        for (int64_t i = 0; i < na; ++i) both->AppendString(a->StringAt(i));
-        for (int64_t i = 0; i < nb; ++i) both->AppendString(b->StringAt(i));
+        for (int64_t i = 0; i < na; ++i) {
+            PollCancel(i);
+            both->AppendString(a->StringAt(i));
+        }
+        for (int64_t i = 0; i < nb; ++i) {
+            PollCancel(i);
+            both->AppendString(b->StringAt(i));
+        }
     } else {
         RNDN_ASSIGN_OR_RETURN(both, MakeVector(ct, na + nb));
         CopyRange(*a, 0, na, *both, 0);
@@ -323,6 +381,7 @@ Status JointRanks(std::shared_ptr<const Vector> a, std::shared_ptr<const Vector>
             if (!b->IsValid(i)) both->SetNull(na + i);
     }
     std::vector<int64_t> r = DenseRank(*both, count);
+    PollCancelNow();
     ra.assign(r.begin(), r.begin() + na);
     rb.assign(r.begin() + na, r.end());
     // NULL keys get rank -1 (never equal to anything)
@@ -372,7 +431,7 @@ Expected<Value> KCompress(KernelCtx &, const std::vector<Value> &args) {
     if (!IsString(d.type.kind) && d.elem_scale.empty() && !d.HasNulls()) {
         // Fixed-width data without NULLs: one counting pass, one copying pass, no index vector.
         int64_t count = 0;
-        for (int64_t i = 0; i < m.length; ++i) count += keep(i) ? 1 : 0;
+        for (int64_t i = 0; i < m.length; ++i) PollCancel(i), count += keep(i) ? 1 : 0;
         RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(d.type, count));
         VisitFixed(d.type.kind, [&](auto t) {
             using T = decltype(t);
@@ -380,7 +439,7 @@ Expected<Value> KCompress(KernelCtx &, const std::vector<Value> &args) {
             T *o = out->template Data<T>();
             int64_t k = 0;
             for (int64_t i = 0; i < m.length; ++i)
-                if (keep(i)) o[k++] = in[i];
+                if (PollCancel(i), keep(i)) o[k++] = in[i];
             return 0;
         });
         out->scale_max = d.scale_max;
@@ -397,7 +456,7 @@ Expected<Value> KCompress(KernelCtx &, const std::vector<Value> &args) {
     std::vector<int64_t> idx;
     idx.reserve(static_cast<size_t>(m.length));
     for (int64_t i = 0; i < m.length; ++i)
-        if (keep(i)) idx.push_back(i);
+        if (PollCancel(i), keep(i)) idx.push_back(i);
     RNDN_ASSIGN_OR_RETURN(auto r, Gather(d, idx.data(), static_cast<int64_t>(idx.size())));
     return Value(r);
 }
@@ -482,6 +541,7 @@ Expected<Value> KIndexA(KernelCtx &, const std::vector<Value> &args) {
         RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(x.type, 0));
         std::vector<int64_t> null_rows;
         for (int64_t r = 0; r < x.length; ++r) {
+            PollCancel(r);
             const int64_t f = from[static_cast<size_t>(r)];
             const Vector &src = f >= 0 ? x : vals;
             const int64_t row = f >= 0 ? f : -f - 1;
@@ -538,7 +598,9 @@ Expected<Value> KOrder(KernelCtx &, const std::vector<Value> &args) {
     }
     std::vector<int64_t> order(static_cast<size_t>(n));
     std::iota(order.begin(), order.end(), 0);
+    CancelTicker ticker;
     std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+        ticker.Tick();
         for (const auto &r : ranks)
             if (r[static_cast<size_t>(a)] != r[static_cast<size_t>(b)]) return r[static_cast<size_t>(a)] < r[static_cast<size_t>(b)];
         return false;
@@ -570,19 +632,29 @@ Expected<Value> KGroup(KernelCtx &, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(GroupIds(args[0], "group", ids, &m));
     // Counting sort of the row numbers by group: exact-size index vectors, rows ascending.
     std::vector<int64_t> fill(static_cast<size_t>(m), 0);
-    for (int64_t id : ids) ++fill[static_cast<size_t>(id)];
+    for (size_t i = 0; i < ids.size(); ++i) {
+        PollCancel(static_cast<int64_t>(i));
+        ++fill[static_cast<size_t>(ids[i])];
+    }
     std::vector<int64_t *> dst(static_cast<size_t>(m));
     RNDN_ASSIGN_OR_RETURN(auto keys, MakeVector(TypeKind::I64, m));
     auto vals = std::make_shared<List>();
     vals->cells.reserve(static_cast<size_t>(m));
     for (int64_t g = 0; g < m; ++g) {
+        PollCancel(g);
         RNDN_ASSIGN_OR_RETURN(auto cell, MakeVectorUninit(TypeKind::I64, fill[static_cast<size_t>(g)]));
         dst[static_cast<size_t>(g)] = cell->Data<int64_t>();
         vals->cells.emplace_back(std::shared_ptr<const Vector>(cell));
     }
     const int64_t n = static_cast<int64_t>(ids.size());
-    for (int64_t i = 0; i < n; ++i) *dst[static_cast<size_t>(ids[static_cast<size_t>(i)])]++ = i;
-    for (int64_t g = 0; g < m; ++g) keys->Data<int64_t>()[g] = vals->cells[static_cast<size_t>(g)].vector().Data<int64_t>()[0];
+    for (int64_t i = 0; i < n; ++i) {
+        PollCancel(i);
+        *dst[static_cast<size_t>(ids[static_cast<size_t>(i)])]++ = i;
+    }
+    for (int64_t g = 0; g < m; ++g) {
+        PollCancel(g);
+        keys->Data<int64_t>()[g] = vals->cells[static_cast<size_t>(g)].vector().Data<int64_t>()[0];
+    }
     auto d = std::make_shared<Dict>();
     d->keys = Value(keys);
     d->values = Value(std::shared_ptr<const List>(vals));
@@ -619,6 +691,7 @@ Expected<Value> KMember(KernelCtx &, const std::vector<Value> &args) {
     const Vector &x = args[0].vector();
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::BOOL, x.length));
     for (int64_t i = 0; i < x.length; ++i) {
+        PollCancel(i);
         int64_t r = rx[static_cast<size_t>(i)];
         if (r < 0) {
             out->SetNull(i);  // NULL IN (...) is NULL
@@ -641,7 +714,7 @@ Expected<Value> KIndexOf(KernelCtx &, const std::vector<Value> &args) {
     for (int64_t j = ns - 1; j >= 0; --j)
         if (rs[static_cast<size_t>(j)] >= 0) first[static_cast<size_t>(rs[static_cast<size_t>(j)])] = j;
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::I64, static_cast<int64_t>(rx.size())));
-    for (size_t i = 0; i < rx.size(); ++i) out->Data<int64_t>()[i] = rx[i] < 0 ? ns : first[static_cast<size_t>(rx[i])];
+    for (size_t i = 0; i < rx.size(); ++i) PollCancel(static_cast<int64_t>(i)), out->Data<int64_t>()[i] = rx[i] < 0 ? ns : first[static_cast<size_t>(rx[i])];
     return V(out);
 }
 
@@ -694,6 +767,7 @@ Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
         size_t keys = lr.size();
         std::vector<std::vector<int64_t>> joint(keys);
         for (size_t c = 0; c < keys; ++c) {
+            PollCancelNow();
             joint[c] = lr[c];
             joint[c].insert(joint[c].end(), rr[c].begin(), rr[c].end());
         }
@@ -706,16 +780,17 @@ Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
         };
         std::vector<int64_t> start(static_cast<size_t>(m) + 1, 0);
         for (int64_t i = 0; i < nl; ++i)
-            if (!has_null(i)) ++start[static_cast<size_t>(ids[static_cast<size_t>(i)]) + 1];
+            if (PollCancel(i), !has_null(i)) ++start[static_cast<size_t>(ids[static_cast<size_t>(i)]) + 1];
         for (int64_t g = 0; g < m; ++g) start[static_cast<size_t>(g) + 1] += start[static_cast<size_t>(g)];
         std::vector<int64_t> rows(static_cast<size_t>(start[static_cast<size_t>(m)]));
         std::vector<int64_t> fill(start.begin(), start.end() - 1);
         for (int64_t i = 0; i < nl; ++i)
-            if (!has_null(i)) rows[static_cast<size_t>(fill[static_cast<size_t>(ids[static_cast<size_t>(i)])]++)] = i;
+            if (PollCancel(i), !has_null(i)) rows[static_cast<size_t>(fill[static_cast<size_t>(ids[static_cast<size_t>(i)])]++)] = i;
         // Count the pairs before making them: a join larger than the memory budget is left to
         // PostgreSQL's plan (which may also stop early under a LIMIT) instead of running out.
         int64_t pairs = 0;
         for (int64_t j = 0; j < nr; ++j) {
+            PollCancel(j);
             if (has_null(nl + j)) continue;
             int64_t g = ids[static_cast<size_t>(nl + j)];
             pairs += start[static_cast<size_t>(g) + 1] - start[static_cast<size_t>(g)];
@@ -728,6 +803,7 @@ Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
             if (has_null(nl + j)) continue;
             int64_t g = ids[static_cast<size_t>(nl + j)];
             for (int64_t p = start[static_cast<size_t>(g)]; p < start[static_cast<size_t>(g) + 1]; ++p) {
+                PollCancel(static_cast<int64_t>(li.size()));
                 li.push_back(rows[static_cast<size_t>(p)]);
                 ri.push_back(j);
             }
@@ -738,6 +814,7 @@ Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
         for (int64_t j = 0; j < nr; ++j) {
             if ((j & 0x3ff) == 0 && ctx.Cancelled()) return Status::Cancelled();
             for (int64_t i = 0; i < nl; ++i) {
+                PollCancel(static_cast<int64_t>(li.size()));
                 li.push_back(i);
                 ri.push_back(j);
             }
@@ -755,7 +832,7 @@ Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
         const Vector &mask = res[0].vector();
         size_t w = 0;
         for (size_t p = 0; p < li.size(); ++p)
-            if (mask.Data<uint8_t>()[p] && mask.IsValid(static_cast<int64_t>(p))) {
+            if (PollCancel(static_cast<int64_t>(p)), mask.Data<uint8_t>()[p] && mask.IsValid(static_cast<int64_t>(p))) {
                 li[w] = li[p];
                 ri[w] = ri[p];
                 ++w;

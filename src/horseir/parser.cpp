@@ -34,6 +34,7 @@ public:
 
     Status Run(std::vector<Token> &out) {
         for (;;) {
+            PollCancel(static_cast<int64_t>(out.size()));
             RNDN_RETURN_IF_ERROR(SkipSpace());
             Token t;
             t.loc = Loc{line_, col_};
@@ -513,6 +514,7 @@ private:
     }
 
     Status ParseStmt(Stmt &s) {
+        if ((++statements_ & 0xff) == 0) PollCancelNow();
         RNDN_RETURN_IF_ERROR(EnterDepth());
         Status st = ParseStmtInner(s);
         --depth_;
@@ -898,6 +900,7 @@ private:
     }
 
     std::vector<Token> t_;
+    uint32_t statements_ = 0;  // parsed so far (a cancel is polled every 256)
     std::string_view file_;
     size_t i_ = 0;
     int depth_ = 0;

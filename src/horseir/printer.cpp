@@ -73,7 +73,9 @@ private:
         return s;
     }
 
+    uint32_t statements_ = 0;  // printed so far (a cancel is polled every 256)
     void Stmt_(const Stmt &s, int d) {
+        if ((++statements_ & 0xff) == 0) PollCancelNow();
         Indent(d);
         switch (s.kind) {
             case Stmt::Kind::ASSIGN:

@@ -301,7 +301,9 @@ private:
         return Status::Ok();
     }
 
+    uint32_t statements_ = 0;  // analysed so far (a cancel is polled every 256)
     Status Statement(const Stmt &s, Env &env, bool record) {
+        if ((++statements_ & 0xff) == 0) PollCancelNow();
         switch (s.kind) {
             case Stmt::Kind::ASSIGN: {
                 std::vector<Shape> shapes;

@@ -18,6 +18,7 @@ extern "C" {
 #include "parser/parsetree.h"
 #include "portability/instr_time.h"
 #include "tcop/tcopprot.h"
+#include "tcop/utility.h"
 #include "utils/builtins.h"
 #include "access/xact.h"
 #include "commands/extension.h"
@@ -340,9 +341,53 @@ RewriteResult Rewrite(PlannedStmt *stmt) {
         return Status::Ok();
     });
     // A PostgreSQL ERROR met while translating (a cancel, a dropped object): raised unchanged.
+    // A cancel or statement timeout names the phase at DEBUG1 first (test/cancel checks it).
+    if (out.pg_error != nullptr && out.pg_error->sqlerrcode == ERRCODE_QUERY_CANCELED)
+        ereport(DEBUG1, (errmsg("rndn: canceled while translating")));
     if (out.pg_error != nullptr) rndn::pg::RaiseIfError(out);
     if (!out.ok()) ereport(DEBUG1, (errmsg("rndn: translation failed: %s", out.message)));
     return res;
+}
+
+// Statements that store their query's result in a relation (CREATE MATERIALIZED VIEW, REFRESH
+// MATERIALIZED VIEW, CREATE TABLE AS, SELECT INTO) under way, nested included.
+int g_storing_depth = 0;
+ProcessUtility_hook_type g_prev_utility = nullptr;
+
+void RndnProcessUtility(PlannedStmt *pstmt, const char *query_string, bool read_only_tree, ProcessUtilityContext context,
+                        ParamListInfo params, QueryEnvironment *query_env, DestReceiver *dest, QueryCompletion *qc) {
+    const bool storing = pstmt->utilityStmt != nullptr &&
+                         (IsA(pstmt->utilityStmt, CreateTableAsStmt) || IsA(pstmt->utilityStmt, RefreshMatViewStmt));
+    if (storing) ++g_storing_depth;
+    PG_TRY();
+    {
+        if (g_prev_utility != nullptr)
+            g_prev_utility(pstmt, query_string, read_only_tree, context, params, query_env, dest, qc);
+        else
+            standard_ProcessUtility(pstmt, query_string, read_only_tree, context, params, query_env, dest, qc);
+    }
+    PG_FINALLY();
+    {
+        if (storing) --g_storing_depth;
+    }
+    PG_END_TRY();
+}
+
+// A stored result keeps the physical form of the values: PostgreSQL's plan stores a text value
+// it passes through as the source row held it (compressed inline when the source row was wide),
+// while rndn's rows are built anew (uncompressed, then compressed only when the new row is
+// wide).  So a statement that stores varlena values keeps PostgreSQL's plan and the relation
+// it makes is the one PostgreSQL makes (pg_column_size equal); fixed-width results still go
+// through rndn.
+bool StoresVarlenaResult(Query *parse) {
+    if (g_storing_depth == 0) return false;
+    ListCell *lc;
+    foreach (lc, parse->targetList) {
+        TargetEntry *te = (TargetEntry *)lfirst(lc);
+        if (te->resjunk) continue;
+        if (get_typlen(exprType((Node *)te->expr)) == -1) return true;
+    }
+    return false;
 }
 
 PlannedStmt *CallPrevPlanner(Query *parse, const char *query_string, int cursor_options, ParamListInfo params) {
@@ -396,6 +441,11 @@ PlannedStmt *RndnPlanner(Query *parse, const char *query_string, int cursor_opti
     }
     if (!rndn::pg::ResolveDevice(&device, &why)) {
         AddReason(why);
+        return CallPrevPlanner(parse, query_string, cursor_options, params);
+    }
+    if (StoresVarlenaResult(parse)) {
+        AddReason("the statement stores text-like values (materialized view, CREATE TABLE AS): PostgreSQL's plan keeps their stored (compressed) form");
+        ereport(DEBUG1, (errmsg("rndn fallback: %s", g_reasons)));
         return CallPrevPlanner(parse, query_string, cursor_options, params);
     }
     // The planner changes the Query it is given: keep a copy for a serial plan.
@@ -460,6 +510,8 @@ void RndnExplainOneQuery(Query *query, int cursor_options, IntoClause *into, Exp
 
 void InstallHooks() {
     CacheRegisterSyscacheCallback(PROCOID, InvalidateExtensionState, (Datum)0);
+    g_prev_utility = ProcessUtility_hook;
+    ProcessUtility_hook = RndnProcessUtility;
     g_prev_planner = planner_hook;
     planner_hook = RndnPlanner;
     g_prev_explain = ExplainOneQuery_hook;

@@ -11,9 +11,19 @@
 // hold no C++ object across a nested PostgreSQL call).
 #pragma once
 
+extern "C" {
+#include "miscadmin.h"
+}
+
 #include "pg_base/pg_call.h"
 
-#define RNDN_PG_GUARDED(call) (::rndn::pg::PgCall([&] { return call; }))
+// Each guarded call first serves a pending cancel or statement timeout (CHECK_FOR_INTERRUPTS,
+// raised as any other ERROR of the call): the translator makes several such calls per
+// expression node, so a long translation stops within a node or two.
+#define RNDN_PG_GUARDED(call) (::rndn::pg::PgCall([&] {                 \
+    CHECK_FOR_INTERRUPTS();                                             \
+    return call;                                                        \
+}))
 
 // catalog and syscache lookups
 #define SearchSysCache1(...) RNDN_PG_GUARDED(::SearchSysCache1(__VA_ARGS__))

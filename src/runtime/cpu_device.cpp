@@ -149,6 +149,7 @@ public:
         report_.kernel_ms = st.kernel_ms;
         report_.modules_compiled = (int)compiled;
         report_.module_cached = cached_ && compiled == 0;
+        report_.phase = st.phase;
         if (!r.ok()) {
             const Code c = r.status().code();
             const bool kernel_fault = c == Code::USER_ERROR && r.status().sqlstate() == sqlstate::kInternalError;

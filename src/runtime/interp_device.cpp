@@ -116,6 +116,12 @@ public:
         return Status::Ok();
     }
 
+    RunReport report() const override {
+        RunReport r;
+        r.phase = "interpreter";
+        return r;
+    }
+
     Expected<Result> Fetch() override {
         if (!ran_) return Status::Internal("interp: Fetch without a successful Run");
         return ResultFromValue(result_);

@@ -114,6 +114,9 @@ struct RunReport {
     // interpreter; runner_error says why.
     bool whole_program_interpreted = false;
     std::string runner_error;
+    // Where the run was last ("interpreter", "jit", "kernel"); after CANCELLED, where the cancel
+    // took effect.
+    std::string phase;
 };
 
 class Device {

@@ -231,6 +231,44 @@ TEST(Runtime, CancelStopsALongRun) {
     d->ResetCancel();
 }
 
+// A cancel inside one long builtin (a sort of 2M floats, a group of 2M keys): its loops and its
+// comparator poll the flag, so Run returns within milliseconds, not at the builtin's end.
+TEST(Runtime, CancelStopsInsideOneBuiltin) {
+    const char *bodies[] = {
+        "  r:? = @range(2000000:i64);\n  m:? = @mul(r, 7919:i64);\n  k:? = @mod(m, 1000003:i64);\n"
+        "  f:? = @div(k, 7.0:f64);\n  o:? = @order(f, 1:bool);\n",
+        "  r:? = @range(2000000:i64);\n  m:? = @mul(r, 7919:i64);\n  k:? = @mod(m, 1000003:i64);\n"
+        "  g:? = @group(k);\n  o:? = @keys(g);\n",
+    };
+    for (const char *body : bodies) {
+        auto plan = CompiledPlan::CompileText(std::string("module m{ import Builtin.*; def main() : i64{\n") + body +
+                                                  "  s:? = @sum(o);\n  return s;\n} }",
+                                              "sort.hir");
+        ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+        auto d = Interp();
+        ASSERT_TRUE(d->Prepare(*plan, RunOptions()).ok());
+        ASSERT_TRUE(d->Bind(Inputs()).ok());
+        auto t0 = std::chrono::steady_clock::now();
+        ASSERT_TRUE(d->Run().ok());
+        const double full = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        Device *dev = d.get();
+        std::chrono::steady_clock::time_point cancelled;
+        std::thread canceller([dev, full, &cancelled]() {
+            std::this_thread::sleep_for(std::chrono::microseconds(static_cast<int64_t>(full * 300)));
+            cancelled = std::chrono::steady_clock::now();
+            dev->Cancel();
+        });
+        Status st = d->Run();
+        const auto end = std::chrono::steady_clock::now();
+        canceller.join();
+        EXPECT_EQ(st.code(), Code::CANCELLED) << "the run (" << full << " ms uncancelled) ended before the cancel: " << st.message();
+        const double latency = std::chrono::duration<double, std::milli>(end - cancelled).count();
+        EXPECT_LT(latency, 250.0) << "run of " << full << " ms stopped " << latency << " ms after Cancel()";
+        std::printf("[ cancel   ] %.0f ms run stopped %.1f ms after Cancel()\n", full, latency);
+        d->ResetCancel();
+    }
+}
+
 TEST(Runtime, MemoryBudget) {
     auto plan = CompiledPlan::CompileText("module m{ import Builtin.*; def main() : i64{\n"
                                           "  x:? = @range(10000000:i64);\n"

@@ -1,0 +1,352 @@
+"""Cancel and statement_timeout latency in every phase of a query rndn runs (issue 19, item 14).
+
+    run.py [--db NAME] [--rows N] [--reps K]
+
+Needs PGHOST/PGPORT/PGUSER of a running cluster with rndn preloaded (tools/pgcluster.sh).  Each
+case is a deliberately slow query, run with `statement_timeout = T`; rndn names the phase where
+the cancel took effect in a DEBUG1 message ("rndn: canceled while translating / loading /
+executing (interpreter|jit|kernel)"), and T is adapted until the timeout falls in the case's
+phase.  The latency is psql's \\timing of the statement minus T (so it includes the round trip).
+Each case runs K times (each run in a fresh session, after the same warm-up); the median must be
+under LIMIT_MS (the issue's limit: 250 ms), and the maximum is reported.  One case cancels with
+pg_cancel_backend() from a second connection instead.  After every cancelled statement the
+same session runs a check query through rndn whose answer must be right, and one case repeats
+its cancel in one session and checks that the backend's malloc heap and memory contexts do not
+grow (no leak).  Every query must have Custom Scan (rndn) at the root of its plan.
+
+Prints one line per case ('cancel <case>: ok|FAILED ...') and exits 1 on any failure.
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+LIMIT_MS = 250.0
+
+ARGS = None
+
+
+def psql(script, db=None, timeout=300):
+    env = dict(os.environ)
+    env["PGOPTIONS"] = (env.get("PGOPTIONS", "") + " -c rndn.force=on").strip()
+    cmd = ["psql", "-X", "-q", "-A", "-t", "-d", db or ARGS.db, "-v", "ON_ERROR_STOP=0"]
+    p = subprocess.run(cmd, input=script, capture_output=True, text=True, env=env, timeout=timeout)
+    return p.stdout, p.stderr
+
+
+def setup():
+    out, err = psql(f"SET client_min_messages = warning;\nDROP DATABASE IF EXISTS {ARGS.db};\nCREATE DATABASE {ARGS.db};\n",
+                    db="postgres")
+    if "ERROR" in err:
+        sys.exit("could not create the database: " + err)
+    n = ARGS.rows
+    out, err = psql(f"""
+SET rndn.enabled = off;
+CREATE EXTENSION IF NOT EXISTS rndn;
+CREATE TABLE cw (a int, b int, c bigint, t text, u text);
+INSERT INTO cw SELECT i, ((i::bigint * 7919) % {n // 2})::int, i::bigint * 3, 'v' || (i % 100003), md5(i::text)
+  FROM generate_series(1, {n}) i;
+CREATE TABLE cs (a int, b int);
+INSERT INTO cs SELECT i, i % 1000 FROM generate_series(1, 20000) i;
+VACUUM ANALYZE cw;
+VACUUM ANALYZE cs;
+SELECT count(*) FROM cw WHERE b < 1000;
+""")
+    if "ERROR" in err:
+        sys.exit("set-up failed: " + err)
+    return out.strip().splitlines()[-1]
+
+
+# The check query run after each cancel, through rndn (its answer is taken with rndn off).
+CHECK = "SELECT count(*) FROM cw WHERE b < 1000;"
+
+
+def case_when(n, salt):
+    whens = " ".join(f"WHEN a = {i} THEN {i + salt}" for i in range(n))
+    return f"SELECT sum(CASE {whens} ELSE 0 END) FROM cs"
+
+
+def big_kernel(salt):
+    # One fused kernel of 60 predicates: LLVM's code generation of it takes seconds and cannot be
+    # stopped inside; the constants differ per run so that no module comes from a cache.
+    preds = " AND ".join(f"a * {i + 1} + b <> {salt * 100 + i}" for i in range(60))
+    return f"SELECT count(*) FROM cw WHERE {preds}"
+
+
+def many_modules(salt):
+    sums = ", ".join(f"sum(a % {salt + i + 2} + b)" for i in range(30))
+    return f"SELECT {sums} FROM cs"
+
+
+def explain_ms(query, enabled):
+    out, _ = psql(f"SET rndn.enabled = {enabled};\n\\timing on\nEXPLAIN (COSTS OFF) {query};\n")
+    m = re.search(r"^Time: ([\d.]+) ms", out, re.M)
+    return float(m.group(1)) if m else 0.0
+
+
+def translate_timeout(query):
+    """A statement_timeout inside rndn's translation: PostgreSQL's own parsing and planning (which
+    rndn cannot shorten) take what EXPLAIN takes with rndn off; the translation what it adds."""
+    pg = min(explain_ms(query, "off") for _ in range(2))
+    on = explain_ms(query, "on")
+    return int(pg + max(20.0, (on - pg) / 3))
+
+
+# name, device, warm-up SQL, query(rep) -> SQL, phase prefix, first statement_timeout (ms, or a
+# function of the query that finds it)
+CASES = [
+    ("translate (interp)", "interp", "", lambda r: case_when(9000, r), "translating", translate_timeout),
+    ("load (interp, cold)", "interp", "SET rndn.column_cache = 0;",
+     lambda r: f"SELECT count(*), sum(a), max(t), min(u), sum(c) FROM cw WHERE b >= {r}", "loading", 60),
+    ("execute: group by 1M keys (interp)", "interp", "SELECT sum(a), sum(b), sum(c) FROM cw;",
+     lambda r: f"SELECT b, count(*), sum(c) FROM cw WHERE a > {r} GROUP BY b ORDER BY 2 DESC, 1 LIMIT 3",
+     "executing (interpreter)", 250),
+    ("execute: sort by text (interp)", "interp", "SELECT max(t), max(u), sum(a) FROM cw;",
+     lambda r: f"SELECT a, t FROM cw WHERE a > {r} ORDER BY u DESC, t LIMIT 3", "executing (interpreter)", 700),
+    ("execute: join (interp)", "interp", "SELECT sum(b), sum(a) FROM cw;",
+     lambda r: f"SELECT count(*) FROM cw x JOIN cw y ON x.b = y.b WHERE x.a > {r}", "executing (interpreter)", 500),
+    ("compile: one big kernel (cpu)", "cpu", "SELECT count(*) FROM cw WHERE a > 0 AND b >= 0;",
+     big_kernel, "executing (jit)", 300),
+    ("compile: many modules (cpu)", "cpu", "SELECT sum(a) FROM cs;", many_modules, "executing (jit)", 300),
+    # on the cpu device the filter runs as a kernel and the grouping on the interpreter
+    ("execute: group by 1M keys (cpu)", "cpu", "SELECT sum(a), sum(b), sum(c) FROM cw;",
+     lambda r: f"SELECT b, count(*), sum(c) FROM cw WHERE a > {r} GROUP BY b ORDER BY 2 DESC, 1 LIMIT 3",
+     "executing", 250),
+]
+
+PHASE_ORDER = ["translating", "loading", "compiling", "executing"]
+
+
+def phase_rank(phase):
+    for i, p in enumerate(PHASE_ORDER):
+        if phase.startswith(p):
+            return i
+    return -1  # before rndn's part (PostgreSQL's parser or planner)
+
+
+def segments(text):
+    """{marker: text} of the parts of a stream that follow '@@name' lines."""
+    parts = re.split(r"^@@(\S+)$", text, flags=re.M)
+    return {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
+
+
+def timed_run(device, warm, query, timeout_ms, expected_check, extra_after=""):
+    """One fresh session: warm-up, the query under statement_timeout, the check query.
+    Returns (latency ms or None, phase or None, problems)."""
+    script = f"""SET rndn.device = {device};
+{warm}
+\\echo @@q
+\\warn @@q
+SET client_min_messages = debug1;
+SET statement_timeout = {timeout_ms};
+\\timing on
+{query};
+\\timing off
+RESET statement_timeout;
+SET client_min_messages = warning;
+\\echo @@check
+\\warn @@check
+{CHECK}
+{extra_after}
+"""
+    out, err = psql(script)
+    o, e = segments(out), segments(err)
+    problems = []
+    q_out, q_err = o.get("q", ""), e.get("q", "")
+    m = re.search(r"^Time: ([\d.]+) ms", q_out, re.M)
+    phase = re.search(r"rndn: canceled while (.*)$", q_err, re.M)
+    cancelled = "canceling statement due to statement timeout" in q_err
+    if not m:
+        problems.append("no timing")
+    if o.get("check", "").strip().splitlines()[:1] != [expected_check]:
+        problems.append(f"check query after the cancel gave {o.get('check', '').strip()[:80]!r}, expected {expected_check}")
+    if e.get("check", "").strip():
+        problems.append("check query failed: " + e["check"].strip()[:200])
+    if not cancelled:
+        return None, None, problems + ["the query was not cancelled by the timeout (finished first?)"]
+    return float(m.group(1)) - timeout_ms if m else None, phase.group(1).strip() if phase else "", problems
+
+
+def explain_root(device, query):
+    out, err = psql(f"SET rndn.device = {device};\nEXPLAIN (COSTS OFF) {query};\n")
+    lines = [l for l in out.splitlines() if l.strip()]
+    return lines[0].strip() if lines else err.strip()[:200]
+
+
+def run_case(name, device, warm, make_query, want, first_t, expected_check):
+    root = explain_root(device, make_query(0))
+    if not root.startswith("Custom Scan (rndn)"):
+        return False, f"the plan's root is {root!r}, not Custom Scan (rndn)"
+    lats, problems, phases = [], [], []
+    t = first_t(make_query(0)) if callable(first_t) else first_t
+    attempts = 0
+    rep = 0
+    while len(lats) < ARGS.reps and attempts < ARGS.reps + 6:
+        attempts += 1
+        rep += 1
+        lat, phase, probs = timed_run(device, warm, make_query(rep), t, expected_check)
+        problems += probs
+        if phase is None:
+            if not probs:
+                problems.append("not cancelled")
+            break
+        phases.append(phase or "before rndn")
+        if phase.startswith(want):
+            if lat is not None:
+                lats.append(lat)
+            continue
+        # the timeout fell in another phase: move it
+        t = int(t * 1.7) if phase_rank(phase) < phase_rank(want) else max(5, int(t * 0.5))
+    if len(lats) < ARGS.reps:
+        return False, (f"reached phase '{want}' in {len(lats)} of {attempts} runs (last statement_timeout {t} ms; "
+                       f"phases seen: {', '.join(phases)}); " + "; ".join(problems[:3]))
+    med, mx = statistics.median(lats), max(lats)
+    detail = (f"median {med:.0f} ms, max {mx:.0f} ms over {len(lats)} runs (statement_timeout {t} ms, "
+              f"phase {sorted(set(p for p in phases if p.startswith(want)))})")
+    if problems:
+        return False, detail + "; " + "; ".join(problems[:3])
+    if med >= LIMIT_MS:
+        return False, f"cancel took effect too late: {detail}, limit {LIMIT_MS:.0f} ms (median of {len(lats)}, against scheduling noise)"
+    return True, detail
+
+
+def pg_cancel_case(expected_check):
+    """pg_cancel_backend from a second connection while the group-by runs on the interpreter."""
+    env = dict(os.environ)
+    env["PGOPTIONS"] = (env.get("PGOPTIONS", "") + " -c rndn.force=on").strip()
+    lats = []
+    for rep in range(ARGS.reps):
+        script = f"""SET application_name = 'rndn_cancel_victim';
+SET rndn.device = interp;
+SELECT sum(a), sum(b), sum(c) FROM cw;
+\\echo @@q
+\\warn @@q
+SET client_min_messages = debug1;
+SELECT b, count(*), sum(c) FROM cw WHERE a > {rep} GROUP BY b ORDER BY 2 DESC, 1 LIMIT 3;
+SET client_min_messages = warning;
+\\echo @@check
+\\warn @@check
+{CHECK}
+\\echo @@end
+\\warn @@end
+SELECT pg_sleep(0.3);
+"""
+        victim = subprocess.Popen(["psql", "-X", "-q", "-A", "-t", "-d", ARGS.db], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        victim.stdin.write(script)
+        victim.stdin.close()
+        # wait until the victim's group-by is running (its warm-up done), then a little more
+        pid = None
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            out, _ = psql("SELECT pid FROM pg_stat_activity WHERE application_name = 'rndn_cancel_victim' "
+                          "AND state = 'active' AND query LIKE '%GROUP BY b%';")
+            if out.strip():
+                pid = out.strip().splitlines()[0]
+                break
+            time.sleep(0.02)
+        if pid is None:
+            victim.kill()
+            return False, "the victim query was never seen running"
+        time.sleep(0.4)
+        sent = time.time()
+        psql(f"SELECT pg_cancel_backend({pid});")
+        # the victim's stderr gets the error; read until the check marker shows the session went on
+        out_lines = []
+        err_text = ""
+        while True:
+            line = victim.stderr.readline()
+            if not line:
+                break
+            err_text += line
+            if "canceling statement" in line:
+                got = time.time()
+                break
+        else:
+            got = None
+        rest_err = victim.stderr.read()
+        out = victim.stdout.read()
+        victim.wait(timeout=60)
+        err_text += rest_err
+        if "canceling statement due to user request" not in err_text:
+            return False, "the query was not cancelled: " + err_text.strip()[:200]
+        ph = re.search(r"rndn: canceled while (.*)$", err_text, re.M)
+        if not ph or not ph.group(1).startswith("executing"):
+            return False, f"cancelled outside the program's execution ({ph.group(1) if ph else 'no rndn phase'})"
+        o = segments(out)
+        if o.get("check", "").strip() != expected_check:
+            return False, f"check query after the cancel gave {o.get('check', '').strip()[:80]!r}"
+        # the cancel call itself was measured from before it was sent: its own round trip counts
+        lats.append((got - sent) * 1000.0)
+    med, mx = statistics.median(lats), max(lats)
+    detail = f"median {med:.0f} ms, max {mx:.0f} ms over {len(lats)} runs"
+    if med >= LIMIT_MS:
+        return False, f"cancel took effect too late: {detail}, limit {LIMIT_MS:.0f} ms"
+    return True, detail
+
+
+def leak_case(expected_check):
+    """The same statement cancelled five times in one session: heap and contexts stay flat."""
+    query = "SELECT b, count(*), sum(c) FROM cw WHERE a > 0 GROUP BY b ORDER BY 2 DESC, 1 LIMIT 3"
+    one = f"SET statement_timeout = 400;\n{query};\nRESET statement_timeout;\n"
+    script = f"""SET rndn.device = interp;
+SELECT sum(a), sum(b), sum(c) FROM cw;
+{one}{one}
+\\echo @@m0
+SELECT rndn_heap_bytes(), (SELECT sum(total_bytes) FROM pg_backend_memory_contexts);
+{one}{one}{one}
+\\echo @@m1
+SELECT rndn_heap_bytes(), (SELECT sum(total_bytes) FROM pg_backend_memory_contexts);
+\\echo @@check
+{CHECK}
+"""
+    out, err = psql(script)
+    o = segments(out)
+    if err.count("canceling statement due to statement timeout") != 5:
+        return False, "expected 5 cancelled statements: " + err.strip()[-300:]
+    try:
+        h0, c0 = map(int, o["m0"].strip().split("|"))
+        h1, c1 = map(int, o["m1"].strip().split("|"))
+    except (KeyError, ValueError):
+        return False, "could not read the memory figures: " + out[-300:]
+    if o.get("check", "").strip() != expected_check:
+        return False, "check query after the cancels gave " + o.get("check", "").strip()[:80]
+    detail = f"heap {h1 - h0:+d} bytes, memory contexts {c1 - c0:+d} bytes after 3 more cancels"
+    if h1 - h0 >= 4 << 20 or c1 - c0 >= 1 << 20:
+        return False, "memory grew: " + detail
+    return True, detail
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--db", default="rndn_cancel")
+    ap.add_argument("--rows", type=int, default=2000000)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--only", default=None, help="run only the cases whose name contains this")
+    ARGS = ap.parse_args()
+    start = time.time()
+    expected = setup()
+    print(f"cancel: set-up {time.time() - start:.1f} s, check answer {expected}", flush=True)
+    failed = ran = 0
+    todo = [(c[0], lambda c=c: run_case(*c, expected)) for c in CASES]
+    todo.append(("pg_cancel_backend: group by (interp)", lambda: pg_cancel_case(expected)))
+    todo.append(("no leak after repeated cancels (interp)", lambda: leak_case(expected)))
+    for name, fn in todo:
+        if ARGS.only and ARGS.only not in name:
+            continue
+        t0 = time.time()
+        ok, detail = fn()
+        ran += 1
+        failed += not ok
+        print(f"cancel {name}: {'ok' if ok else 'FAILED'} {detail} ({time.time() - t0:.1f} s)", flush=True)
+    psql(f"SET client_min_messages = warning;\nDROP DATABASE IF EXISTS {ARGS.db};\n", db="postgres")
+    print(f"cancel: {ran - failed} passed, {failed} failed ({time.time() - start:.0f} s)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
