@@ -66,6 +66,9 @@ struct KernelImpl {
     sass::Arch arch = sass::Arch::SM_86;
     std::vector<ParamInfo> params;
     uint32_t param_base = 0x160, param_bytes = 0;
+    // where the launch header lives in c[0x0] (loader.cpp's table per architecture): %ntid.xyz,
+    // %nctaid.xyz, the local stack top, and the SM count
+    uint32_t ntid_at = 0x0, nctaid_at = 0xc, stack_top_at = 0x28, sm_count_at = 0x10c;
     std::vector<uint8_t> cbank0;                 // .nv.constant0.<k> (parameters filled at launch)
     uint64_t shared_bytes = 0;                   // static
     uint64_t local_bytes = 0;                    // per thread (frame + stack)

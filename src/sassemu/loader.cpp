@@ -372,6 +372,20 @@ std::vector<NvInfoAttr> ReadNvInfo(const std::vector<uint8_t> &d) {
     return out;
 }
 
+// The launch header in constant bank 0, per architecture (the first row whose sm is at most the
+// kernel's applies).  Read from ptxas's code: sm_75..sm_90 read %ntid from c[0x0][0x0..0x8],
+// %nctaid from c[0x0][0xc..0x14], the stack top from c[0x0][0x28] and the SM count (compared
+// with SR_VIRTUALSMID) from c[0x0][0x10c]; sm_100 and sm_120 read the same values at 0x360,
+// 0x370, 0x37c and 0x2d0 (the parameters start at 0x380 there).
+struct HeaderLayout {
+    int min_sm;
+    uint32_t ntid, nctaid, stack_top, sm_count;
+};
+constexpr HeaderLayout kHeaderLayouts[] = {
+    {100, 0x360, 0x370, 0x37c, 0x2d0},
+    {0, 0x0, 0xc, 0x28, 0x10c},
+};
+
 uint32_t U32At(const std::vector<uint8_t> &d, size_t off) {
     uint32_t v = 0;
     if (off + 4 <= d.size()) std::memcpy(&v, d.data() + off, 4);
@@ -475,6 +489,11 @@ Expected<std::shared_ptr<const Module>> ModuleLoader::Load(const std::vector<uin
         ki->arch = arch;
         ki->regs = (int)(sec.info >> 24);
         ki->param_base = ai.param_base;
+        for (const HeaderLayout &hl : kHeaderLayouts)
+            if (ai.sm >= hl.min_sm) {
+                ki->ntid_at = hl.ntid, ki->nctaid_at = hl.nctaid, ki->stack_top_at = hl.stack_top, ki->sm_count_at = hl.sm_count;
+                break;
+            }
         for (const NvInfoAttr &a : ReadNvInfo(elf.sections[info].data)) {
             if (a.attr == 0x17 && a.data.size() >= 12) {  // KPARAM_INFO
                 uint16_t ordinal = (uint16_t)(a.data[4] | (a.data[5] << 8));
@@ -490,7 +509,7 @@ Expected<std::shared_ptr<const Module>> ModuleLoader::Load(const std::vector<uin
             }
         }
         int c0 = elf.Find(".nv.constant0." + name);
-        ki->cbank0.assign(ki->param_base + ki->param_bytes, 0);
+        ki->cbank0.assign(std::max<uint32_t>(ki->param_base + ki->param_bytes, ki->stack_top_at + 4), 0);
         if (c0 >= 0) {
             const auto &cd = cdata[c0];
             if (cd.size() > ki->cbank0.size()) ki->cbank0.resize(cd.size());
@@ -520,6 +539,16 @@ Expected<std::shared_ptr<const Module>> ModuleLoader::Load(const std::vector<uin
             d.pc = i * 16;
             d.ctl = sass::UnpackControl(w);
             auto inst = isa->Decode(w, d.pc);
+            if (!inst.ok() && d.ctl.reuse) {
+                // Reuse flags only steer the operand reuse cache, which the emulator does not
+                // model: a flag on an operand the tables do not know is no reason to stop.
+                sass::Word plain = w;
+                sass::Control c = d.ctl;
+                c.reuse = 0;
+                sass::PackControl(c, &plain);
+                auto retry = isa->Decode(plain, d.pc);
+                if (retry.ok()) inst = std::move(retry);
+            }
             if (!inst.ok()) {
                 d.unsupported = "undecodable instruction (" + inst.status().message() + ")";
                 d.text = "?";

@@ -257,7 +257,8 @@ void ExecAtom(Cta &c, Warp &w, const DInst &d, uint32_t m) {
         bool swapped = false;
         uint64_t old = SP == GLOBAL ? Apply<true>(p, is64, op, type, v, cmp, &swapped) : Apply<false>(p, is64, op, type, v, cmp, &swapped);
         if (di >= 0) {
-            if (op == A_CAST) W32(w, d.o[di].reg, l, swapped ? 1 : 0);
+            if (op == A_CAST && d.o[di].kind == Operand::P) WP(w, d.o[di].reg, l, swapped);
+            else if (op == A_CAST) W32(w, d.o[di].reg, l, swapped ? 1 : 0);
             else if (is64) W64(w, d.o[di].reg, l, old);
             else W32(w, d.o[di].reg, l, (uint32_t)old);
         }
@@ -277,7 +278,7 @@ Status PrepAtom(DInst &d) {
     if (HasMod(d, "POPC")) d.m[0] = A_POPC_INC;
     d.m[3] = -1;
     for (int i = ai - 1; i >= 0; --i)
-        if (d.o[i].kind == Operand::R) {
+        if (d.o[i].kind == Operand::R || (d.o[i].kind == Operand::P && HasMod(d, "CAST"))) {  // sm_100: ATOMS.CAST P, [..]
             d.m[3] = i;
             break;
         }
