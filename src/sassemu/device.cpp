@@ -400,6 +400,8 @@ Status Device::Launch(const Kernel &kernel, const LaunchConfig &cfg, const std::
     for (int i = 0; i < 3; ++i) put(k.ntid_at + 4 * i, ntid[i]), put(k.nctaid_at + 4 * i, nctaid[i]);
     put(k.stack_top_at, (uint32_t)k.local_bytes);
     put(k.sm_count_at, 1);  // the number of (virtual) SMs, compared with SR_VIRTUALSMID
+    for (auto [at, base] : {std::pair<uint32_t, uint64_t>{k.shared_window_at, kSharedWindow}, {k.local_window_at, kLocalWindow}})
+        if (at) put(at, (uint32_t)base), put(at + 4, (uint32_t)(base >> 32));
     uint64_t shared_bytes = k.shared_bytes + cfg.dynamic_shared;
     if (shared_bytes > 228 * 1024)
         return Status::UserError(sqlstate::kInvalidParameter, "kernel " + k.name + ": " + std::to_string(shared_bytes) + " bytes of shared memory per block");

@@ -112,7 +112,7 @@ HazardInfo Analyse(const KernelImpl &k, const DInst &d) {
     // uniform registers: the first operand of a uniform-datapath instruction is its destination
     bool uniform_dst = d.nops > 0 && d.o[0].kind == Operand::UR &&
                        (d.opcode[0] == 'U' || d.opcode == "S2UR" || d.opcode == "VOTEU" || d.opcode == "REDUX" || d.opcode == "CREDUX" ||
-                        d.opcode == "LDCU" || d.opcode == "CS2UR");
+                        d.opcode == "LDCU" || d.opcode == "CS2UR" || d.opcode == "R2UR");
     for (int j = 0; j < d.nops; ++j) {
         const Operand &o = d.o[j];
         if (j == 0 && uniform_dst) {
@@ -120,7 +120,7 @@ HazardInfo Analyse(const KernelImpl &k, const DInst &d) {
             if ((d.opcode == "ULDC" || d.opcode == "LDCU") && Has(d, "64")) width = 2;
             if (d.opcode == "LDCU" && Has(d, "128")) width = 4;
             if (d.opcode == "CS2UR" && !Has(d, "32")) width = 2;
-            if (Wide64(d)) width = 2;
+            if (Wide64(d) || (d.opcode == "UIMAD" && Has(d, "WIDE"))) width = 2;
             for (int r = o.reg; r < o.reg + width && r < 63; ++r) h.uwrites.push_back((uint8_t)r);
             continue;
         }

@@ -251,8 +251,13 @@ void ExecVIADD(Cta &c, Warp &w, const DInst &d, uint32_t m) {
 }
 
 void ExecIADD64(Cta &c, Warp &w, const DInst &d, uint32_t m) {
-    // IADD.64 Rd, a, b (sm_100): a 64-bit add of register pairs
-    SE_FOR_LANES(m, l) W64(w, d.o[0].reg, l, I64(c, w, d.o[1], l) + I64(c, w, d.o[2], l));
+    // IADD.64[.X] Rd, a, b[, Pci] (sm_100): a 64-bit add of register pairs (.X: plus the carry-in)
+    bool x = d.m[0];
+    SE_FOR_LANES(m, l) {
+        uint64_t v = I64(c, w, d.o[1], l) + I64(c, w, d.o[2], l);
+        if (x && d.nops > 3) v += PV(w, d.o[3], l) ? 1 : 0;
+        W64(w, d.o[0].reg, l, v);
+    }
 }
 
 void ExecIABS(Cta &c, Warp &w, const DInst &d, uint32_t m) {
@@ -416,12 +421,13 @@ void ExecUIADD3_64(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     // UIADD3.64 URd, UPT, UPT, a, b, c (sm_100): a 64-bit three-way add of register pairs
     if (!m) return;
     int nout = d.m[1];
-    for (int i = 0; i < nout; ++i)
-        if (d.o[1 + i].reg != 7) return;  // carry-outs are refused by PrepUIADD3_64
     const Operand *src = d.o + 1 + nout;
-    uint64_t v = I64(c, w, src[0], 0) + I64(c, w, src[1], 0) + I64(c, w, src[2], 0);
+    unsigned __int128 v = (unsigned __int128)I64(c, w, src[0], 0) + I64(c, w, src[1], 0) + I64(c, w, src[2], 0);
     WU(w, d.o[0].reg, (uint32_t)v);
-    if (d.o[0].reg != 63) WU(w, (uint8_t)(d.o[0].reg + 1), (uint32_t)(v >> 32));
+    if (d.o[0].reg != 63) WU(w, (uint8_t)(d.o[0].reg + 1), (uint32_t)((uint64_t)v >> 32));
+    uint64_t carry = (uint64_t)(v >> 64);
+    for (int i = 0; i < nout; ++i)
+        if (d.o[1 + i].reg != 7) w.up[d.o[1 + i].reg] = carry >= (uint64_t)(i + 1);
 }
 void ExecUIADD3(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     if (!m) return;
@@ -447,7 +453,19 @@ void ExecUIADD3(Cta &c, Warp &w, const DInst &d, uint32_t m) {
 }
 void ExecUIMAD(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     if (!m) return;
+    if (d.m[0]) {  // UIMAD.WIDE[.U32] URd, a, b, c: a 64-bit product plus the 64-bit pair c
+        uint32_t a = I32(c, w, d.o[1], 0), b = I32(c, w, d.o[2], 0);
+        uint64_t prod = d.m[1] ? (uint64_t)a * b : (uint64_t)((int64_t)(int32_t)a * (int32_t)b);
+        uint64_t v = prod + I64(c, w, d.o[3], 0);
+        WU(w, d.o[0].reg, (uint32_t)v);
+        if (d.o[0].reg != 63) WU(w, (uint8_t)(d.o[0].reg + 1), (uint32_t)(v >> 32));
+        return;
+    }
     WU(w, d.o[0].reg, I32(c, w, d.o[1], 0) * I32(c, w, d.o[2], 0) + I32(c, w, d.o[3], 0));
+}
+void ExecR2UR(Cta &c, Warp &w, const DInst &d, uint32_t m) {
+    // R2UR URd, Rs: the value of the first active lane (ptxas uses it on warp-uniform values)
+    if (m) WU(w, d.o[0].reg, I32(c, w, d.o[1], FirstLane(m)));
 }
 void ExecULEA(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     if (!m) return;
@@ -963,11 +981,10 @@ const std::vector<OpRow> &ArithRows() {
         {"UIADD3", {M("X", 0, 1), M("64", 2, 1)}, [](DInst &d) {
              RNDN_RETURN_IF_ERROR(PrepIMAD(d));
              if (d.m[2] && d.m[0]) return Status::Unsupported("UIADD3.64.X");
-             for (int i = 0; d.m[2] && i < d.m[1]; ++i)
-                 if (d.o[1 + i].reg != 7) return Status::Unsupported("UIADD3.64 with a carry-out");
              return Status::Ok();
          }, ExecUIADD3, false, false},
-        {"UIMAD", {}, nullptr, ExecUIMAD, false, false},
+        {"UIMAD", {M("WIDE", 0, 1), M("U32", 1, 1)}, nullptr, ExecUIMAD, false, false},
+        {"R2UR", {}, nullptr, ExecR2UR, false, false},
         {"ULEA", {M("HI", 0, 1)}, nullptr, ExecULEA, false, false},
         {"USHF", {M("L", 0, 0), M("R", 0, 1), M("U32", 1, 0), M("S32", 1, 1), M("U64", 1, 2), M("S64", 1, 3), M("W", 2, 1), M("HI", 3, 1)}, nullptr, ExecUSHF, false, false},
         {"ULOP3", {M("LUT", -1, 0)}, nullptr, ExecULOP3, false, false},
@@ -998,7 +1015,7 @@ const std::vector<OpRow> &ArithRows() {
         {"FRND", {M("F64", 1, 1), M("F32", 1, 0), M("FLOOR", 2, 1), M("CEIL", 2, 2), M("TRUNC", 2, 3), M("FTZ", 3, 1)}, nullptr, ExecFRND, false, true},
         {"HFMA2", {M("MMA", -1, 0)}, nullptr, ExecHFMA2, false, false},
         // sm_100's additions: the 64-bit add, the uniform constant load and uniform float/integer forms
-        {"IADD", {M("64", -1, 0)}, [](DInst &d) { return HasMod(d, "64") ? Status::Ok() : Status::Unsupported("IADD without .64"); }, ExecIADD64, false, false},
+        {"IADD", {M("64", -1, 0), M("X", 0, 1)}, [](DInst &d) { return HasMod(d, "64") ? Status::Ok() : Status::Unsupported("IADD without .64"); }, ExecIADD64, false, false},
         {"LDCU", {M("U8", 0, 1), M("S8", 0, 2), M("U16", 0, 3), M("S16", 0, 4), M("32", 0, 5), M("64", 0, 6), M("128", 0, 7)}, nullptr, ExecLDCU, false, true},
         {"CS2UR", {M("32", 0, 1)}, nullptr, ExecCS2UR, false, false},
         {"UVIMNMX", {M("U32", 1, 1), M("S32", 1, 0)}, nullptr, ExecUVIMNMX, false, false},
