@@ -251,12 +251,24 @@ void ExecVIADD(Cta &c, Warp &w, const DInst &d, uint32_t m) {
 }
 
 void ExecIADD64(Cta &c, Warp &w, const DInst &d, uint32_t m) {
-    // IADD.64[.X] Rd, a, b[, Pci] (sm_100): a 64-bit add of register pairs (.X: plus the carry-in)
+    // IADD.64[.X] Rd, [Pco,] a, b[, Pci] (sm_100): a 64-bit add of register pairs, with a
+    // carry-out predicate (sm_120's 128-bit sums) and, with .X, a carry-in
     bool x = d.m[0];
+    int nout = (d.nops > 1 && d.o[1].kind == Operand::P) ? 1 : 0;
+    const Operand *src = d.o + 1 + nout;
+    bool cin = x && d.nops > 3 + nout;
+    // a negated source adds ~b + 1 in 65 bits (so -0 carries out, as in IADD3)
+    auto wide = [&](const Operand &o, int l) -> unsigned __int128 {
+        if (!o.neg) return I64(c, w, o, l);
+        Operand p = o;
+        p.neg = false;
+        return (unsigned __int128)(uint64_t)~I64(c, w, p, l) + 1;
+    };
     SE_FOR_LANES(m, l) {
-        uint64_t v = I64(c, w, d.o[1], l) + I64(c, w, d.o[2], l);
-        if (x && d.nops > 3) v += PV(w, d.o[3], l) ? 1 : 0;
-        W64(w, d.o[0].reg, l, v);
+        unsigned __int128 v = wide(src[0], l) + wide(src[1], l);
+        if (cin) v += PV(w, src[2], l) ? 1 : 0;
+        W64(w, d.o[0].reg, l, (uint64_t)v);
+        if (nout) WP(w, d.o[1].reg, l, (v >> 64) != 0);
     }
 }
 

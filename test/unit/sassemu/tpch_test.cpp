@@ -1,5 +1,6 @@
 // TPC-H through the SASS emulator: the 22 HorseIR programs (test/horseir/tpch) outlined under full
-// fusion by src/codegen, their PTX kernels compiled by ptxas -O3 for sm_80 and sm_90 and run in
+// fusion by src/codegen, their PTX kernels compiled by ptxas -O3 for sm_80, sm_90, sm_100 and
+// sm_120 and run in
 // rndn::sassemu on the SF 0.01 data (build/tpch/sf0.01, tools/tpch.sh gen 0.01) through
 // codegen::Runner (the warp-shuffle reductions of the GPU form); every result equals the
 // interpreter's, every kernel is launched (a kernel redone on the interpreter after a flag must be
@@ -114,7 +115,7 @@ TEST_P(TpchEmuTest, EveryProgramEqualsTheInterpreterOnSf001) {
                 kd.warp_instructions() / 1e6 / std::max(1e-9, kd.seconds() * kd.workers()));
 }
 
-INSTANTIATE_TEST_SUITE_P(Sass, TpchEmuTest, ::testing::Values(std::string("sm_80"), std::string("sm_90")),
+INSTANTIATE_TEST_SUITE_P(Sass, TpchEmuTest, ::testing::Values(std::string("sm_80"), std::string("sm_90"), std::string("sm_100"), std::string("sm_120")),
                          [](const auto &info) { return info.param; });
 
 }  // namespace
