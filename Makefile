@@ -32,6 +32,8 @@ DEPS_sasscomp  := assembler ptx common
 # Components a unit-test binary links besides its own closure (tests may use a later stage as
 # the judge: sasscomp's tests run the cubins they compile in the SASS emulator).
 TEST_DEPS_sasscomp := sassemu
+# sassemu's TPC-H test runs codegen's outlined kernels (ptxas's cubins) in the emulator.
+TEST_DEPS_sassemu := codegen horseir
 
 # Tools: bin/rndn-<name> built from tools/rndn-<name>/*.cpp, linked with these components.
 TOOL_LIBS_rndn-hir := codegen runtime horseir common

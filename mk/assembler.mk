@@ -20,7 +20,7 @@ build/corpus/%.sass: build/corpus/%.cubin
 # The ISA probe corpus (test/isa/probe/*.cu: kernels written to exercise opcodes' modifier and
 # operand space, generator input only) and the held-out kernels (test/isa/heldout/*.cu: never
 # generator input; test/unit/assembler/heldout_test.cpp measures the tables on them).
-ASM_PROBE_NAMES := $(basename $(notdir $(wildcard test/isa/probe/*.cu)))
+ASM_PROBE_NAMES := $(basename $(notdir $(wildcard test/isa/probe/*.cu) $(wildcard test/isa/probe/*.ptx)))
 ASM_HELDOUT_NAMES := $(basename $(notdir $(wildcard test/isa/heldout/*.cu)))
 ASM_PROBE := $(foreach a,$(ASM_ARCHS),$(foreach n,$(ASM_PROBE_NAMES),build/isa_probe/sm_$(a)/$(n).sass))
 ASM_HELDOUT := $(foreach a,$(ASM_ARCHS),$(foreach n,$(ASM_HELDOUT_NAMES),build/isa_heldout/sm_$(a)/$(n).cubin))
@@ -28,6 +28,9 @@ define ASM_ARCH_RULES
 build/isa_probe/sm_$(1)/%.ptx: test/isa/probe/%.cu
 	@mkdir -p $$(dir $$@)
 	$$(NVCC) -ptx -arch=sm_$(1) $$< -o $$@.tmp && mv $$@.tmp $$@
+build/isa_probe/sm_$(1)/%.ptx: test/isa/probe/%.ptx
+	@mkdir -p $$(dir $$@)
+	sed 's/^\.target sm_[0-9]*/.target sm_$(1)/' $$< > $$@.tmp && mv $$@.tmp $$@
 build/isa_heldout/sm_$(1)/%.ptx: test/isa/heldout/%.cu
 	@mkdir -p $$(dir $$@)
 	$$(NVCC) -ptx -arch=sm_$(1) $$< -o $$@.tmp && mv $$@.tmp $$@
@@ -39,6 +42,16 @@ endef
 $(foreach a,$(ASM_ARCHS),$(eval $(call ASM_ARCH_RULES,$(a))))
 build/isa_probe/%.sass: build/isa_probe/%.cubin
 	$(ASM_NVDISASM) -c -hex $< > $@.tmp && mv $@.tmp $@
+
+# The PTX probes test/isa/probe/tpch_q*.ptx are codegen's kernels for the 22 TPC-H programs
+# (full fusion, sm_80 text; the rules above retarget them per arch), so that the tables cover
+# what the code generator emits (the SASS emulator's TPC-H test runs them).  Regenerate them
+# after code-generator changes, then the tables:  make isa-probe-tpch isa-tables
+.PHONY: isa-probe-tpch
+isa-probe-tpch: bin/rndn-hir
+	for q in $$(seq 1 22); do \
+	  bin/rndn-hir compile test/horseir/tpch/q$$q.hir --emit=ptx --outline=full --arch=sm_80 > test/isa/probe/tpch_q$$q.ptx || exit 1; \
+	done
 
 .PHONY: isa-tables isa-sass
 isa-sass: $(ASM_SASS) $(ASM_PROBE)

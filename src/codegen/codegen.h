@@ -14,7 +14,9 @@
 // @index gathers (x[idx] with a bounds check; idx gives the kernel's domain).
 #pragma once
 
+#include <functional>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -183,10 +185,33 @@ struct RunStats {
     const char *phase = "";
 };
 
+// What the runner needs from a device that runs PTX kernels: the cpu device (src/cpujit) by
+// default; tests and tools plug in others behind this (the SASS emulator on ptxas's cubins).
+// Modules and kernels are opaque handles of the device.
+class KernelDevice {
+public:
+    virtual ~KernelDevice() = default;
+    // A module from PTX text (the runner's modules start ".version 8.7 / .target sm_80");
+    // `cancel` (may be null) is polled while it compiles.
+    virtual Expected<std::shared_ptr<const void>> LoadModule(const std::string &ptx, const std::function<bool()> *cancel) = 0;
+    // The kernel named `name` of a loaded module (nullptr: none).
+    virtual const void *FindKernel(const void *module, const std::string &name) = 0;
+    // One launch: a 1-D grid of 1-D blocks, the arguments' bytes in parameter order; `cancel`
+    // (may be null) is polled between parts of the grid.
+    virtual Status Launch(const void *kernel, uint32_t grid, uint32_t block, const std::vector<std::vector<uint8_t>> &args,
+                          const std::function<bool()> *cancel) = 0;
+    // Host memory kernels may access (the runner registers what it passes, per launch).
+    virtual void RegisterMemory(const void *p, size_t bytes) = 0;
+    virtual void UnregisterMemory(const void *p) = 0;
+};
+
 class Runner {
 public:
     // warp_reduce: see PtxOptions (false is the fast form on the cpu device).
-    explicit Runner(cpujit::Device &device, bool warp_reduce = false) : device_(device), warp_reduce_(warp_reduce) {}
+    explicit Runner(cpujit::Device &device, bool warp_reduce = false);
+    // Kernels on another device (it outlives the runner).
+    explicit Runner(KernelDevice &device, bool warp_reduce = true);
+    ~Runner();
     Expected<hir::Value> Run(const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &options,
                              RunStats *stats = nullptr);
     // Same, with the values of the entry function's parameters (one per parameter, in order).
@@ -194,7 +219,8 @@ public:
                              const std::vector<hir::Value> &entry_args, RunStats *stats = nullptr);
 
 private:
-    cpujit::Device &device_;
+    std::unique_ptr<KernelDevice> own_;  // the cpu device's adapter
+    KernelDevice *device_ = nullptr;
     bool warp_reduce_ = false;
 };
 

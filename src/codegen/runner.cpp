@@ -30,9 +30,44 @@ bool SameType(const hir::Type &a, const hir::Type &b) {
 }
 
 // Memory registered with the device for one launch; unregistered on scope exit.
+// The cpu device behind the runner's device interface.
+class CpujitKernels final : public KernelDevice {
+public:
+    explicit CpujitKernels(cpujit::Device &d) : d_(d) {}
+    Expected<std::shared_ptr<const void>> LoadModule(const std::string &ptx, const std::function<bool()> *cancel) override {
+        RNDN_ASSIGN_OR_RETURN(std::shared_ptr<const cpujit::Module> m, d_.LoadModule(ptx, cancel));
+        return std::shared_ptr<const void>(std::move(m));
+    }
+    const void *FindKernel(const void *module, const std::string &name) override {
+        return static_cast<const cpujit::Module *>(module)->Find(name);
+    }
+    Status Launch(const void *kernel, uint32_t grid, uint32_t block, const std::vector<std::vector<uint8_t>> &args,
+                  const std::function<bool()> *cancel) override {
+        cpujit::LaunchConfig cfg;
+        cfg.cancel = cancel;
+        cfg.grid.x = grid;
+        cfg.block.x = block;
+        std::vector<cpujit::Arg> a(args.size());
+        for (size_t i = 0; i < args.size(); ++i) a[i].bytes = args[i];
+        return d_.Launch(*static_cast<const cpujit::Kernel *>(kernel), cfg, a);
+    }
+    void RegisterMemory(const void *p, size_t bytes) override { d_.RegisterMemory(p, bytes); }
+    void UnregisterMemory(const void *p) override { d_.UnregisterMemory(p); }
+
+private:
+    cpujit::Device &d_;
+};
+
+// The launch arguments as bytes.
+std::vector<std::vector<uint8_t>> ArgBytes(const std::vector<cpujit::Arg> &args) {
+    std::vector<std::vector<uint8_t>> out(args.size());
+    for (size_t i = 0; i < args.size(); ++i) out[i] = args[i].bytes;
+    return out;
+}
+
 class Registrations {
 public:
-    explicit Registrations(cpujit::Device &d) : d_(d) {}
+    explicit Registrations(KernelDevice &d) : d_(d) {}
     ~Registrations() {
         for (const void *p : regs_) d_.UnregisterMemory(p);
     }
@@ -43,13 +78,13 @@ public:
     }
 
 private:
-    cpujit::Device &d_;
+    KernelDevice &d_;
     std::set<const void *> regs_;
 };
 
 class Exec {
 public:
-    Exec(cpujit::Device &d, const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &o, RunStats &st, bool warp_reduce)
+    Exec(KernelDevice &d, const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &o, RunStats &st, bool warp_reduce)
         : dev_(d), p_(p), data_(data), opts_(o), stats_(st), frame_(static_cast<size_t>(p.entry->num_slots)), warp_reduce_(warp_reduce) {}
 
     Expected<hir::Value> Run() {
@@ -137,7 +172,7 @@ private:
         t0 = Clock::now();
         RNDN_ASSIGN_OR_RETURN(auto mod, dev_.LoadModule(text, &opts_.should_cancel));
         stats_.jit_ms += Ms(t0);
-        const cpujit::Kernel *ck = mod->Find(k.name);
+        const void *ck = dev_.FindKernel(mod.get(), k.name);
         if (!ck) return Status::Internal("kernel " + k.name + " missing from its module");
 
         Registrations regs(dev_);
@@ -167,7 +202,7 @@ private:
             }
             if (k.inputs[i].random_access) args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(x.length)));
         }
-        if (k.compact_mask >= 0) return Compact(k, *ck, regs, args, n, nullable, out_nullable);
+        if (k.compact_mask >= 0) return Compact(k, ck, regs, args, n, nullable, out_nullable);
         uint32_t grid = static_cast<uint32_t>(std::min<int64_t>(std::max<int64_t>(1, (n + codegen::Kernel::kBlock - 1) / codegen::Kernel::kBlock),
                                                                 codegen::Kernel::kMaxGrid));
         // records: one per thread (cpu form) or one in all, updated by atomics (GPU form)
@@ -205,7 +240,7 @@ private:
         cfg.grid.x = grid;
         cfg.block.x = codegen::Kernel::kBlock;
         t0 = Clock::now();
-        RNDN_RETURN_IF_ERROR(dev_.Launch(*ck, cfg, args));
+        RNDN_RETURN_IF_ERROR(dev_.Launch(ck, cfg.grid.x, cfg.block.x, ArgBytes(args), cfg.cancel));
         stats_.kernel_ms += Ms(t0);
         ++stats_.kernels_launched;
         if (err != 0) return Redo(k);
@@ -325,7 +360,7 @@ private:
         t0 = Clock::now();
         RNDN_ASSIGN_OR_RETURN(auto mod, dev_.LoadModule(text, &opts_.should_cancel));
         stats_.jit_ms += Ms(t0);
-        const cpujit::Kernel *ck = mod->Find(k.name);
+        const void *ck = dev_.FindKernel(mod.get(), k.name);
         if (!ck) return Status::Internal("kernel " + k.name + " missing from its module");
         Registrations regs(dev_);
         uint64_t *dummy = dummy_;
@@ -364,7 +399,7 @@ private:
         cfg.grid.x = static_cast<uint32_t>(std::min<int64_t>((n + codegen::Kernel::kBlock - 1) / codegen::Kernel::kBlock, codegen::Kernel::kMaxGrid));
         cfg.block.x = codegen::Kernel::kBlock;
         t0 = Clock::now();
-        RNDN_RETURN_IF_ERROR(dev_.Launch(*ck, cfg, args));
+        RNDN_RETURN_IF_ERROR(dev_.Launch(ck, cfg.grid.x, cfg.block.x, ArgBytes(args), cfg.cancel));
         stats_.kernel_ms += Ms(t0);
         ++stats_.kernels_launched;
         if (err != 0) return Redo(k);
@@ -430,7 +465,7 @@ private:
     }
 
     // Two passes of a compaction kernel around a host exclusive scan of the per-thread counts.
-    Status Compact(const codegen::Kernel &k, const cpujit::Kernel &ck, Registrations &regs, std::vector<cpujit::Arg> args, int64_t n,
+    Status Compact(const codegen::Kernel &k, const void *ck, Registrations &regs, std::vector<cpujit::Arg> args, int64_t n,
                    const std::vector<bool> &nullable, const std::vector<bool> &out_nullable) {
         (void)nullable;
         uint32_t grid = static_cast<uint32_t>(std::min<int64_t>(std::max<int64_t>(1, (n + codegen::Kernel::kBlock * 8 - 1) / (codegen::Kernel::kBlock * 8)),
@@ -457,7 +492,7 @@ private:
         cfg.grid.x = grid;
         cfg.block.x = codegen::Kernel::kBlock;
         auto t0 = Clock::now();
-        RNDN_RETURN_IF_ERROR(dev_.Launch(ck, cfg, a0));
+        RNDN_RETURN_IF_ERROR(dev_.Launch(ck, cfg.grid.x, cfg.block.x, ArgBytes(a0), cfg.cancel));
         uint64_t total = 0;
         for (auto &c : counts) {
             uint64_t x = c;
@@ -482,7 +517,7 @@ private:
         a1.push_back(cpujit::Arg::Ptr(counts.data()));
         a1.push_back(cpujit::Arg::U32(1));
         a1.push_back(cpujit::Arg::Ptr(&err));
-        RNDN_RETURN_IF_ERROR(dev_.Launch(ck, cfg, a1));
+        RNDN_RETURN_IF_ERROR(dev_.Launch(ck, cfg.grid.x, cfg.block.x, ArgBytes(a1), cfg.cancel));
         stats_.kernel_ms += Ms(t0);
         stats_.kernels_launched += 1;
         if (err != 0) return Redo(k);
@@ -499,7 +534,7 @@ private:
         return Status::Ok();
     }
 
-    cpujit::Device &dev_;
+    KernelDevice &dev_;
     const OutlinedProgram &p_;
     hir::DataRegistry &data_;
     const hir::InterpretOptions &opts_;
@@ -510,6 +545,11 @@ private:
 };
 
 }  // namespace
+
+Runner::Runner(cpujit::Device &device, bool warp_reduce)
+    : own_(std::make_unique<CpujitKernels>(device)), device_(own_.get()), warp_reduce_(warp_reduce) {}
+Runner::Runner(KernelDevice &device, bool warp_reduce) : device_(&device), warp_reduce_(warp_reduce) {}
+Runner::~Runner() = default;
 
 Expected<hir::Value> Runner::Run(const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &options, RunStats *stats) {
     return Run(p, data, options, {}, stats);
@@ -527,7 +567,7 @@ Expected<hir::Value> Runner::Run(const OutlinedProgram &p, hir::DataRegistry &da
         ++st.statements_interpreted;
         return hir::Interpret(*p.program, data, options, entry_args);
     }
-    Exec e(device_, p, data, options, st, warp_reduce_);
+    Exec e(*device_, p, data, options, st, warp_reduce_);
     for (size_t i = 0; i < entry_args.size(); ++i) {
         const int slot = p.entry->params[i].slot;
         if (slot < 0) return Status::Internal("Runner: entry parameter without a slot (unchecked program)");

@@ -392,12 +392,16 @@ Status Device::Launch(const Kernel &kernel, const LaunchConfig &cfg, const std::
         if (off + args[i].bytes.size() > bank0.size()) bank0.resize(off + args[i].bytes.size());
         std::memcpy(bank0.data() + off, args[i].bytes.data(), args[i].bytes.size());
     }
-    uint32_t hdr[6] = {cfg.block.x, cfg.block.y, cfg.block.z, cfg.grid.x, cfg.grid.y, cfg.grid.z};
-    std::memcpy(bank0.data(), hdr, sizeof hdr);
-    uint32_t stack_top = (uint32_t)k.local_bytes;
-    std::memcpy(bank0.data() + 0x28, &stack_top, 4);
-    uint32_t sm_count = 1;  // c[0x0][0x10c]: the number of (virtual) SMs, compared with SR_VIRTUALSMID
-    if (k.param_base > 0x110) std::memcpy(bank0.data() + 0x10c, &sm_count, 4);
+    // the launch header (its place in c[0x0] depends on the architecture, see loader.cpp)
+    auto put = [&](uint32_t at, uint32_t v) {
+        if (at + 4 <= bank0.size() && (at + 4 <= k.param_base || at >= k.param_base + k.param_bytes)) std::memcpy(bank0.data() + at, &v, 4);
+    };
+    uint32_t ntid[3] = {cfg.block.x, cfg.block.y, cfg.block.z}, nctaid[3] = {cfg.grid.x, cfg.grid.y, cfg.grid.z};
+    for (int i = 0; i < 3; ++i) put(k.ntid_at + 4 * i, ntid[i]), put(k.nctaid_at + 4 * i, nctaid[i]);
+    put(k.stack_top_at, (uint32_t)k.local_bytes);
+    put(k.sm_count_at, 1);  // the number of (virtual) SMs, compared with SR_VIRTUALSMID
+    for (auto [at, base] : {std::pair<uint32_t, uint64_t>{k.shared_window_at, kSharedWindow}, {k.local_window_at, kLocalWindow}})
+        if (at) put(at, (uint32_t)base), put(at + 4, (uint32_t)(base >> 32));
     uint64_t shared_bytes = k.shared_bytes + cfg.dynamic_shared;
     if (shared_bytes > 228 * 1024)
         return Status::UserError(sqlstate::kInvalidParameter, "kernel " + k.name + ": " + std::to_string(shared_bytes) + " bytes of shared memory per block");

@@ -53,9 +53,18 @@ bool Has(const DInst &d, const char *m) {
     return false;
 }
 
+// sm_100's 64-bit integer forms: register-pair sources and destination.
+bool Wide64(const DInst &d) {
+    const std::string &op = d.opcode;
+    if (op == "IADD" || op == "MOV" || op == "SEL" || op == "UMOV" || op == "UIADD3") return Has(d, "64");
+    if (op == "ISETP" || op == "IMNMX") return Has(d, "S64") || Has(d, "U64");
+    return false;
+}
+
 // Width in registers of the destination and of 64-bit sources.
 int DstWidth(const DInst &d) {
     const std::string &op = d.opcode;
+    if (Wide64(d)) return 2;
     if (op == "DADD" || op == "DMUL" || op == "DFMA") return 2;
     if (op == "IMAD" && Has(d, "WIDE")) return 2;
     if (op == "LDG" || op == "LDS" || op == "LDL" || op == "LD" || op == "LDC") return Has(d, "128") ? 4 : Has(d, "64") ? 2 : 1;
@@ -76,7 +85,7 @@ bool LatencyOf(sass::Arch arch, const std::string &opcode, int *cycles, int *pip
     if (!r) r = Lookup(name, "default");
     if (!r) r = Lookup("*", "default");
     *cycles = r ? r->cycles : 4;
-    static const std::vector<std::string> kPipes = {"", "global", "shared", "local", "constant", "xu", "fp64", "sr", "warp", "bar"};
+    static const std::vector<std::string> kPipes = {"", "global", "shared", "local", "constant", "xu", "fp64", "sr", "warp", "bar", "uconstant"};
     *pipe = 0;
     if (r && r->variable) *pipe = (int)(std::find(kPipes.begin(), kPipes.end(), r->pipe) - kPipes.begin());
     return r && r->variable;
@@ -89,7 +98,9 @@ HazardInfo Analyse(const KernelImpl &k, const DInst &d) {
     h.variable = LatencyOf(k.arch, d.opcode, &h.latency, &h.pipe);
     if (!d.fn) return h;
     int i = 0;
-    while (i < d.nops && (d.o[i].kind == Operand::P || d.o[i].kind == Operand::UP)) {
+    // leading predicates are destinations (PLOP3: only the first two, its sources are predicates too)
+    int max_pdst = d.opcode == "PLOP3" || d.opcode == "UPLOP3" ? 2 : 8;
+    while (i < d.nops && (d.o[i].kind == Operand::P || d.o[i].kind == Operand::UP) && i < max_pdst) {
         if (d.o[i].kind == Operand::P && d.o[i].reg != 7 && d.opcode != "BRA") h.pwrites.push_back(d.o[i].reg);
         ++i;
     }
@@ -99,15 +110,24 @@ HazardInfo Analyse(const KernelImpl &k, const DInst &d) {
         if (d.o[j].kind == Operand::P && d.o[j].reg != 7) h.preads.push_back(d.o[j].reg);
     if (d.opcode == "BRA" && d.nops > 1 && d.o[0].kind == Operand::P && d.o[0].reg != 7) h.preads.push_back(d.o[0].reg);
     // uniform registers: the first operand of a uniform-datapath instruction is its destination
-    bool uniform_dst = d.nops > 0 && d.o[0].kind == Operand::UR && (d.opcode[0] == 'U' || d.opcode == "S2UR" || d.opcode == "VOTEU" || d.opcode == "REDUX");
+    bool uniform_dst = d.nops > 0 && d.o[0].kind == Operand::UR &&
+                       (d.opcode[0] == 'U' || d.opcode == "S2UR" || d.opcode == "VOTEU" || d.opcode == "REDUX" || d.opcode == "CREDUX" ||
+                        d.opcode == "LDCU" || d.opcode == "CS2UR" || d.opcode == "R2UR");
     for (int j = 0; j < d.nops; ++j) {
         const Operand &o = d.o[j];
         if (j == 0 && uniform_dst) {
-            if (o.reg != 63) h.uwrites.push_back(o.reg);
-            if (o.reg != 63 && d.opcode == "ULDC" && Has(d, "64")) h.uwrites.push_back((uint8_t)(o.reg + 1));
+            int width = 1;
+            if ((d.opcode == "ULDC" || d.opcode == "LDCU") && Has(d, "64")) width = 2;
+            if (d.opcode == "LDCU" && Has(d, "128")) width = 4;
+            if (d.opcode == "CS2UR" && !Has(d, "32")) width = 2;
+            if (Wide64(d) || (d.opcode == "UIMAD" && Has(d, "WIDE"))) width = 2;
+            for (int r = o.reg; r < o.reg + width && r < 63; ++r) h.uwrites.push_back((uint8_t)r);
             continue;
         }
-        if (o.kind == Operand::UR && o.reg != 63) h.ureads.push_back(o.reg);
+        if (o.kind == Operand::UR && o.reg != 63) {
+            h.ureads.push_back(o.reg);
+            if (Wide64(d) && o.reg + 1 < 63) h.ureads.push_back((uint8_t)(o.reg + 1));
+        }
         if ((o.kind == Operand::MEM || o.kind == Operand::CBANK) && o.has_reg && o.base_ur && o.reg != 63) h.ureads.push_back(o.reg);
         if (o.kind == Operand::MEM && o.ureg != 63) {
             h.ureads.push_back(o.ureg);
@@ -117,7 +137,7 @@ HazardInfo Analyse(const KernelImpl &k, const DInst &d) {
     bool store = d.nops > 0 && d.o[0].kind == Operand::MEM;
     bool has_dst = i < d.nops && d.o[i].kind == Operand::R && !store && d.opcode != "BRA" && d.opcode != "RET";
     // after predicate destinations, only these opcodes have a register destination too
-    static const char *kPredThenReg[] = {"LOP3", "SHFL", "MATCH", "ATOM", "ATOMG", "IADD3", "IMAD", "LEA", "UIADD3", "ULEA"};
+    static const char *kPredThenReg[] = {"LOP3", "SHFL", "MATCH", "ATOM", "ATOMG", "IADD3", "IMAD", "LEA", "UIADD3", "ULEA", "IMNMX"};
     if (i > 0 && has_dst) {
         bool ok = false;
         for (const char *n : kPredThenReg) ok = ok || d.opcode == n;
@@ -133,7 +153,7 @@ HazardInfo Analyse(const KernelImpl &k, const DInst &d) {
     } else {
         i = 0;
     }
-    bool pair_src = d.opcode == "DADD" || d.opcode == "DMUL" || d.opcode == "DFMA" || d.opcode == "DSETP" ||
+    bool pair_src = Wide64(d) || d.opcode == "DADD" || d.opcode == "DMUL" || d.opcode == "DFMA" || d.opcode == "DSETP" ||
                     (d.opcode == "F2I" && Has(d, "F64")) || (d.opcode == "F2F" && d.mods.size() > 1 && d.mods[1] == "F64") ||
                     (d.opcode == "FRND" && Has(d, "F64")) || (d.opcode == "I2F" && (Has(d, "S64") || Has(d, "U64"))) ||
                     (d.opcode == "MATCH" && Has(d, "U64"));

@@ -66,6 +66,11 @@ struct KernelImpl {
     sass::Arch arch = sass::Arch::SM_86;
     std::vector<ParamInfo> params;
     uint32_t param_base = 0x160, param_bytes = 0;
+    // where the launch header lives in c[0x0] (loader.cpp's table per architecture): %ntid.xyz,
+    // %nctaid.xyz, the local stack top, and the SM count
+    uint32_t ntid_at = 0x0, nctaid_at = 0xc, stack_top_at = 0x28, sm_count_at = 0x10c;
+    // the 64-bit bases of the shared and local windows of the generic address space (0: none)
+    uint32_t shared_window_at = 0x18, local_window_at = 0x20;
     std::vector<uint8_t> cbank0;                 // .nv.constant0.<k> (parameters filled at launch)
     uint64_t shared_bytes = 0;                   // static
     uint64_t local_bytes = 0;                    // per thread (frame + stack)
@@ -167,8 +172,16 @@ const OpSemantics *FindSemantics(const std::string &opcode);
 enum SpecialReg : int16_t {
     SR_TID_X, SR_TID_Y, SR_TID_Z, SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_LANEID, SR_EQMASK,
     SR_LTMASK, SR_LEMASK, SR_GTMASK, SR_GEMASK, SR_CLOCKLO, SR_GLOBALTIMERLO, SR_VIRTID,
-    SR_VIRTUALSMID, SR_CGACTAID, SR_ZERO, SR_NTID_X, SR_NTID_Y, SR_NTID_Z,
+    SR_VIRTUALSMID, SR_CGACTAID, SR_ZERO, SR_NTID_X, SR_NTID_Y, SR_NTID_Z, SR_SWINHI,
 };
+
+// The generic address space: a generic address in [window, window + 2^32) is the shared (local)
+// memory offset address - window; anything else is global.  The windows sit at non-canonical
+// x86-64 addresses, so no host pointer (global memory) can fall in them.  Kernels learn the
+// bases from c[0x0] (KernelImpl::shared_window_at/local_window_at) and SR_SWINHI.
+constexpr uint64_t kSharedWindow = 0x0001000000000000ull;
+constexpr uint64_t kLocalWindow = 0x0002000000000000ull;
+constexpr uint64_t kWindowSize = 0x100000000ull;
 
 // Parses a rendered instruction text into d (loader.cpp); binds it to its semantics row,
 // checking its modifiers (table.cpp).

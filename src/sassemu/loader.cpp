@@ -26,7 +26,7 @@ constexpr SrName kSpecialRegs[] = {
     {"SR_LEMASK", SR_LEMASK},     {"SR_GTMASK", SR_GTMASK},         {"SR_GEMASK", SR_GEMASK},
     {"SR_CLOCKLO", SR_CLOCKLO},   {"SR_GLOBALTIMERLO", SR_GLOBALTIMERLO}, {"SR_VIRTID", SR_VIRTID},
     {"SR_VIRTUALSMID", SR_VIRTUALSMID}, {"SR_CgaCtaId", SR_CGACTAID}, {"SR_NTID.X", SR_NTID_X},
-    {"SR_NTID.Y", SR_NTID_Y},     {"SR_NTID.Z", SR_NTID_Z},
+    {"SR_NTID.Y", SR_NTID_Y},     {"SR_NTID.Z", SR_NTID_Z},     {"SR_SWINHI", SR_SWINHI},
 };
 
 bool ParseInt(std::string_view s, int64_t *out) {
@@ -372,6 +372,23 @@ std::vector<NvInfoAttr> ReadNvInfo(const std::vector<uint8_t> &d) {
     return out;
 }
 
+// The launch header in constant bank 0, per architecture (the first row whose sm is at most the
+// kernel's applies).  Read from ptxas's code: sm_75..sm_90 read %ntid from c[0x0][0x0..0x8],
+// %nctaid from c[0x0][0xc..0x14], the stack top from c[0x0][0x28] and the SM count (compared
+// with SR_VIRTUALSMID) from c[0x0][0x10c]; sm_100 and sm_120 read the same values at 0x360,
+// 0x370, 0x37c and 0x2d0 (the parameters start at 0x380 there).  The generic address space's
+// windows (cvta.shared / cvta.local): the shared window's base at c[0x0][0x18] up to sm_89
+// (sm_90 on read its high word from SR_SWINHI), the local window's at c[0x0][0x20] up to sm_90
+// and at c[0x0][0x2f8] on sm_100 and sm_120.
+struct HeaderLayout {
+    int min_sm;
+    uint32_t ntid, nctaid, stack_top, sm_count, shared_window, local_window;
+};
+constexpr HeaderLayout kHeaderLayouts[] = {
+    {100, 0x360, 0x370, 0x37c, 0x2d0, 0, 0x2f8},
+    {0, 0x0, 0xc, 0x28, 0x10c, 0x18, 0x20},
+};
+
 uint32_t U32At(const std::vector<uint8_t> &d, size_t off) {
     uint32_t v = 0;
     if (off + 4 <= d.size()) std::memcpy(&v, d.data() + off, 4);
@@ -475,6 +492,12 @@ Expected<std::shared_ptr<const Module>> ModuleLoader::Load(const std::vector<uin
         ki->arch = arch;
         ki->regs = (int)(sec.info >> 24);
         ki->param_base = ai.param_base;
+        for (const HeaderLayout &hl : kHeaderLayouts)
+            if (ai.sm >= hl.min_sm) {
+                ki->ntid_at = hl.ntid, ki->nctaid_at = hl.nctaid, ki->stack_top_at = hl.stack_top, ki->sm_count_at = hl.sm_count;
+                ki->shared_window_at = hl.shared_window, ki->local_window_at = hl.local_window;
+                break;
+            }
         for (const NvInfoAttr &a : ReadNvInfo(elf.sections[info].data)) {
             if (a.attr == 0x17 && a.data.size() >= 12) {  // KPARAM_INFO
                 uint16_t ordinal = (uint16_t)(a.data[4] | (a.data[5] << 8));
@@ -490,7 +513,7 @@ Expected<std::shared_ptr<const Module>> ModuleLoader::Load(const std::vector<uin
             }
         }
         int c0 = elf.Find(".nv.constant0." + name);
-        ki->cbank0.assign(ki->param_base + ki->param_bytes, 0);
+        ki->cbank0.assign(std::max<uint32_t>(ki->param_base + ki->param_bytes, ki->stack_top_at + 4), 0);
         if (c0 >= 0) {
             const auto &cd = cdata[c0];
             if (cd.size() > ki->cbank0.size()) ki->cbank0.resize(cd.size());
@@ -520,6 +543,16 @@ Expected<std::shared_ptr<const Module>> ModuleLoader::Load(const std::vector<uin
             d.pc = i * 16;
             d.ctl = sass::UnpackControl(w);
             auto inst = isa->Decode(w, d.pc);
+            if (!inst.ok() && d.ctl.reuse) {
+                // Reuse flags only steer the operand reuse cache, which the emulator does not
+                // model: a flag on an operand the tables do not know is no reason to stop.
+                sass::Word plain = w;
+                sass::Control c = d.ctl;
+                c.reuse = 0;
+                sass::PackControl(c, &plain);
+                auto retry = isa->Decode(plain, d.pc);
+                if (retry.ok()) inst = std::move(retry);
+            }
             if (!inst.ok()) {
                 d.unsupported = "undecodable instruction (" + inst.status().message() + ")";
                 d.text = "?";
@@ -534,6 +567,10 @@ Expected<std::shared_ptr<const Module>> ModuleLoader::Load(const std::vector<uin
             d.guard_neg = inst->guard_neg;
             d.uniform_guard = isa->forms()[inst->form].templ.rfind("@U ", 0) == 0;
             Status st = ParseDInst(Render(*isa, *inst), &d);
+            // The uniform datapath's instructions (U*, LDCU) are guarded by uniform predicates;
+            // the guard's bits do not say so, and a table form learned from unguarded examples
+            // prints "@P0" where nvdisasm prints "@UP0" (sm_120's "@!UP0 LDCU.64").
+            if (d.opcode.size() > 1 && (d.opcode[0] == 'U' || d.opcode == "LDCU")) d.uniform_guard = true;
             if (!st.ok()) {
                 d.unsupported = st.message();
                 continue;

@@ -1,4 +1,4 @@
-// rndn::sassemu — a functional emulator of NVIDIA SASS (sm_75 .. sm_90) that runs cubins on the
+// rndn::sassemu — a functional emulator of NVIDIA SASS (sm_75 .. sm_120) that runs cubins on the
 // host, with an optional checker of the control codes (stall counts, scoreboards).
 //
 //   Device dev;                                         // thread pool of N workers (0: all cores)

@@ -12,6 +12,15 @@ namespace rndn::sassemu {
 namespace {
 
 // ---------------------------------------------------------------------------- integer
+// 64-bit source: a register pair, or an immediate (a literal that fits 32 bits is sign-extended, as a negative
+// one is printed with '-'; a wider one is the 64-bit value itself); '~' and '-' on 64 bits.
+inline uint64_t I64(const Cta &c, const Warp &w, const Operand &o, int l) {
+    uint64_t v = o.kind == Operand::IMM && o.fcode == 0 ? (uint64_t)(o.imm >= INT32_MIN && o.imm <= UINT32_MAX ? (int64_t)(int32_t)o.imm : o.imm) : Raw64(c, w, o, l);
+    if (o.inv) v = ~v;
+    if (o.neg) v = 0 - v;
+    return v;
+}
+
 void ExecIADD3(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     // IADD3[.X] Rd, [Pc0, [Pc1,]] a, b, c [, Pci0, Pci1]
     const Operand *src = d.o + 1 + d.m[1];
@@ -73,7 +82,7 @@ void ExecIMAD(Cta &c, Warp &w, const DInst &d, uint32_t m) {
 Status PrepIMAD(DInst &d) {
     // count predicate outputs after the destination
     int n = 0;
-    while (1 + n < d.nops && d.o[1 + n].kind == Operand::P && n < 2 && d.nops - (1 + n) > 3) ++n;
+    while (1 + n < d.nops && (d.o[1 + n].kind == Operand::P || d.o[1 + n].kind == Operand::UP) && n < 2 && d.nops - (1 + n) > 3) ++n;
     if (d.opcode == "IADD3" || d.opcode == "UIADD3") d.m[1] = n;
     else d.m[3] = n;
     return Status::Ok();
@@ -137,6 +146,10 @@ void ExecPLOP3(Cta &, Warp &w, const DInst &d, uint32_t m) {
 }
 
 void ExecMOV(Cta &c, Warp &w, const DInst &d, uint32_t m) {
+    if (d.m[0]) {  // MOV.64 (sm_100): a register pair or a 64-bit literal
+        SE_FOR_LANES(m, l) W64(w, d.o[0].reg, l, I64(c, w, d.o[1], l));
+        return;
+    }
     SE_FOR_LANES(m, l) W32(w, d.o[0].reg, l, Raw(c, w, d.o[1], l));
 }
 
@@ -146,18 +159,26 @@ void ExecSEL(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     SE_FOR_LANES(m, l) {
         bool p = PV(w, d.o[3], l);
         const Operand &o = p ? d.o[1] : d.o[2];
-        W32(w, d.o[0].reg, l, f ? F32Bits(c, w, o, l) : I32(c, w, o, l));
+        if (d.m[1]) W64(w, d.o[0].reg, l, I64(c, w, o, l));  // SEL.64 (sm_100)
+        else W32(w, d.o[0].reg, l, f ? F32Bits(c, w, o, l) : I32(c, w, o, l));
     }
 }
 
 void ExecISETP(Cta &c, Warp &w, const DInst &d, uint32_t m) {
-    // ISETP.cmp[.U32].bop[.EX] Pd, Pd2, a, b, Pc [, Pex]
-    int cmp = d.m[0], bop = d.m[2];
-    bool u = d.m[1], ex = d.m[3];
+    // ISETP.cmp[.U32|.S64|.U64].bop[.EX] Pd, Pd2, a, b, Pc [, Pex]   (m[1]: 0 S32, 1 U32, 2 S64, 3 U64)
+    int cmp = d.m[0], bop = d.m[2], type = d.m[1];
+    bool u = type & 1, ex = d.m[3];
     SE_FOR_LANES(m, l) {
-        uint32_t a = I32(c, w, d.o[2], l), b = I32(c, w, d.o[3], l);
-        bool lt = u ? a < b : (int32_t)a < (int32_t)b;
-        bool eq = a == b;
+        bool lt, eq;
+        if (type >= 2) {
+            uint64_t a = I64(c, w, d.o[2], l), b = I64(c, w, d.o[3], l);
+            lt = u ? a < b : (int64_t)a < (int64_t)b;
+            eq = a == b;
+        } else {
+            uint32_t a = I32(c, w, d.o[2], l), b = I32(c, w, d.o[3], l);
+            lt = u ? a < b : (int32_t)a < (int32_t)b;
+            eq = a == b;
+        }
         bool prev = ex ? PV(w, d.o[5], l) : false;
         bool r;
         switch (cmp) {
@@ -177,14 +198,41 @@ void ExecISETP(Cta &c, Warp &w, const DInst &d, uint32_t m) {
 }
 
 void ExecIMNMX(Cta &c, Warp &w, const DInst &d, uint32_t m) {
-    // IMNMX[.U32] Rd, a, b, P (P: min) ; VIMNMX the same
-    bool u = d.m[1];
+    // IMNMX[.U32] Rd, a, b, P (P: min) ; VIMNMX the same, or (sm_100) VIMNMX Rd, PT, PT, a, b, P ;
+    // IMNMX.S64/.U64 PT, PT, Rd, a, b, P, !PT (sm_120).  m[1]: 0 S32, 1 U32, 2 S64, 3 U64;
+    // m[0]: index of Rd, m[2]: index of a.
+    int type = d.m[1], rd = d.m[0], ia = d.m[2];
+    bool u = type & 1;
     SE_FOR_LANES(m, l) {
-        uint32_t a = I32(c, w, d.o[1], l), b = I32(c, w, d.o[2], l);
-        bool mn = PV(w, d.o[3], l);
+        bool mn = PV(w, d.o[ia + 2], l);
+        if (type >= 2) {
+            uint64_t a = I64(c, w, d.o[ia], l), b = I64(c, w, d.o[ia + 1], l);
+            bool lt = u ? a < b : (int64_t)a < (int64_t)b;
+            W64(w, d.o[rd].reg, l, (mn == lt) ? a : b);
+            continue;
+        }
+        uint32_t a = I32(c, w, d.o[ia], l), b = I32(c, w, d.o[ia + 1], l);
         bool lt = u ? a < b : (int32_t)a < (int32_t)b;
-        W32(w, d.o[0].reg, l, (mn == lt) ? a : b);
+        W32(w, d.o[rd].reg, l, (mn == lt) ? a : b);
     }
+}
+
+// Operand layout of IMNMX/VIMNMX: the register destination and the first source, with any
+// predicate outputs (which must be PT: their meaning is unknown) around them.
+Status PrepIMNMX(DInst &d) {
+    int rd = 0;
+    while (rd < d.nops && d.o[rd].kind == Operand::P) ++rd;
+    int ia = rd + 1;
+    while (ia < d.nops && d.o[ia].kind == Operand::P) ++ia;
+    for (int i = 0; i < d.nops; ++i)
+        if (d.o[i].kind == Operand::P && (i < rd || (i > rd && i < ia)) && d.o[i].reg != 7)
+            return Status::Unsupported(d.opcode + " with a predicate destination");
+    if (ia + 2 >= d.nops) return Status::Unsupported(d.opcode + ": unexpected operands");
+    if (ia + 3 < d.nops && !(d.o[ia + 3].kind == Operand::P && d.o[ia + 3].reg == 7 && d.o[ia + 3].inv))
+        return Status::Unsupported(d.opcode + " with a second selector other than !PT");
+    d.m[0] = rd;
+    d.m[2] = ia;
+    return Status::Ok();
 }
 
 void ExecVIADDMNMX(Cta &c, Warp &w, const DInst &d, uint32_t m) {
@@ -200,6 +248,28 @@ void ExecVIADDMNMX(Cta &c, Warp &w, const DInst &d, uint32_t m) {
 
 void ExecVIADD(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     SE_FOR_LANES(m, l) W32(w, d.o[0].reg, l, I32(c, w, d.o[1], l) + I32(c, w, d.o[2], l));
+}
+
+void ExecIADD64(Cta &c, Warp &w, const DInst &d, uint32_t m) {
+    // IADD.64[.X] Rd, [Pco,] a, b[, Pci] (sm_100): a 64-bit add of register pairs, with a
+    // carry-out predicate (sm_120's 128-bit sums) and, with .X, a carry-in
+    bool x = d.m[0];
+    int nout = (d.nops > 1 && d.o[1].kind == Operand::P) ? 1 : 0;
+    const Operand *src = d.o + 1 + nout;
+    bool cin = x && d.nops > 3 + nout;
+    // a negated source adds ~b + 1 in 65 bits (so -0 carries out, as in IADD3)
+    auto wide = [&](const Operand &o, int l) -> unsigned __int128 {
+        if (!o.neg) return I64(c, w, o, l);
+        Operand p = o;
+        p.neg = false;
+        return (unsigned __int128)(uint64_t)~I64(c, w, p, l) + 1;
+    };
+    SE_FOR_LANES(m, l) {
+        unsigned __int128 v = wide(src[0], l) + wide(src[1], l);
+        if (cin) v += PV(w, src[2], l) ? 1 : 0;
+        W64(w, d.o[0].reg, l, (uint64_t)v);
+        if (nout) WP(w, d.o[1].reg, l, (v >> 64) != 0);
+    }
 }
 
 void ExecIABS(Cta &c, Warp &w, const DInst &d, uint32_t m) {
@@ -350,10 +420,33 @@ void ExecULDC(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     if (d.m[0] && d.o[0].reg != 63) WU(w, (uint8_t)(d.o[0].reg + 1), (uint32_t)(v >> 32));
 }
 void ExecUMOV(Cta &c, Warp &w, const DInst &d, uint32_t m) {
-    if (m) WU(w, d.o[0].reg, Raw(c, w, d.o[1], 0));
+    if (!m) return;
+    if (!d.m[0]) {
+        WU(w, d.o[0].reg, Raw(c, w, d.o[1], 0));
+        return;
+    }
+    uint64_t v = I64(c, w, d.o[1], 0);  // UMOV.64 (sm_100)
+    WU(w, d.o[0].reg, (uint32_t)v);
+    if (d.o[0].reg != 63) WU(w, (uint8_t)(d.o[0].reg + 1), (uint32_t)(v >> 32));
+}
+void ExecUIADD3_64(Cta &c, Warp &w, const DInst &d, uint32_t m) {
+    // UIADD3.64 URd, UPT, UPT, a, b, c (sm_100): a 64-bit three-way add of register pairs
+    if (!m) return;
+    int nout = d.m[1];
+    const Operand *src = d.o + 1 + nout;
+    unsigned __int128 v = (unsigned __int128)I64(c, w, src[0], 0) + I64(c, w, src[1], 0) + I64(c, w, src[2], 0);
+    WU(w, d.o[0].reg, (uint32_t)v);
+    if (d.o[0].reg != 63) WU(w, (uint8_t)(d.o[0].reg + 1), (uint32_t)((uint64_t)v >> 32));
+    uint64_t carry = (uint64_t)(v >> 64);
+    for (int i = 0; i < nout; ++i)
+        if (d.o[1 + i].reg != 7) w.up[d.o[1 + i].reg] = carry >= (uint64_t)(i + 1);
 }
 void ExecUIADD3(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     if (!m) return;
+    if (d.m[2]) {
+        ExecUIADD3_64(c, w, d, m);
+        return;
+    }
     int nout = d.m[1];
     const Operand *src = d.o + 1 + nout;
     uint64_t sum = 0;
@@ -372,7 +465,19 @@ void ExecUIADD3(Cta &c, Warp &w, const DInst &d, uint32_t m) {
 }
 void ExecUIMAD(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     if (!m) return;
+    if (d.m[0]) {  // UIMAD.WIDE[.U32] URd, a, b, c: a 64-bit product plus the 64-bit pair c
+        uint32_t a = I32(c, w, d.o[1], 0), b = I32(c, w, d.o[2], 0);
+        uint64_t prod = d.m[1] ? (uint64_t)a * b : (uint64_t)((int64_t)(int32_t)a * (int32_t)b);
+        uint64_t v = prod + I64(c, w, d.o[3], 0);
+        WU(w, d.o[0].reg, (uint32_t)v);
+        if (d.o[0].reg != 63) WU(w, (uint8_t)(d.o[0].reg + 1), (uint32_t)(v >> 32));
+        return;
+    }
     WU(w, d.o[0].reg, I32(c, w, d.o[1], 0) * I32(c, w, d.o[2], 0) + I32(c, w, d.o[3], 0));
+}
+void ExecR2UR(Cta &c, Warp &w, const DInst &d, uint32_t m) {
+    // R2UR URd, Rs: the value of the first active lane (ptxas uses it on warp-uniform values)
+    if (m) WU(w, d.o[0].reg, I32(c, w, d.o[1], FirstLane(m)));
 }
 void ExecULEA(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     if (!m) return;
@@ -431,6 +536,38 @@ void ExecUISETP(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     bool pc = PV(w, d.o[4], 0);
     if (d.o[0].reg != 7) w.up[d.o[0].reg] = Bop(bop, r, pc);
     if (d.o[1].reg != 7) w.up[d.o[1].reg] = Bop(bop, !r, pc);
+}
+
+void ExecUVIMNMX(Cta &c, Warp &w, const DInst &d, uint32_t m) {
+    // UVIMNMX[.U32|.S32] URd, a, b, UPp (UPp: min)
+    if (!m) return;
+    bool u = d.m[1];
+    uint32_t a = I32(c, w, d.o[1], 0), b = I32(c, w, d.o[2], 0);
+    bool mn = PV(w, d.o[3], 0);
+    bool lt = u ? a < b : (int32_t)a < (int32_t)b;
+    WU(w, d.o[0].reg, (mn == lt) ? a : b);
+}
+// LDCU[.64|.128] URd, c[bank][off] (sm_100): the uniform constant load, through a scoreboard
+void ExecLDCU(Cta &c, Warp &w, const DInst &d, uint32_t m) {
+    if (!m) return;
+    int n = d.m[0] == 7 ? 4 : d.m[0] == 6 ? 2 : 1;
+    Operand o = d.o[1];
+    uint32_t v[4];
+    for (int i = 0; i < n; ++i, o.imm += 4) v[i] = Raw(c, w, o, 0);
+    if (d.m[0] >= 1 && d.m[0] <= 4) {
+        static const uint32_t kMask[] = {0, 0xff, 0xff, 0xffff, 0xffff};
+        v[0] &= kMask[d.m[0]];
+        if (d.m[0] == 2) v[0] = (uint32_t)(int32_t)(int8_t)v[0];
+        if (d.m[0] == 4) v[0] = (uint32_t)(int32_t)(int16_t)v[0];
+    }
+    if (d.o[0].reg == 63) return;
+    for (int i = 0; i < n; ++i) WU(w, (uint8_t)(d.o[0].reg + i), v[i]);
+}
+void ExecCS2UR(Cta &c, Warp &w, const DInst &d, uint32_t m) {
+    if (!m) return;
+    uint64_t v = d.o[1].kind == Operand::SR ? Special(c, w, d.o[1].sr, FirstLane(m)) : 0;
+    WU(w, d.o[0].reg, (uint32_t)v);
+    if (!d.m[0] && d.o[0].reg != 63) WU(w, (uint8_t)(d.o[0].reg + 1), (uint32_t)(v >> 32));
 }
 
 // ---------------------------------------------------------------------------- float
@@ -495,6 +632,41 @@ void ExecDSETP(Cta &c, Warp &w, const DInst &d, uint32_t m) {
 inline float Sat(float f) {
     if (std::isnan(f)) return 0.0f;
     return std::min(1.0f, std::max(0.0f, f));
+}
+
+// The uniform datapath's float instructions (sm_100): one value per warp.
+void ExecUFSETP(Cta &c, Warp &w, const DInst &d, uint32_t m) {
+    // UFSETP.cmp[.FTZ].bop UPd, UPd2, a, b, UPc
+    if (!m) return;
+    float a = F32(c, w, d.o[2], 0), b = F32(c, w, d.o[3], 0);
+    if (d.m[1]) a = Ftz(a), b = Ftz(b);
+    bool r = FCompare(d.m[0], a, b), pc = PV(w, d.o[4], 0);
+    if (d.o[0].reg != 7) w.up[d.o[0].reg] = Bop(d.m[2], r, pc);
+    if (d.o[1].reg != 7) w.up[d.o[1].reg] = Bop(d.m[2], !r, pc);
+}
+void ExecUFSEL(Cta &c, Warp &w, const DInst &d, uint32_t m) {
+    if (!m) return;
+    WU(w, d.o[0].reg, F32Bits(c, w, PV(w, d.o[3], 0) ? d.o[1] : d.o[2], 0));
+}
+void ExecUFADD(Cta &c, Warp &w, const DInst &d, uint32_t m) {
+    // UFADD/UFMUL/UFFMA [.FTZ][.SAT][.RM/.RP/.RZ]: the slots of FADD
+    if (!m) return;
+    int op = d.m[0];
+    bool ftz = d.m[1];
+    RoundScope rs(d.m[3]);
+    float a0 = F32(c, w, d.o[1], 0), b0 = F32(c, w, d.o[2], 0);
+    if (ftz) a0 = Ftz(a0), b0 = Ftz(b0);
+    volatile float a = a0, b = b0;
+    float r;
+    if (op == 0) r = a + b;
+    else if (op == 1) r = a * b;
+    else {
+        float cc = F32(c, w, d.o[3], 0);
+        r = std::fmaf(a, b, ftz ? Ftz(cc) : cc);
+    }
+    if (ftz) r = Ftz(r);
+    if (d.m[2]) r = Sat(r);
+    WU(w, d.o[0].reg, FBits(r));
 }
 
 void ExecFADD(Cta &c, Warp &w, const DInst &d, uint32_t m) {
@@ -631,15 +803,44 @@ void ExecF2I(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     }
 }
 
+// An integer source of I2F narrowed to its type (T_U16 .. T_S8 take the low bits).
+inline uint64_t I2FSource(const Cta &c, const Warp &w, const Operand &o, int type, int l) {
+    uint64_t raw = (type == T_S64 || type == T_U64) ? Raw64(c, w, o, l) : Raw(c, w, o, l);
+    if (o.neg) raw = 0 - raw;
+    switch (type) {
+        case T_U16: return (uint32_t)(uint16_t)raw;
+        case T_S16: return (uint32_t)(int32_t)(int16_t)raw;
+        case T_U8: return (uint32_t)(uint8_t)raw;
+        case T_S8: return (uint32_t)(int32_t)(int8_t)raw;
+        default: return raw;
+    }
+}
+inline int I2FType(int t) { return t == T_U16 || t == T_U8 ? T_U32 : t == T_S16 || t == T_S8 ? T_S32 : t; }
+
+void ExecUI2F(Cta &c, Warp &w, const DInst &d, uint32_t m) {
+    // UI2F[.type][.F32][.rnd] URd, URs
+    if (!m) return;
+    RoundScope rs(d.m[2]);
+    uint64_t raw = I2FSource(c, w, d.o[1], d.m[0], 0);
+    volatile float r;
+    switch (I2FType(d.m[0])) {
+        case T_S32: r = (float)(int32_t)raw; break;
+        case T_U32: r = (float)(uint32_t)raw; break;
+        case T_S64: r = (float)(int64_t)raw; break;
+        default: r = (float)raw; break;
+    }
+    WU(w, d.o[0].reg, FBits(r));
+}
+
 void ExecI2F(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     // m[0] src type, m[1] dst f64, m[2] rounding
     RoundScope rs(d.m[2]);
+    int type = I2FType(d.m[0]);
     SE_FOR_LANES(m, l) {
-        uint64_t raw = (d.m[0] == T_S64 || d.m[0] == T_U64) ? Raw64(c, w, d.o[1], l) : Raw(c, w, d.o[1], l);
-        if (d.o[1].neg) raw = 0 - raw;
+        uint64_t raw = I2FSource(c, w, d.o[1], d.m[0], l);
         if (d.m[1]) {
             volatile double r;
-            switch (d.m[0]) {
+            switch (type) {
                 case T_S32: r = (double)(int32_t)raw; break;
                 case T_U32: r = (double)(uint32_t)raw; break;
                 case T_S64: r = (double)(int64_t)raw; break;
@@ -648,7 +849,7 @@ void ExecI2F(Cta &c, Warp &w, const DInst &d, uint32_t m) {
             W64(w, d.o[0].reg, l, DBits(r));
         } else {
             volatile float r;
-            switch (d.m[0]) {
+            switch (type) {
                 case T_S32: r = (float)(int32_t)raw; break;
                 case T_U32: r = (float)(uint32_t)raw; break;
                 case T_S64: r = (float)(int64_t)raw; break;
@@ -765,12 +966,12 @@ const std::vector<OpRow> &ArithRows() {
         {"LEA", {M("HI", 0, 1), M("X", 1, 1), M("SX32", 2, 1)}, nullptr, ExecLEA, false, false},
         {"LOP3", {M("LUT", -1, 0)}, nullptr, ExecLOP3, false, false},
         {"PLOP3", {M("LUT", -1, 0)}, nullptr, ExecPLOP3, false, false},
-        {"MOV", {}, nullptr, ExecMOV, false, false},
-        {"SEL", {}, nullptr, ExecSEL, false, false},
+        {"MOV", {M("64", 0, 1)}, nullptr, ExecMOV, false, false},
+        {"SEL", {M("64", 1, 1)}, nullptr, ExecSEL, false, false},
         {"FSEL", {}, [](DInst &d) { d.m[0] = 1; return Status::Ok(); }, ExecSEL, false, false},
-        {"ISETP", With(kCmpMods, {M("U32", 1, 1), M("EX", 3, 1)}), nullptr, ExecISETP, false, false},
-        {"IMNMX", {M("U32", 1, 1)}, nullptr, ExecIMNMX, false, false},
-        {"VIMNMX", {M("U32", 1, 1), M("S32", 1, 0)}, nullptr, ExecIMNMX, false, false},
+        {"ISETP", With(kCmpMods, {M("U32", 1, 1), M("S32", 1, 0), M("S64", 1, 2), M("U64", 1, 3), M("EX", 3, 1)}), nullptr, ExecISETP, false, false},
+        {"IMNMX", {M("U32", 1, 1), M("S32", 1, 0), M("S64", 1, 2), M("U64", 1, 3)}, PrepIMNMX, ExecIMNMX, false, false},
+        {"VIMNMX", {M("U32", 1, 1), M("S32", 1, 0)}, PrepIMNMX, ExecIMNMX, false, false},
         {"VIADDMNMX", {M("U32", 1, 1), M("S32", 1, 0)}, nullptr, ExecVIADDMNMX, false, false},
         {"VIADD", {}, nullptr, ExecVIADD, false, false},
         {"IABS", {}, nullptr, ExecIABS, false, false},
@@ -788,9 +989,14 @@ const std::vector<OpRow> &ArithRows() {
         {"S2R", {}, nullptr, ExecS2R, false, true},
         {"S2UR", {}, nullptr, ExecS2UR, false, true},
         {"ULDC", {M("64", 0, 1)}, nullptr, ExecULDC, false, false},
-        {"UMOV", {}, nullptr, ExecUMOV, false, false},
-        {"UIADD3", {M("X", 0, 1)}, PrepIMAD, ExecUIADD3, false, false},
-        {"UIMAD", {}, nullptr, ExecUIMAD, false, false},
+        {"UMOV", {M("64", 0, 1)}, nullptr, ExecUMOV, false, false},
+        {"UIADD3", {M("X", 0, 1), M("64", 2, 1)}, [](DInst &d) {
+             RNDN_RETURN_IF_ERROR(PrepIMAD(d));
+             if (d.m[2] && d.m[0]) return Status::Unsupported("UIADD3.64.X");
+             return Status::Ok();
+         }, ExecUIADD3, false, false},
+        {"UIMAD", {M("WIDE", 0, 1), M("U32", 1, 1)}, nullptr, ExecUIMAD, false, false},
+        {"R2UR", {}, nullptr, ExecR2UR, false, false},
         {"ULEA", {M("HI", 0, 1)}, nullptr, ExecULEA, false, false},
         {"USHF", {M("L", 0, 0), M("R", 0, 1), M("U32", 1, 0), M("S32", 1, 1), M("U64", 1, 2), M("S64", 1, 3), M("W", 2, 1), M("HI", 3, 1)}, nullptr, ExecUSHF, false, false},
         {"ULOP3", {M("LUT", -1, 0)}, nullptr, ExecULOP3, false, false},
@@ -809,7 +1015,7 @@ const std::vector<OpRow> &ArithRows() {
         {"MUFU", {M("RCP", 0, MUFU_RCP), M("RSQ", 0, MUFU_RSQ), M("SQRT", 0, MUFU_SQRT), M("EX2", 0, MUFU_EX2), M("LG2", 0, MUFU_LG2), M("SIN", 0, MUFU_SIN), M("COS", 0, MUFU_COS), M("TANH", 0, MUFU_TANH), M("RCP64H", 0, MUFU_RCP64H), M("RSQ64H", 0, MUFU_RSQ64H)}, nullptr, ExecMUFU, false, true},
         {"FCHK", {}, nullptr, ExecFCHK, false, true},
         {"F2I", {M("S32", 0, T_S32), M("U32", 0, T_U32), M("S64", 0, T_S64), M("U64", 0, T_U64), M("F64", 1, 1), M("F32", 1, 0), M("FLOOR", 2, 1), M("CEIL", 2, 2), M("TRUNC", 2, 3), M("FTZ", 3, 1), M("NTZ", -1, 0)}, [](DInst &d) { if (!d.m[0] && !HasMod(d, "S32")) d.m[0] = T_S32; return Status::Ok(); }, ExecF2I, false, true},
-        {"I2F", {M("S32", 0, T_S32), M("U32", 0, T_U32), M("S64", 0, T_S64), M("U64", 0, T_U64), M("F64", 1, 1), M("F32", 1, 0), M("RN", 2, 0), M("RM", 2, 1), M("RP", 2, 2), M("RZ", 2, 3)}, [](DInst &d) { if (!d.m[0]) d.m[0] = T_S32; return Status::Ok(); }, ExecI2F, false, true},
+        {"I2F", {M("U16", 0, T_U16), M("S16", 0, T_S16), M("U8", 0, T_U8), M("S8", 0, T_S8), M("S32", 0, T_S32), M("U32", 0, T_U32), M("S64", 0, T_S64), M("U64", 0, T_U64), M("F64", 1, 1), M("F32", 1, 0), M("RN", 2, 0), M("RM", 2, 1), M("RP", 2, 2), M("RZ", 2, 3)}, [](DInst &d) { if (!d.m[0]) d.m[0] = T_S32; return Status::Ok(); }, ExecI2F, false, true},
         {"I2FP", {M("S32", 0, T_S32), M("U32", 0, T_U32), M("F32", 1, 0), M("RN", 2, 0), M("RM", 2, 1), M("RP", 2, 2), M("RZ", 2, 3)}, [](DInst &d) { if (!d.m[0]) d.m[0] = T_S32; return Status::Ok(); }, ExecI2F, false, false},
         {"F2F", {M("F64", -3, 0), M("F32", -3, 0), M("RN", 2, 0), M("RM", 2, 1), M("RP", 2, 2), M("RZ", 2, 3), M("FTZ", 3, 1)}, [](DInst &d) {
              int seen = 0;
@@ -820,6 +1026,17 @@ const std::vector<OpRow> &ArithRows() {
          }, ExecF2F, false, true},
         {"FRND", {M("F64", 1, 1), M("F32", 1, 0), M("FLOOR", 2, 1), M("CEIL", 2, 2), M("TRUNC", 2, 3), M("FTZ", 3, 1)}, nullptr, ExecFRND, false, true},
         {"HFMA2", {M("MMA", -1, 0)}, nullptr, ExecHFMA2, false, false},
+        // sm_100's additions: the 64-bit add, the uniform constant load and uniform float/integer forms
+        {"IADD", {M("64", -1, 0), M("X", 0, 1)}, [](DInst &d) { return HasMod(d, "64") ? Status::Ok() : Status::Unsupported("IADD without .64"); }, ExecIADD64, false, false},
+        {"LDCU", {M("U8", 0, 1), M("S8", 0, 2), M("U16", 0, 3), M("S16", 0, 4), M("32", 0, 5), M("64", 0, 6), M("128", 0, 7)}, nullptr, ExecLDCU, false, true},
+        {"CS2UR", {M("32", 0, 1)}, nullptr, ExecCS2UR, false, false},
+        {"UVIMNMX", {M("U32", 1, 1), M("S32", 1, 0)}, nullptr, ExecUVIMNMX, false, false},
+        {"UFSETP", With(kCmpMods, {M("FTZ", 1, 1)}), nullptr, ExecUFSETP, false, false},
+        {"UFSEL", {}, nullptr, ExecUFSEL, false, false},
+        {"UFADD", {M("FTZ", 1, 1), M("SAT", 2, 1), M("RN", 3, 0), M("RM", 3, 1), M("RP", 3, 2), M("RZ", 3, 3)}, [](DInst &d) { d.m[0] = 0; return Status::Ok(); }, ExecUFADD, false, false},
+        {"UFMUL", {M("FTZ", 1, 1), M("SAT", 2, 1), M("RN", 3, 0), M("RM", 3, 1), M("RP", 3, 2), M("RZ", 3, 3)}, [](DInst &d) { d.m[0] = 1; return Status::Ok(); }, ExecUFADD, false, false},
+        {"UFFMA", {M("FTZ", 1, 1), M("SAT", 2, 1), M("RN", 3, 0), M("RM", 3, 1), M("RP", 3, 2), M("RZ", 3, 3)}, [](DInst &d) { d.m[0] = 2; return Status::Ok(); }, ExecUFADD, false, false},
+        {"UI2F", {M("U16", 0, T_U16), M("S16", 0, T_S16), M("U8", 0, T_U8), M("S8", 0, T_S8), M("S32", 0, T_S32), M("U32", 0, T_U32), M("F32", 1, 0), M("RN", 2, 0), M("RM", 2, 1), M("RP", 2, 2), M("RZ", 2, 3)}, [](DInst &d) { if (!d.m[0]) d.m[0] = T_S32; return Status::Ok(); }, ExecUI2F, false, false},
     };
     return rows;
 }

@@ -27,7 +27,7 @@ struct OpRow {
 
 enum Cmp { CMP_F, CMP_LT, CMP_EQ, CMP_LE, CMP_GT, CMP_NE, CMP_GE, CMP_NUM, CMP_NAN, CMP_LTU, CMP_EQU, CMP_LEU, CMP_GTU, CMP_NEU, CMP_GEU, CMP_T, CMP_MAX, CMP_MIN };
 enum Mufu { MUFU_RCP = 1, MUFU_RSQ, MUFU_SQRT, MUFU_EX2, MUFU_LG2, MUFU_SIN, MUFU_COS, MUFU_TANH, MUFU_RCP64H, MUFU_RSQ64H };
-enum IType { T_S32 = 1, T_U32, T_S64, T_U64 };
+enum IType { T_S32 = 1, T_U32, T_S64, T_U64, T_U16, T_S16, T_U8, T_S8 };
 
 inline bool Bop(int bop, bool a, bool b) { return bop == 0 ? (a && b) : bop == 1 ? (a || b) : (a != b); }
 inline bool HasMod(const DInst &d, const char *m) {

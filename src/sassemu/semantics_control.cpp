@@ -15,7 +15,7 @@ void ExecNOP(Cta &, Warp &, const DInst &, uint32_t) {}
 
 void ExecBRA(Cta &, Warp &w, const DInst &d, uint32_t m) {
     uint64_t t = (uint64_t)d.o[d.nops - 1].imm;
-    if (d.nops > 1 && d.o[0].kind == Operand::P) {  // BRA [!]P, target: a per-lane condition
+    if (d.nops > 1 && (d.o[0].kind == Operand::P || d.o[0].kind == Operand::UP)) {  // BRA [!]P / BRA.U [!]UP, target
         uint32_t keep = 0;
         SE_FOR_LANES(m, l) if (PV(w, d.o[0], l)) keep |= 1u << l;
         m = keep;
@@ -229,9 +229,9 @@ const std::vector<OpRow> &ControlRows() {
         {"EXIT", {}, nullptr, ExecEXIT, true, false},
         {"CALL", {M("REL", -1, 0), M("NOINC", -1, 0)}, nullptr, ExecBRA, true, false},
         {"RET", {M("REL", -1, 0), M("NODEC", -1, 0)}, nullptr, ExecRET, true, false},
-        {"BSSY", {}, nullptr, ExecBSSY, true, false},
-        {"BSYNC", {}, nullptr, ExecBSYNC, true, false},
-        {"BREAK", {}, nullptr, ExecBREAK, true, false},
+        {"BSSY", {M("RECONVERGENT", -1, 0), M("RELIABLE", -1, 0)}, nullptr, ExecBSSY, true, false},
+        {"BSYNC", {M("RECONVERGENT", -1, 0), M("RELIABLE", -1, 0)}, nullptr, ExecBSYNC, true, false},
+        {"BREAK", {M("RELIABLE", -1, 0)}, nullptr, ExecBREAK, true, false},
         {"BMOV", {M("32", -1, 0), M("CLEAR", 0, 1)}, nullptr, ExecBMOV, false, true},
         {"WARPSYNC", {M("ALL", -1, 0)}, nullptr, ExecWARPSYNC, true, false},
         {"BAR", {M("SYNC", 0, 0), M("DEFER_BLOCKING", -1, 0), M("RED", -1, 0), M("POPC", 0, 1), M("AND", 0, 2), M("OR", 0, 3), M("ARV", -3, 0)}, nullptr, ExecBAR, true, false},
@@ -241,6 +241,8 @@ const std::vector<OpRow> &ControlRows() {
         {"VOTEU", {M("ANY", 0, 0), M("ALL", 0, 1), M("EQ", 0, 2)}, [](DInst &d) { d.m[1] = 1; return Status::Ok(); }, ExecVOTE, false, false},
         {"MATCH", {M("ANY", 0, 0), M("ALL", 0, 1), M("U64", 1, 1), M("U32", 1, 0)}, nullptr, ExecMATCH, false, true},
         {"REDUX", {M("AND", 0, 0), M("OR", 0, 1), M("XOR", 0, 2), M("SUM", 0, 3), M("MIN", 0, 4), M("MAX", 0, 5), M("S32", 1, 1), M("U32", 1, 0)}, nullptr, ExecREDUX, false, true},
+        // sm_100: REDUX's min/max into a uniform register, a fixed-latency form
+        {"CREDUX", {M("MIN", 0, 4), M("MAX", 0, 5), M("S32", 1, 1), M("U32", 1, 0)}, nullptr, ExecREDUX, false, false},
     };
     return rows;
 }

@@ -1,5 +1,6 @@
-// Memory: global (LDG/STG), shared (LDS/STS), local (LDL/STL), constant (LDC), and the atomics
-// and reductions on global (ATOM/ATOMG/RED/REDG) and shared (ATOMS) memory.
+// Memory: global (LDG/STG), shared (LDS/STS), local (LDL/STL), generic (LD/ST: global, shared
+// or local by the address's window), constant (LDC), and the atomics and reductions on generic
+// (ATOM/RED), global (ATOMG/REDG) and shared (ATOMS) memory.
 //
 // Global memory is host memory: with bounds checking on, an access must fall inside a range the
 // device handed out or registered (or a module variable).  Every access must be aligned to its
@@ -14,8 +15,21 @@ namespace rndn::sassemu {
 
 namespace {
 
-enum Space { GLOBAL, SHARED, LOCAL };
-const char *SpaceName(Space s) { return s == GLOBAL ? "global" : s == SHARED ? "shared" : "local"; }
+enum Space { GLOBAL, SHARED, LOCAL, GENERIC };
+const char *SpaceName(Space s) { return s == GLOBAL ? "global" : s == SHARED ? "shared" : s == LOCAL ? "local" : "generic"; }
+
+// A generic address: the space its window says and the offset in it (see internal.h).
+Space Window(uint64_t *a) {
+    if (*a - kSharedWindow < kWindowSize) {
+        *a -= kSharedWindow;
+        return SHARED;
+    }
+    if (*a - kLocalWindow < kWindowSize) {
+        *a -= kLocalWindow;
+        return LOCAL;
+    }
+    return GLOBAL;
+}
 
 uint64_t Addr64(const Cta &c, const Warp &w, const Operand &o, int l) {
     (void)c;
@@ -50,6 +64,7 @@ bool InRanges(Cta &c, uint64_t a, uint32_t n) {
 // Host pointer for an access, or nullptr after reporting the error.
 uint8_t *Resolve(Cta &c, Warp &w, const DInst &d, int l, Space sp, uint64_t a, uint32_t n, const char *what) {
     char buf[160];
+    if (sp == GENERIC) sp = Window(&a);
     if ((a & (n - 1)) != 0) {  // n is a power of two
         std::snprintf(buf, sizeof buf, "misaligned %s %s of %u bytes at 0x%" PRIx64, SpaceName(sp), what, n, a);
         c.Fail(w, l, d, buf);
@@ -70,6 +85,7 @@ uint8_t *Resolve(Cta &c, Warp &w, const DInst &d, int l, Space sp, uint64_t a, u
                 return nullptr;
             }
             return c.shared.data() + a;
+        case GENERIC: return nullptr;  // resolved above
         case LOCAL:
             if (a + n > c.local_bytes) {
                 std::snprintf(buf, sizeof buf, "out-of-bounds local %s of %u bytes at 0x%" PRIx64 " (%" PRIu64 " bytes per thread)", what, n, a, c.local_bytes);
@@ -92,7 +108,7 @@ void ExecLoad(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     int sz = d.m[0] ? d.m[0] : 5;
     uint32_t n = SizeBytes(sz);
     SE_FOR_LANES(m, l) {
-        uint64_t a = SP == GLOBAL ? Addr64(c, w, d.o[1], l) : Addr32(w, d.o[1], l);
+        uint64_t a = SP == GLOBAL || SP == GENERIC ? Addr64(c, w, d.o[1], l) : Addr32(w, d.o[1], l);
         const uint8_t *p = Resolve(c, w, d, l, SP, a, n, "load");
         if (!p) return;
         uint32_t v[4] = {0, 0, 0, 0};
@@ -123,7 +139,7 @@ void ExecStore(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     int sz = d.m[0] ? d.m[0] : 5;
     uint32_t n = SizeBytes(sz);
     SE_FOR_LANES(m, l) {
-        uint64_t a = SP == GLOBAL ? Addr64(c, w, d.o[0], l) : Addr32(w, d.o[0], l);
+        uint64_t a = SP == GLOBAL || SP == GENERIC ? Addr64(c, w, d.o[0], l) : Addr32(w, d.o[0], l);
         uint8_t *p = Resolve(c, w, d, l, SP, a, n, "store");
         if (!p) return;
         uint32_t v[4];
@@ -244,7 +260,7 @@ void ExecAtom(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     bool is64 = type == AT_U64 || type == AT_S64 || type == AT_F64;
     uint32_t n = is64 ? 8 : 4;
     SE_FOR_LANES(m, l) {
-        uint64_t a = SP == GLOBAL ? Addr64(c, w, d.o[ai], l) : Addr32(w, d.o[ai], l);
+        uint64_t a = SP == GLOBAL || SP == GENERIC ? Addr64(c, w, d.o[ai], l) : Addr32(w, d.o[ai], l);
         uint8_t *p = Resolve(c, w, d, l, SP, a, n, "atomic");
         if (!p) return;
         uint64_t v = 0, cmp = 0;
@@ -255,9 +271,13 @@ void ExecAtom(Cta &c, Warp &w, const DInst &d, uint32_t m) {
             v = is64 ? Raw64(c, w, d.o[ai + 1], l) : Raw(c, w, d.o[ai + 1], l);
         }
         bool swapped = false;
-        uint64_t old = SP == GLOBAL ? Apply<true>(p, is64, op, type, v, cmp, &swapped) : Apply<false>(p, is64, op, type, v, cmp, &swapped);
+        // global memory is shared with the other workers' CTAs: the host's atomics
+        bool host_atomic = SP == GLOBAL || (SP == GENERIC && (p < c.shared.data() || p >= c.shared.data() + c.shared.size()) &&
+                                            (p < c.local.data() || p >= c.local.data() + c.local.size()));
+        uint64_t old = host_atomic ? Apply<true>(p, is64, op, type, v, cmp, &swapped) : Apply<false>(p, is64, op, type, v, cmp, &swapped);
         if (di >= 0) {
-            if (op == A_CAST) W32(w, d.o[di].reg, l, swapped ? 1 : 0);
+            if (op == A_CAST && d.o[di].kind == Operand::P) WP(w, d.o[di].reg, l, swapped);
+            else if (op == A_CAST) W32(w, d.o[di].reg, l, swapped ? 1 : 0);
             else if (is64) W64(w, d.o[di].reg, l, old);
             else W32(w, d.o[di].reg, l, (uint32_t)old);
         }
@@ -277,7 +297,7 @@ Status PrepAtom(DInst &d) {
     if (HasMod(d, "POPC")) d.m[0] = A_POPC_INC;
     d.m[3] = -1;
     for (int i = ai - 1; i >= 0; --i)
-        if (d.o[i].kind == Operand::R) {
+        if (d.o[i].kind == Operand::R || (d.o[i].kind == Operand::P && HasMod(d, "CAST"))) {  // sm_100: ATOMS.CAST P, [..]
             d.m[3] = i;
             break;
         }
@@ -317,17 +337,17 @@ static const std::vector<ModDef> kAtomMods = {
 const std::vector<OpRow> &MemoryRows() {
     static const std::vector<OpRow> rows = {
         {"LDG", kMemMods, nullptr, ExecLoad<GLOBAL>, false, true},
-        {"LD", kMemMods, nullptr, ExecLoad<GLOBAL>, false, true},
+        {"LD", kMemMods, nullptr, ExecLoad<GENERIC>, false, true},
         {"STG", kMemMods, nullptr, ExecStore<GLOBAL>, false, true},
-        {"ST", kMemMods, nullptr, ExecStore<GLOBAL>, false, true},
+        {"ST", kMemMods, nullptr, ExecStore<GENERIC>, false, true},
         {"LDS", kMemMods, nullptr, ExecLoad<SHARED>, false, true},
         {"STS", kMemMods, nullptr, ExecStore<SHARED>, false, true},
         {"LDL", kMemMods, nullptr, ExecLoad<LOCAL>, false, true},
         {"STL", kMemMods, nullptr, ExecStore<LOCAL>, false, true},
         {"LDC", kMemMods, nullptr, ExecLDC, false, true},
-        {"ATOM", kAtomMods, PrepAtom, ExecAtom<GLOBAL>, false, true},
+        {"ATOM", kAtomMods, PrepAtom, ExecAtom<GENERIC>, false, true},
         {"ATOMG", kAtomMods, PrepAtom, ExecAtom<GLOBAL>, false, true},
-        {"RED", kAtomMods, PrepAtom, ExecAtom<GLOBAL>, false, true},
+        {"RED", kAtomMods, PrepAtom, ExecAtom<GENERIC>, false, true},
         {"REDG", kAtomMods, PrepAtom, ExecAtom<GLOBAL>, false, true},
         {"ATOMS", kAtomMods, PrepAtom, ExecAtom<SHARED>, false, true},
     };

@@ -42,6 +42,7 @@ inline uint32_t Special(const Cta &c, const Warp &w, int sr, int l) {
         case SR_VIRTID: return 0;
         case SR_VIRTUALSMID: return 0;
         case SR_CGACTAID: return 0;
+        case SR_SWINHI: return (uint32_t)(kSharedWindow >> 32);
         default: return 0;
     }
 }

@@ -84,7 +84,7 @@ int Hazards(Device &dev, const std::vector<uint8_t> &cubin, const Case &c, std::
 TEST(HazardMutation, MutatedControlCodesAreCaught) {
     Device &dev = DeviceFor(1);
     Tally stall, wait;
-    for (const char *arch : {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"}) {
+    for (const char *arch : {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"}) {
         for (const Case &c : Cases()) {
             std::vector<uint8_t> bytes = ReadBytes(std::string("build/corpus/") + arch + "/" + c.file + ".cubin");
             ASSERT_FALSE(bytes.empty()) << arch << " " << c.file << " (make corpus)";
