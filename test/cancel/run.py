@@ -251,9 +251,17 @@ SELECT pg_sleep(0.3);
         if pid is None:
             victim.kill()
             return False, "the victim query was never seen running"
+        # the canceller is connected beforehand, so that its own start-up (a new process and
+        # backend, tens of ms on a loaded machine) is not counted as the cancel's latency
+        sender = subprocess.Popen(["psql", "-X", "-q", "-A", "-t", "-d", ARGS.db], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        sender.stdin.write("SELECT 'ready';\n")
+        sender.stdin.flush()
+        sender.stdout.readline()
         time.sleep(0.4)
         sent = time.time()
-        psql(f"SELECT pg_cancel_backend({pid});")
+        sender.stdin.write(f"SELECT pg_cancel_backend({pid});\n")
+        sender.stdin.flush()
         # the victim's stderr gets the error; read until the check marker shows the session went on
         out_lines = []
         err_text = ""
@@ -267,6 +275,8 @@ SELECT pg_sleep(0.3);
                 break
         else:
             got = None
+        sender.stdin.close()
+        sender.wait(timeout=60)
         rest_err = victim.stderr.read()
         out = victim.stdout.read()
         victim.wait(timeout=60)

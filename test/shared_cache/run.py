@@ -191,10 +191,12 @@ def main():
         # a reader still holding columns while another backend's query finds them stale: the
         # columns are retired (kept), the reader's rows are its snapshot's, and they are freed
         # afterwards.  The cursor's result columns are the cached input columns themselves (no
-        # filter, no order: zero copy), so the open cursor holds their pins.
+        # filter, no order: zero copy), so the open cursor holds their pins.  A cursor over a
+        # table's plain rows keeps PostgreSQL's plan (it may serve WHERE CURRENT OF); the empty
+        # UNION ALL branch, which the planner drops, leaves the plain scan to rndn.
         c.sql(QUERY.format(t="t4"))
         c.sql(QUERY.format(t="t4"))
-        cursor_sql = "SELECT a, b FROM t4"
+        cursor_sql = "SELECT a, b FROM t4 UNION ALL SELECT a, b FROM t4 WHERE false"
         expected = c.sql("SET rndn.enabled = off; " + cursor_sql)
         holder = subprocess.Popen(["psql", "-X", "-q", "-A", "-t", "-F", "|", "-d", "rndn_shared_cache"],
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
