@@ -4,6 +4,8 @@
 
 #include "planner_hook/translator.h"
 
+#include "utils/timestamp.h"
+
 #include <clocale>
 
 #include "catalog/pg_collation.h"
@@ -105,6 +107,21 @@ Expected<std::string> Translator::ScalarLiteral(Oid type, Datum d, bool isnull, 
             j2date(v + POSTGRES_EPOCH_JDATE, &y, &m, &dd);
             if (y < 1 || y > 9999) return Unsup(node, "date constant out of 0001..9999");
             std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", y, m, dd);
+            return std::string(buf);
+        }
+        case TIMESTAMPOID: {
+            // HorseIR's dt literal: YYYY-MM-DDTHH:MM:SS.mmm (years 0001..9999, milliseconds)
+            const Timestamp v = DatumGetTimestamp(d);
+            if (TIMESTAMP_NOT_FINITE(v)) return Unsup(node, "infinite timestamp constant");
+            if (v % 1000 != 0) return Unsup(node, "timestamp constant with microseconds");
+            constexpr int64 kDay = USECS_PER_DAY;
+            const int64 days = v / kDay - (v % kDay < 0 ? 1 : 0);
+            const int64 us = v - days * kDay;
+            int y, m, dd;
+            j2date((int)(days + POSTGRES_EPOCH_JDATE), &y, &m, &dd);
+            if (y < 1 || y > 9999) return Unsup(node, "timestamp constant out of 0001..9999");
+            std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03d", y, m, dd, (int)(us / USECS_PER_HOUR),
+                          (int)(us / USECS_PER_MINUTE % 60), (int)(us / USECS_PER_SEC % 60), (int)(us / 1000 % 1000));
             return std::string(buf);
         }
         case TEXTOID:
@@ -228,7 +245,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
         Expr *arg = (Expr *)list_nth(args, i);
         // Constant arguments of LIKE / substring / extract are read directly below.
         if ((row->kind == FnKind::LIKE || row->kind == FnKind::NOTLIKE || row->kind == FnKind::SUBSTR) && i > 0) continue;
-        if (row->kind == FnKind::EXTRACT && i == 0) continue;
+        if ((row->kind == FnKind::EXTRACT || row->kind == FnKind::TRUNC) && i == 0) continue;
         if ((row->kind == FnKind::DATE_TS && i == 1) || (row->kind == FnKind::TS_DATE && i == 0)) continue;
         if (row->kind == FnKind::ROUND && i == 1) continue;
         RNDN_ASSIGN_OR_RETURN(Col c, X(arg, ctx));
@@ -261,6 +278,8 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             break;
         }
         case FnKind::UNARY:
+            // characters counted as UTF-8: exact in a UTF-8 database, elsewhere ASCII text only
+            if ((row->flags & F_CHARS) && GetDatabaseEncoding() != PG_UTF8) ascii_guard_ = true;
             out.var = Emit("@" + std::string(row->builtin) + "(" + a[0].var + ")");
             out.scale = a[0].scale;
             break;
@@ -362,14 +381,36 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             std::string fs(field);
             pfree(field);
             std::transform(fs.begin(), fs.end(), fs.begin(), ::tolower);
+            const bool ts = exprType((Node *)lsecond(args)) == TIMESTAMPOID;
             std::string b;
             if (fs == "year") b = "date_year";
             else if (fs == "month") b = "date_month";
             else if (fs == "day") b = "date_day";
-            else return Unsup(ctx.node, "extract(" + fs + ")");
+            else if (fs == "hour" && ts) b = "time_hour";
+            else if (fs == "minute" && ts) b = "time_minute";
+            else return Unsup(ctx.node, "extract(" + fs + ") of " + TypeName(exprType((Node *)lsecond(args))));
             std::string p = Emit("@" + b + "(" + a[0].var + ")");
+            if (result_type == FLOAT8OID) {  // date_part
+                out.var = Emit("check_cast(" + p + ", f64)");
+                break;
+            }
             out.var = Emit("check_cast(" + p + ", dec128<0>)");
             out.scale = 0;
+            break;
+        }
+        case FnKind::TRUNC: {
+            // date_trunc('unit', timestamp): the unit as PostgreSQL spells it canonically
+            Expr *f = (Expr *)linitial(args);
+            if (!IsA(f, Const) || ((Const *)f)->constisnull) return Unsup(ctx.node, "date_trunc with a non-constant unit");
+            char *unit = TextDatumGetCString(((Const *)f)->constvalue);
+            std::string us(unit);
+            pfree(unit);
+            std::transform(us.begin(), us.end(), us.begin(), ::tolower);
+            static const char *const kUnits[] = {"microseconds", "milliseconds", "second", "minute", "hour",
+                                                 "day",          "week",         "month",  "quarter", "year"};
+            if (std::find_if(std::begin(kUnits), std::end(kUnits), [&](const char *k) { return us == k; }) == std::end(kUnits))
+                return Unsup(ctx.node, "date_trunc('" + us + "')");
+            out.var = Emit("@" + std::string(row->builtin) + "(" + a[0].var + ", `" + us + ":sym)");
             break;
         }
     }

@@ -55,8 +55,8 @@ namespace rndn::plan::internal {
 // ---------------------------------------------------------------------------------------------
 // The function table (pg_functions.def)
 
-enum class FnKind : uint8_t { BINARY, UNARY, CAST, RELABEL, LIKE, NOTLIKE, SUBSTR, EXTRACT, DATE_TS, TS_DATE, ROUND };
-enum : unsigned { F_DIV = 1, F_NZCONST = 2, F_ORDERED = 4, F_EQ = 8 };
+enum class FnKind : uint8_t { BINARY, UNARY, CAST, RELABEL, LIKE, NOTLIKE, SUBSTR, EXTRACT, DATE_TS, TS_DATE, ROUND, TRUNC };
+enum : unsigned { F_DIV = 1, F_NZCONST = 2, F_ORDERED = 4, F_EQ = 8, F_CHARS = 16 };
 
 struct FnRow {
     const char *prosrc;
@@ -76,6 +76,7 @@ struct FnRow {
 #define DATE_TS FnKind::DATE_TS
 #define TS_DATE FnKind::TS_DATE
 #define ROUND FnKind::ROUND
+#define TRUNC FnKind::TRUNC
 #define RNDN_PGFN(src, kind, builtin, flags) {src, kind, builtin, flags},
 inline constexpr FnRow kFnRows[] = {
 #include "planner_hook/pg_functions.def"
@@ -93,6 +94,7 @@ inline constexpr FnRow kFnRows[] = {
 #undef DATE_TS
 #undef TS_DATE
 #undef ROUND
+#undef TRUNC
 
 inline const std::unordered_map<std::string, const FnRow *> &FnTable() {
     static const std::unordered_map<std::string, const FnRow *> table = [] {
@@ -168,6 +170,7 @@ inline std::optional<std::string> HirType(Oid type, int scale) {
         case FLOAT4OID: return "f32";
         case FLOAT8OID: return "f64";
         case DATEOID: return "date";
+        case TIMESTAMPOID: return "dt";  // int64 microseconds since 2000-01-01, as PostgreSQL stores it
         case TEXTOID:
         case VARCHAROID:
         case BPCHAROID: return "str";
