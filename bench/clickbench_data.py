@@ -7,8 +7,9 @@ plausible web-analytics distributions, deterministic for a (rows, seed) pair.
 The real data set is 100 M page views of a Russian web-analytics service (2013-07); this one has
 its shape at any size: Zipf-skewed counters, users, regions, URLs and search phrases (so the
 benchmark's top-10 queries have clear winners), most text columns empty, Cyrillic titles and
-phrases (character counts differ from byte counts), July 2013 timestamps (EventTime unique
-while rows <= 31 days of seconds, so ORDER BY EventTime has one answer), CounterID 62 frequent
+phrases (character counts differ from byte counts), July 2013 timestamps (a quarter on 14-15
+July; EventTime unique while the table fits the month's seconds, so ORDER BY EventTime has one
+answer), CounterID 62 frequent
 (the benchmark's dashboard queries filter on it), one user 435090932899640449, and URL/Referer
 hashes that hit the constants of queries 41 and 42.  Imported by test/clickbench/run.py and
 bench/clickbench.py.
@@ -154,8 +155,15 @@ def generate(rows, seed=1):
     def sparse(pool, p_nonempty):
         return [rng.choice(pool) if rng.random() < p_nonempty else "" for _ in range(rows)]
 
-    if rows <= MONTH_SECONDS:
-        seconds = rng.sample(range(MONTH_SECONDS), rows)
+    # A quarter of the page views fall on the busy weekend of 14-15 July (query 43's window),
+    # the rest over the month; each second used once while the table is small enough.
+    busy_from, busy_len = 13 * 86400, 2 * 86400
+    n_busy = min(rows // 4, busy_len)
+    if rows - n_busy <= MONTH_SECONDS - busy_len:
+        seconds = rng.sample(range(busy_from, busy_from + busy_len), n_busy)
+        seconds += [s if s < busy_from else s + busy_len
+                    for s in rng.sample(range(MONTH_SECONDS - busy_len), rows - n_busy)]
+        rng.shuffle(seconds)
     else:
         seconds = [rng.randrange(MONTH_SECONDS) for _ in range(rows)]
     event_time = [START + datetime.timedelta(seconds=s) for s in seconds]

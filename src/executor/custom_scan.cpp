@@ -223,6 +223,7 @@ Datum ToDatum(const hir::Vector &v, int64 i, Oid type, int32 typmod) {
         case INT8OID: return Int64GetDatum(IntAt(v, i));
         case DATEOID: return DateADTGetDatum((DateADT)IntAt(v, i));
         case TIMESTAMPOID: return TimestampGetDatum((Timestamp)IntAt(v, i));
+        case TIMESTAMPTZOID: return TimestampTzGetDatum((TimestampTz)IntAt(v, i));
         case FLOAT4OID: return Float4GetDatum((float4)FloatAt(v, i));
         case FLOAT8OID: return Float8GetDatum(FloatAt(v, i));
         case NUMERICOID: {

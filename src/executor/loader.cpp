@@ -198,7 +198,8 @@ Status InitBuilder(ColumnBuilder &b, Relation rel, int attnum, HostAllocator &al
         case FLOAT8OID: b.hir_type = hir::TypeKind::F64; break;
         case DATEOID: b.hir_type = hir::TypeKind::DATE; break;
         // int64 microseconds since 2000-01-01, infinities as INT64_MIN/MAX: HorseIR's dt
-        case TIMESTAMPOID: b.hir_type = hir::TypeKind::DT; break;
+        case TIMESTAMPOID:
+        case TIMESTAMPTZOID: b.hir_type = hir::TypeKind::DT; break;
         case NUMERICOID:
             b.scale = NumericTypmodScale(att->atttypmod);
             b.hir_type = hir::Type::Decimal(hir::TypeKind::DEC128, b.scale);
@@ -256,6 +257,7 @@ inline bool AppendFast(ColumnBuilder &b, Datum d, bool isnull) {
         case DATEOID: *(int32 *)slot = DatumGetDateADT(d); break;
         case INT8OID: *(int64 *)slot = DatumGetInt64(d); break;
         case TIMESTAMPOID: *(int64 *)slot = DatumGetTimestamp(d); break;
+        case TIMESTAMPTZOID: *(int64 *)slot = DatumGetTimestampTz(d); break;
         case FLOAT8OID: *(float8 *)slot = DatumGetFloat8(d); break;
         case NUMERICOID: {
             __int128 v;
@@ -284,6 +286,7 @@ Status Append(ColumnBuilder &b, HostAllocator &alloc, Datum d, bool isnull) {
                 case INT4OID: *(int32 *)slot = DatumGetInt32(d); break;
                 case INT8OID: *(int64 *)slot = DatumGetInt64(d); break;
                 case TIMESTAMPOID: *(int64 *)slot = DatumGetTimestamp(d); break;
+                case TIMESTAMPTZOID: *(int64 *)slot = DatumGetTimestampTz(d); break;
                 case FLOAT4OID: *(float4 *)slot = DatumGetFloat4(d); break;
                 case FLOAT8OID: *(float8 *)slot = DatumGetFloat8(d); break;
                 case DATEOID: *(int32 *)slot = DatumGetDateADT(d); break;
@@ -531,6 +534,7 @@ Put PutValue(const ColumnPlan &c, size_t k, int64_t row, Datum d, bool isnull, R
             case INT4OID: *(int32 *)slot = DatumGetInt32(d); break;
             case INT8OID: *(int64 *)slot = DatumGetInt64(d); break;
             case TIMESTAMPOID: *(int64 *)slot = DatumGetTimestamp(d); break;
+            case TIMESTAMPTZOID: *(int64 *)slot = DatumGetTimestampTz(d); break;
             case FLOAT4OID: *(float4 *)slot = DatumGetFloat4(d); break;
             case FLOAT8OID: *(float8 *)slot = DatumGetFloat8(d); break;
             case DATEOID: *(int32 *)slot = DatumGetDateADT(d); break;

@@ -420,8 +420,8 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const std::string *group_va
         // Text compares bytewise in the interpreter: only under a C collation.
         if (IsTextType(at) && !ByteOrderCollation(a->inputcollid))
             return Unsup(node, name + "(" + TypeName(at) + ") under a non-C collation");
-        if (!IsIntType(at) && at != NUMERICOID && at != FLOAT4OID && at != FLOAT8OID && at != DATEOID && at != TIMESTAMPOID &&
-            !IsTextType(at))
+        if (!IsIntType(at) && at != NUMERICOID && at != FLOAT4OID && at != FLOAT8OID && at != DATEOID &&
+            at != TIMESTAMPOID && at != TIMESTAMPTZOID && !IsTextType(at))
             return Unsup(node, name + "(" + TypeName(at) + ")");
     } else {
         return Unsup(node, "aggregate " + name);

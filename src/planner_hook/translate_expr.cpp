@@ -109,8 +109,10 @@ Expected<std::string> Translator::ScalarLiteral(Oid type, Datum d, bool isnull, 
             std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", y, m, dd);
             return std::string(buf);
         }
-        case TIMESTAMPOID: {
-            // HorseIR's dt literal: YYYY-MM-DDTHH:MM:SS.mmm (years 0001..9999, milliseconds)
+        case TIMESTAMPOID:
+        case TIMESTAMPTZOID: {
+            // HorseIR's dt literal: YYYY-MM-DDTHH:MM:SS.mmm (years 0001..9999, milliseconds); a
+            // timestamptz constant gives its UTC instant, as timestamptz columns hold it
             const Timestamp v = DatumGetTimestamp(d);
             if (TIMESTAMP_NOT_FINITE(v)) return Unsup(node, "infinite timestamp constant");
             if (v % 1000 != 0) return Unsup(node, "timestamp constant with microseconds");

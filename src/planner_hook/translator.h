@@ -170,7 +170,9 @@ inline std::optional<std::string> HirType(Oid type, int scale) {
         case FLOAT4OID: return "f32";
         case FLOAT8OID: return "f64";
         case DATEOID: return "date";
-        case TIMESTAMPOID: return "dt";  // int64 microseconds since 2000-01-01, as PostgreSQL stores it
+        case TIMESTAMPOID:    // int64 microseconds since 2000-01-01, as PostgreSQL stores it;
+        case TIMESTAMPTZOID:  // timestamptz: the same count in UTC (the session TimeZone only
+            return "dt";      // enters extract/date_trunc/casts, which have other prosrcs)
         case TEXTOID:
         case VARCHAROID:
         case BPCHAROID: return "str";

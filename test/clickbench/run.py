@@ -3,7 +3,9 @@
 
     run.py [--rows N] [--seed S] [--db NAME] [--locale L] [--device D] [--queries 1,2,...]
 
-Needs PGHOST/PGPORT/PGUSER of a running cluster with rndn preloaded (tools/pgcluster.sh).
+queries.sql holds the 43 queries of ClickBench's postgresql/queries.sql verbatim, one per line
+(the benchmark defines them; query N is line N).  Needs PGHOST/PGPORT/PGUSER of a running
+cluster with rndn preloaded (tools/pgcluster.sh).
 Per query, one line 'clickbench qN: ok|FAILED ...'; then a summary; exit 1 on any failure.
 
 A query passes when

@@ -99,6 +99,11 @@ CREATE TABLE tsb (k int, t timestamp);
 INSERT INTO tsb SELECT i, TIMESTAMP '2013-07-01 00:00:00' + (i * 37) * INTERVAL '1 second'
   FROM generate_series(1, 20000) AS i;
 
+CREATE TABLE tz (id int, t timestamptz);
+INSERT INTO tz VALUES (1, '2013-07-14 10:15:30.25+04'), (2, '2013-03-31 01:30:00 UTC'), (3, NULL),
+  (4, 'infinity'), (5, '1969-12-31 23:59:59.5-08'), (6, '0044-03-15 12:00:00+00 BC'),
+  (7, '2013-07-14 06:15:30.25+00'), (8, '2013-10-27 00:59:59.999999 UTC');
+
 CREATE MATERIALIZED VIEW mv_unpopulated AS SELECT k, g FROM big WITH NO DATA;
 CREATE MATERIALIZED VIEW mv_populated AS SELECT k, g, s FROM big WHERE k < 50;
 
@@ -587,3 +592,16 @@ SELECT length(t) % 3 AS k, avg(length(t)), count(*) FROM nums GROUP BY k ORDER B
 SELECT length(v), count(*) FROM nums WHERE v IS NOT NULL GROUP BY 1 ORDER BY 1;
 -- query: text_length_of_empty_table
 SELECT max(length(s)) FROM ts_empty;
+-- query: tz_load_and_output_session_zone
+SET TimeZone = 'Europe/Berlin';
+SELECT id, t FROM tz ORDER BY id;
+-- query: tz_compare_order_group
+SELECT t, count(*) FROM tz WHERE t >= '2013-07-14 06:15:30.25+00' OR t < '1970-01-01' GROUP BY t ORDER BY t;
+-- query: tz_min_max_distinct
+SELECT min(t), max(t), count(DISTINCT t) FROM tz;
+-- query: tz_extract
+-- fallback: extract on timestamptz depends on the session TimeZone (not translated yet)
+SELECT id, extract(hour FROM t) FROM tz ORDER BY id;
+-- query: tz_date_trunc
+-- fallback: date_trunc on timestamptz depends on the session TimeZone (not translated yet)
+SELECT id, date_trunc('day', t) FROM tz ORDER BY id;
