@@ -12,8 +12,8 @@ cluster at the end.  Each engine runs a query 1 + --repeat times in one session:
 first run in a new session (rndn: every column loaded from the heap), "warm" the median of the
 others.  DuckDB reads the same TSV into an in-memory table of the same types and runs the same
 query text on all cores.  The last column says whether rndn ran the query at the root of its
-plan, and whether its rows equal PostgreSQL's (rows compared as sorted lines: the benchmark's
-LIMIT queries may cut ties differently; test/clickbench/run.py checks those exactly).
+plan, and whether its rows are PostgreSQL's or another valid answer (test/clickbench/run.py's
+comparison: the benchmark's LIMIT queries may cut ties differently).
 """
 import argparse
 import os
@@ -25,14 +25,16 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
+sys.path.insert(0, os.path.join(ROOT, "test", "clickbench"))
 import clickbench_data  # noqa: E402
+import run as clickbench_test  # noqa: E402  (test/clickbench/run.py: its tie-aware comparison)
 
 QUERIES = os.path.join(ROOT, "test", "clickbench", "queries.sql")
 
 
 def psql(env, db, script, settings, check=False):
     e = dict(env, PGOPTIONS=" ".join(f"-c {k}={v}" for k, v in settings.items()))
-    p = subprocess.run(["psql", "-X", "-q", "-A", "-t", "-d", db, "-v", "ON_ERROR_STOP=1"], input=script,
+    p = subprocess.run(["psql", "-X", "-q", "-A", "-F", "\t", "-t", "-d", db, "-v", "ON_ERROR_STOP=1"], input=script,
                        capture_output=True, text=True, env=e)
     if check and p.returncode != 0:
         sys.exit(p.stderr)
@@ -47,7 +49,7 @@ def session_times(env, db, sql, rndn, runs):
         return None, p.stderr.strip().splitlines()[-1] if p.stderr.strip() else "failed"
     chunks = p.stdout.split("@@run ")[1:]
     times = [sum(float(x) for x in re.findall(r"^Time: ([0-9.]+) ms", c, re.M)) for c in chunks]
-    rows = sorted(l for l in chunks[-1].splitlines()[1:] if not l.startswith("Time: "))
+    rows = "".join(l + "\n" for l in chunks[-1].splitlines()[1:] if not l.startswith("Time: "))
     return times, rows
 
 
@@ -104,6 +106,7 @@ def main():
         for line in f:
             k, v = line.replace("export ", "").strip().split("=", 1)
             env[k] = v
+            os.environ[k] = v  # the test's comparison connects with os.environ
     try:
         db, tsv = ensure_data(env, args.rows, args.seed, args.reload)
         con = None if args.no_duckdb else duck_load(tsv)
@@ -119,19 +122,25 @@ def main():
             for name, rndn in (("pg", "off"), ("rndn", "on")):
                 times, out = session_times(env, db, sql, rndn, 1 + args.repeat)
                 row[name] = (times[0], statistics.median(times[1:])) if times else (None, None)
-                rows[name] = out
+                rows[name] = out if times else None
             if con is not None:
                 duck_time(con, sql)
                 row["duck"] = statistics.median(duck_time(con, sql) for _ in range(args.repeat))
             plan = psql(env, db, f"EXPLAIN (COSTS OFF) {sql}", {"rndn.force": "on"}).stdout.strip().splitlines()
             root = bool(plan) and plan[0].strip().startswith("Custom Scan (rndn)")
-            same = rows["pg"] == rows["rndn"]
+            if rows["pg"] is None or rows["rndn"] is None:
+                verdict = ", failed"
+            elif rows["pg"] == rows["rndn"]:
+                verdict = ""
+            else:
+                why = clickbench_test.compare(db, q, sql, rows["pg"], rows["rndn"], {"rndn.force": "on"})
+                verdict = ", another valid answer (ties)" if not why else f", WRONG: {why}"
             fmt = lambda v: f"{v:9.1f}" if v is not None else f"{'error':>9}"
             ratio = lambda a, b: f"{a / b:8.2f}" if a and b else f"{'-':>8}"
             print(f"{'Q' + str(q):>5} {fmt(row['pg'][1])} {fmt(row['rndn'][0])} {fmt(row['rndn'][1])} "
                   f"{ratio(row['pg'][1], row['rndn'][1])} {ratio(row['pg'][1], row['rndn'][0])} "
                   f"{fmt(row.get('duck'))} {ratio(row.get('duck'), row['rndn'][1]):>9}  "
-                  f"{'root' if root else 'PostgreSQL plan'}{'' if same else ', rows differ (ties?)'}", flush=True)
+                  f"{'root' if root else 'PostgreSQL plan'}{verdict}", flush=True)
     finally:
         subprocess.run(["tools/pgcluster.sh", "stop"])
 
