@@ -5,7 +5,8 @@
   3. a throwaway PostgreSQL 15 cluster (tools/pgcluster.sh) preloading rndn, then
      pg_regress (make installcheck), isolation specs (test/isolation), the differential SQL
      cases (test/differential: the correctness contract, rndn off vs on), the random and the
-     sqlsmith differential batches (test/differential/random_sql.py), and TPC-H at SF 0.01:
+     sqlsmith differential batches (test/differential/random_sql.py), ClickBench's 43 queries
+     on a generated hits table (test/clickbench), and TPC-H at SF 0.01:
      the official-answer check of PostgreSQL's own results and the rndn on/off differential
   4. the server log must show no backend killed by a signal
   5. PostgreSQL's own regression suite (Debian's postgresql-15 source, tools/pgregress-src.sh)
@@ -17,7 +18,8 @@ failure.  A fuzz target that reaches fewer than FUZZ_MIN_COVERAGE edges exercise
 fails.
 
 Prints 'N passed, M failed, K skipped' last; exits non-zero on any failure; always stops the
-cluster.  Each group can be run alone: run_all.py [unit] [fuzz] [sql] [tpch] [pgregress].
+cluster.  Each group can be run alone: run_all.py [unit] [fuzz] [sql] [clickbench] [tpch] [pgregress]
+(sql includes clickbench).
 """
 import glob
 import os
@@ -369,6 +371,24 @@ def cancel(cluster):
         record("cancel", "failed", (p.stdout + p.stderr)[-2000:])
 
 
+# ClickBench's 43 queries on a generated hits table (test/clickbench/run.py): C.UTF-8, rndn off
+# against on, each at the root of its plan unless test/clickbench/fallbacks.txt lists it.
+CLICKBENCH_ROWS = os.environ.get("RNDN_CLICKBENCH_ROWS", "20000")
+
+
+def clickbench(cluster):
+    section(f"ClickBench (43 queries, {CLICKBENCH_ROWS} generated rows, C.UTF-8)")
+    p = run([PY, "test/clickbench/run.py", "--rows", CLICKBENCH_ROWS], env=cluster.env, timeout=1800)
+    for line in p.stdout.splitlines():
+        m = re.match(r"^(clickbench q\d+): (ok|FAILED)(.*)$", line)
+        if m:
+            record(m.group(1), "passed" if m.group(2) == "ok" else "failed", m.group(3).strip())
+        elif line.startswith("clickbench:"):
+            print("  " + line)
+    if p.returncode != 0 and "FAILED" not in p.stdout:
+        record("clickbench", "failed", (p.stdout + p.stderr)[-2000:])
+
+
 def tpch(cluster):
     section(f"TPC-H SF {SF}")
     p = run(["tools/tpch.sh", "load", SF], env=cluster.env, timeout=3600)
@@ -442,7 +462,7 @@ def main():
             if p.returncode != 0:
                 record("fuzz build", "failed", p.stderr[-2000:])
         fuzz_tests()
-    if "sql" in groups or "tpch" in groups:
+    if "sql" in groups or "tpch" in groups or "clickbench" in groups:
         try:
             with Cluster() as cluster:
                 if "sql" in groups:
@@ -452,6 +472,8 @@ def main():
                     random_sql(cluster)
                     sqlsmith(cluster)
                     cancel(cluster)
+                if "sql" in groups or "clickbench" in groups:
+                    clickbench(cluster)
                 if "tpch" in groups:
                     tpch(cluster)
                 section("server log")

@@ -14,6 +14,7 @@ extern "C" {
 #include "nodes/extensible.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
+#include "utils/timestamp.h"
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 }
@@ -191,7 +192,8 @@ int64 IntAt(const hir::Vector &v, int64 i) {
         case hir::TypeKind::I32:
         case hir::TypeKind::DATE:
         case hir::TypeKind::MONTH: return v.Data<int32_t>()[i];
-        case hir::TypeKind::I64: return v.Data<int64_t>()[i];
+        case hir::TypeKind::I64:
+        case hir::TypeKind::DT: return v.Data<int64_t>()[i];
         default: return 0;
     }
 }
@@ -256,6 +258,8 @@ Datum ToDatum(const hir::Vector &v, int64 i, Oid type, int32 typmod) {
         case INT4OID: return Int32GetDatum((int32)IntAt(v, i));
         case INT8OID: return Int64GetDatum(IntAt(v, i));
         case DATEOID: return DateADTGetDatum((DateADT)IntAt(v, i));
+        case TIMESTAMPOID: return TimestampGetDatum((Timestamp)IntAt(v, i));
+        case TIMESTAMPTZOID: return TimestampTzGetDatum((TimestampTz)IntAt(v, i));
         case FLOAT4OID: return Float4GetDatum((float4)FloatAt(v, i));
         case FLOAT8OID: return Float8GetDatum(FloatAt(v, i));
         case NUMERICOID: {

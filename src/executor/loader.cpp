@@ -24,6 +24,7 @@ extern "C" {
 #include "storage/predicate.h"
 #include "storage/smgr.h"
 #include "utils/date.h"
+#include "utils/timestamp.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -185,6 +186,9 @@ Status InitBuilder(ColumnBuilder &b, Relation rel, int attnum, HostAllocator &al
         case FLOAT4OID: b.hir_type = hir::TypeKind::F32; break;
         case FLOAT8OID: b.hir_type = hir::TypeKind::F64; break;
         case DATEOID: b.hir_type = hir::TypeKind::DATE; break;
+        // int64 microseconds since 2000-01-01, infinities as INT64_MIN/MAX: HorseIR's dt
+        case TIMESTAMPOID:
+        case TIMESTAMPTZOID: b.hir_type = hir::TypeKind::DT; break;
         case NUMERICOID:
             b.scale = NumericTypmodScale(att->atttypmod);
             b.hir_type = hir::Type::Decimal(hir::TypeKind::DEC128, b.scale);
@@ -241,6 +245,8 @@ inline bool AppendFast(ColumnBuilder &b, Datum d, bool isnull) {
         case INT4OID: *(int32 *)slot = DatumGetInt32(d); break;
         case DATEOID: *(int32 *)slot = DatumGetDateADT(d); break;
         case INT8OID: *(int64 *)slot = DatumGetInt64(d); break;
+        case TIMESTAMPOID: *(int64 *)slot = DatumGetTimestamp(d); break;
+        case TIMESTAMPTZOID: *(int64 *)slot = DatumGetTimestampTz(d); break;
         case FLOAT8OID: *(float8 *)slot = DatumGetFloat8(d); break;
         case NUMERICOID: {
             __int128 v;
@@ -268,6 +274,8 @@ Status Append(ColumnBuilder &b, HostAllocator &alloc, Datum d, bool isnull) {
                 case INT2OID: *(int16 *)slot = DatumGetInt16(d); break;
                 case INT4OID: *(int32 *)slot = DatumGetInt32(d); break;
                 case INT8OID: *(int64 *)slot = DatumGetInt64(d); break;
+                case TIMESTAMPOID: *(int64 *)slot = DatumGetTimestamp(d); break;
+                case TIMESTAMPTZOID: *(int64 *)slot = DatumGetTimestampTz(d); break;
                 case FLOAT4OID: *(float4 *)slot = DatumGetFloat4(d); break;
                 case FLOAT8OID: *(float8 *)slot = DatumGetFloat8(d); break;
                 case DATEOID: *(int32 *)slot = DatumGetDateADT(d); break;
@@ -514,6 +522,8 @@ Put PutValue(const ColumnPlan &c, size_t k, int64_t row, Datum d, bool isnull, R
             case INT2OID: *(int16 *)slot = DatumGetInt16(d); break;
             case INT4OID: *(int32 *)slot = DatumGetInt32(d); break;
             case INT8OID: *(int64 *)slot = DatumGetInt64(d); break;
+            case TIMESTAMPOID: *(int64 *)slot = DatumGetTimestamp(d); break;
+            case TIMESTAMPTZOID: *(int64 *)slot = DatumGetTimestampTz(d); break;
             case FLOAT4OID: *(float4 *)slot = DatumGetFloat4(d); break;
             case FLOAT8OID: *(float8 *)slot = DatumGetFloat8(d); break;
             case DATEOID: *(int32 *)slot = DatumGetDateADT(d); break;

@@ -318,6 +318,10 @@ R RuleDatetimeAdd(RuleCtx &c) {
     if (!Cal(c.args[0]) || !Int(c.args[1]) || K(c.args[2]) != TypeKind::SYM) return Fail(c, "expects (calendar, integer, sym)");
     return One(c.args[0]);
 }
+R RuleDateTrunc(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::DT || K(c.args[1]) != TypeKind::SYM) return Fail(c, "expects (dt, sym)");
+    return One(TypeKind::DT);
+}
 R RuleDatetimeDiff(RuleCtx &c) {
     if (!Cal(c.args[0]) || c.args[0].kind != c.args[1].kind) return Fail(c, "expects two values of one calendar type");
     return One(c.args[0].kind == TypeKind::DT || c.args[0].kind == TypeKind::TIME ? Type(TypeKind::I64) : Type(TypeKind::I32));
@@ -426,6 +430,10 @@ R RuleIndexA(RuleCtx &c) {
 R RuleSubString(RuleCtx &c) {
     if (!Str(c.args[0]) || !Int(c.args[1])) return Fail(c, "expects (string, integer range)");
     return One(c.args[0]);
+}
+R RuleCharLength(RuleCtx &c) {
+    if (!Str(c.args[0])) return Fail(c, "expects a string argument");
+    return One(TypeKind::I32);
 }
 R RulePrint(RuleCtx &) { return One(TypeKind::I64); }
 R RuleStr(RuleCtx &) { return One(TypeKind::STR); }

@@ -1038,17 +1038,100 @@ Expected<Value> KDate(KernelCtx &, const std::vector<Value> &a) {
 Expected<Value> KTime(KernelCtx &, const std::vector<Value> &a) {
     return CalendarPart(Builtin::TIME, a, TypeKind::TIME, [](TypeKind k, int64_t r) { return MicrosOfDay(k, r); });
 }
-Expected<Value> KTimeHour(KernelCtx &, const std::vector<Value> &a) {
-    return CalendarPart(Builtin::TIME_HOUR, a, TypeKind::I16, [](TypeKind k, int64_t r) { return MicrosOfDay(k, r) / 3600000000LL; });
+namespace {
+// Hour, minute, second and millisecond of an infinite timestamp are NULL (PostgreSQL's extract and
+// date_part of a field that does not grow with time).
+Expected<Value> TimePart(Builtin bid, const std::vector<Value> &a, int64_t unit, int64_t modulo) {
+    RNDN_ASSIGN_OR_RETURN(Value r, CalendarPart(bid, a, TypeKind::I16, [unit, modulo](TypeKind k, int64_t raw) {
+        const int64_t v = MicrosOfDay(k, raw) / unit;
+        return modulo > 0 ? v % modulo : v;
+    }));
+    const Vector &in = a[0].vector();
+    if (in.type.kind != TypeKind::DT) return r;
+    for (int64_t i = 0; i < in.length; ++i)
+        if (in.IsValid(i) && InfiniteAt(in, i)) std::const_pointer_cast<Vector>(r.vector_ptr())->SetNull(i);
+    return r;
 }
-Expected<Value> KTimeMinute(KernelCtx &, const std::vector<Value> &a) {
-    return CalendarPart(Builtin::TIME_MINUTE, a, TypeKind::I16, [](TypeKind k, int64_t r) { return MicrosOfDay(k, r) / 60000000LL % 60; });
+}  // namespace
+
+Expected<Value> KTimeHour(KernelCtx &, const std::vector<Value> &a) { return TimePart(Builtin::TIME_HOUR, a, 3600000000LL, 0); }
+Expected<Value> KTimeMinute(KernelCtx &, const std::vector<Value> &a) { return TimePart(Builtin::TIME_MINUTE, a, 60000000LL, 60); }
+Expected<Value> KTimeSecond(KernelCtx &, const std::vector<Value> &a) { return TimePart(Builtin::TIME_SECOND, a, 1000000LL, 60); }
+Expected<Value> KTimeMill(KernelCtx &, const std::vector<Value> &a) { return TimePart(Builtin::TIME_MILL, a, 1000LL, 1000); }
+
+namespace {
+// date_trunc on a timestamp (microseconds since 2000-01-01, no time zone) as PostgreSQL computes
+// it: every field below the unit set to its first value.  Infinities stay.  A result before
+// PostgreSQL's first timestamp (4714-11-24 BC) raises PostgreSQL's "timestamp out of range".
+enum class TruncUnit { MICRO, MILLI, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR };
+struct TruncUnitName {
+    const char *name;
+    TruncUnit unit;
+};
+constexpr TruncUnitName kTruncUnits[] = {
+    {"microseconds", TruncUnit::MICRO}, {"milliseconds", TruncUnit::MILLI}, {"second", TruncUnit::SECOND},
+    {"minute", TruncUnit::MINUTE},      {"hour", TruncUnit::HOUR},          {"day", TruncUnit::DAY},
+    {"week", TruncUnit::WEEK},          {"month", TruncUnit::MONTH},        {"quarter", TruncUnit::QUARTER},
+    {"year", TruncUnit::YEAR},
+};
+constexpr int64_t kMinTimestamp = -211813488000000000LL;  // 4714-11-24 BC 00:00:00 (PostgreSQL's MIN_TIMESTAMP)
+constexpr int64_t kDayMicros = 86400000000LL;
+
+int64_t TruncDt(TruncUnit u, int64_t t) {
+    switch (u) {
+        case TruncUnit::MICRO: return t;
+        case TruncUnit::MILLI: return FloorDivI(t, 1000) * 1000;
+        case TruncUnit::SECOND: return FloorDivI(t, 1000000) * 1000000;
+        case TruncUnit::MINUTE: return FloorDivI(t, 60000000) * 60000000;
+        case TruncUnit::HOUR: return FloorDivI(t, 3600000000LL) * 3600000000LL;
+        case TruncUnit::DAY: return FloorDivI(t, kDayMicros) * kDayMicros;
+        case TruncUnit::WEEK: {  // the Monday on or before (2000-01-01 was a Saturday)
+            const int64_t day = FloorDivI(t, kDayMicros);
+            const int64_t since_monday = ((day + 5) % 7 + 7) % 7;
+            return (day - since_monday) * kDayMicros;
+        }
+        case TruncUnit::MONTH:
+        case TruncUnit::QUARTER:
+        case TruncUnit::YEAR: {
+            int32_t y, m, d;
+            CivilFromDays(static_cast<int32_t>(FloorDivI(t, kDayMicros)), &y, &m, &d);
+            if (u == TruncUnit::YEAR) m = 1;
+            if (u == TruncUnit::QUARTER) m = (m - 1) / 3 * 3 + 1;
+            return static_cast<int64_t>(DaysFromCivil(y, m, 1)) * kDayMicros;
+        }
+    }
+    return t;
 }
-Expected<Value> KTimeSecond(KernelCtx &, const std::vector<Value> &a) {
-    return CalendarPart(Builtin::TIME_SECOND, a, TypeKind::I16, [](TypeKind k, int64_t r) { return MicrosOfDay(k, r) / 1000000LL % 60; });
-}
-Expected<Value> KTimeMill(KernelCtx &, const std::vector<Value> &a) {
-    return CalendarPart(Builtin::TIME_MILL, a, TypeKind::I16, [](TypeKind k, int64_t r) { return MicrosOfDay(k, r) / 1000LL % 1000; });
+}  // namespace
+
+Expected<Value> KDateTrunc(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "date_trunc", 0));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], "date_trunc", 1));
+    RNDN_RETURN_IF_ERROR(RuntimeType(Builtin::DATE_TRUNC, args).status());
+    const Vector &a = args[0].vector();
+    const Vector &unit = args[1].vector();
+    if (unit.length != 1) return ShapeError("@date_trunc: the unit must be one symbol");
+    const std::string_view name = unit.StringAt(0);
+    const TruncUnitName *found = nullptr;
+    for (const auto &u : kTruncUnits)
+        if (name == u.name) found = &u;
+    if (found == nullptr)
+        return Status::UserError(sqlstate::kInvalidParameter, "@date_trunc: unknown unit '" + std::string(name) +
+                                                                  "' (microseconds, milliseconds, second, minute, hour, day, week, month, quarter, year)");
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::DT, a.length));
+    const int64_t *in = a.Data<int64_t>();
+    int64_t *o = out->Data<int64_t>();
+    for (int64_t i = 0; i < a.length; ++i) {
+        const int64_t t = in[i];
+        if (t == INT64_MIN || t == INT64_MAX || !a.IsValid(i)) {
+            o[i] = t;
+            continue;
+        }
+        o[i] = TruncDt(found->unit, t);
+        if (o[i] < kMinTimestamp) return Status::UserError(sqlstate::kDatetimeOverflow, "timestamp out of range");
+    }
+    SetUnaryValidity(a, *out);
+    return V(out);
 }
 
 namespace {
@@ -1171,6 +1254,24 @@ Expected<Value> KSubString(KernelCtx &, const std::vector<Value> &args) {
         int64_t f = std::min<int64_t>(from, static_cast<int64_t>(s.size()));
         int64_t t = std::min<int64_t>(std::max<int64_t>(to, f), static_cast<int64_t>(s.size()));
         out->AppendString(s.substr(static_cast<size_t>(f), static_cast<size_t>(t - f)));
+    }
+    SetUnaryValidity(a, *out);
+    return V(out);
+}
+
+// SQL length/char_length of UTF-8 text: its characters, i.e. the bytes that do not continue a
+// multi-byte sequence (10xxxxxx).  PostgreSQL stores only valid UTF-8 in a UTF-8 database.
+Expected<Value> KCharLength(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "char_length", 0));
+    RNDN_RETURN_IF_ERROR(RuntimeType(Builtin::CHAR_LENGTH, args).status());
+    const Vector &a = args[0].vector();
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::I32, a.length));
+    int32_t *o = out->Data<int32_t>();
+    for (int64_t i = 0; i < a.length; ++i) {
+        const std::string_view s = a.StringAt(i);
+        int32_t n = 0;
+        for (unsigned char ch : s) n += (ch & 0xC0) != 0x80;
+        o[i] = n;
     }
     SetUnaryValidity(a, *out);
     return V(out);

@@ -9,6 +9,7 @@ extern "C" {
 #include "utils/date.h"
 #include "utils/datetime.h"
 #include "utils/numeric.h"
+#include "utils/timestamp.h"
 }
 
 #include <cmath>
@@ -28,6 +29,9 @@ std::optional<hir::Type> HirTypeOf(unsigned type, int scale) {
         case FLOAT4OID: return hir::Type(hir::TypeKind::F32);
         case FLOAT8OID: return hir::Type(hir::TypeKind::F64);
         case DATEOID: return hir::Type(hir::TypeKind::DATE);
+        case TIMESTAMPOID:    // int64 microseconds since 2000-01-01, as PostgreSQL stores it;
+        case TIMESTAMPTZOID:  // timestamptz: the same count in UTC (the session TimeZone only
+            return hir::Type(hir::TypeKind::DT);  // enters extract/date_trunc/casts, other prosrcs)
         case TEXTOID:
         case VARCHAROID:
         case BPCHAROID: return hir::Type(hir::TypeKind::STR);
@@ -105,6 +109,19 @@ Expected<std::shared_ptr<hir::Vector>> ScalarFromDatum(unsigned type, uintptr_t 
             j2date(v + POSTGRES_EPOCH_JDATE, &y, &m, &dd);
             if (y < 1 || y > 9999) return Status::Unsupported("date out of 0001..9999");
             return One<int32_t>(target, v);  // days since 2000-01-01, as HorseIR's date
+        }
+        case TIMESTAMPOID:
+        case TIMESTAMPTZOID: {
+            // HorseIR's dt literal holds whole milliseconds (years 0001..9999); a timestamptz
+            // value is its UTC instant, as timestamptz columns hold it
+            const Timestamp v = DatumGetTimestamp(d);
+            if (TIMESTAMP_NOT_FINITE(v)) return Status::Unsupported("infinite timestamp");
+            if (v % 1000 != 0) return Status::Unsupported("timestamp with microseconds");
+            const int64 days = v / USECS_PER_DAY - (v % USECS_PER_DAY < 0 ? 1 : 0);
+            int y, m, dd;
+            j2date((int)(days + POSTGRES_EPOCH_JDATE), &y, &m, &dd);
+            if (y < 1 || y > 9999) return Status::Unsupported("timestamp out of 0001..9999");
+            return One<int64_t>(target, v);
         }
         case TEXTOID:
         case VARCHAROID:

@@ -412,7 +412,8 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
         // Text compares bytewise in the interpreter: only under a C collation.
         if (IsTextType(at) && !ByteOrderCollation(a->inputcollid))
             return Unsup(node, name + "(" + TypeName(at) + ") under a non-C collation");
-        if (!IsIntType(at) && at != NUMERICOID && at != FLOAT4OID && at != FLOAT8OID && at != DATEOID && !IsTextType(at))
+        if (!IsIntType(at) && at != NUMERICOID && at != FLOAT4OID && at != FLOAT8OID && at != DATEOID &&
+            at != TIMESTAMPOID && at != TIMESTAMPTZOID && !IsTextType(at))
             return Unsup(node, name + "(" + TypeName(at) + ")");
     } else {
         return Unsup(node, "aggregate " + name);

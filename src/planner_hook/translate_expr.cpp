@@ -4,6 +4,8 @@
 
 #include "planner_hook/translator.h"
 
+#include "utils/timestamp.h"
+
 #include <clocale>
 
 #include "catalog/pg_collation.h"
@@ -201,7 +203,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
         Expr *arg = (Expr *)list_nth(args, i);
         // Constant arguments of LIKE / substring / extract are read directly below.
         if ((row->kind == FnKind::LIKE || row->kind == FnKind::NOTLIKE || row->kind == FnKind::SUBSTR) && i > 0) continue;
-        if (row->kind == FnKind::EXTRACT && i == 0) continue;
+        if ((row->kind == FnKind::EXTRACT || row->kind == FnKind::TRUNC) && i == 0) continue;
         if ((row->kind == FnKind::DATE_TS && i == 1) || (row->kind == FnKind::TS_DATE && i == 0)) continue;
         if (row->kind == FnKind::ROUND && i == 1) continue;
         RNDN_ASSIGN_OR_RETURN(Col c, X(arg, ctx));
@@ -234,6 +236,8 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             break;
         }
         case FnKind::UNARY:
+            // characters counted as UTF-8: exact in a UTF-8 database, elsewhere ASCII text only
+            if ((row->flags & F_CHARS) && GetDatabaseEncoding() != PG_UTF8) ascii_guard_ = true;
             out.var = Emit(row->builtin, {a[0].var});
             out.scale = a[0].scale;
             break;
@@ -336,14 +340,36 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             std::string fs(field);
             pfree(field);
             std::transform(fs.begin(), fs.end(), fs.begin(), ::tolower);
+            const bool ts = exprType((Node *)lsecond(args)) == TIMESTAMPOID;
             B b;
             if (fs == "year") b = B::DATE_YEAR;
             else if (fs == "month") b = B::DATE_MONTH;
             else if (fs == "day") b = B::DATE_DAY;
-            else return Unsup(ctx.node, "extract(" + fs + ")");
+            else if (fs == "hour" && ts) b = B::TIME_HOUR;
+            else if (fs == "minute" && ts) b = B::TIME_MINUTE;
+            else return Unsup(ctx.node, "extract(" + fs + ") of " + TypeName(exprType((Node *)lsecond(args))));
             Op p = Emit(b, {a[0].var});
+            if (result_type == FLOAT8OID) {  // date_part
+                out.var = EmitCast(p, hir::Type(hir::TypeKind::F64));
+                break;
+            }
             out.var = EmitCast(p, Dec128(0));
             out.scale = 0;
+            break;
+        }
+        case FnKind::TRUNC: {
+            // date_trunc('unit', timestamp): the unit as PostgreSQL spells it canonically
+            Expr *f = (Expr *)linitial(args);
+            if (!IsA(f, Const) || ((Const *)f)->constisnull) return Unsup(ctx.node, "date_trunc with a non-constant unit");
+            char *unit = TextDatumGetCString(((Const *)f)->constvalue);
+            std::string us(unit);
+            pfree(unit);
+            std::transform(us.begin(), us.end(), us.begin(), ::tolower);
+            static const char *const kUnits[] = {"microseconds", "milliseconds", "second", "minute", "hour",
+                                                 "day",          "week",         "month",  "quarter", "year"};
+            if (std::find_if(std::begin(kUnits), std::end(kUnits), [&](const char *k) { return us == k; }) == std::end(kUnits))
+                return Unsup(ctx.node, "date_trunc('" + us + "')");
+            out.var = Emit(row->builtin, {a[0].var, b_.Sym(us)});
             break;
         }
     }

@@ -83,6 +83,27 @@ CREATE TABLE sq3 (k int); INSERT INTO sq3 VALUES (1), (3);
 CREATE TABLE chc (ch char(4)); INSERT INTO chc VALUES ('ab'), ('x'), (NULL);
 CREATE TABLE chv (vc varchar(8)); INSERT INTO chv VALUES ('ab '), ('x'), ('ab'), ('x  '), (NULL);
 
+-- issue 18: timestamp columns (int64 microseconds in rndn), date_trunc, extract, length.
+CREATE TABLE ts (id int, t timestamp, s text);
+INSERT INTO ts VALUES
+  (1, '2013-07-14 10:15:30.25', 'plain'), (2, '2013-07-14 23:59:59.999999', 'погода'),
+  (3, '1969-12-31 23:59:59.5', 'a€b'), (4, '1999-12-31 00:00:00', ''), (5, NULL, NULL),
+  (6, 'infinity', 'inf'), (7, '-infinity', '-inf'), (8, '0044-03-15 12:34:56 BC', 'caesar'),
+  (9, '0001-01-01 00:00:00', 'one'), (10, '2000-01-01 00:00:00', 'epoch'),
+  (11, '2013-07-08 00:00:00', 'monday'), (12, '2012-01-01 06:07:08.000123', 'sunday'),
+  (13, '294276-12-31 23:59:59.999999', 'max'), (14, '2013-07-14 10:15:30.25', 'dup');
+CREATE TABLE ts_min (id int, t timestamp);
+INSERT INTO ts_min VALUES (1, '4714-11-24 00:00:00 BC'), (2, '4714-11-24 10:00:00 BC');
+CREATE TABLE ts_empty (t timestamp, s text);
+CREATE TABLE tsb (k int, t timestamp);
+INSERT INTO tsb SELECT i, TIMESTAMP '2013-07-01 00:00:00' + (i * 37) * INTERVAL '1 second'
+  FROM generate_series(1, 20000) AS i;
+
+CREATE TABLE tz (id int, t timestamptz);
+INSERT INTO tz VALUES (1, '2013-07-14 10:15:30.25+04'), (2, '2013-03-31 01:30:00 UTC'), (3, NULL),
+  (4, 'infinity'), (5, '1969-12-31 23:59:59.5-08'), (6, '0044-03-15 12:00:00+00 BC'),
+  (7, '2013-07-14 06:15:30.25+00'), (8, '2013-10-27 00:59:59.999999 UTC');
+
 CREATE MATERIALIZED VIEW mv_unpopulated AS SELECT k, g FROM big WITH NO DATA;
 CREATE MATERIALIZED VIEW mv_populated AS SELECT k, g, s FROM big WHERE k < 50;
 
@@ -555,3 +576,78 @@ SELECT ch, count(*) FROM chc GROUP BY ch;
 SELECT count(DISTINCT ch), count(DISTINCT vc) FROM chc, chv;
 -- query: issue19_char_const_compare
 SELECT count(*) FROM chc WHERE ch = 'ab  ';
+-- query: ts_load_and_output
+SELECT id, t FROM ts ORDER BY id;
+-- query: ts_order_group_infinities
+SELECT t, count(*) FROM ts GROUP BY t ORDER BY t;
+-- query: ts_order_desc_limit
+SELECT id, t FROM ts ORDER BY t DESC NULLS LAST, id LIMIT 5;
+-- query: ts_min_max_distinct
+SELECT min(t), max(t), count(t), count(DISTINCT t) FROM ts;
+-- query: ts_min_max_empty
+SELECT min(t), max(t), count(DISTINCT t) FROM ts_empty;
+-- query: ts_compare_constants
+SELECT id FROM ts WHERE t >= '2013-07-14 00:00:00' AND t < TIMESTAMP '2013-07-15' ORDER BY id;
+-- query: ts_compare_constant_ms
+SELECT id, t = '2013-07-14 10:15:30.25', t <> '1999-12-31', t <= '0001-01-01' FROM ts ORDER BY id;
+-- query: ts_compare_constant_micro
+-- fallback: timestamp constant with microseconds (no HorseIR literal)
+SELECT id FROM ts WHERE t > '2013-07-14 23:59:59.999998' ORDER BY id;
+-- query: ts_compare_infinity_constant
+-- fallback: infinite timestamp constant
+SELECT id FROM ts WHERE t < 'infinity' ORDER BY id;
+-- query: ts_compare_columns
+SELECT a.id, b.id FROM ts a JOIN ts b ON a.t = b.t WHERE a.id < b.id ORDER BY 1, 2;
+-- query: ts_extract_fields
+SELECT id, extract(hour FROM t), extract(minute FROM t), extract(day FROM t), extract(month FROM t) FROM ts ORDER BY id;
+-- query: ts_extract_year
+SELECT id, extract(year FROM t) FROM ts WHERE id NOT IN (6, 7, 13) ORDER BY id;
+-- query: ts_extract_year_infinity
+-- fallback: extract(year) of an infinite timestamp is +-Infinity (run time)
+SELECT id, extract(year FROM t) FROM ts ORDER BY id;
+-- query: ts_extract_second
+-- fallback: extract(second) of a timestamp (numeric with microseconds) not translated
+SELECT id, extract(second FROM t) FROM ts ORDER BY id;
+-- query: ts_date_part
+SELECT id, date_part('minute', t), date_part('hour', t), date_part('day', t) FROM ts ORDER BY id;
+-- query: ts_extract_group
+SELECT extract(minute FROM t) AS m, count(*) FROM tsb GROUP BY m ORDER BY count(*) DESC, m LIMIT 7;
+-- query: ts_date_trunc_units
+SELECT id, date_trunc('microseconds', t), date_trunc('milliseconds', t), date_trunc('second', t),
+       date_trunc('minute', t), date_trunc('hour', t), date_trunc('day', t) FROM ts ORDER BY id;
+-- query: ts_date_trunc_calendar_units
+SELECT id, date_trunc('week', t), date_trunc('month', t), date_trunc('quarter', t), date_trunc('YEAR', t)
+  FROM ts ORDER BY id;
+-- query: ts_date_trunc_min_timestamp_day
+SELECT id, date_trunc('day', t), date_trunc('hour', t) FROM ts_min ORDER BY id;
+-- query: ts_date_trunc_before_min_timestamp
+SELECT id, date_trunc('month', t) FROM ts_min ORDER BY id;
+-- query: ts_date_trunc_unit_decade
+-- fallback: date_trunc('decade') not translated
+SELECT id, date_trunc('decade', t) FROM ts ORDER BY id;
+-- query: ts_date_trunc_group_offset
+SELECT date_trunc('minute', t) AS m, count(*) FROM tsb WHERE t >= '2013-07-02' AND t <= '2013-07-05'
+  GROUP BY date_trunc('minute', t) ORDER BY date_trunc('minute', t) LIMIT 10 OFFSET 1000;
+-- query: ts_date_trunc_empty
+SELECT date_trunc('hour', t), count(*) FROM ts_empty GROUP BY 1;
+-- query: text_length_utf8
+SELECT id, length(s), char_length(s), character_length(s) FROM ts ORDER BY id;
+-- query: text_length_avg_group
+SELECT length(t) % 3 AS k, avg(length(t)), count(*) FROM nums GROUP BY k ORDER BY k;
+-- query: text_length_varchar_empty
+SELECT length(v), count(*) FROM nums WHERE v IS NOT NULL GROUP BY 1 ORDER BY 1;
+-- query: text_length_of_empty_table
+SELECT max(length(s)) FROM ts_empty;
+-- query: tz_load_and_output_session_zone
+SET TimeZone = 'Europe/Berlin';
+SELECT id, t FROM tz ORDER BY id;
+-- query: tz_compare_order_group
+SELECT t, count(*) FROM tz WHERE t >= '2013-07-14 06:15:30.25+00' OR t < '1970-01-01' GROUP BY t ORDER BY t;
+-- query: tz_min_max_distinct
+SELECT min(t), max(t), count(DISTINCT t) FROM tz;
+-- query: tz_extract
+-- fallback: extract on timestamptz depends on the session TimeZone (not translated yet)
+SELECT id, extract(hour FROM t) FROM tz ORDER BY id;
+-- query: tz_date_trunc
+-- fallback: date_trunc on timestamptz depends on the session TimeZone (not translated yet)
+SELECT id, date_trunc('day', t) FROM tz ORDER BY id;

@@ -67,6 +67,13 @@ INSERT INTO rb VALUES (1, 1, 1.5, 1.25, '1995-01-01', 'alpha', true), (2, 2, 'Na
   (13, 5, '-0', 100, '1970-01-01', 'über', true);
 INSERT INTO rb SELECT 100 + i * 2, i % 4, i / 2.0, (i % 31) / 2.0, DATE '1994-01-01' + i * 7, 'w' || (i % 9), i % 2 = 0
   FROM generate_series(1, 120) i;
+ALTER TABLE ra ADD COLUMN ts timestamp;
+UPDATE ra SET ts = TIMESTAMP '2013-07-01 00:00:00' + k * INTERVAL '1 hour 37 minutes 13.25 seconds';
+UPDATE ra SET ts = 'infinity' WHERE k = 3;
+UPDATE ra SET ts = '-infinity' WHERE k = 4;
+UPDATE ra SET ts = '0044-03-15 10:00:00 BC' WHERE k = 6;
+UPDATE ra SET ts = '1969-12-31 23:59:59.999999' WHERE k = 8;
+UPDATE ra SET ts = NULL WHERE k = 12 OR (k % 7 = 3 AND k > 100);
 ANALYZE;
 """
 
@@ -146,7 +153,10 @@ class Gen:
                           c, f"COALESCE({c}, 'q')", f"COALESCE(a.n, a.m)", f"COALESCE(a.m, 0)", f"a.n::int",
                           f"a.s::int * 2", f"a.b8 / 1000", f"CASE WHEN a.bo THEN a.n END",
                           f"length({self.col(a, 'text')})", f"substring({self.col(a, 'text')} from 2 for 3)",
-                          f"upper({self.col(a, 'text')})", f"({self.col(a, 'text')} || 'x')"])
+                          f"upper({self.col(a, 'text')})", f"({self.col(a, 'text')} || 'x')",
+                          f"extract({self.pick(['hour', 'minute', 'day', 'month'])} FROM a.ts)",
+                          f"date_trunc('{self.pick(['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'])}', a.ts)",
+                          "a.ts", f"char_length({self.col(a, 'text')})"])
 
     def scalar(self, a):
         kind = self.pick(["int", "int", "num", "float", "text", "date", "bool", "misc"])
@@ -179,7 +189,9 @@ class Gen:
         if r < 0.5:
             return f"{self.col(a, 'bool')}"
         op = self.pick(["=", "<>", "<", "<=", ">", ">="])
-        kind = self.pick(["int", "float", "num", "text", "date"])
+        kind = self.pick(["int", "float", "num", "text", "date", "ts"])
+        if kind == "ts":
+            return f"a.ts {op} TIMESTAMP '{self.pick(['2013-07-02 12:00:00', '2013-07-01', '2000-01-01 00:00:00.5'])}'"
         if kind == "int":
             return f"{self.int_expr(a, 1)} {op} {self.rng.randint(-5, 120)}"
         if kind == "float":
@@ -195,7 +207,8 @@ class Gen:
         if kind == "misc":
             return self.pick([f"max(a.c)", f"min({self.col(a, 'date')} - 1)", f"sum(a.s)", f"avg(a.s)", f"sum(a.b8)",
                               f"max(extract(year FROM {self.col(a, 'date')}))", f"count(DISTINCT a.d)",
-                              f"sum(CASE WHEN a.bo THEN a.n ELSE 0 END)", f"min(COALESCE(a.m, 1))"])
+                              f"sum(CASE WHEN a.bo THEN a.n ELSE 0 END)", f"min(COALESCE(a.m, 1))",
+                              f"{self.pick(['min', 'max'])}(a.ts)", "count(DISTINCT date_trunc('day', a.ts))"])
         if kind == "count":
             return self.pick(["count(*)", f"count({self.col(a, self.pick(['int', 'text', 'float']))})"])
         if kind == "sumi":
@@ -226,7 +239,8 @@ class Gen:
         where = f" WHERE {self.pred(self.pick(aliases))}" if self.rng.random() < 0.6 else ""
         shape = self.rng.random()
         if shape < 0.35:  # grouped aggregation
-            keys = [self.pick([f"a.g", f"a.bo", self.col("a", "text"), self.col("a", "date"), f"b.g" if joined else "a.s"])
+            keys = [self.pick([f"a.g", f"a.bo", self.col("a", "text"), self.col("a", "date"), f"b.g" if joined else "a.s",
+                               "date_trunc('day', a.ts)"])
                     for _ in range(self.rng.randint(1, 2))]
             keys = list(dict.fromkeys(keys))
             aggs = [self.agg(self.pick(aliases)) for _ in range(self.rng.randint(1, 3))]

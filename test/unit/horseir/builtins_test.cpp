@@ -269,6 +269,41 @@ TEST(Calendar, ExtractAndArithmetic) {
     EXPECT_EQ(E("@time_second(2019-01-02T17:10:21.001:dt)"), "21");
 }
 
+TEST(Calendar, DateTruncOnTimestamps) {
+    // 2013-07-14 was a Sunday: its ISO week starts on Monday 2013-07-08
+    const std::string t = "(2013-07-14T10:15:30.250, null, 1999-12-31T23:59:59.999, 1970-01-01T00:00:00.000):dt";
+    EXPECT_EQ(E("@date_trunc(" + t + ", `minute:sym)"), "2013-07-14T10:15:00.000,null,1999-12-31T23:59:00.000,1970-01-01T00:00:00.000");
+    EXPECT_EQ(E("@date_trunc(" + t + ", `hour:sym)"), "2013-07-14T10:00:00.000,null,1999-12-31T23:00:00.000,1970-01-01T00:00:00.000");
+    EXPECT_EQ(E("@date_trunc(" + t + ", `second:sym)"), "2013-07-14T10:15:30.000,null,1999-12-31T23:59:59.000,1970-01-01T00:00:00.000");
+    EXPECT_EQ(E("@date_trunc(" + t + ", `milliseconds:sym)"), "2013-07-14T10:15:30.250,null,1999-12-31T23:59:59.999,1970-01-01T00:00:00.000");
+    EXPECT_EQ(E("@date_trunc(" + t + ", `day:sym)"), "2013-07-14T00:00:00.000,null,1999-12-31T00:00:00.000,1970-01-01T00:00:00.000");
+    EXPECT_EQ(E("@date_trunc(" + t + ", `week:sym)"), "2013-07-08T00:00:00.000,null,1999-12-27T00:00:00.000,1969-12-29T00:00:00.000");
+    EXPECT_EQ(E("@date_trunc(" + t + ", `month:sym)"), "2013-07-01T00:00:00.000,null,1999-12-01T00:00:00.000,1970-01-01T00:00:00.000");
+    EXPECT_EQ(E("@date_trunc(" + t + ", `quarter:sym)"), "2013-07-01T00:00:00.000,null,1999-10-01T00:00:00.000,1970-01-01T00:00:00.000");
+    EXPECT_EQ(E("@date_trunc(" + t + ", `year:sym)"), "2013-01-01T00:00:00.000,null,1999-01-01T00:00:00.000,1970-01-01T00:00:00.000");
+    EXPECT_EQ(E("@date_trunc(0001-01-01T12:00:00.000:dt, `week:sym)"), "0001-01-01T00:00:00.000");  // a Monday
+    EXPECT_EQ(TypeOf("@date_trunc(2013-07-14T10:15:30.250:dt, `day:sym)"), "dt");
+    EXPECT_EQ(E("@len(z)", "e:? = @compress(0:bool, 2013-07-14T10:15:30.250:dt); z:? = @date_trunc(e, `day:sym);"), "0");
+    EXPECT_EQ(E("@date_trunc(2013-07-14T10:15:30.250:dt, `fortnight:sym)"),
+              "ERROR 22023: @date_trunc: unknown unit 'fortnight' (microseconds, milliseconds, second, minute, hour, day, week, month, quarter, year)");
+    EXPECT_EQ(TypeOf("@date_trunc(2013-07-14:date, `day:sym)"), "ERROR: t.hir:5:11: @date_trunc: expects (dt, sym) (arguments: date, sym)");
+}
+
+TEST(Calendar, TimePartsOfTimestamps) {
+    const std::string t = "(2013-07-14T10:15:30.250, null, 1969-12-31T23:59:59.999):dt";
+    EXPECT_EQ(E("@time_hour(" + t + ")"), "10,null,23");
+    EXPECT_EQ(E("@time_minute(" + t + ")"), "15,null,59");
+    EXPECT_EQ(E("@time_second(" + t + ")"), "30,null,59");
+    EXPECT_EQ(E("@date_day(" + t + ")"), "14,null,31");
+}
+
+TEST(Strings, CharLengthCountsUtf8Characters) {
+    EXPECT_EQ(E("@char_length((\"\", \"abc\", null, \"погода\", \"a€b\", \"𝄞\"):str)"), "0,3,null,6,3,1");
+    EXPECT_EQ(TypeOf("@char_length(\"abc\":str)"), "i32");
+    EXPECT_EQ(E("@char_length(`abc:sym)"), "3");
+    EXPECT_EQ(TypeOf("@char_length(1:i32)"), "ERROR: t.hir:5:11: @char_length: expects a string argument (arguments: i32)");
+}
+
 TEST(Casts, CheckCastAtRunTime) {
     EXPECT_EQ(E("check_cast((1,2):i32, i64)"), "1,2");
     EXPECT_EQ(E("check_cast((1.9,-1.9):f64, i64)"), "1,-1");
