@@ -157,12 +157,8 @@ private:
             nullable[i] = x.HasNulls();
         }
         if (n < 0) return Redo(k);
-        if (opts_.sql_float_errors) {
-            for (const auto &ks : k.stmts) {
-                const auto &t = p_.entry->body[static_cast<size_t>(ks.stmt)].expr.types[0];
-                if (t.kind == hir::TypeKind::F64 && ks.form == Form::ELEMENTWISE) return Redo(k);
-            }
-        }
+        // float arithmetic: the kernel flags what sql_float_errors rejects (templates.def), so no
+        // re-run is needed up front
         auto t0 = Clock::now();
         stats_.phase = "jit";
         std::vector<bool> out_nullable;
