@@ -281,15 +281,17 @@ struct Outliner {
         }
     }
 
-    // Group-by kernels: G = @group(K), K one fixed-width column or @list(k1, ...) of columns of
-    // one geometry (not f64: the interpreter ranks floats by value, the kernel compares bits; not
-    // strings or enums).
+    // Group-by kernels: G = @group(K), K one column or @list(k1, ...) of columns of one geometry:
+    // fixed-width or str/sym (bytes compared; not f64: the interpreter ranks floats by value, the
+    // kernel compares bits; not enums).
     void Groups() {
         std::vector<int> producer_of(static_cast<size_t>(fn.num_slots), -1);
         for (size_t k = 0; k < fn.body.size(); ++k)
             if (fn.body[k].kind == Stmt::Kind::ASSIGN && fn.body[k].targets.size() == 1)
                 producer_of[static_cast<size_t>(fn.body[k].targets[0].slot)] = static_cast<int>(k);
-        auto key_ok = [&](const Type &t) { return kernel::TypeSupported(t) && t.kind != TypeKind::F64 && t.kind != TypeKind::F32; };
+        auto key_ok = [&](const Type &t) {
+            return (kernel::TypeSupported(t) && t.kind != TypeKind::F64 && t.kind != TypeKind::F32) || kernel::IsStringType(t);
+        };
         for (size_t k = 0; k < fn.body.size(); ++k) {
             const Stmt &s = fn.body[k];
             if (s.kind != Stmt::Kind::ASSIGN || s.targets.size() != 1 || s.expr.kind != Expr::Kind::CALL || CalleeName(s.expr) != "group" ||

@@ -596,27 +596,37 @@ public:
     // The raw bits of key column c at row idx (zero-extended; 16-byte keys in two words) and its
     // validity (empty: no bitmap).  NULL elements read as zero bits.
     struct Key {
-        std::string lo, hi, valid;
+        std::string lo, hi, valid;  // str/sym: lo, hi = start, end offsets into the bytes (NULL: empty)
     };
     Key LoadKey(size_t c, const std::string &base, const std::string &vbase, const std::string &idx) {
         Key k;
-        int bytes = kernel::ElementBytes(k_.inputs[c].type);
+        const bool str = kernel::IsStringType(k_.inputs[c].type);
+        int bytes = str ? 16 : kernel::ElementBytes(k_.inputs[c].type);
         std::string a = Q();
-        int sh = bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : bytes == 8 ? 3 : 4;
-        if (sh) Emit("shl.b64 " + a + ", " + idx + ", " + std::to_string(sh));
-        else Emit("mov.u64 " + a + ", " + idx);
-        Emit("add.u64 " + a + ", " + base + ", " + a);
         k.lo = Q();
-        if (bytes == 8 || bytes == 16) {
-            Emit("ld.global.u64 " + k.lo + ", [" + a + "]");
-        } else {
-            std::string r = R();
-            Emit(std::string("ld.global.") + (bytes == 1 ? "u8" : bytes == 2 ? "u16" : "u32") + " " + r + ", [" + a + "]");
-            Emit("cvt.u64.u32 " + k.lo + ", " + r);
-        }
-        if (bytes == 16) {
+        if (str) {
+            // offsets[idx], offsets[idx + 1]
             k.hi = Q();
+            Emit("shl.b64 " + a + ", " + idx + ", 3");
+            Emit("add.u64 " + a + ", " + base + ", " + a);
+            Emit("ld.global.u64 " + k.lo + ", [" + a + "]");
             Emit("ld.global.u64 " + k.hi + ", [" + a + "+8]");
+        } else {
+            int sh = bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : bytes == 8 ? 3 : 4;
+            if (sh) Emit("shl.b64 " + a + ", " + idx + ", " + std::to_string(sh));
+            else Emit("mov.u64 " + a + ", " + idx);
+            Emit("add.u64 " + a + ", " + base + ", " + a);
+            if (bytes == 8 || bytes == 16) {
+                Emit("ld.global.u64 " + k.lo + ", [" + a + "]");
+            } else {
+                std::string r = R();
+                Emit(std::string("ld.global.") + (bytes == 1 ? "u8" : bytes == 2 ? "u16" : "u32") + " " + r + ", [" + a + "]");
+                Emit("cvt.u64.u32 " + k.lo + ", " + r);
+            }
+            if (bytes == 16) {
+                k.hi = Q();
+                Emit("ld.global.u64 " + k.hi + ", [" + a + "+8]");
+            }
         }
         if (!vbase.empty()) {
             std::string w = Q(), wa = Q(), sh6 = R(), bit = Q();
@@ -630,8 +640,12 @@ public:
             Emit("shr.b64 " + bit + ", " + w + ", " + sh6);
             Emit("and.b64 " + bit + ", " + bit + ", 1");
             Emit("setp.ne.u64 " + k.valid + ", " + bit + ", 0");
-            Emit("selp.b64 " + k.lo + ", " + k.lo + ", 0, " + k.valid);
-            if (!k.hi.empty()) Emit("selp.b64 " + k.hi + ", " + k.hi + ", 0, " + k.valid);
+            if (str) {
+                Emit("selp.b64 " + k.hi + ", " + k.hi + ", " + k.lo + ", " + k.valid);
+            } else {
+                Emit("selp.b64 " + k.lo + ", " + k.lo + ", 0, " + k.valid);
+                if (!k.hi.empty()) Emit("selp.b64 " + k.hi + ", " + k.hi + ", 0, " + k.valid);
+            }
         }
         return k;
     }
@@ -652,10 +666,15 @@ public:
         for (size_t i = 0; i < k_.inputs.size(); ++i) {
             const hir::Type &t = k_.inputs[i].type;
             int b = kernel::ElementBytes(t);
-            if (!kernel::TypeSupported(t) || t.kind == hir::TypeKind::F64 || (b != 1 && b != 2 && b != 4 && b != 8 && b != 16))
+            const bool str = kernel::IsStringType(t);
+            if (!str && (!kernel::TypeSupported(t) || t.kind == hir::TypeKind::F64 || (b != 1 && b != 2 && b != 4 && b != 8 && b != 16)))
                 return Status::Unsupported("group keys of type " + hir::TypeToString(t));
             params << ", .param .u64 in" << i;
             in_ptr[i] = Param("in" + std::to_string(i));
+            if (str) {
+                params << ", .param .u64 instr" << i;
+                str_bytes_[in_ptr[i]] = Param("instr" + std::to_string(i));
+            }
             if (Nullable(i)) {
                 params << ", .param .u64 inv" << i;
                 in_vptr[i] = Param("inv" + std::to_string(i));
@@ -689,8 +708,29 @@ public:
         std::vector<Key> mine;
         for (size_t c = 0; c < k_.inputs.size(); ++c) {
             Key k = LoadKey(c, in_ptr[c], in_vptr[c], i);
-            mix(k.lo);
-            if (!k.hi.empty()) mix(k.hi);
+            if (kernel::IsStringType(k_.inputs[c].type)) {
+                // the length, then every byte
+                std::string len = Q(), j = Q(), ba = Q(), w = Q(), b8 = R(), pj = P();
+                std::string loop = "$GH" + std::to_string(labels_) + "L", end = "$GH" + std::to_string(labels_++) + "E";
+                Emit("sub.u64 " + len + ", " + k.hi + ", " + k.lo);
+                mix(len);
+                Emit("mov.u64 " + j + ", " + k.lo);
+                Emit("setp.ge.u64 " + pj + ", " + j + ", " + k.hi);
+                Emit("@" + pj + " bra " + end);
+                body_ << loop << ":\n";
+                Emit("add.u64 " + ba + ", " + str_bytes_[in_ptr[c]] + ", " + j);
+                Emit("ld.global.u8 " + b8 + ", [" + ba + "]");
+                Emit("cvt.u64.u32 " + w + ", " + b8);
+                Emit("xor.b64 " + h + ", " + h + ", " + w);
+                Emit("mul.lo.u64 " + h + ", " + h + ", -4417276706812531889");
+                Emit("add.u64 " + j + ", " + j + ", 1");
+                Emit("setp.lt.u64 " + pj + ", " + j + ", " + k.hi);
+                Emit("@" + pj + " bra " + loop);
+                body_ << end << ":\n";
+            } else {
+                mix(k.lo);
+                if (!k.hi.empty()) mix(k.hi);
+            }
             if (!k.valid.empty()) {
                 std::string m = Q();
                 Emit("selp.b64 " + m + ", 0, 6148914691236517205, " + k.valid);
@@ -713,9 +753,40 @@ public:
         for (size_t c = 0; c < k_.inputs.size(); ++c) {
             Key o = LoadKey(c, in_ptr[c], in_vptr[c], old);
             std::string e = P();
-            Emit("setp.eq.u64 " + e + ", " + o.lo + ", " + mine[c].lo);
-            Emit("and.pred " + same + ", " + same + ", " + e);
-            if (!o.hi.empty()) {
+            if (kernel::IsStringType(k_.inputs[c].type)) {
+                // equal lengths, then byte by byte (skipped once a key differs)
+                std::string li = Q(), lo = Q(), j = Q(), ai = Q(), ao = Q(), x = R(), y = R(), pj = P(), ne = P(), differ = P();
+                std::string id = std::to_string(labels_++);
+                Emit("sub.u64 " + li + ", " + mine[c].hi + ", " + mine[c].lo);
+                Emit("sub.u64 " + lo + ", " + o.hi + ", " + o.lo);
+                Emit("setp.eq.u64 " + e + ", " + li + ", " + lo);
+                Emit("and.pred " + same + ", " + same + ", " + e);
+                Emit("not.pred " + differ + ", " + same);
+                Emit("@" + differ + " bra $GC" + id + "E");
+                Emit("mov.u64 " + j + ", 0");
+                Emit("setp.ge.u64 " + pj + ", " + j + ", " + li);
+                Emit("@" + pj + " bra $GC" + id + "E");
+                body_ << "$GC" << id << "L:\n";
+                Emit("add.u64 " + ai + ", " + mine[c].lo + ", " + j);
+                Emit("add.u64 " + ai + ", " + str_bytes_[in_ptr[c]] + ", " + ai);
+                Emit("add.u64 " + ao + ", " + o.lo + ", " + j);
+                Emit("add.u64 " + ao + ", " + str_bytes_[in_ptr[c]] + ", " + ao);
+                Emit("ld.global.u8 " + x + ", [" + ai + "]");
+                Emit("ld.global.u8 " + y + ", [" + ao + "]");
+                Emit("setp.ne.u32 " + ne + ", " + x + ", " + y);
+                Emit("@" + ne + " bra $GC" + id + "N");
+                Emit("add.u64 " + j + ", " + j + ", 1");
+                Emit("setp.lt.u64 " + pj + ", " + j + ", " + li);
+                Emit("@" + pj + " bra $GC" + id + "L");
+                Emit("bra $GC" + id + "E");
+                body_ << "$GC" << id << "N:\n";
+                Emit("setp.ne.u32 " + same + ", " + zero32_ + ", 0");
+                body_ << "$GC" << id << "E:\n";
+            } else {
+                Emit("setp.eq.u64 " + e + ", " + o.lo + ", " + mine[c].lo);
+                Emit("and.pred " + same + ", " + same + ", " + e);
+            }
+            if (!o.hi.empty() && !kernel::IsStringType(k_.inputs[c].type)) {
                 Emit("setp.eq.u64 " + e + ", " + o.hi + ", " + mine[c].hi);
                 Emit("and.pred " + same + ", " + same + ", " + e);
             }

@@ -418,10 +418,20 @@ private:
         args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(n)));
         for (size_t i = 0; i < in.size(); ++i) {
             const hir::Vector &x = *in[i];
-            size_t bytes = static_cast<size_t>(x.length) * static_cast<size_t>(kernel::ElementBytes(x.type));
-            const void *ptr = bytes ? static_cast<const void *>(x.data.get()) : dummy;
-            regs.Add(ptr, bytes);
-            args.push_back(cpujit::Arg::Ptr(ptr));
+            if (kernel::IsStringType(x.type)) {
+                // offsets (length + 1), then the bytes
+                if (x.offsets.size() != static_cast<size_t>(x.length) + 1) return Redo(k);
+                regs.Add(x.offsets.data(), x.offsets.size() * 8);
+                args.push_back(cpujit::Arg::Ptr(x.offsets.data()));
+                const void *bp = x.bytes.empty() ? static_cast<const void *>(dummy) : x.bytes.data();
+                regs.Add(bp, x.bytes.size());
+                args.push_back(cpujit::Arg::Ptr(bp));
+            } else {
+                size_t bytes = static_cast<size_t>(x.length) * static_cast<size_t>(kernel::ElementBytes(x.type));
+                const void *ptr = bytes ? static_cast<const void *>(x.data.get()) : dummy;
+                regs.Add(ptr, bytes);
+                args.push_back(cpujit::Arg::Ptr(ptr));
+            }
             if (nullable[i]) {
                 regs.Add(x.validity.data(), x.validity.size() * 8);
                 args.push_back(cpujit::Arg::Ptr(x.validity.data()));
@@ -467,6 +477,14 @@ private:
             std::vector<hir::Value> reps;
             for (size_t i = 0; i < in.size(); ++i) {
                 const hir::Vector &x = *in[i];
+                if (kernel::IsStringType(x.type)) {
+                    RNDN_ASSIGN_OR_RETURN(auto g, hir::MakeVector(x.type, 0));
+                    for (int64_t j = 0; j < m; ++j) g->AppendString(x.StringAt(first[static_cast<size_t>(j)]));
+                    for (int64_t j = 0; j < m; ++j)
+                        if (!x.IsValid(first[static_cast<size_t>(j)])) g->SetNull(j);
+                    reps.emplace_back(std::shared_ptr<const hir::Vector>(g));
+                    continue;
+                }
                 RNDN_ASSIGN_OR_RETURN(auto g, hir::MakeVector(x.type, m));
                 const size_t eb = static_cast<size_t>(kernel::ElementBytes(x.type));
                 for (int64_t j = 0; j < m; ++j) {

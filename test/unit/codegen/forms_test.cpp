@@ -384,7 +384,7 @@ int GroupKernels(const std::string &text) {
 TEST(KernelForms, GroupByEveryKeyClass) {
     const char *tables[] = {"empty", "one", "big", "nulls", "onenull", "allnull", "long", "longnulls"};
     int n = 0;
-    for (const char *col : {"c1", "i1", "l1", "d1", "b1", "m1", "w1", "h1", "ix"})
+    for (const char *col : {"c1", "i1", "l1", "d1", "b1", "m1", "w1", "h1", "ix", "s1"})
         for (const char *t : tables) {
             for (const char *res : {"    r:? = ky;\n", kMembers}) {
                 std::string text = Program(t, {col}, GroupBody(1, res));
@@ -393,14 +393,14 @@ TEST(KernelForms, GroupByEveryKeyClass) {
                 ++n;
             }
         }
-    EXPECT_EQ(n, 9 * 8 * 2);
+    EXPECT_EQ(n, 10 * 8 * 2);
 }
 
 TEST(KernelForms, GroupByMultipleKeysThenPerCellReductions) {
     struct C {
         std::vector<std::string> cols;
     };
-    const C cases[] = {{{"c1", "c2"}}, {{"b1", "i1", "d1"}}, {{"m1", "h1"}}, {{"w2", "c1"}}, {{"l1", "b2", "ix"}}};
+    const C cases[] = {{{"c1", "c2"}}, {{"b1", "i1", "d1"}}, {{"m1", "h1"}}, {{"w2", "c1"}}, {{"l1", "b2", "ix"}}, {{"s1", "c1"}}, {{"b1", "s1"}}};
     for (const auto &c : cases)
         for (const char *t : {"empty", "one", "big", "nulls", "allnull", "long", "longnulls"}) {
             std::string what = "group";
@@ -417,9 +417,8 @@ TEST(KernelForms, GroupByMultipleKeysThenPerCellReductions) {
         ASSERT_EQ(GroupKernels(text), 1) << text;
         Check(text, std::string("group sum+len ") + t);
     }
-    // held out of the forms: f64 keys and str keys stay on the interpreter (no group kernel)
+    // held out of the forms: f64 keys stay on the interpreter (no group kernel)
     EXPECT_EQ(GroupKernels(Program("big", {"f1"}, GroupBody(1, "    r:? = ky;\n"))), 0);
-    EXPECT_EQ(GroupKernels(Program("big", {"s1"}, GroupBody(1, "    r:? = ky;\n"))), 0);
 }
 
 int RunShell(const std::string &cmd, std::string *out) {
@@ -440,7 +439,7 @@ TEST(KernelForms, GroupByPtxAcceptedByPtxas) {
         std::printf("SKIPPED: no ptxas at %s\n", ptxas);
         GTEST_SKIP() << "no ptxas";
     }
-    for (const auto &cols : std::vector<std::vector<std::string>>{{"c1", "h1", "w1"}, {"i1", "l1", "b1"}, {"m1"}}) {
+    for (const auto &cols : std::vector<std::vector<std::string>>{{"c1", "h1", "w1"}, {"i1", "l1", "b1"}, {"m1", "s1"}}) {
         auto p = hir::ParseProgram(Program("nulls", cols, GroupBody(cols.size(), "    r:? = ky;\n")), "grp");
         ASSERT_TRUE(p.ok());
         ASSERT_TRUE(hir::CheckProgram(*p).ok());
