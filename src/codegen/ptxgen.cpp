@@ -744,9 +744,16 @@ public:
         std::string sa = Q(), old = Q(), pe = P();
         Emit("shl.b64 " + sa + ", " + slot + ", 3");
         Emit("add.u64 " + sa + ", " + table + ", " + sa);
+        // a plain load first: a claimed slot never changes again, so a row number read here is
+        // final and needs no atomic (few groups: every row would otherwise contend for one line);
+        // an empty slot (or a stale read of one) goes through the CAS
+        Emit("ld.global.u64 " + old + ", [" + sa + "]");
+        Emit("setp.ne.s64 " + pe + ", " + old + ", -1");
+        Emit("@" + pe + " bra $GCMP");
         Emit("atom.global.cas.b64 " + old + ", [" + sa + "], -1, " + i);
         Emit("setp.eq.s64 " + pe + ", " + old + ", -1");
         Emit("@" + pe + " bra $GFOUND");
+        body_ << "$GCMP:\n";
         // the slot belongs to row `old`: same key tuple?
         std::string same = P();
         Emit("setp.eq.u32 " + same + ", " + zero32_ + ", 0");

@@ -1,4 +1,5 @@
 // Hybrid execution: kernels on the cpu device, everything else on the interpreter (see codegen.h).
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <set>
@@ -470,10 +471,50 @@ private:
         }
         std::vector<int64_t>().swap(table);
         const int64_t m = static_cast<int64_t>(first.size());
-        // The interpreter's order of the groups: its own @group over one row per group (the keys
-        // at each group's first row); every cell then has one member, the group's position here.
+        // The interpreter's order of the groups (ascending key tuples, each column by its element
+        // type's order: bool/char unsigned, integers/dates/decimals signed, strings by bytes as
+        // std::string_view orders them; NULL after every value): a sort of the groups' first rows.
         std::vector<int64_t> rank(static_cast<size_t>(m), 0);  // first-appearance group -> interpreter position
-        if (m > 0) {
+        bool sorted = true;
+        for (const auto &x : in) {
+            switch (x->type.kind) {
+                case hir::TypeKind::BOOL: case hir::TypeKind::CHAR: case hir::TypeKind::I16: case hir::TypeKind::I32:
+                case hir::TypeKind::DATE: case hir::TypeKind::I64: case hir::TypeKind::DEC64: case hir::TypeKind::DEC128:
+                case hir::TypeKind::STR: case hir::TypeKind::SYM: break;
+                default: sorted = false;
+            }
+        }
+        if (sorted && m > 1) {
+            auto cmp = [&](const hir::Vector &x, int64_t a, int64_t b) -> int {
+                const bool va = x.IsValid(a), vb = x.IsValid(b);
+                if (!va || !vb) return va == vb ? 0 : va ? -1 : 1;
+                auto three = [](auto u, auto v) { return u < v ? -1 : v < u ? 1 : 0; };
+                switch (x.type.kind) {
+                    case hir::TypeKind::BOOL:
+                    case hir::TypeKind::CHAR: return three(x.Data<uint8_t>()[a], x.Data<uint8_t>()[b]);
+                    case hir::TypeKind::I16: return three(x.Data<int16_t>()[a], x.Data<int16_t>()[b]);
+                    case hir::TypeKind::I32:
+                    case hir::TypeKind::DATE: return three(x.Data<int32_t>()[a], x.Data<int32_t>()[b]);
+                    case hir::TypeKind::I64:
+                    case hir::TypeKind::DEC64: return three(x.Data<int64_t>()[a], x.Data<int64_t>()[b]);
+                    case hir::TypeKind::DEC128: return three(x.Data<__int128>()[a], x.Data<__int128>()[b]);
+                    default: return three(x.StringAt(a), x.StringAt(b));
+                }
+            };
+            std::vector<int64_t> ord(static_cast<size_t>(m));
+            for (int64_t j = 0; j < m; ++j) ord[static_cast<size_t>(j)] = j;
+            std::sort(ord.begin(), ord.end(), [&](int64_t ga, int64_t gb) {
+                const int64_t a = first[static_cast<size_t>(ga)], b = first[static_cast<size_t>(gb)];
+                for (const auto &x : in) {
+                    int c = cmp(*x, a, b);
+                    if (c) return c < 0;
+                }
+                return false;
+            });
+            for (int64_t pos = 0; pos < m; ++pos) rank[static_cast<size_t>(ord[static_cast<size_t>(pos)])] = pos;
+        } else if (m > 1) {
+            // other key types: the interpreter's own @group over one row per group (the keys at
+            // each group's first row); every cell then has one member, the group's position here
             std::vector<hir::Value> reps;
             for (size_t i = 0; i < in.size(); ++i) {
                 const hir::Vector &x = *in[i];
