@@ -410,6 +410,9 @@ private:
         if (!ck) return Status::Internal("kernel " + k.name + " missing from its module");
         uint64_t cap = 64;
         while (cap < 2 * static_cast<uint64_t>(n)) cap <<= 1;
+        // the table and the slots are transient; over half the interpreter's memory budget the
+        // interpreter groups instead (and accounts its own intermediates against the budget)
+        if (opts_.memory_budget > 0 && cap * 8 + static_cast<uint64_t>(n) * 4 > static_cast<uint64_t>(opts_.memory_budget) / 2) return Redo(k);
         std::vector<int64_t> table(cap, -1);
         std::vector<uint32_t> slots(static_cast<size_t>(std::max<int64_t>(n, 1)), 0);
         Registrations regs(dev_);

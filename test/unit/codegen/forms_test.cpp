@@ -421,6 +421,27 @@ TEST(KernelForms, GroupByMultipleKeysThenPerCellReductions) {
     EXPECT_EQ(GroupKernels(Program("big", {"f1"}, GroupBody(1, "    r:? = ky;\n"))), 0);
 }
 
+// Over half the interpreter's memory budget the group kernel leaves @group to the interpreter.
+TEST(KernelForms, GroupByOverTheMemoryBudgetRunsOnTheInterpreter) {
+    std::string text = Program("long", {"i1"}, GroupBody(1, "    r:? = ky;\n"));
+    auto p = hir::ParseProgram(text, "grp");
+    ASSERT_TRUE(p.ok());
+    ASSERT_TRUE(hir::CheckProgram(*p).ok());
+    auto out = Outline(*p, FusionMode::FULL);
+    ASSERT_TRUE(out.ok());
+    for (int64_t budget : {int64_t{2} << 20, int64_t{64} << 20}) {
+        hir::InterpretOptions opts;
+        opts.memory_budget = budget;  // table 131072 x 8 bytes + slots 40000 x 4: over 1 MiB, under 32 MiB
+        auto want = hir::Interpret(*p, Registry(), opts);
+        ASSERT_TRUE(want.ok()) << want.status().ToString();
+        Runner runner(Dev());
+        RunStats st;
+        auto got = runner.Run(*out, Registry(), opts, &st);
+        EXPECT_EQ(Show(got), Show(want)) << budget;
+        EXPECT_EQ(st.kernels_redone, budget < (int64_t{32} << 20) ? 1 : 0) << budget;
+    }
+}
+
 int RunShell(const std::string &cmd, std::string *out) {
     FILE *f = popen((cmd + " 2>&1").c_str(), "r");
     if (!f) return -1;
