@@ -39,6 +39,8 @@ enum class Form : uint8_t {
     SEGSOURCE,  // L = @each_right(@index, x, G) read only by one per-cell reduction: never built
     SEGREDUCE,  // M = @each(@op, L): one reduction per cell of the group list G over x[cell]
     RAZE,       // r = @raze(M): the per-cell results written as one vector (R-O7)
+    GROUP,      // G = @group(K): hash-based grouping (a library kernel, thesis §4.7)
+    GROUPKEYS,  // K = @list(k1, ...) read only by one @group: never built, the kernel reads k1...
 };
 
 // A symbolic length.  ROWS: the length of an interpreter-produced value (all columns of one
@@ -94,6 +96,17 @@ struct Kernel {
     // per cell; params: n (cells), offsets (n+1 i64), indices, then each gathered source (ptr,
     // validity, length), the outputs (one element per cell), err.
     int segments = -1;
+    // A group-by kernel (G = @group(K), group = slot of G; inputs: the key columns, fixed-width
+    // or str/sym, not f64): the library kernel of grouping (thesis §4.7, not counted in Table 7.3's kernels).
+    // algorithm "hash": each row inserts its key tuple into a global open-addressing table by
+    // atomic CAS of its row number (a slot holds the row that claimed it; equal keys compare the
+    // columns at that row, NULL equal to NULL as in SQL's GROUP BY) and writes its slot; the host
+    // numbers the slots in order of first appearance, sorts the groups by their first rows in the
+    // interpreter's order of @group, and lays out the member lists (rows ascending).
+    // Params: n, keys (ptr [+ bytes for str/sym] + validity), table, mask, slots, err.
+    int group = -1;
+    std::string algorithm;  // group kernels: "hash" (the sort-based form of the thesis is not built)
+    bool library() const { return group >= 0; }
     // Launch geometry: a grid-stride loop, kBlock threads per CTA, at most kMaxGrid CTAs.
     static constexpr uint32_t kBlock = 128;
     static constexpr uint32_t kMaxGrid = 256;

@@ -71,6 +71,14 @@ struct Outliner {
         int c = -1;      // the @raze statement
         int geo = -1;    // cells(G)
     };
+    struct Grp {
+        std::vector<int> keys;   // key column slots
+        std::vector<Type> types;
+        int list = -1;           // absorbed @list statement (-1: none; the key is one column or a list built elsewhere)
+        int geo = -1;            // geometry of the key columns
+    };
+    std::map<int, Grp> groups;          // @group statement -> its keys
+    std::set<int> group_lists;          // absorbed @list statements
     std::map<int, Seg> seg_b;           // @each statement -> its chain
     std::map<int, int> seg_c;           // @raze statement -> its @each statement
     std::set<int> seg_a;                // absorbed @each_right statements
@@ -273,6 +281,51 @@ struct Outliner {
         }
     }
 
+    // Group-by kernels: G = @group(K), K one column or @list(k1, ...) of columns of one geometry:
+    // fixed-width or str/sym (bytes compared; not f64: the interpreter ranks floats by value, the
+    // kernel compares bits; not enums).
+    void Groups() {
+        std::vector<int> producer_of(static_cast<size_t>(fn.num_slots), -1);
+        for (size_t k = 0; k < fn.body.size(); ++k)
+            if (fn.body[k].kind == Stmt::Kind::ASSIGN && fn.body[k].targets.size() == 1)
+                producer_of[static_cast<size_t>(fn.body[k].targets[0].slot)] = static_cast<int>(k);
+        auto key_ok = [&](const Type &t) {
+            return (kernel::TypeSupported(t) && t.kind != TypeKind::F64 && t.kind != TypeKind::F32) || kernel::IsStringType(t);
+        };
+        for (size_t k = 0; k < fn.body.size(); ++k) {
+            const Stmt &s = fn.body[k];
+            if (s.kind != Stmt::Kind::ASSIGN || s.targets.size() != 1 || s.expr.kind != Expr::Kind::CALL || CalleeName(s.expr) != "group" ||
+                s.expr.args.size() != 1 || s.expr.types.size() != 1)
+                continue;
+            const Operand &a = s.expr.args[0];
+            if (a.kind != Operand::Kind::NAME || a.slot < 0) continue;
+            Grp g;
+            std::vector<const Operand *> cols;
+            if (a.type.kind == TypeKind::LIST) {
+                int pl = producer_of[static_cast<size_t>(a.slot)];
+                if (pl < 0) continue;
+                const Stmt &ls = fn.body[static_cast<size_t>(pl)];
+                if (ls.expr.kind != Expr::Kind::CALL || CalleeName(ls.expr) != "list" || ls.expr.args.empty()) continue;
+                for (const auto &la : ls.expr.args) cols.push_back(&la);
+                if (mode != FusionMode::NONE && users[static_cast<size_t>(a.slot)].size() == 1 && !returned[static_cast<size_t>(a.slot)]) g.list = pl;
+            } else {
+                cols.push_back(&a);
+            }
+            bool ok = true;
+            for (const Operand *c : cols) {
+                if (c->kind != Operand::Kind::NAME || c->slot < 0 || !key_ok(c->type)) { ok = false; break; }
+                int cg = OperandGeo(*c);
+                if (cg < 0 || cg == Scalar() || (g.geo >= 0 && g.geo != cg)) { ok = false; break; }
+                g.geo = cg;
+                g.keys.push_back(c->slot);
+                g.types.push_back(c->type);
+            }
+            if (!ok) continue;
+            groups[static_cast<int>(k)] = g;
+            if (g.list >= 0) group_lists.insert(g.list);
+        }
+    }
+
     // Type of the gathered source of a per-cell reduction.
     Type XType(int b) {
         const Seg &sg = seg_b[b];
@@ -430,6 +483,36 @@ struct Outliner {
             if (s.kind == Stmt::Kind::VAR) continue;
             const int ki = static_cast<int>(k);
             if (seg_a.count(ki)) continue;  // placed with its reduction
+            if (group_lists.count(ki)) continue;  // placed with its @group
+            if (groups.count(ki)) {
+                const Grp &g = groups[ki];
+                Kernel K;
+                K.name = "k" + std::to_string(out.kernels.size());
+                K.domain = g.geo;
+                K.group = s.targets[0].slot;
+                K.algorithm = "hash";
+                out.kernels.push_back(K);
+                Step st;
+                st.kind = Step::Kind::KERNEL;
+                st.kernel = static_cast<int>(out.kernels.size()) - 1;
+                out.steps.push_back(st);
+                kernel_step.push_back(static_cast<int>(out.steps.size()) - 1);
+                std::vector<int> stmts;
+                if (g.list >= 0) stmts.push_back(g.list);
+                stmts.push_back(ki);
+                for (int sk : stmts) {
+                    KernelStmt ks;
+                    ks.stmt = sk;
+                    ks.form = sk == ki ? Form::GROUP : Form::GROUPKEYS;
+                    ks.op = sk == ki ? "group" : "list";
+                    out.kernels.back().stmts.push_back(ks);
+                    kernel_of[static_cast<size_t>(sk)] = st.kernel;
+                    int ts = fn.body[static_cast<size_t>(sk)].targets[0].slot;
+                    slot_kernel[static_cast<size_t>(ts)] = st.kernel;
+                    slot_step[static_cast<size_t>(ts)] = kernel_step.back();
+                }
+                continue;
+            }
             if (seg_b.count(ki) || seg_c.count(ki)) {
                 int chosen = -1;
                 if (seg_c.count(ki)) {
@@ -508,7 +591,7 @@ struct Outliner {
                             continue;  // compactions fuse only with compactions of one mask
                         absorb = true;
                     }
-                    if (K.segments >= 0) continue;              // per-cell kernels hold only their chains
+                    if (K.segments >= 0 || K.group >= 0) continue;  // per-cell and group kernels hold only their chains
                     bool ready = true, flows = false, late = false;
                     for (size_t ai = 0; ai < s.expr.args.size(); ++ai) {
                         const auto &a = s.expr.args[ai];
@@ -589,6 +672,27 @@ struct Outliner {
             std::set<int> inside;
             std::set<std::pair<int, bool>> seen_in;
             for (const auto &ks : K.stmts) inside.insert(fn.body[static_cast<size_t>(ks.stmt)].targets[0].slot);
+            if (K.group >= 0) {
+                for (const auto &ks : K.stmts) {
+                    if (ks.form != Form::GROUP) continue;
+                    const Grp &g = groups[ks.stmt];
+                    for (size_t c = 0; c < g.keys.size(); ++c) {
+                        KernelInput in;
+                        in.slot = g.keys[c];
+                        in.name = Name(g.keys[c]);
+                        in.type = g.types[c];
+                        K.inputs.push_back(in);
+                    }
+                    const Stmt &s = fn.body[static_cast<size_t>(ks.stmt)];
+                    KernelOutput o;
+                    o.slot = s.targets[0].slot;
+                    o.type = s.expr.types[0];
+                    o.name = s.targets[0].name;
+                    o.op = "group";
+                    K.outputs.push_back(o);
+                }
+                continue;
+            }
             if (K.segments >= 0) {
                 KernelInput g;
                 g.slot = K.segments;
@@ -736,6 +840,7 @@ struct Outliner {
         }
         Geometries();
         Segments();
+        Groups();
         for (int attempt = 0; attempt < 1000; ++attempt) {
             Forms();
             int bad = Fuse();
@@ -809,9 +914,12 @@ std::string Print(const OutlinedProgram &p) {
             case Step::Kind::KERNEL: {
                 const Kernel &K = p.kernels[static_cast<size_t>(st.kernel)];
                 if (K.compact_mask >= 0) os << "compact ";
+                if (K.group >= 0) os << "library group(" << K.algorithm << ") ";
                 os << "launch " << K.name << " over g" << K.domain << " (" << p.geometries[static_cast<size_t>(K.domain)].text
                    << ") grid=min(ceil(n/" << Kernel::kBlock << ")," << Kernel::kMaxGrid << ") block=" << Kernel::kBlock;
+                if (K.group >= 0) os << "; alloc table:i64 x pow2(2n) (-1: empty), slots:u32 x n; host: first appearance, interpreter order, member lists";
                 for (const auto &o : K.outputs) {
+                    if (K.group >= 0) break;
                     os << "; alloc " << o.name << ":" << hir::TypeToString(o.type) << " x ";
                     os << (o.reduction ? std::string("1 (partials: one per warp)") : K.compact_mask >= 0 ? "count(" + p.slot_names[static_cast<size_t>(K.compact_mask)] + ")" : "n");
                 }
@@ -825,14 +933,16 @@ std::string Print(const OutlinedProgram &p) {
         os << "\n";
     }
     for (const auto &K : p.kernels) {
-        os << "kernel " << K.name << " domain=g" << K.domain << " inputs:";
+        os << "kernel " << K.name << " domain=g" << K.domain;
+        if (K.group >= 0) os << " library=group algorithm=" << K.algorithm;
+        os << " inputs:";
         for (const auto &in : K.inputs) os << " " << in.name << ":" << hir::TypeToString(in.type) << (in.scalar ? "[1]" : in.random_access ? "[*]" : in.segments ? "[cells]" : "[n]");
         os << " outputs:";
         for (const auto &o : K.outputs) os << " " << o.name << (o.reduction ? "(" + o.op + ")" : "");
         os << "\n";
         for (const auto &ks : K.stmts) {
             const auto &s = body[static_cast<size_t>(ks.stmt)];
-            static const char *kFormNames[] = {"map", "compress", "reduce", "gather", "cells", "reduce-cells", "raze"};
+            static const char *kFormNames[] = {"map", "compress", "reduce", "gather", "cells", "reduce-cells", "raze", "group", "group-keys"};
             const char *f = kFormNames[static_cast<int>(ks.form)];
             os << "  " << f << " " << StmtText(s);
             int g = p.slot_geometry[static_cast<size_t>(s.targets[0].slot)];

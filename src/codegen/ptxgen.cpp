@@ -593,6 +593,239 @@ public:
         return os.str();
     }
 
+    // The raw bits of key column c at row idx (zero-extended; 16-byte keys in two words) and its
+    // validity (empty: no bitmap).  NULL elements read as zero bits.
+    struct Key {
+        std::string lo, hi, valid;  // str/sym: lo, hi = start, end offsets into the bytes (NULL: empty)
+    };
+    Key LoadKey(size_t c, const std::string &base, const std::string &vbase, const std::string &idx) {
+        Key k;
+        const bool str = kernel::IsStringType(k_.inputs[c].type);
+        int bytes = str ? 16 : kernel::ElementBytes(k_.inputs[c].type);
+        std::string a = Q();
+        k.lo = Q();
+        if (str) {
+            // offsets[idx], offsets[idx + 1]
+            k.hi = Q();
+            Emit("shl.b64 " + a + ", " + idx + ", 3");
+            Emit("add.u64 " + a + ", " + base + ", " + a);
+            Emit("ld.global.u64 " + k.lo + ", [" + a + "]");
+            Emit("ld.global.u64 " + k.hi + ", [" + a + "+8]");
+        } else {
+            int sh = bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : bytes == 8 ? 3 : 4;
+            if (sh) Emit("shl.b64 " + a + ", " + idx + ", " + std::to_string(sh));
+            else Emit("mov.u64 " + a + ", " + idx);
+            Emit("add.u64 " + a + ", " + base + ", " + a);
+            if (bytes == 8 || bytes == 16) {
+                Emit("ld.global.u64 " + k.lo + ", [" + a + "]");
+            } else {
+                std::string r = R();
+                Emit(std::string("ld.global.") + (bytes == 1 ? "u8" : bytes == 2 ? "u16" : "u32") + " " + r + ", [" + a + "]");
+                Emit("cvt.u64.u32 " + k.lo + ", " + r);
+            }
+            if (bytes == 16) {
+                k.hi = Q();
+                Emit("ld.global.u64 " + k.hi + ", [" + a + "+8]");
+            }
+        }
+        if (!vbase.empty()) {
+            std::string w = Q(), wa = Q(), sh6 = R(), bit = Q();
+            k.valid = P();
+            Emit("shr.u64 " + wa + ", " + idx + ", 6");
+            Emit("shl.b64 " + wa + ", " + wa + ", 3");
+            Emit("add.u64 " + wa + ", " + vbase + ", " + wa);
+            Emit("ld.global.u64 " + w + ", [" + wa + "]");
+            Emit("cvt.u32.u64 " + sh6 + ", " + idx);
+            Emit("and.b32 " + sh6 + ", " + sh6 + ", 63");
+            Emit("shr.b64 " + bit + ", " + w + ", " + sh6);
+            Emit("and.b64 " + bit + ", " + bit + ", 1");
+            Emit("setp.ne.u64 " + k.valid + ", " + bit + ", 0");
+            if (str) {
+                Emit("selp.b64 " + k.hi + ", " + k.hi + ", " + k.lo + ", " + k.valid);
+            } else {
+                Emit("selp.b64 " + k.lo + ", " + k.lo + ", 0, " + k.valid);
+                if (!k.hi.empty()) Emit("selp.b64 " + k.hi + ", " + k.hi + ", 0, " + k.valid);
+            }
+        }
+        return k;
+    }
+
+    // Group-by kernel, hash-based (Kernel::group): every row claims or finds the slot of its key
+    // tuple in an open-addressing table (linear probing) by atom.cas of its row number into an
+    // empty slot (-1); a slot taken by another row holds that row's number, so the keys compare
+    // against the columns at that row (immutable inputs: no ordering needed between threads).
+    // NULL keys hash and compare as one value, distinct from every non-NULL value.
+    Expected<std::string> RunGroup() {
+        std::ostringstream params;
+        params << ".param .u64 n";
+        zero32_ = R();
+        Emit("mov.u32 " + zero32_ + ", 0");
+        std::string n = Q();
+        Emit("ld.param.u64 " + n + ", [n]");
+        std::vector<std::string> in_ptr(k_.inputs.size()), in_vptr(k_.inputs.size());
+        for (size_t i = 0; i < k_.inputs.size(); ++i) {
+            const hir::Type &t = k_.inputs[i].type;
+            int b = kernel::ElementBytes(t);
+            const bool str = kernel::IsStringType(t);
+            if (!str && (!kernel::TypeSupported(t) || t.kind == hir::TypeKind::F64 || (b != 1 && b != 2 && b != 4 && b != 8 && b != 16)))
+                return Status::Unsupported("group keys of type " + hir::TypeToString(t));
+            params << ", .param .u64 in" << i;
+            in_ptr[i] = Param("in" + std::to_string(i));
+            if (str) {
+                params << ", .param .u64 instr" << i;
+                str_bytes_[in_ptr[i]] = Param("instr" + std::to_string(i));
+            }
+            if (Nullable(i)) {
+                params << ", .param .u64 inv" << i;
+                in_vptr[i] = Param("inv" + std::to_string(i));
+            }
+        }
+        params << ", .param .u64 table, .param .u64 mask, .param .u64 slots, .param .u64 err";
+        std::string table = Param("table"), slots = Param("slots"), mask = Q();
+        Emit("ld.param.u64 " + mask + ", [mask]");
+        std::string tid = R(), ntid = R(), ctaid = R(), nctaid = R(), gid = R();
+        Emit("mov.u32 " + tid + ", %tid.x");
+        Emit("mov.u32 " + ntid + ", %ntid.x");
+        Emit("mov.u32 " + ctaid + ", %ctaid.x");
+        Emit("mov.u32 " + nctaid + ", %nctaid.x");
+        Emit("mad.lo.u32 " + gid + ", " + ctaid + ", " + ntid + ", " + tid);
+        std::string i = Q(), stride = Q(), pi = P();
+        Emit("cvt.u64.u32 " + i + ", " + gid);
+        Emit("mul.wide.u32 " + stride + ", " + ntid + ", " + nctaid);
+        Emit("setp.ge.u64 " + pi + ", " + i + ", " + n);
+        Emit("@" + pi + " bra $GDONE");
+        body_ << "$GROW:\n";
+        // hash of the key tuple: per word h = (h ^ w) * K, h ^= h >> 29; a NULL adds a marker word
+        std::string h = Q();
+        Emit("mov.u64 " + h + ", -7046029254386353131");
+        auto mix = [&](const std::string &w) {
+            std::string t = Q();
+            Emit("xor.b64 " + h + ", " + h + ", " + w);
+            Emit("mul.lo.u64 " + h + ", " + h + ", -4417276706812531889");
+            Emit("shr.u64 " + t + ", " + h + ", 29");
+            Emit("xor.b64 " + h + ", " + h + ", " + t);
+        };
+        std::vector<Key> mine;
+        for (size_t c = 0; c < k_.inputs.size(); ++c) {
+            Key k = LoadKey(c, in_ptr[c], in_vptr[c], i);
+            if (kernel::IsStringType(k_.inputs[c].type)) {
+                // the length, then every byte
+                std::string len = Q(), j = Q(), ba = Q(), w = Q(), b8 = R(), pj = P();
+                std::string loop = "$GH" + std::to_string(labels_) + "L", end = "$GH" + std::to_string(labels_++) + "E";
+                Emit("sub.u64 " + len + ", " + k.hi + ", " + k.lo);
+                mix(len);
+                Emit("mov.u64 " + j + ", " + k.lo);
+                Emit("setp.ge.u64 " + pj + ", " + j + ", " + k.hi);
+                Emit("@" + pj + " bra " + end);
+                body_ << loop << ":\n";
+                Emit("add.u64 " + ba + ", " + str_bytes_[in_ptr[c]] + ", " + j);
+                Emit("ld.global.u8 " + b8 + ", [" + ba + "]");
+                Emit("cvt.u64.u32 " + w + ", " + b8);
+                Emit("xor.b64 " + h + ", " + h + ", " + w);
+                Emit("mul.lo.u64 " + h + ", " + h + ", -4417276706812531889");
+                Emit("add.u64 " + j + ", " + j + ", 1");
+                Emit("setp.lt.u64 " + pj + ", " + j + ", " + k.hi);
+                Emit("@" + pj + " bra " + loop);
+                body_ << end << ":\n";
+            } else {
+                mix(k.lo);
+                if (!k.hi.empty()) mix(k.hi);
+            }
+            if (!k.valid.empty()) {
+                std::string m = Q();
+                Emit("selp.b64 " + m + ", 0, 6148914691236517205, " + k.valid);
+                mix(m);
+            }
+            mine.push_back(k);
+        }
+        std::string slot = Q();
+        Emit("and.b64 " + slot + ", " + h + ", " + mask);
+        body_ << "$GPROBE:\n";
+        std::string sa = Q(), old = Q(), pe = P();
+        Emit("shl.b64 " + sa + ", " + slot + ", 3");
+        Emit("add.u64 " + sa + ", " + table + ", " + sa);
+        // a plain load first: a claimed slot never changes again, so a row number read here is
+        // final and needs no atomic (few groups: every row would otherwise contend for one line);
+        // an empty slot (or a stale read of one) goes through the CAS
+        Emit("ld.global.u64 " + old + ", [" + sa + "]");
+        Emit("setp.ne.s64 " + pe + ", " + old + ", -1");
+        Emit("@" + pe + " bra $GCMP");
+        Emit("atom.global.cas.b64 " + old + ", [" + sa + "], -1, " + i);
+        Emit("setp.eq.s64 " + pe + ", " + old + ", -1");
+        Emit("@" + pe + " bra $GFOUND");
+        body_ << "$GCMP:\n";
+        // the slot belongs to row `old`: same key tuple?
+        std::string same = P();
+        Emit("setp.eq.u32 " + same + ", " + zero32_ + ", 0");
+        for (size_t c = 0; c < k_.inputs.size(); ++c) {
+            Key o = LoadKey(c, in_ptr[c], in_vptr[c], old);
+            std::string e = P();
+            if (kernel::IsStringType(k_.inputs[c].type)) {
+                // equal lengths, then byte by byte (skipped once a key differs)
+                std::string li = Q(), lo = Q(), j = Q(), ai = Q(), ao = Q(), x = R(), y = R(), pj = P(), ne = P(), differ = P();
+                std::string id = std::to_string(labels_++);
+                Emit("sub.u64 " + li + ", " + mine[c].hi + ", " + mine[c].lo);
+                Emit("sub.u64 " + lo + ", " + o.hi + ", " + o.lo);
+                Emit("setp.eq.u64 " + e + ", " + li + ", " + lo);
+                Emit("and.pred " + same + ", " + same + ", " + e);
+                Emit("not.pred " + differ + ", " + same);
+                Emit("@" + differ + " bra $GC" + id + "E");
+                Emit("mov.u64 " + j + ", 0");
+                Emit("setp.ge.u64 " + pj + ", " + j + ", " + li);
+                Emit("@" + pj + " bra $GC" + id + "E");
+                body_ << "$GC" << id << "L:\n";
+                Emit("add.u64 " + ai + ", " + mine[c].lo + ", " + j);
+                Emit("add.u64 " + ai + ", " + str_bytes_[in_ptr[c]] + ", " + ai);
+                Emit("add.u64 " + ao + ", " + o.lo + ", " + j);
+                Emit("add.u64 " + ao + ", " + str_bytes_[in_ptr[c]] + ", " + ao);
+                Emit("ld.global.u8 " + x + ", [" + ai + "]");
+                Emit("ld.global.u8 " + y + ", [" + ao + "]");
+                Emit("setp.ne.u32 " + ne + ", " + x + ", " + y);
+                Emit("@" + ne + " bra $GC" + id + "N");
+                Emit("add.u64 " + j + ", " + j + ", 1");
+                Emit("setp.lt.u64 " + pj + ", " + j + ", " + li);
+                Emit("@" + pj + " bra $GC" + id + "L");
+                Emit("bra $GC" + id + "E");
+                body_ << "$GC" << id << "N:\n";
+                Emit("setp.ne.u32 " + same + ", " + zero32_ + ", 0");
+                body_ << "$GC" << id << "E:\n";
+            } else {
+                Emit("setp.eq.u64 " + e + ", " + o.lo + ", " + mine[c].lo);
+                Emit("and.pred " + same + ", " + same + ", " + e);
+            }
+            if (!o.hi.empty() && !kernel::IsStringType(k_.inputs[c].type)) {
+                Emit("setp.eq.u64 " + e + ", " + o.hi + ", " + mine[c].hi);
+                Emit("and.pred " + same + ", " + same + ", " + e);
+            }
+            if (!o.valid.empty()) {
+                Emit("xor.pred " + e + ", " + o.valid + ", " + mine[c].valid);
+                Emit("not.pred " + e + ", " + e);
+                Emit("and.pred " + same + ", " + same + ", " + e);
+            }
+        }
+        Emit("@" + same + " bra $GFOUND");
+        Emit("add.u64 " + slot + ", " + slot + ", 1");
+        Emit("and.b64 " + slot + ", " + slot + ", " + mask);
+        Emit("bra $GPROBE");
+        body_ << "$GFOUND:\n";
+        std::string oa = Q(), s32 = R();
+        Emit("shl.b64 " + oa + ", " + i + ", 2");
+        Emit("add.u64 " + oa + ", " + slots + ", " + oa);
+        Emit("cvt.u32.u64 " + s32 + ", " + slot);
+        Emit("st.global.u32 [" + oa + "], " + s32);
+        Emit("add.u64 " + i + ", " + i + ", " + stride);
+        Emit("setp.lt.u64 " + pi + ", " + i + ", " + n);
+        Emit("@" + pi + " bra $GROW");
+        body_ << "$GDONE:\n";
+        Emit("ret");
+        std::ostringstream os;
+        os << ".visible .entry " << k_.name << "(" << params.str() << ")\n{\n";
+        os << ".reg .pred %p<" << np_ + 1 << ">;\n.reg .b32 %r<" << nr_ + 1 << ">;\n.reg .b64 %rd<" << nq_ + 1 << ">;\n.reg .f64 %fd<"
+           << nf_ + 1 << ">;\n";
+        os << body_.str() << "}\n";
+        return os.str();
+    }
+
     // One element-wise statement (a templates.def pattern plus validity and overflow).
     Expected<Val> Elementwise(const KernelStmt &ks, const hir::Type &rt, std::vector<Val> av, const std::string &ovf_any) {
         VClass cls = av[0].cls;
@@ -1140,7 +1373,7 @@ Expected<std::string> KernelPtxText(const OutlinedProgram &p, int kernel, const 
     std::vector<bool> nullable;
     if (static_cast<size_t>(kernel) < options.nullable.size()) nullable = options.nullable[static_cast<size_t>(kernel)];
     Gen g(p, k, nullable, options.warp_reduce);
-    RNDN_ASSIGN_OR_RETURN(std::string t, k.segments >= 0 ? g.RunSegmented() : k.compact_mask >= 0 ? g.RunCompaction() : g.Run());
+    RNDN_ASSIGN_OR_RETURN(std::string t, k.group >= 0 ? g.RunGroup() : k.segments >= 0 ? g.RunSegmented() : k.compact_mask >= 0 ? g.RunCompaction() : g.Run());
     if (output_nullable) *output_nullable = g.output_nullable();
     return t;
 }

@@ -1,4 +1,5 @@
 // Hybrid execution: kernels on the cpu device, everything else on the interpreter (see codegen.h).
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <set>
@@ -131,6 +132,7 @@ private:
     Status Kernel(int index) {
         const codegen::Kernel &k = p_.kernels[static_cast<size_t>(index)];
         if (k.segments >= 0) return Segmented(index);
+        if (k.group >= 0) return Group(index);
         // inputs as the outliner expected them?
         std::vector<std::shared_ptr<const hir::Vector>> in(k.inputs.size());
         int64_t n = -1;
@@ -407,6 +409,213 @@ private:
             }
         }
         for (size_t o = 0; o < k.outputs.size(); ++o) frame_[static_cast<size_t>(k.outputs[o].slot)] = hir::Value(outs[o]);
+        stats_.statements_compiled += static_cast<int>(k.stmts.size());
+        return Status::Ok();
+    }
+
+    // A group-by kernel (Kernel::group, hash-based): the kernel gives every row the slot of its
+    // key tuple; the host numbers the slots by first appearance, orders the groups as the
+    // interpreter does and builds @group's dictionary (keys: first row of each group; values: the
+    // rows of each group ascending).
+    Status Group(int index) {
+        const codegen::Kernel &k = p_.kernels[static_cast<size_t>(index)];
+        const auto &body = p_.entry->body;
+        const hir::Stmt *gs = nullptr;
+        for (const auto &ks : k.stmts)
+            if (ks.form == Form::GROUP) gs = &body[static_cast<size_t>(ks.stmt)];
+        if (!gs || k.outputs.size() != 1) return Status::Internal("group kernel without its @group");
+        PtxOptions po;
+        po.nullable.assign(p_.kernels.size(), {});
+        auto &nullable = po.nullable[static_cast<size_t>(index)];
+        nullable.assign(k.inputs.size(), false);
+        std::vector<std::shared_ptr<const hir::Vector>> in(k.inputs.size());
+        int64_t n = -1;
+        for (size_t i = 0; i < k.inputs.size(); ++i) {
+            const hir::Value &v = frame_[static_cast<size_t>(k.inputs[i].slot)];
+            if (!v.is_vector()) return Redo(k);
+            in[i] = v.vector_ptr();
+            if (!SameType(in[i]->type, k.inputs[i].type) || !in[i]->elem_scale.empty()) return Redo(k);
+            if (n >= 0 && in[i]->length != n) return Redo(k);
+            n = in[i]->length;
+            nullable[i] = in[i]->HasNulls();
+        }
+        if (n < 0 || n >= (int64_t{1} << 30)) return Redo(k);
+        auto t0 = Clock::now();
+        RNDN_ASSIGN_OR_RETURN(std::string text, KernelPtxText(p_, index, po, nullptr));
+        text = ".version 8.7\n.target sm_80\n.address_size 64\n\n" + text;
+        stats_.ptx_ms += Ms(t0);
+        t0 = Clock::now();
+        RNDN_ASSIGN_OR_RETURN(auto mod, dev_.LoadModule(text));
+        stats_.jit_ms += Ms(t0);
+        const cpujit::Kernel *ck = mod->Find(k.name);
+        if (!ck) return Status::Internal("kernel " + k.name + " missing from its module");
+        uint64_t cap = 64;
+        while (cap < 2 * static_cast<uint64_t>(n)) cap <<= 1;
+        // the table and the slots are transient; over half the interpreter's memory budget the
+        // interpreter groups instead (and accounts its own intermediates against the budget)
+        if (opts_.memory_budget > 0 && cap * 8 + static_cast<uint64_t>(n) * 4 > static_cast<uint64_t>(opts_.memory_budget) / 2) return Redo(k);
+        std::vector<int64_t> table(cap, -1);
+        std::vector<uint32_t> slots(static_cast<size_t>(std::max<int64_t>(n, 1)), 0);
+        Registrations regs(dev_);
+        uint64_t *dummy = dummy_;
+        regs.Add(dummy, sizeof dummy_);
+        std::vector<cpujit::Arg> args;
+        args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(n)));
+        for (size_t i = 0; i < in.size(); ++i) {
+            const hir::Vector &x = *in[i];
+            if (kernel::IsStringType(x.type)) {
+                // offsets (length + 1), then the bytes
+                if (x.offsets.size() != static_cast<size_t>(x.length) + 1) return Redo(k);
+                regs.Add(x.offsets.data(), x.offsets.size() * 8);
+                args.push_back(cpujit::Arg::Ptr(x.offsets.data()));
+                const void *bp = x.bytes.empty() ? static_cast<const void *>(dummy) : x.bytes.data();
+                regs.Add(bp, x.bytes.size());
+                args.push_back(cpujit::Arg::Ptr(bp));
+            } else {
+                size_t bytes = static_cast<size_t>(x.length) * static_cast<size_t>(kernel::ElementBytes(x.type));
+                const void *ptr = bytes ? static_cast<const void *>(x.data.get()) : dummy;
+                regs.Add(ptr, bytes);
+                args.push_back(cpujit::Arg::Ptr(ptr));
+            }
+            if (nullable[i]) {
+                regs.Add(x.validity.data(), x.validity.size() * 8);
+                args.push_back(cpujit::Arg::Ptr(x.validity.data()));
+            }
+        }
+        regs.Add(table.data(), table.size() * 8);
+        args.push_back(cpujit::Arg::Ptr(table.data()));
+        args.push_back(cpujit::Arg::U64(cap - 1));
+        regs.Add(slots.data(), slots.size() * 4);
+        args.push_back(cpujit::Arg::Ptr(slots.data()));
+        uint32_t err = 0;
+        regs.Add(&err, sizeof err);
+        args.push_back(cpujit::Arg::Ptr(&err));
+        cpujit::LaunchConfig cfg;
+        cfg.grid.x = static_cast<uint32_t>(std::min<int64_t>(std::max<int64_t>(1, (n + codegen::Kernel::kBlock - 1) / codegen::Kernel::kBlock),
+                                                             codegen::Kernel::kMaxGrid));
+        cfg.block.x = codegen::Kernel::kBlock;
+        t0 = Clock::now();
+        RNDN_RETURN_IF_ERROR(dev_.Launch(*ck, cfg, args));
+        stats_.kernel_ms += Ms(t0);
+        ++stats_.kernels_launched;
+        if (err != 0) return Redo(k);
+        // Groups by first appearance: a claimed slot (a row number >= 0) becomes -(group + 2).
+        std::vector<int64_t> first;
+        std::vector<uint32_t> &gid = slots;  // reused: row -> group (first-appearance numbering)
+        for (int64_t r = 0; r < n; ++r) {
+            if ((r & 0xfffff) == 0 && opts_.should_cancel && opts_.should_cancel()) return Status::Cancelled();
+            int64_t &t = table[slots[static_cast<size_t>(r)]];
+            if (t >= 0) {
+                t = -static_cast<int64_t>(first.size()) - 2;
+                first.push_back(r);
+            } else if (t == -1) {
+                return Status::Internal("group kernel left a row's slot empty");
+            }
+            gid[static_cast<size_t>(r)] = static_cast<uint32_t>(-t - 2);
+        }
+        std::vector<int64_t>().swap(table);
+        const int64_t m = static_cast<int64_t>(first.size());
+        // The interpreter's order of the groups (ascending key tuples, each column by its element
+        // type's order: bool/char unsigned, integers/dates/decimals signed, strings by bytes as
+        // std::string_view orders them; NULL after every value): a sort of the groups' first rows.
+        std::vector<int64_t> rank(static_cast<size_t>(m), 0);  // first-appearance group -> interpreter position
+        bool sorted = true;
+        for (const auto &x : in) {
+            switch (x->type.kind) {
+                case hir::TypeKind::BOOL: case hir::TypeKind::CHAR: case hir::TypeKind::I16: case hir::TypeKind::I32:
+                case hir::TypeKind::DATE: case hir::TypeKind::I64: case hir::TypeKind::DEC64: case hir::TypeKind::DEC128:
+                case hir::TypeKind::STR: case hir::TypeKind::SYM: break;
+                default: sorted = false;
+            }
+        }
+        if (sorted && m > 1) {
+            auto cmp = [&](const hir::Vector &x, int64_t a, int64_t b) -> int {
+                const bool va = x.IsValid(a), vb = x.IsValid(b);
+                if (!va || !vb) return va == vb ? 0 : va ? -1 : 1;
+                auto three = [](auto u, auto v) { return u < v ? -1 : v < u ? 1 : 0; };
+                switch (x.type.kind) {
+                    case hir::TypeKind::BOOL:
+                    case hir::TypeKind::CHAR: return three(x.Data<uint8_t>()[a], x.Data<uint8_t>()[b]);
+                    case hir::TypeKind::I16: return three(x.Data<int16_t>()[a], x.Data<int16_t>()[b]);
+                    case hir::TypeKind::I32:
+                    case hir::TypeKind::DATE: return three(x.Data<int32_t>()[a], x.Data<int32_t>()[b]);
+                    case hir::TypeKind::I64:
+                    case hir::TypeKind::DEC64: return three(x.Data<int64_t>()[a], x.Data<int64_t>()[b]);
+                    case hir::TypeKind::DEC128: return three(x.Data<__int128>()[a], x.Data<__int128>()[b]);
+                    default: return three(x.StringAt(a), x.StringAt(b));
+                }
+            };
+            std::vector<int64_t> ord(static_cast<size_t>(m));
+            for (int64_t j = 0; j < m; ++j) ord[static_cast<size_t>(j)] = j;
+            std::sort(ord.begin(), ord.end(), [&](int64_t ga, int64_t gb) {
+                const int64_t a = first[static_cast<size_t>(ga)], b = first[static_cast<size_t>(gb)];
+                for (const auto &x : in) {
+                    int c = cmp(*x, a, b);
+                    if (c) return c < 0;
+                }
+                return false;
+            });
+            for (int64_t pos = 0; pos < m; ++pos) rank[static_cast<size_t>(ord[static_cast<size_t>(pos)])] = pos;
+        } else if (m > 1) {
+            // other key types: the interpreter's own @group over one row per group (the keys at
+            // each group's first row); every cell then has one member, the group's position here
+            std::vector<hir::Value> reps;
+            for (size_t i = 0; i < in.size(); ++i) {
+                const hir::Vector &x = *in[i];
+                if (kernel::IsStringType(x.type)) {
+                    RNDN_ASSIGN_OR_RETURN(auto g, hir::MakeVector(x.type, 0));
+                    for (int64_t j = 0; j < m; ++j) g->AppendString(x.StringAt(first[static_cast<size_t>(j)]));
+                    for (int64_t j = 0; j < m; ++j)
+                        if (!x.IsValid(first[static_cast<size_t>(j)])) g->SetNull(j);
+                    reps.emplace_back(std::shared_ptr<const hir::Vector>(g));
+                    continue;
+                }
+                RNDN_ASSIGN_OR_RETURN(auto g, hir::MakeVector(x.type, m));
+                const size_t eb = static_cast<size_t>(kernel::ElementBytes(x.type));
+                for (int64_t j = 0; j < m; ++j) {
+                    const int64_t r = first[static_cast<size_t>(j)];
+                    std::memcpy(g->data.get() + static_cast<size_t>(j) * eb, x.data.get() + static_cast<size_t>(r) * eb, eb);
+                    if (!x.IsValid(r)) g->SetNull(j);
+                }
+                reps.emplace_back(std::shared_ptr<const hir::Vector>(g));
+            }
+            const hir::Operand &karg = gs->expr.args[0];
+            hir::Value sub;
+            if (karg.type.kind == hir::TypeKind::LIST) {
+                auto l = std::make_shared<hir::List>();
+                l->cells = reps;
+                sub = hir::Value(std::shared_ptr<const hir::List>(l));
+            } else {
+                sub = reps[0];
+            }
+            hir::Value saved = frame_[static_cast<size_t>(karg.slot)];
+            frame_[static_cast<size_t>(karg.slot)] = sub;
+            auto ordered = hir::EvaluateExpr(*p_.program, gs->expr, frame_, data_, opts_);
+            frame_[static_cast<size_t>(karg.slot)] = saved;
+            if (!ordered.ok()) return ordered.status();
+            if (ordered->size() != 1 || (*ordered)[0].kind() != hir::ValueKind::DICT) return Status::Internal("@group did not give a dictionary");
+            const hir::Value &ok = (*ordered)[0].dict().keys;
+            if (!ok.is_vector() || ok.vector().length != m) return Status::Internal("group order: one group per distinct key expected");
+            for (int64_t pos = 0; pos < m; ++pos) rank[static_cast<size_t>(ok.vector().Data<int64_t>()[pos])] = pos;
+        }
+        // member lists, rows ascending (a counting sort by group)
+        std::vector<int64_t> count(static_cast<size_t>(m), 0);
+        for (int64_t r = 0; r < n; ++r) ++count[static_cast<size_t>(rank[gid[static_cast<size_t>(r)]])];
+        RNDN_ASSIGN_OR_RETURN(auto keys, hir::MakeVector(hir::Type(hir::TypeKind::I64), m));
+        auto vals = std::make_shared<hir::List>();
+        vals->cells.reserve(static_cast<size_t>(m));
+        std::vector<int64_t *> dst(static_cast<size_t>(m));
+        for (int64_t pos = 0; pos < m; ++pos) {
+            RNDN_ASSIGN_OR_RETURN(auto cell, hir::MakeVector(hir::Type(hir::TypeKind::I64), count[static_cast<size_t>(pos)]));
+            dst[static_cast<size_t>(pos)] = cell->Data<int64_t>();
+            vals->cells.emplace_back(std::shared_ptr<const hir::Vector>(cell));
+        }
+        for (int64_t j = 0; j < m; ++j) keys->Data<int64_t>()[rank[static_cast<size_t>(j)]] = first[static_cast<size_t>(j)];
+        for (int64_t r = 0; r < n; ++r) *dst[static_cast<size_t>(rank[gid[static_cast<size_t>(r)]])]++ = r;
+        auto d = std::make_shared<hir::Dict>();
+        d->keys = hir::Value(keys);
+        d->values = hir::Value(std::shared_ptr<const hir::List>(vals));
+        frame_[static_cast<size_t>(k.outputs[0].slot)] = hir::Value(std::shared_ptr<const hir::Dict>(d));
         stats_.statements_compiled += static_cast<int>(k.stmts.size());
         return Status::Ok();
     }
