@@ -445,9 +445,9 @@ private:
         text = ".version 8.7\n.target sm_80\n.address_size 64\n\n" + text;
         stats_.ptx_ms += Ms(t0);
         t0 = Clock::now();
-        RNDN_ASSIGN_OR_RETURN(auto mod, dev_.LoadModule(text));
+        RNDN_ASSIGN_OR_RETURN(auto mod, dev_.LoadModule(text, &opts_.should_cancel));
         stats_.jit_ms += Ms(t0);
-        const cpujit::Kernel *ck = mod->Find(k.name);
+        const void *ck = dev_.FindKernel(mod.get(), k.name);
         if (!ck) return Status::Internal("kernel " + k.name + " missing from its module");
         uint64_t cap = 64;
         while (cap < 2 * static_cast<uint64_t>(n)) cap <<= 1;
@@ -491,11 +491,13 @@ private:
         regs.Add(&err, sizeof err);
         args.push_back(cpujit::Arg::Ptr(&err));
         cpujit::LaunchConfig cfg;
+        cfg.cancel = &opts_.should_cancel;
+        stats_.phase = "kernel";
         cfg.grid.x = static_cast<uint32_t>(std::min<int64_t>(std::max<int64_t>(1, (n + codegen::Kernel::kBlock - 1) / codegen::Kernel::kBlock),
                                                              codegen::Kernel::kMaxGrid));
         cfg.block.x = codegen::Kernel::kBlock;
         t0 = Clock::now();
-        RNDN_RETURN_IF_ERROR(dev_.Launch(*ck, cfg, args));
+        RNDN_RETURN_IF_ERROR(dev_.Launch(ck, cfg.grid.x, cfg.block.x, ArgBytes(args), cfg.cancel));
         stats_.kernel_ms += Ms(t0);
         ++stats_.kernels_launched;
         if (err != 0) return Redo(k);
