@@ -129,6 +129,53 @@ private:
         return Status::Ok();
     }
 
+    // The kernel's PTX (with the module header) loaded on the device: the kernel handle, its
+    // module kept alive by `*mod`.  out_nullable: see KernelPtxText.
+    Expected<const void *> LoadKernel(const codegen::Kernel &k, int index, const PtxOptions &po, std::vector<bool> *out_nullable,
+                                      std::shared_ptr<const void> *mod) {
+        auto t0 = Clock::now();
+        stats_.phase = "jit";
+        RNDN_ASSIGN_OR_RETURN(std::string text, KernelPtxText(p_, index, po, out_nullable));
+        text = ".version 8.7\n.target sm_80\n.address_size 64\n\n" + text;
+        stats_.ptx_ms += Ms(t0);
+        t0 = Clock::now();
+        RNDN_ASSIGN_OR_RETURN(*mod, dev_.LoadModule(text, &opts_.should_cancel));
+        stats_.jit_ms += Ms(t0);
+        const void *ck = dev_.FindKernel(mod->get(), k.name);
+        if (!ck) return Status::Internal("kernel " + k.name + " missing from its module");
+        return ck;
+    }
+
+    // The arguments of the input columns in[first..]: data (string offsets, then bytes), then
+    // the validity bitmap where nullable, then (with `lengths`) the length of each input the
+    // kernel reads at random; false when a string column's offsets do not fit it.
+    bool AddInputArgs(const std::vector<std::shared_ptr<const hir::Vector>> &in, size_t first, const std::vector<bool> &nullable,
+                      Registrations &regs, std::vector<cpujit::Arg> &args, const codegen::Kernel *lengths = nullptr) {
+        for (size_t i = first; i < in.size(); ++i) {
+            const hir::Vector &x = *in[i];
+            if (kernel::IsStringType(x.type)) {
+                // offsets (length + 1), then the bytes
+                if (x.offsets.size() != static_cast<size_t>(x.length) + 1) return false;
+                regs.Add(x.offsets.data(), x.offsets.size() * 8);
+                args.push_back(cpujit::Arg::Ptr(x.offsets.data()));
+                const void *bp = x.bytes.empty() ? static_cast<const void *>(dummy_) : x.bytes.data();
+                regs.Add(bp, x.bytes.size());
+                args.push_back(cpujit::Arg::Ptr(bp));
+            } else {
+                size_t bytes = static_cast<size_t>(x.length) * static_cast<size_t>(kernel::ElementBytes(x.type));
+                const void *ptr = bytes ? static_cast<const void *>(x.data.get()) : dummy_;
+                regs.Add(ptr, bytes);
+                args.push_back(cpujit::Arg::Ptr(ptr));
+            }
+            if (nullable[i]) {
+                regs.Add(x.validity.data(), x.validity.size() * 8);
+                args.push_back(cpujit::Arg::Ptr(x.validity.data()));
+            }
+            if (lengths && lengths->inputs[i].random_access) args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(x.length)));
+        }
+        return true;
+    }
+
     Status Kernel(int index) {
         const codegen::Kernel &k = p_.kernels[static_cast<size_t>(index)];
         if (k.segments >= 0) return Segmented(index);
@@ -161,45 +208,17 @@ private:
         if (n < 0) return Redo(k);
         // float arithmetic: the kernel flags what sql_float_errors rejects (templates.def), so no
         // re-run is needed up front
-        auto t0 = Clock::now();
-        stats_.phase = "jit";
         std::vector<bool> out_nullable;
-        RNDN_ASSIGN_OR_RETURN(std::string text, KernelPtxText(p_, index, po, &out_nullable));
-        text = ".version 8.7\n.target sm_80\n.address_size 64\n\n" + text;
-        stats_.ptx_ms += Ms(t0);
-        t0 = Clock::now();
-        RNDN_ASSIGN_OR_RETURN(auto mod, dev_.LoadModule(text, &opts_.should_cancel));
-        stats_.jit_ms += Ms(t0);
-        const void *ck = dev_.FindKernel(mod.get(), k.name);
-        if (!ck) return Status::Internal("kernel " + k.name + " missing from its module");
+        std::shared_ptr<const void> mod;
+        RNDN_ASSIGN_OR_RETURN(const void *ck, LoadKernel(k, index, po, &out_nullable, &mod));
+        auto t0 = Clock::now();
 
         Registrations regs(dev_);
         std::vector<cpujit::Arg> args;
         args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(n)));
         uint64_t *dummy = dummy_;
         regs.Add(dummy, sizeof dummy_);
-        for (size_t i = 0; i < in.size(); ++i) {
-            const hir::Vector &x = *in[i];
-            if (kernel::IsStringType(x.type)) {
-                // offsets (length + 1), then the bytes
-                if (x.offsets.size() != static_cast<size_t>(x.length) + 1) return Redo(k);
-                regs.Add(x.offsets.data(), x.offsets.size() * 8);
-                args.push_back(cpujit::Arg::Ptr(x.offsets.data()));
-                const void *bp = x.bytes.empty() ? static_cast<const void *>(dummy) : x.bytes.data();
-                regs.Add(bp, x.bytes.size());
-                args.push_back(cpujit::Arg::Ptr(bp));
-            } else {
-                size_t bytes = static_cast<size_t>(x.length) * static_cast<size_t>(kernel::ElementBytes(x.type));
-                const void *ptr = bytes ? static_cast<const void *>(x.data.get()) : dummy;
-                regs.Add(ptr, bytes);
-                args.push_back(cpujit::Arg::Ptr(ptr));
-            }
-            if (nullable[i]) {
-                regs.Add(x.validity.data(), x.validity.size() * 8);
-                args.push_back(cpujit::Arg::Ptr(x.validity.data()));
-            }
-            if (k.inputs[i].random_access) args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(x.length)));
-        }
+        if (!AddInputArgs(in, 0, nullable, regs, args, &k)) return Redo(k);
         if (k.compact_mask >= 0) return Compact(k, ck, regs, args, n, nullable, out_nullable);
         uint32_t grid = static_cast<uint32_t>(std::min<int64_t>(std::max<int64_t>(1, (n + codegen::Kernel::kBlock - 1) / codegen::Kernel::kBlock),
                                                                 codegen::Kernel::kMaxGrid));
@@ -350,16 +369,9 @@ private:
             if (!SameType(in[i]->type, k.inputs[i].type) || !in[i]->elem_scale.empty()) return Redo(k);
             nullable[i] = in[i]->HasNulls();
         }
+        std::shared_ptr<const void> mod;
+        RNDN_ASSIGN_OR_RETURN(const void *ck, LoadKernel(k, index, po, nullptr, &mod));
         auto t0 = Clock::now();
-        stats_.phase = "jit";
-        RNDN_ASSIGN_OR_RETURN(std::string text, KernelPtxText(p_, index, po, nullptr));
-        text = ".version 8.7\n.target sm_80\n.address_size 64\n\n" + text;
-        stats_.ptx_ms += Ms(t0);
-        t0 = Clock::now();
-        RNDN_ASSIGN_OR_RETURN(auto mod, dev_.LoadModule(text, &opts_.should_cancel));
-        stats_.jit_ms += Ms(t0);
-        const void *ck = dev_.FindKernel(mod.get(), k.name);
-        if (!ck) return Status::Internal("kernel " + k.name + " missing from its module");
         Registrations regs(dev_);
         uint64_t *dummy = dummy_;
         regs.Add(dummy, sizeof dummy_);
@@ -440,15 +452,9 @@ private:
             nullable[i] = in[i]->HasNulls();
         }
         if (n < 0 || n >= (int64_t{1} << 30)) return Redo(k);
+        std::shared_ptr<const void> mod;
+        RNDN_ASSIGN_OR_RETURN(const void *ck, LoadKernel(k, index, po, nullptr, &mod));
         auto t0 = Clock::now();
-        RNDN_ASSIGN_OR_RETURN(std::string text, KernelPtxText(p_, index, po, nullptr));
-        text = ".version 8.7\n.target sm_80\n.address_size 64\n\n" + text;
-        stats_.ptx_ms += Ms(t0);
-        t0 = Clock::now();
-        RNDN_ASSIGN_OR_RETURN(auto mod, dev_.LoadModule(text, &opts_.should_cancel));
-        stats_.jit_ms += Ms(t0);
-        const void *ck = dev_.FindKernel(mod.get(), k.name);
-        if (!ck) return Status::Internal("kernel " + k.name + " missing from its module");
         uint64_t cap = 64;
         while (cap < 2 * static_cast<uint64_t>(n)) cap <<= 1;
         // the table and the slots are transient; over half the interpreter's memory budget the
@@ -457,31 +463,10 @@ private:
         std::vector<int64_t> table(cap, -1);
         std::vector<uint32_t> slots(static_cast<size_t>(std::max<int64_t>(n, 1)), 0);
         Registrations regs(dev_);
-        uint64_t *dummy = dummy_;
-        regs.Add(dummy, sizeof dummy_);
+        regs.Add(dummy_, sizeof dummy_);
         std::vector<cpujit::Arg> args;
         args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(n)));
-        for (size_t i = 0; i < in.size(); ++i) {
-            const hir::Vector &x = *in[i];
-            if (kernel::IsStringType(x.type)) {
-                // offsets (length + 1), then the bytes
-                if (x.offsets.size() != static_cast<size_t>(x.length) + 1) return Redo(k);
-                regs.Add(x.offsets.data(), x.offsets.size() * 8);
-                args.push_back(cpujit::Arg::Ptr(x.offsets.data()));
-                const void *bp = x.bytes.empty() ? static_cast<const void *>(dummy) : x.bytes.data();
-                regs.Add(bp, x.bytes.size());
-                args.push_back(cpujit::Arg::Ptr(bp));
-            } else {
-                size_t bytes = static_cast<size_t>(x.length) * static_cast<size_t>(kernel::ElementBytes(x.type));
-                const void *ptr = bytes ? static_cast<const void *>(x.data.get()) : dummy;
-                regs.Add(ptr, bytes);
-                args.push_back(cpujit::Arg::Ptr(ptr));
-            }
-            if (nullable[i]) {
-                regs.Add(x.validity.data(), x.validity.size() * 8);
-                args.push_back(cpujit::Arg::Ptr(x.validity.data()));
-            }
-        }
+        if (!AddInputArgs(in, 0, nullable, regs, args)) return Redo(k);
         regs.Add(table.data(), table.size() * 8);
         args.push_back(cpujit::Arg::Ptr(table.data()));
         args.push_back(cpujit::Arg::U64(cap - 1));
