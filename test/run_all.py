@@ -361,18 +361,25 @@ def pg_regress_suite():
         record("pgregress", "failed", (p.stdout + p.stderr)[-2000:])
 
 
+def script_results(p, name, pattern, summary=None, limit=None):
+    """Records the "<test>: ok|FAILED <detail>" lines a suite script printed (pattern's groups:
+    test name, ok/FAILED, detail), echoes its summary lines (those starting with `summary`), and
+    fails `name` when the script failed without naming a failed test."""
+    for line in p.stdout.splitlines():
+        m = re.match(pattern, line)
+        if m:
+            record(m.group(1), "passed" if m.group(2) == "ok" else "failed", m.group(3).strip()[:limit])
+        elif summary and line.startswith(summary):
+            print("  " + line)
+    if p.returncode != 0 and "FAILED" not in p.stdout:
+        record(name, "failed", (p.stdout + p.stderr)[-2000:])
+
+
 def cancel(cluster):
     """Cancel and statement_timeout latency per phase and device (test/cancel/run.py)."""
     section("cancel and statement_timeout latency (test/cancel)")
     p = run([PY, "test/cancel/run.py"], env=cluster.env, timeout=1200)
-    for line in p.stdout.splitlines():
-        m = re.match(r"^(cancel .+?): (ok|FAILED) ?(.*)$", line)
-        if m:
-            record(m.group(1), "passed" if m.group(2) == "ok" else "failed", m.group(3).strip())
-        elif line.startswith("cancel:"):
-            print("  " + line)
-    if p.returncode != 0 and "FAILED" not in p.stdout:
-        record("cancel", "failed", (p.stdout + p.stderr)[-2000:])
+    script_results(p, "cancel", r"^(cancel .+?): (ok|FAILED) ?(.*)$", summary="cancel:")
 
 
 # ClickBench's 43 queries on a generated hits table (test/clickbench/run.py): C.UTF-8, rndn off
@@ -383,14 +390,7 @@ CLICKBENCH_ROWS = os.environ.get("RNDN_CLICKBENCH_ROWS", "20000")
 def clickbench(cluster):
     section(f"ClickBench (43 queries, {CLICKBENCH_ROWS} generated rows, C.UTF-8)")
     p = run([PY, "test/clickbench/run.py", "--rows", CLICKBENCH_ROWS], env=cluster.env, timeout=1800)
-    for line in p.stdout.splitlines():
-        m = re.match(r"^(clickbench q\d+): (ok|FAILED)(.*)$", line)
-        if m:
-            record(m.group(1), "passed" if m.group(2) == "ok" else "failed", m.group(3).strip())
-        elif line.startswith("clickbench:"):
-            print("  " + line)
-    if p.returncode != 0 and "FAILED" not in p.stdout:
-        record("clickbench", "failed", (p.stdout + p.stderr)[-2000:])
+    script_results(p, "clickbench", r"^(clickbench q\d+): (ok|FAILED)(.*)$", summary="clickbench:")
 
 
 def tpch(cluster):
@@ -446,12 +446,7 @@ def tpch(cluster):
 def shared_cache():
     section("shared column cache (test/shared_cache/run.py, own cluster)")
     p = run([PY, "test/shared_cache/run.py"], timeout=900)
-    for line in p.stdout.splitlines():
-        m = re.match(r"^shared_cache (.+?): (ok|FAILED)(.*)$", line)
-        if m:
-            record("shared_cache " + m.group(1), "passed" if m.group(2) == "ok" else "failed", m.group(3).strip()[:300])
-    if p.returncode != 0 and "FAILED" not in p.stdout:
-        record("shared_cache", "failed", (p.stdout + p.stderr)[-2000:])
+    script_results(p, "shared_cache", r"^(shared_cache .+?): (ok|FAILED)(.*)$", limit=300)
 
 
 def main():
