@@ -19,7 +19,7 @@ RNDN_PYTHON := $(CURDIR)/.venv/bin/python
 # ---------------------------------------------------------------------------
 # Core components and their dependencies (a component may use the ones listed).
 # Add a component: create src/<comp>/, list it here with its dependencies.
-CORE_COMPONENTS := common horseir runtime ptx codegen assembler cpujit sassemu sasscomp
+CORE_COMPONENTS := common horseir runtime ptx codegen assembler cpujit sassemu sasscomp cuda
 DEPS_common    :=
 DEPS_horseir   := common
 DEPS_runtime   := codegen cpujit horseir common
@@ -29,9 +29,11 @@ DEPS_assembler := ptx common
 DEPS_cpujit    := ptx common
 DEPS_sassemu   := assembler ptx common
 DEPS_sasscomp  := assembler ptx common
+DEPS_cuda      := common
 # Components a unit-test binary links besides its own closure (tests may use a later stage as
 # the judge: sasscomp's tests run the cubins they compile in the SASS emulator).
 TEST_DEPS_sasscomp := sassemu
+TEST_DEPS_cuda := sasscomp sassemu codegen horseir
 # sassemu's TPC-H test runs codegen's outlined kernels (ptxas's cubins) in the emulator.
 TEST_DEPS_sassemu := codegen horseir
 

@@ -176,44 +176,58 @@ Expected<std::vector<uint8_t>> WriteCubin(const ElfFile &e) {
 }
 
 void LayOut(ElfFile *e) {
+    // Sections in index order; then the segments, as ptxas writes them: PT_PHDR (the table), a
+    // read-only PT_LOAD before the executable one (the table again), the executable PT_LOAD
+    // (the code), a writable PT_LOAD (the NOBITS sections: shared memory), and a read-only
+    // PT_LOAD after the executable one (the other allocated sections: constant banks).
     uint64_t off = 64;
-    uint64_t load_lo = UINT64_MAX, load_hi = 0, nobits_lo = UINT64_MAX, nobits_hi = 0;
+    struct Range {
+        uint64_t lo = UINT64_MAX, hi = 0;
+        void Add(uint64_t a, uint64_t b) { lo = std::min(lo, a), hi = std::max(hi, b); }
+        bool empty() const { return lo == UINT64_MAX; }
+    } code, data, nobits, all;
     for (size_t i = 1; i < e->sections.size(); ++i) {
         ElfSection &s = e->sections[i];
         s.size = s.type == kShtNobits ? s.size : s.data.size();
         off = AlignUp(off, s.align);
         s.offset = off;
         if (s.type != kShtNobits) off += s.size;
-        if (s.flags & kShfAlloc) {
-            if (s.type == kShtNobits) {
-                nobits_lo = std::min(nobits_lo, s.offset);
-                nobits_hi = std::max(nobits_hi, s.offset + s.size);
-            } else {
-                load_lo = std::min(load_lo, s.offset);
-                load_hi = std::max(load_hi, s.offset + s.size);
-            }
+        if (!(s.flags & kShfAlloc)) continue;
+        if (s.type == kShtNobits) nobits.Add(s.offset, s.offset + s.size);
+        else {
+            all.Add(s.offset, s.offset + s.size);
+            if (s.flags & kShfExec) code.Add(s.offset, s.offset + s.size);
+            else data.Add(s.offset, s.offset + s.size);
         }
     }
+    if (code.empty()) code = all;  // no section marked executable: the one load holds them all
     e->shoff = AlignUp(off, 8);
     e->phoff = e->shoff + e->sections.size() * 64;
-    uint64_t phsize = e->segments.size() * 56;
+    const uint64_t phsize = e->segments.size() * 56;
+    bool after_code = false;
     for (ElfSegment &g : e->segments) {
+        auto cover = [&](const Range &r, bool bits) {
+            g.offset = r.empty() ? e->phoff : r.lo;
+            g.memsz = r.empty() ? 0 : r.hi - r.lo;
+            g.filesz = bits ? g.memsz : 0;
+        };
         if (g.type == kPtPhdr) {
             g.offset = e->phoff;
             g.filesz = g.memsz = phsize;
-        } else if (g.type == kPtLoad && (g.flags & 1) && load_lo != UINT64_MAX) {  // executable load
-            g.offset = load_lo;
-            g.filesz = g.memsz = load_hi - load_lo;
-        } else if (g.type == kPtLoad && nobits_lo != UINT64_MAX) {
-            g.offset = nobits_lo;
-            g.filesz = 0;
-            g.memsz = nobits_hi - nobits_lo;
-        } else if (g.type == kPtLoad) {
+        } else if (g.type != kPtLoad) {
+            continue;
+        } else if (g.flags & 1) {  // executable
+            cover(code, true);
+            after_code = true;
+        } else if (g.flags & 2) {  // writable
+            cover(nobits, false);
+        } else if (after_code) {
+            cover(data, true);
+        } else {
             g.offset = e->phoff;
             g.filesz = g.memsz = phsize;
         }
     }
-    (void)kShfExec;
 }
 
 Expected<std::vector<ElfSymbol>> ReadSymbols(const ElfFile &e) {

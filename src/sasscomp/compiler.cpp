@@ -49,9 +49,32 @@ struct LatencyTable {
     std::map<std::string, Latency> ops;
     Latency dflt;
     int pred = 4, pred_control = 9;
+    // `op` with its modifiers ("IMAD.WIDE.U32"): a row for the opcode with one of its modifiers
+    // ("IMAD.WIDE") comes before the opcode's own row, as in the hazard checker.
+    std::map<std::string, int> floors;  // "schedule" rows
     Latency Of(const std::string &op) const {
-        auto it = ops.find(op);
-        return it == ops.end() ? dflt : it->second;
+        const size_t dot = op.find('.');
+        const std::string base = op.substr(0, dot);
+        Latency l = dflt;
+        bool found = false;
+        int floor = 0;
+        auto fb = floors.find(base);
+        if (fb != floors.end()) floor = fb->second;
+        for (size_t i = dot; i != std::string::npos;) {
+            size_t j = op.find('.', i + 1);
+            const std::string key = base + op.substr(i, j == std::string::npos ? std::string::npos : j - i);
+            auto it = ops.find(key);
+            if (it != ops.end() && !found) l = it->second, found = true;
+            auto f = floors.find(key);
+            if (f != floors.end()) floor = std::max(floor, f->second);
+            i = j;
+        }
+        if (!found) {
+            auto it = ops.find(base);
+            if (it != ops.end()) l = it->second;
+        }
+        if (!l.variable) l.cycles = std::max(l.cycles, floor);
+        return l;
     }
 };
 const LatencyTable &LatenciesFor(sass::Arch arch) {
@@ -70,6 +93,10 @@ const LatencyTable &LatenciesFor(sass::Arch arch) {
         std::string a, op, kind, arg;
         if (!(ls >> a >> op >> kind >> arg)) continue;
         if (a != "*" && a != archname) continue;
+        if (kind == "schedule") {
+            t.floors[op] = std::atoi(arg.c_str());
+            continue;
+        }
         Latency l;
         l.variable = kind == "variable";
         if (!l.variable) l.cycles = std::atoi(arg.c_str());
@@ -78,6 +105,13 @@ const LatencyTable &LatenciesFor(sass::Arch arch) {
         else if (op == "@predicate-control") t.pred_control = l.cycles;
         else t.ops[op] = l;
     }
+    // the floors apply to what the scheduler reads: the fixed rows and the predicate latencies
+    auto floor_of = [&](const std::string &op) {
+        auto f = t.floors.find(op);
+        return f == t.floors.end() ? 0 : f->second;
+    };
+    t.pred = std::max(t.pred, floor_of("@predicate"));
+    t.pred_control = std::max(t.pred_control, floor_of("@predicate-control"));
     return cache[arch] = t;
 }
 
@@ -558,6 +592,14 @@ std::string OpName(const std::string &text) {
     return text.substr(i, j - i);
 }
 
+// The opcode with its modifiers ("IMAD.WIDE.U32"), without the guard.
+std::string OpWithModifiers(const std::string &text) {
+    size_t i = 0;
+    if (!text.empty() && text[0] == '@') i = text.find(' ') + 1;
+    size_t j = text.find(' ', i);
+    return text.substr(i, j == std::string::npos ? std::string::npos : j - i);
+}
+
 // "0xfffffff9" -> "-0x7" for every 32-bit hex literal with the sign bit set.
 std::string NegativeHexSpelling(const std::string &line) {
     std::string out;
@@ -680,7 +722,7 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
             t = need;
         }
         c.wait = wait;
-        Latency l = lat.Of(s.op);
+        Latency l = lat.Of(OpWithModifiers(s.text));
         if (l.variable) {
             auto take = [&]() {
                 int sb = next_sb;
@@ -725,6 +767,10 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
         if (s.control) c.stall = std::max<uint8_t>(c.stall, 5);
         t += c.stall;
     }
+    // a stall of 12 or more is encodable only without the yield flag (nvdisasm: ptxas writes S13
+    // with '-')
+    for (auto &c : ctl)
+        if (c.stall >= 12) c.yield = 0;
 
     // addresses: instructions, then BRA-to-self and NOP padding to 128 bytes
     std::vector<std::string> text;

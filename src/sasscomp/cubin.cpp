@@ -101,7 +101,8 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
 
         Bytes a;
         a.Attr(kAttrCudaApiVersion, {0x82});
-        if (arch != sass::Arch::SM_90) {  // sm_90 cubins leave the parameter bank implicit
+        const bool bank_after_exits = arch == sass::Arch::SM_90;  // ptxas 13's order on sm_90
+        if (!bank_after_exits) {
             a.Attr(kAttrParamCbank, {sec_sym_c0(k), ai.param_base | (ck.param_bytes << 16)});
             a.Hval(kAttrCbankParamSize, (uint16_t)ck.param_bytes);
         }
@@ -111,6 +112,12 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
         if (!ck.exit_offsets.empty()) {
             a.U8(kFmtSval), a.U8(kAttrExitInstrOffsets), a.U16((uint16_t)(4 * ck.exit_offsets.size()));
             for (uint32_t o : ck.exit_offsets) a.U32(o);
+        }
+        // the driver places the parameters by these two: without them on sm_90 (an H200 ran such
+        // a cubin) the kernels read zeros for every parameter
+        if (bank_after_exits) {
+            a.Hval(kAttrCbankParamSize, (uint16_t)ck.param_bytes);
+            a.Attr(kAttrParamCbank, {sec_sym_c0(k), ai.param_base | (ck.param_bytes << 16)});
         }
         info.data = std::move(a.v);
 
@@ -175,12 +182,16 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
     S[1].data = std::move(shstr.data);
     (void)sec_sym_text;
 
-    // program headers: PHDR, one load segment for the code and constants, one for the headers
-    sass::ElfSegment phdr, load, load_ph;
-    phdr.type = 6, phdr.flags = 5, phdr.align = 8;
-    load.type = 1, load.flags = 5, load.align = 8;
-    load_ph.type = 1, load_ph.flags = 5, load_ph.align = 8;
-    e.segments = {phdr, load, load_ph};
+    // program headers as ptxas writes them: the table (PHDR, and a read-only load of it), the
+    // code (read + execute), the constant banks (read-only).  An H200 ran code whose layout had
+    // one read-execute load over constants and code and none over the table: parameters did not
+    // arrive where the code read them.
+    sass::ElfSegment phdr, load_ph, load_code, load_const;
+    phdr.type = 6, phdr.flags = 4, phdr.align = 8;
+    load_ph.type = 1, load_ph.flags = 4, load_ph.align = 8;
+    load_code.type = 1, load_code.flags = 5, load_code.align = 8;
+    load_const.type = 1, load_const.flags = 4, load_const.align = 8;
+    e.segments = {phdr, load_ph, load_code, load_const};
     sass::LayOut(&e);
     return sass::WriteCubin(e);
 }

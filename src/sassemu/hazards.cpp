@@ -31,6 +31,7 @@ const std::map<std::string, std::map<std::string, LatencyRow>> &Table() {
             std::istringstream ls(line);
             std::string arch, op, cls, arg;
             ls >> arch >> op >> cls >> arg;
+            if (cls == "schedule") continue;  // the compiler's floors
             bool var = cls == "variable";
             t[arch][op] = {var, var ? 0 : std::atoi(arg.c_str()), var ? arg : std::string()};
         }
@@ -78,9 +79,15 @@ int DstWidth(const DInst &d) {
 
 }  // namespace
 
-bool LatencyOf(sass::Arch arch, const std::string &opcode, int *cycles, int *pipe) {
+bool LatencyOf(sass::Arch arch, const std::string &opcode, int *cycles, int *pipe, const std::vector<std::string> *mods) {
     const char *name = sass::GetArchInfo(arch).name;
-    const LatencyRow *r = Lookup(name, opcode);
+    const LatencyRow *r = nullptr;
+    // a row for one modifier of the opcode ("IMAD.WIDE") comes before the opcode's own row
+    for (size_t i = 0; mods && !r && i < mods->size(); ++i) {
+        r = Lookup(name, opcode + "." + (*mods)[i]);
+        if (!r) r = Lookup("*", opcode + "." + (*mods)[i]);
+    }
+    if (!r) r = Lookup(name, opcode);
     if (!r) r = Lookup("*", opcode);
     if (!r) r = Lookup(name, "default");
     if (!r) r = Lookup("*", "default");
@@ -95,7 +102,7 @@ namespace {
 
 HazardInfo Analyse(const KernelImpl &k, const DInst &d) {
     HazardInfo h;
-    h.variable = LatencyOf(k.arch, d.opcode, &h.latency, &h.pipe);
+    h.variable = LatencyOf(k.arch, d.opcode, &h.latency, &h.pipe, &d.mods);
     if (!d.fn) return h;
     int i = 0;
     // leading predicates are destinations (PLOP3: only the first two, its sources are predicates too)

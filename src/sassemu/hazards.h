@@ -68,6 +68,7 @@ private:
 };
 
 // The latency class of an opcode on an architecture (latency.inc).
-bool LatencyOf(sass::Arch arch, const std::string &opcode, int *cycles, int *pipe);
+bool LatencyOf(sass::Arch arch, const std::string &opcode, int *cycles, int *pipe,
+               const std::vector<std::string> *mods = nullptr);
 
 }  // namespace rndn::sassemu

@@ -3,7 +3,11 @@
 // (test/unit/cpujit/corpus_*_test.cpp, same launches and expressions), for every architecture.
 #include <cmath>
 
+#ifdef RNDN_COMPILED_HARNESS  // test/unit/cuda runs these tests through the CUDA driver API
+#include RNDN_COMPILED_HARNESS
+#else
 #include "sasscomp/harness.h"
+#endif
 
 namespace rndn::cpujit::testing {
 namespace {

@@ -1,0 +1,70 @@
+// The driver shim itself: opening, device facts, errors named clearly.
+#include <gtest/gtest.h>
+
+#include "common/corpus_util.h"
+#include "cuda/harness.h"
+
+namespace rndn::cpujit::testing {
+namespace {
+
+TEST(CudaDriver, OpensTheDeviceAndReportsItsArchitecture) {
+    auto d = TheDevice();
+    ASSERT_TRUE(d.ok()) << d.status().ToString();
+    const auto &info = (*d)->info();
+    EXPECT_FALSE(info.name.empty());
+    EXPECT_GE(info.major * 10 + info.minor, 75);
+    EXPECT_GE(info.driver_version, 12000);
+    std::printf("[cuda] %s: %s, %s, driver %d\n", info.library.c_str(), info.name.c_str(), info.arch().c_str(), info.driver_version);
+}
+
+TEST(CudaDriver, AMissingLibraryIsAClearError) {
+    auto d = cuda::Device::Open(0, "/nonexistent/libcuda.so.1");
+    ASSERT_FALSE(d.ok());
+    EXPECT_NE(d.status().message().find("cannot load the CUDA driver /nonexistent/libcuda.so.1"), std::string::npos)
+        << d.status().ToString();
+}
+
+TEST(CudaDriver, ABadImageAndAMissingKernelAreErrors) {
+    auto d = TheDevice();
+    ASSERT_TRUE(d.ok()) << d.status().ToString();
+    std::vector<uint8_t> junk(256, 0x5a);
+    auto bad = (*d)->LoadModule(junk);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.status().message().find("cuModuleLoadData"), std::string::npos) << bad.status().ToString();
+    auto bytes = CubinFor("ptxas", (*d)->info().arch(), "saxpy", "saxpy");
+    ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+    auto m = (*d)->LoadModule(*bytes);
+    ASSERT_TRUE(m.ok()) << m.status().ToString();
+    EXPECT_NE((*m)->Find("saxpy"), nullptr);
+    EXPECT_EQ((*m)->Find("no_such_kernel"), nullptr);
+}
+
+// The same launch through ptxas's cubin and through rndn's: equal results, both equal to C++.
+TEST(CudaDriver, RndnAndPtxasCubinsAgree) {
+    auto d = TheDevice();
+    ASSERT_TRUE(d.ok()) << d.status().ToString();
+    const int n = 5000;
+    std::vector<float> x(n), y(n);
+    for (int i = 0; i < n; ++i) x[i] = 0.25f * (float)(i % 97) - 7.f, y[i] = (float)(i % 13) * 1.5f;
+    for (const char *mode : {"ptxas", "rndn"}) {
+        auto bytes = CubinFor(mode, (*d)->info().arch(), "saxpy", "saxpy");
+        ASSERT_TRUE(bytes.ok()) << mode << ": " << bytes.status().ToString();
+        auto m = (*d)->LoadModule(*bytes);
+        ASSERT_TRUE(m.ok()) << mode << ": " << m.status().ToString();
+        const cuda::Kernel *k = (*m)->Find("saxpy");
+        ASSERT_NE(k, nullptr);
+        float *dx = static_cast<float *>((*d)->Allocate(n * 4)), *dy = static_cast<float *>((*d)->Allocate(n * 4));
+        ASSERT_TRUE(dx && dy);
+        std::memcpy(dx, x.data(), n * 4);
+        std::memcpy(dy, y.data(), n * 4);
+        auto a = [](auto v) { return sassemu::Arg::Of(v).bytes; };
+        Status st = (*d)->Launch(*k, {(uint32_t)Blocks(n, 128)}, {128}, 0, {a(n), a(2.5f), a((uint64_t)(uintptr_t)dx), a((uint64_t)(uintptr_t)dy)});
+        ASSERT_TRUE(st.ok()) << mode << ": " << st.ToString();
+        for (int i = 0; i < n; ++i) ASSERT_TRUE(SameF(dy[i], std::fmaf(2.5f, x[i], y[i]))) << mode << " " << i;
+        (*d)->Free(dx);
+        (*d)->Free(dy);
+    }
+}
+
+}  // namespace
+}  // namespace rndn::cpujit::testing

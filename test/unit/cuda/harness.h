@@ -1,0 +1,183 @@
+// Test harness for the cuda device (src/cuda): the cpu device's corpus tests (with their C++
+// references) and sasscomp's execution tests compile against this file and run through the CUDA
+// driver API.  The driver is $RNDN_LIBCUDA, by default build/lib/libcuda_emu.so (the SASS
+// emulator behind the driver's entry points, so CI runs this path without a GPU); on a machine
+// with a GPU `RNDN_LIBCUDA=libcuda.so.1` runs the same tests on the hardware.
+// The test parameter's first element picks the code: "ptxas" loads build/corpus/<arch>/<file>.cubin,
+// "rndn" compiles build/corpus/<arch>/<file>.ptx with rndn::sasscomp; <arch> is the device's.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "common/corpus_util.h"
+#include "cuda/cuda.h"
+#include "ptx/ptx.h"
+#include "sassemu/sassemu.h"  // Arg (header only)
+#include "sasscomp/sasscomp.h"
+
+#define RNDN_CORPUS_DEVICE_IS_SASSEMU 1  // leaves out the cpu device's own prefetcher test
+
+namespace rndn::cpujit {
+using sassemu::Arg;
+using cuda::Dim3;
+}  // namespace rndn::cpujit
+
+namespace rndn::cpujit::testing {
+
+using rndn::testing::Blocks;
+using rndn::testing::SameD;
+using rndn::testing::SameF;
+using rndn::testing::UlpD;
+using rndn::testing::UlpF;
+using Kernel = cuda::Kernel;
+
+inline std::string DriverLibrary() {
+    const char *env = std::getenv("RNDN_LIBCUDA");
+    return env && *env ? env : "build/lib/libcuda_emu.so";
+}
+
+// One device for the whole binary; a driver that cannot be opened fails every test that uses it.
+inline Expected<cuda::Device *> TheDevice() {
+    static Expected<std::unique_ptr<cuda::Device>> dev = cuda::Device::Open(0, DriverLibrary());
+    if (!dev.ok()) return dev.status();
+    return dev->get();
+}
+
+inline Expected<std::vector<uint8_t>> CubinFor(const std::string &mode, const std::string &arch, const std::string &file,
+                                               const std::string &kernel) {
+    if (mode == "ptxas") {
+        std::string path = "build/corpus/" + arch + "/" + file + ".cubin";
+        std::string s = rndn::testing::ReadText(path);
+        if (s.empty()) return Status::Internal("missing corpus file " + path + " (run make corpus)");
+        return std::vector<uint8_t>(s.begin(), s.end());
+    }
+    std::string path = "build/corpus/" + arch + "/" + file + ".ptx";
+    std::string text = rndn::testing::ReadText(path);
+    if (text.empty()) return Status::Internal("missing corpus file " + path + " (run make corpus)");
+    RNDN_ASSIGN_OR_RETURN(ptx::Module m, ptx::ParseModule(text, path));
+    RNDN_ASSIGN_OR_RETURN(sass::Arch a, sass::ParseArch(arch));
+    RNDN_ASSIGN_OR_RETURN(std::vector<sasscomp::CompiledKernel> ks, sasscomp::CompileModule(m, a, kernel));
+    return sasscomp::BuildCubin(ks, a);
+}
+
+class CorpusTest : public ::testing::TestWithParam<std::tuple<std::string, unsigned>> {
+protected:
+    std::string mode() const { return std::get<0>(GetParam()); }
+    std::string arch() const {
+        auto d = TheDevice();
+        return d.ok() ? (*d)->info().arch() : "sm_90";
+    }
+
+    const Kernel *K(const std::string &file, const std::string &kernel) {
+        auto d = TheDevice();
+        EXPECT_TRUE(d.ok()) << d.status().ToString();
+        if (!d.ok()) return nullptr;
+        static std::map<std::string, std::shared_ptr<const cuda::Module>> cache;
+        const std::string key = mode() + "/" + file + "/" + (mode() == "ptxas" ? "" : kernel);
+        auto it = cache.find(key);
+        if (it == cache.end()) {
+            auto bytes = CubinFor(mode(), arch(), file, kernel);
+            EXPECT_TRUE(bytes.ok()) << file << "/" << kernel << " (" << mode() << ", " << arch() << "): " << bytes.status().ToString();
+            if (!bytes.ok()) return nullptr;
+            auto m = (*d)->LoadModule(*bytes);
+            EXPECT_TRUE(m.ok()) << file << "/" << kernel << " (" << mode() << "): " << m.status().ToString();
+            if (!m.ok()) return nullptr;
+            it = cache.emplace(key, *m).first;
+        }
+        const Kernel *k = it->second->Find(kernel);
+        EXPECT_NE(k, nullptr) << "no kernel " << kernel << " in " << file << " (" << mode() << ")";
+        return k;
+    }
+
+    template <class T>
+    T *Buf(const std::vector<T> &init) {
+        auto d = TheDevice();
+        if (!d.ok()) return nullptr;
+        T *p = static_cast<T *>((*d)->Allocate(std::max<size_t>(1, init.size() * sizeof(T))));
+        if (p && !init.empty()) std::memcpy(p, init.data(), init.size() * sizeof(T));
+        if (p) bufs_.push_back(p);
+        return p;
+    }
+    template <class T>
+    T *Zeros(size_t n) {
+        return Buf(std::vector<T>(n));
+    }
+    template <class T>
+    T *Filled(size_t n, T v) {
+        return Buf(std::vector<T>(n, v));
+    }
+    template <class T>
+    static std::vector<T> Get(const T *p, size_t n) {
+        return std::vector<T>(p, p + n);
+    }
+
+    Status Launch(const Kernel *k, Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint32_t dyn = 0) {
+        if (!k) return Status::Internal("no kernel");
+        RNDN_ASSIGN_OR_RETURN(cuda::Device * d, TheDevice());
+        std::vector<std::vector<uint8_t>> bytes;
+        for (const auto &a : args) bytes.push_back(a.bytes);
+        return d->Launch(*k, grid, block, dyn, bytes);
+    }
+
+    void TearDown() override {
+        auto d = TheDevice();
+        if (d.ok())
+            for (void *p : bufs_) (*d)->Free(p);
+        bufs_.clear();
+    }
+
+    std::mt19937_64 rng_{12345};
+    template <class T>
+    std::vector<T> RandInt(size_t n, int64_t lo, int64_t hi) {
+        std::uniform_int_distribution<int64_t> dist(lo, hi);
+        std::vector<T> v(n);
+        for (auto &x : v) x = (T)dist(rng_);
+        return v;
+    }
+    template <class T>
+    std::vector<T> RandBits(size_t n) {
+        std::vector<T> v(n);
+        for (auto &x : v) {
+            uint64_t r = rng_();
+            std::memcpy(&x, &r, sizeof(T));
+        }
+        return v;
+    }
+    std::vector<float> RandF(size_t n, double lo, double hi) {
+        std::uniform_real_distribution<double> dist(lo, hi);
+        std::vector<float> v(n);
+        for (auto &x : v) x = (float)dist(rng_);
+        return v;
+    }
+    std::vector<double> RandD(size_t n, double lo, double hi) {
+        std::uniform_real_distribution<double> dist(lo, hi);
+        std::vector<double> v(n);
+        for (auto &x : v) x = dist(rng_);
+        return v;
+    }
+
+private:
+    std::vector<void *> bufs_;
+};
+
+inline ::testing::AssertionResult Ok(const Status &st) {
+    if (st.ok()) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << st.ToString();
+}
+
+inline Dim3 D1(uint32_t x) { return Dim3{x, 1, 1}; }
+
+// RNDN_CUDA_MODE ("ptxas" or "rndn") is defined by the including test file.
+#define RNDN_CJ_INSTANTIATE(suite)                                                                       \
+    INSTANTIATE_TEST_SUITE_P(Cuda, suite, ::testing::Values(std::make_tuple(std::string(RNDN_CUDA_MODE), 1u)), \
+                             [](const auto &info) { return std::get<0>(info.param); })
+
+}  // namespace rndn::cpujit::testing

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# tools/gpu-check.sh: on a machine with an NVIDIA GPU, run the cuda device's tests against the
+# real driver (libcuda.so.1): ptxas's corpus cubins and rndn's own compiled cubins against the C++
+# references, and TPC-H's kernels against the interpreter.  Build the bundle where the build is
+# (`make gpu-bundle`), carry build/gpu/bundle.tar.xz to the GPU machine, run this from the
+# repository root there.  A kernel fault poisons the process's CUDA context, so the groups run in
+# separate processes, and each test of rndn's own code in its own.  Output: $OUT/gpu-check.log.
+set -u
+log=${OUT:-/tmp}/gpu-check.log
+run() {
+    echo "== $1"
+    RNDN_LIBCUDA=libcuda.so.1 timeout ${GPU_CHECK_TIMEOUT:-300} build/gpu/cuda_tests --gtest_filter="$1" 2>&1 |
+        grep -E '^\[ +(OK|FAILED|PASSED|SKIPPED) |^\[cuda\]|Failure|error|Which is|Actual' | grep -v '^\[  FAILED  \] [0-9]* test' | head -60
+}
+{
+    echo "== machine"; date -u; nvidia-smi -L 2>&1; nvidia-smi --query-gpu=driver_version,compute_cap --format=csv,noheader 2>&1
+    head -1 /etc/os-release; ldd --version 2>&1 | head -1
+    tar -xJf build/gpu/bundle.tar.xz || echo "unpack failed"
+    run 'CudaDriver.*-CudaDriver.RndnAndPtxasCubinsAgree'
+    run '*ptxas*'
+    run 'CudaTpch.*'
+    for t in $(build/gpu/cuda_tests --gtest_list_tests --gtest_filter='*rndn*:CudaDriver.RndnAndPtxasCubinsAgree' |
+               awk '/^[^ ]/{s=$1} /^  /{print s $1}'); do
+        run "$t"
+    done
+} 2>&1 | tee "$log"
