@@ -746,6 +746,7 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
             if (it == label_index.end()) return Status::Unsupported(f_.name + ": branch to an undefined label");
             target = it->second * 16;
             line.replace(p, 1, ".L_t");
+            if (target <= (int64_t)i * 16) k->backward_branch = true;
         }
         p = line.find('\x04');
         if (p != std::string::npos) {
