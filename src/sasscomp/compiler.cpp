@@ -6,6 +6,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 
 #include "sasscomp/sasscomp.h"
@@ -170,6 +171,9 @@ private:
     std::string Guard(const ptx::Instruction &inst, std::vector<int> *uses);
     Status LowerMemory(const ptx::Instruction &inst, const std::string &key);
     Status LowerMov(const ptx::Instruction &inst, const std::string &key, bool *done);
+    void FoldConstantBank();
+    void BranchesToExit();
+    void FuseWideAdds();
     Status Allocate();
     Status Schedule(CompiledKernel *k);
 
@@ -506,6 +510,280 @@ Status KernelCompiler::Lower(const ptx::Instruction &inst) {
     return Expand(inst, it->second, key);
 }
 
+// ----------------------------------------------------------------------------- constant bank
+// Whether the ISA tables have a form for an instruction text (registers named physically).
+// Parsing a text the tables lack tries many forms, so answers are kept per architecture, keyed
+// by the text with constant-bank offsets set to one value (a form takes any offset; the real one
+// is encoded, or refused with an error, when the code is emitted).
+bool FormExists(const sass::Isa &isa, const std::string &text) {
+    std::string key = std::to_string((int)isa.arch()) + "|";
+    for (size_t i = 0; i < text.size();) {
+        if (text.compare(i, 7, "c[0x0][") == 0) {
+            size_t e = text.find(']', i + 7);
+            if (e != std::string::npos) {
+                key += "c[0x0][0x0]";
+                i = e + 1;
+                continue;
+            }
+        }
+        key += text[i++];
+    }
+    static std::mutex mu;
+    static std::map<std::string, bool> cache;
+    {
+        std::lock_guard<std::mutex> lock(mu);
+        auto it = cache.find(key);
+        if (it != cache.end()) return it->second;
+    }
+    bool ok = isa.Parse(text, [](const std::string &) -> Expected<int64_t> { return 0; }).ok();
+    std::lock_guard<std::mutex> lock(mu);
+    if (cache.size() > 100000) cache.clear();
+    return cache[key] = ok;
+}
+
+// A register whose only definitions load constant bank 0 (kernel parameters, launch dimensions:
+// "MOV v, c[0x0][X]", "LDC v, c[0x0][X]", "LDC.64 v, ...") holds that constant everywhere, so a
+// reader takes the constant in place, "c[0x0][X]", where the instruction's form with a
+// constant-bank operand in that slot exists in the ISA tables (first two sources of a commutative
+// opcode may swap to reach it); at most one constant per instruction.  Loads left without
+// readers are dropped.
+void KernelCompiler::FoldConstantBank() {
+    auto isa = sass::Isa::Get(arch_);
+    if (!isa.ok()) return;
+    struct Const {
+        bool ok = true;
+        uint32_t off[2] = {UINT32_MAX, UINT32_MAX};  // per half
+        std::vector<int> defs;                      // defining instructions
+    };
+    std::map<int, Const> cands;
+    auto parse_ref = [](const std::string &t, size_t at, int *v, int *part) {
+        if (at >= t.size() || t[at] != '\x01') return std::string::npos;
+        size_t colon = t.find(':', at), end = t.find('\x02', at);
+        if (colon == std::string::npos || end == std::string::npos) return std::string::npos;
+        *v = std::atoi(t.c_str() + at + 1), *part = std::atoi(t.c_str() + colon + 1);
+        return end + 1;
+    };
+    for (int i = 0; i < (int)code_.size(); ++i)
+        for (int v : code_[i].defs) {
+            Const &c = cands[v];
+            c.defs.push_back(i);
+            const std::string &t = code_[i].text;
+            int rv = -1, part = 0;
+            size_t sp = t.find(' '), e = sp == std::string::npos ? sp : parse_ref(t, sp + 1, &rv, &part);
+            std::string op = sp == std::string::npos ? t : t.substr(0, sp);
+            bool load = (op == "MOV" || op == "LDC" || op == "LDC.64") && code_[i].defs.size() == 1 && code_[i].uses.empty() &&
+                        e != std::string::npos && rv == v && t.compare(e, 10, ", c[0x0][0") == 0;
+            if (!load) {
+                c.ok = false;
+                continue;
+            }
+            uint32_t off = (uint32_t)std::strtoul(t.c_str() + e + 9, nullptr, 16);
+            for (int h = 0; h < (op == "LDC.64" ? 2 : 1); ++h) {
+                int hp = op == "LDC.64" ? h : part;
+                if (hp > 1 || (c.off[hp] != UINT32_MAX && c.off[hp] != off + 4 * h)) c.ok = false;
+                else c.off[hp] = off + 4 * h;
+            }
+        }
+    for (auto &[v, c] : cands)  // a pair must be one 8-byte constant
+        if (vregs_[v].cls == VClass::R64 && (c.off[0] == UINT32_MAX || c.off[1] != c.off[0] + 4)) c.ok = false;
+    // the text with every virtual register named by some physical one, for the form lookup
+    auto physical = [&](const std::string &t) {
+        std::string out;
+        for (size_t i = 0; i < t.size();) {
+            int v = -1, part = 0;
+            size_t e = parse_ref(t, i, &v, &part);
+            if (e == std::string::npos) {
+                out += t[i++];
+                continue;
+            }
+            out += part == 2 ? "P0" : part == 1 ? "R3" : "R2";
+            i = e;
+        }
+        return out;
+    };
+    auto form_exists = [&](const std::string &t) { return FormExists(**isa, physical(t)); };
+    static const std::set<std::string> kCommutative = {"IMAD", "IADD3", "FFMA", "FMUL", "FADD", "DFMA", "DMUL", "DADD"};
+    std::set<int> defining;
+    for (auto &[v, c] : cands)
+        if (c.ok)
+            for (int d : c.defs) defining.insert(d);
+    for (int i = 0; i < (int)code_.size(); ++i) {
+        MInst &mi = code_[i];
+        if (defining.count(i) || mi.text.find("c[") != std::string::npos || mi.text.find_first_of("\x03\x04") != std::string::npos) continue;
+        size_t sp = mi.text.find(' ');
+        if (mi.text[0] == '@') sp = mi.text.find(' ', sp + 1);
+        if (sp == std::string::npos) continue;
+        std::string head = mi.text.substr(0, sp);
+        std::vector<std::string> ops;
+        for (size_t a = sp + 1;;) {
+            size_t b = mi.text.find(", ", a);
+            ops.push_back(mi.text.substr(a, b == std::string::npos ? std::string::npos : b - a));
+            if (b == std::string::npos) break;
+            a = b + 2;
+        }
+        std::string base = head.substr(head[0] == '@' ? head.find(' ') + 1 : 0);
+        base = base.substr(0, base.find('.'));
+        // the first source: after the destination and, for a carry-out form, its predicate
+        size_t src0 = 1;
+        {
+            int pv = -1, pp = 0;
+            if (ops.size() > 2 && (ops[1] == "PT" || (parse_ref(ops[1], 0, &pv, &pp) == ops[1].size() && pp == 2))) src0 = 2;
+        }
+        for (size_t k = 1; k < ops.size(); ++k) {
+            int v = -1, part = 0;
+            if (parse_ref(ops[k], 0, &v, &part) != ops[k].size() || part > 1) continue;
+            auto it = cands.find(v);
+            if (it == cands.end() || !it->second.ok || it->second.off[part] == UINT32_MAX ||
+                std::find(mi.defs.begin(), mi.defs.end(), v) != mi.defs.end())
+                continue;
+            std::string cb = "c[0x0][" + Hex(it->second.off[part]) + "]";
+            auto join = [&](std::vector<std::string> o) {
+                std::string t = head + " ";
+                for (size_t j = 0; j < o.size(); ++j) t += (j ? ", " : "") + o[j];
+                return t;
+            };
+            std::vector<std::string> in_place = ops, swapped = ops;
+            in_place[k] = cb;
+            std::string text;
+            if (form_exists(join(in_place))) text = join(in_place);
+            else if (k == src0 && ops.size() > src0 + 1 && kCommutative.count(base)) {
+                swapped[src0] = ops[src0 + 1], swapped[src0 + 1] = cb;
+                if (form_exists(join(swapped))) text = join(swapped);
+            }
+            if (text.empty()) continue;
+            mi.text = text;
+            if (mi.text.find(VRef(v, 0)) == std::string::npos && mi.text.find(VRef(v, 1)) == std::string::npos) {
+                auto u = std::find(mi.uses.begin(), mi.uses.end(), v);
+                if (u != mi.uses.end()) mi.uses.erase(u);
+            }
+            break;
+        }
+    }
+    // drop loads whose register nobody reads any more (a load carrying a label stays)
+    std::vector<bool> read(vregs_.size(), false);
+    for (const MInst &mi : code_)
+        for (int u : mi.uses) read[u] = true;
+    std::vector<MInst> kept;
+    for (int i = 0; i < (int)code_.size(); ++i) {
+        const MInst &mi = code_[i];
+        if (defining.count(i) && !read[mi.defs[0]] && mi.label_here < 0) continue;
+        kept.push_back(mi);
+    }
+    code_ = std::move(kept);
+}
+
+// A 64-bit address from a wide product and a constant ("IMAD.WIDE w, a, b, RZ" then
+// "IADD3 d.lo, p, w.lo, c[K], RZ; IADD3.X d.hi, w.hi, c[K+4], RZ, p, !PT") is one
+// "IMAD.WIDE d, a, b, c[K]" where that form exists, as ptxas writes it; each such add gets its
+// own product (a and b unchanged in between: no label, branch or redefinition), and the first
+// product goes when nothing else reads it.
+void KernelCompiler::FuseWideAdds() {
+    auto isa = sass::Isa::Get(arch_);
+    if (!isa.ok()) return;
+    auto split = [](const std::string &t, std::string *head) {
+        std::vector<std::string> ops;
+        size_t sp = t.find(' ');
+        if (sp == std::string::npos || t[0] == '@') return ops;
+        *head = t.substr(0, sp);
+        for (size_t a = sp + 1;;) {
+            size_t b = t.find(", ", a);
+            ops.push_back(t.substr(a, b == std::string::npos ? std::string::npos : b - a));
+            if (b == std::string::npos) break;
+            a = b + 2;
+        }
+        return ops;
+    };
+    auto physical = [](std::string t) {
+        for (size_t i = t.find('\x01'); i != std::string::npos; i = t.find('\x01')) {
+            size_t e = t.find('\x02', i);
+            char part = t[e - 1];
+            t.replace(i, e + 1 - i, part == '2' ? "P0" : part == '1' ? "R3" : "R2");
+        }
+        return t;
+    };
+    bool changed = false;
+    std::vector<bool> drop(code_.size(), false);
+    for (int i = 0; i < (int)code_.size(); ++i) {
+        std::string head;
+        std::vector<std::string> w_ops = split(code_[i].text, &head);
+        if ((head != "IMAD.WIDE" && head != "IMAD.WIDE.U32") || w_ops.size() != 4 || w_ops[3] != "RZ" || code_[i].defs.size() != 1) continue;
+        int w = code_[i].defs[0];
+        if (vregs_[w].cls != VClass::R64 || w_ops[1].find("c[") != std::string::npos || w_ops[2].find("c[") != std::string::npos) continue;
+        std::vector<int> srcs = code_[i].uses;
+        std::string lo = VRef(w, 0), hi = VRef(w, 1);
+        bool all_fused = true;
+        for (int j = i + 1; j < (int)code_.size(); ++j) {
+            MInst &mj = code_[j];
+            if (mj.label_here >= 0 || mj.target >= 0 || mj.is_exit) {
+                if (std::find(mj.uses.begin(), mj.uses.end(), w) != mj.uses.end()) all_fused = false;
+                // later readers are not fused
+                for (int k = j; k < (int)code_.size(); ++k)
+                    if (std::find(code_[k].uses.begin(), code_[k].uses.end(), w) != code_[k].uses.end()) all_fused = false;
+                break;
+            }
+            bool redefines = false;
+            for (int d : mj.defs)
+                if (d == w || std::find(srcs.begin(), srcs.end(), d) != srcs.end()) redefines = true;
+            if (std::find(mj.uses.begin(), mj.uses.end(), w) != mj.uses.end()) {
+                std::string h1, h2;
+                std::vector<std::string> a = split(mj.text, &h1);
+                std::vector<std::string> b = j + 1 < (int)code_.size() ? split(code_[j + 1].text, &h2) : std::vector<std::string>{};
+                bool fused = false;
+                if (h1 == "IADD3" && h2 == "IADD3.X" && a.size() == 5 && b.size() == 6 && a[4] == "RZ" && b[3] == "RZ" && b[4] == a[1] &&
+                    b[5] == "!PT" && code_[j + 1].label_here < 0 && mj.defs.size() == 2 && code_[j + 1].defs.size() == 1) {
+                    int d = mj.defs[0] == code_[j + 1].defs[0] ? mj.defs[0] : -1;
+                    std::string cl = a[2] == lo ? a[3] : a[3] == lo && a[2] != lo ? a[2] : "";
+                    std::string ch = b[1] == hi ? b[2] : b[2] == hi ? b[1] : "";
+                    bool pair = d >= 0 && vregs_[d].cls == VClass::R64 && a[0] == VRef(d, 0) && b[0] == VRef(d, 1) && cl.rfind("c[0x0][", 0) == 0 &&
+                                ch.rfind("c[0x0][", 0) == 0 &&
+                                std::strtoul(ch.c_str() + 7, nullptr, 16) == std::strtoul(cl.c_str() + 7, nullptr, 16) + 4;
+                    std::string text = head + " " + VRef(d, 0) + ", " + w_ops[1] + ", " + w_ops[2] + ", " + cl;
+                    if (pair && FormExists(**isa, physical(text))) {
+                        mj.text = text;
+                        mj.defs = {d};
+                        mj.uses = srcs;
+                        drop[j + 1] = true;
+                        fused = changed = true;
+                        ++j;
+                    }
+                }
+                if (!fused) all_fused = false;
+            }
+            if (redefines) {
+                for (int k = j + 1; k < (int)code_.size(); ++k)
+                    if (std::find(code_[k].uses.begin(), code_[k].uses.end(), w) != code_[k].uses.end()) all_fused = false;
+                break;
+            }
+        }
+        if (all_fused && code_[i].label_here < 0) drop[i] = changed = true;
+    }
+    if (!changed) return;
+    std::vector<MInst> kept;
+    for (size_t i = 0; i < code_.size(); ++i)
+        if (!drop[i]) kept.push_back(std::move(code_[i]));
+    code_ = std::move(kept);
+}
+
+// A branch to an unguarded EXIT exits in place ("@P0 BRA L ... L: EXIT" -> "@P0 EXIT"), as
+// ptxas does; the label stays for other branches.
+void KernelCompiler::BranchesToExit() {
+    std::map<int, int> label_at;
+    for (int i = 0; i < (int)code_.size(); ++i)
+        if (code_[i].label_here >= 0) label_at[code_[i].label_here] = i;
+    for (MInst &mi : code_) {
+        if (mi.target < 0) continue;
+        auto it = label_at.find(mi.target);
+        if (it == label_at.end()) continue;
+        const MInst &dest = code_[it->second];
+        if (!dest.is_exit || dest.text != "EXIT") continue;
+        size_t p = mi.text.find("BRA `(\x03)");
+        if (p == std::string::npos || p + 8 != mi.text.size()) continue;
+        mi.text = mi.text.substr(0, p) + "EXIT";
+        mi.target = -1;
+        mi.is_exit = true;
+    }
+}
+
 // ----------------------------------------------------------------------------- allocation
 Status KernelCompiler::Allocate() {
     int n = (int)code_.size();
@@ -792,6 +1070,7 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
             if (it == label_index.end()) return Status::Unsupported(f_.name + ": branch to an undefined label");
             target = it->second * 16;
             line.replace(p, 1, ".L_t");
+            if (target <= (int64_t)i * 16) k->backward_branch = true;
         }
         p = line.find('\x04');
         if (p != std::string::npos) {
@@ -866,6 +1145,9 @@ Expected<CompiledKernel> KernelCompiler::Run() {
         Emit("EXIT", {}, {}, dummy);
         code_.back().is_exit = true;
     }
+    FoldConstantBank();
+    FuseWideAdds();
+    BranchesToExit();
     RNDN_RETURN_IF_ERROR(Allocate());
     CompiledKernel k;
     k.name = f_.name;

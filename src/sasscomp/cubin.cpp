@@ -10,6 +10,7 @@ namespace {
 // .nv.info attribute ids and formats (EIATTR_* / EIFMT_*; facts from ptxas output, anchors.md).
 enum : uint8_t { kFmtNval = 0x01, kFmtHval = 0x03, kFmtSval = 0x04 };
 enum : uint8_t {
+    kAttrCtaidzUsed = 0x04,
     kAttrParamCbank = 0x0a,
     kAttrFrameSize = 0x11,
     kAttrMinStackSize = 0x12,
@@ -17,9 +18,35 @@ enum : uint8_t {
     kAttrCbankParamSize = 0x19,
     kAttrMaxregCount = 0x1b,
     kAttrExitInstrOffsets = 0x1c,
+    kAttrCrsStackSize = 0x1e,
     kAttrRegcount = 0x2f,
+    kAttrNval35 = 0x35,       // no payload; cuobjdump 13 has no name for it
+    kAttrSwWar = 0x36,
     kAttrCudaApiVersion = 0x37,
+    kAttrHval50 = 0x50,       // 16-bit value, unnamed by cuobjdump 13
+    kAttrHval5f = 0x5f,       // 16-bit value, unnamed by cuobjdump 13
 };
+
+// The per-kernel attributes that ptxas 13 writes for every kernel of an architecture whatever
+// its code does (read from ptxas -O3's cubins of the whole corpus, 164 kernels per arch, one
+// value each; test/unit/sasscomp/nvinfo_test.cpp compares every compiled kernel with ptxas).
+struct ArchAttrs {
+    sass::Arch arch;
+    int sw_war;          // EIATTR_SW_WAR value, -1: none
+    bool nval35;         // attribute 0x35 (NVAL)
+    int hval50, hval5f;  // attributes 0x50 and 0x5f (HVAL), -1: none
+    bool ctaidz_used;    // EIATTR_CTAIDZ_USED when the code reads SR_CTAID.Z
+};
+constexpr ArchAttrs kArchAttrs[] = {
+    {sass::Arch::SM_75, 1, false, -1, 0, true},    {sass::Arch::SM_80, -1, true, -1, 0, true},
+    {sass::Arch::SM_86, -1, true, -1, 0, true},    {sass::Arch::SM_89, -1, false, -1, 0, true},
+    {sass::Arch::SM_90, 8, false, 0, 0x101, false},
+};
+const ArchAttrs &AttrsOf(sass::Arch arch) {
+    for (const ArchAttrs &a : kArchAttrs)
+        if (a.arch == arch) return a;
+    return kArchAttrs[0];
+}
 constexpr uint32_t kShtProgbits = 1, kShtSymtab = 2, kShtStrtab = 3, kShtNvInfo = 0x70000000;
 constexpr uint64_t kShfAlloc = 0x2, kShfExec = 0x4, kShfInfoLink = 0x40;
 
@@ -34,6 +61,7 @@ struct Bytes {
         for (uint32_t w : words) U32(w);
     }
     void Hval(uint8_t attr, uint16_t value) { U8(kFmtHval), U8(attr), U16(value); }
+    void Nval(uint8_t attr) { U8(kFmtNval), U8(attr), U16(0); }
 };
 
 struct StrTab {
@@ -99,25 +127,44 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
         for (const sass::Word &w : ck.words) code.U64(w.lo), code.U64(w.hi);
         tx.data = std::move(code.v);
 
+        // .nv.info.<k> in ptxas's order: up to sm_89 [SW_WAR] CUDA_API_VERSION [0x35]
+        // PARAM_CBANK CBANK_PARAM_SIZE KPARAM_INFO... MAXREG_COUNT 0x5f EXIT_INSTR_OFFSETS
+        // [CTAIDZ_USED] [CRS_STACK_SIZE]; sm_90 CUDA_API_VERSION KPARAM_INFO... 0x50 MAXREG_COUNT
+        // 0x5f EXIT_INSTR_OFFSETS [CRS_STACK_SIZE] CBANK_PARAM_SIZE PARAM_CBANK SW_WAR.
+        const ArchAttrs &aa = AttrsOf(arch);
+        bool sm90 = arch == sass::Arch::SM_90;
         Bytes a;
+        if (!sm90 && aa.sw_war >= 0) a.Attr(kAttrSwWar, {(uint32_t)aa.sw_war});
         a.Attr(kAttrCudaApiVersion, {0x82});
-        const bool bank_after_exits = arch == sass::Arch::SM_90;  // ptxas 13's order on sm_90
-        if (!bank_after_exits) {
+        if (aa.nval35) a.Nval(kAttrNval35);
+        if (!sm90) {
             a.Attr(kAttrParamCbank, {sec_sym_c0(k), ai.param_base | (ck.param_bytes << 16)});
             a.Hval(kAttrCbankParamSize, (uint16_t)ck.param_bytes);
         }
         for (size_t p = ck.params.size(); p-- > 0;)
             a.Attr(kAttrKparamInfo, {0, (uint32_t)p | (ck.params[p].offset << 16), 0x1f000u | (ck.params[p].size << 18)});
+        if (aa.hval50 >= 0) a.Hval(kAttrHval50, (uint16_t)aa.hval50);
         a.Hval(kAttrMaxregCount, 0xff);
+        if (aa.hval5f >= 0) a.Hval(kAttrHval5f, (uint16_t)aa.hval5f);
         if (!ck.exit_offsets.empty()) {
             a.U8(kFmtSval), a.U8(kAttrExitInstrOffsets), a.U16((uint16_t)(4 * ck.exit_offsets.size()));
             for (uint32_t o : ck.exit_offsets) a.U32(o);
         }
-        // the driver places the parameters by these two: without them on sm_90 (an H200 ran such
-        // a cubin) the kernels read zeros for every parameter
-        if (bank_after_exits) {
+        if (aa.ctaidz_used)
+            for (const std::string &line : ck.text)
+                if (line.find("SR_CTAID.Z") != std::string::npos) {
+                    a.Nval(kAttrCtaidzUsed);
+                    break;
+                }
+        // the call-return stack: ptxas declares it (0 bytes: convergence uses barrier registers
+        // since sm_70) for kernels with loops or convergence regions; ours have no BSSY yet, so
+        // loops decide
+        if (ck.backward_branch) a.Attr(kAttrCrsStackSize, {0});
+        if (sm90) {
+            // CBANK_PARAM_SIZE before PARAM_CBANK here
             a.Hval(kAttrCbankParamSize, (uint16_t)ck.param_bytes);
             a.Attr(kAttrParamCbank, {sec_sym_c0(k), ai.param_base | (ck.param_bytes << 16)});
+            if (aa.sw_war >= 0) a.Attr(kAttrSwWar, {(uint32_t)aa.sw_war});
         }
         info.data = std::move(a.v);
 
@@ -161,7 +208,6 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
         S[compat].name = ".nv.compat", S[compat].type = 0x70000086, S[compat].align = 4;
         S[compat].data.assign(kCompat, kCompat + sizeof kCompat);
     }
-    (void)kFmtNval;
 
     // symbol table
     Bytes sym;
