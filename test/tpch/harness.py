@@ -237,12 +237,12 @@ def run_cpu_checks(db: str):
     elif result != out_off:
         problem = "results differ from PostgreSQL's"
     if problem:
-        print(f"tpch cpu shape cache q6: FAILED ({problem})")
+        print(f"tpch cpu shape-cache q6: FAILED ({problem})")
         failed += 1
     else:
-        print("tpch cpu shape cache q6: ok (other constants: modules from cache, 0 compiled, 0 PTX generated)")
+        print("tpch cpu shape-cache q6: ok (other constants: modules from cache, 0 compiled, 0 PTX generated)")
         passed += 1
-    for label, sql in (("q1", query_text(1)), ("q6 other constants", other + ";")):
+    for label, sql in (("q1", query_text(1)), ("q6", other + ";")):  # q6: with the other constants
         ok_off, out_off, err_off = psql(db, sql, {"rndn.enabled": "off"})
         bad = []
         for threads in ("1", "2"):
