@@ -58,6 +58,7 @@ struct Geometry {
 struct KernelInput {
     int slot = -1;                         // variable; -1 for a literal
     const hir::Operand *literal = nullptr; // literal operand (its value is a kernel argument)
+    int literal_stmt = -1, literal_arg = -1;  // where it is: entry body statement, call argument
     hir::Type type;
     bool scalar = false;  // broadcast (length 1): element 0 is read once
     bool random_access = false;  // @index source: read at gathered positions (any length)
@@ -120,6 +121,10 @@ struct Step {
     std::vector<int> deps;  // indices of earlier steps whose results this step reads
 };
 
+// PTX text generated for the kernels of one outlined program (per kernel, nullability and form),
+// shared by the programs Rebind makes from it: a query shape generates its PTX once.
+struct PtxCache;
+
 struct OutlinedProgram {
     const hir::Program *program = nullptr;
     const hir::Function *entry = nullptr;
@@ -131,12 +136,24 @@ struct OutlinedProgram {
     std::vector<Step> steps;
     int compiled_statements = 0;     // statements inside kernels
     int interpreted_statements = 0;  // statements run by the interpreter
+    std::shared_ptr<PtxCache> ptx_cache;  // made by Outline; null: no caching
 };
 
 // The program must be checked (hir::CheckProgram).  Never fails on a checked program whose entry
 // is straight-line; other programs (control flow, reassigned names) keep every statement on the
 // interpreter.
 Expected<OutlinedProgram> Outline(const hir::Program &program, FusionMode mode);
+
+// The query *shape* of a program: its canonical text with the values of its literals masked
+// (types and lengths kept; symbols kept, since they name tables and columns).  The outliner and
+// the PTX generator read a literal's type and length only, and kernels read its value as an
+// argument, so programs with one shape key outline to the same kernels with the same PTX text.
+std::string ShapeKey(const hir::Program &program);
+
+// The outlined program `shape` (outlined from a program with the same ShapeKey as `program`)
+// re-pointed at `program`: its interpreter steps and kernel arguments read `program`'s literals.
+// Shares shape's PTX cache.  Fails (INTERNAL) when the programs do not line up.
+Expected<OutlinedProgram> Rebind(const OutlinedProgram &shape, const hir::Program &program);
 
 // Text form: geometries, the schedule with dependences, then each kernel with its statements.
 std::string Print(const OutlinedProgram &p);
@@ -190,7 +207,8 @@ struct RunStats {
     int kernels_redone = 0;          // re-run on the interpreter after a flag
     int statements_compiled = 0;     // statements computed by kernels (launched, not redone)
     int statements_interpreted = 0;  // statements evaluated by the interpreter
-    double ptx_ms = 0;               // PTX generation
+    int ptx_generated = 0;           // kernels whose PTX was generated (not found in the PTX cache)
+    double ptx_ms = 0;               // PTX generation (or lookup in the outlined program's cache)
     double jit_ms = 0;               // cpu device compile (first load of a module)
     double kernel_ms = 0;            // launches
     // What the run was doing last ("interpreter", "jit": PTX generation and module compile,
@@ -230,6 +248,9 @@ public:
     // Same, with the values of the entry function's parameters (one per parameter, in order).
     Expected<hir::Value> Run(const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &options,
                              const std::vector<hir::Value> &entry_args, RunStats *stats = nullptr);
+    // Host threads per launch on the cpu device (Runner(cpujit::Device&)): 0 = all the device's
+    // workers, 1 = serial.  Other devices ignore it.
+    void set_threads(unsigned threads);
 
 private:
     std::unique_ptr<KernelDevice> own_;  // the cpu device's adapter

@@ -1,10 +1,16 @@
 // Internal declarations of src/codegen (not part of the public seam).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "codegen/codegen.h"
+
+namespace rndn::codegen {
+// An empty PTX cache (runner.cpp).
+std::shared_ptr<PtxCache> NewPtxCache();
+}  // namespace rndn::codegen
 
 namespace rndn::codegen::kernel {
 

@@ -732,6 +732,8 @@ struct Outliner {
                     in.random_access = ks.form == Form::GATHER && ai == 0;
                     if (a.kind == Operand::Kind::LITERAL) {
                         in.literal = &a;
+                        in.literal_stmt = ks.stmt;
+                        in.literal_arg = static_cast<int>(ai);
                         in.scalar = true;
                         in.type = a.literal.value->type;
                         in.name = "lit" + std::to_string(lit++);
@@ -857,7 +859,9 @@ Expected<OutlinedProgram> Outline(const hir::Program &program, FusionMode mode) 
     if (!program.checked || program.entry_module < 0) return Status::Internal("Outline: the program was not checked (call CheckProgram)");
     const hir::Function &fn = program.modules[static_cast<size_t>(program.entry_module)].functions[static_cast<size_t>(program.entry_function)];
     Outliner o(program, fn, mode);
-    return o.Run();
+    RNDN_ASSIGN_OR_RETURN(OutlinedProgram out, o.Run());
+    out.ptx_cache = NewPtxCache();
+    return out;
 }
 
 namespace {

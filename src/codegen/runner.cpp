@@ -2,7 +2,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <set>
+#include <tuple>
 
 #include "codegen/internal.h"
 #include "cpujit/cpujit.h"
@@ -10,6 +13,19 @@
 namespace rndn::codegen {
 
 Expected<std::string> KernelPtxText(const OutlinedProgram &p, int kernel, const PtxOptions &options, std::vector<bool> *output_nullable);
+
+// Per kernel, PTX form (warp_reduce) and input nullability: the module text and its outputs'
+// nullability.  Shared by an outlined program and its Rebind copies.
+struct PtxCache {
+    struct Entry {
+        std::string text;
+        std::vector<bool> output_nullable;
+    };
+    std::mutex mu;
+    std::map<std::tuple<int, bool, std::vector<bool>>, Entry> entries;
+};
+
+std::shared_ptr<PtxCache> NewPtxCache() { return std::make_shared<PtxCache>(); }
 
 namespace {
 
@@ -46,6 +62,7 @@ public:
                   const std::function<bool()> *cancel) override {
         cpujit::LaunchConfig cfg;
         cfg.cancel = cancel;
+        cfg.threads = threads_;
         cfg.grid.x = grid;
         cfg.block.x = block;
         std::vector<cpujit::Arg> a(args.size());
@@ -54,6 +71,7 @@ public:
     }
     void RegisterMemory(const void *p, size_t bytes) override { d_.RegisterMemory(p, bytes); }
     void UnregisterMemory(const void *p) override { d_.UnregisterMemory(p); }
+    unsigned threads_ = 0;
 
 private:
     cpujit::Device &d_;
@@ -135,8 +153,31 @@ private:
                                       std::shared_ptr<const void> *mod) {
         auto t0 = Clock::now();
         stats_.phase = "jit";
-        RNDN_ASSIGN_OR_RETURN(std::string text, KernelPtxText(p_, index, po, out_nullable));
-        text = ".version 8.7\n.target sm_80\n.address_size 64\n\n" + text;
+        std::vector<bool> nullable;
+        if (static_cast<size_t>(index) < po.nullable.size()) nullable = po.nullable[static_cast<size_t>(index)];
+        auto key = std::make_tuple(index, po.warp_reduce, nullable);
+        std::string text;
+        bool hit = false;
+        if (p_.ptx_cache) {
+            std::lock_guard<std::mutex> g(p_.ptx_cache->mu);
+            auto it = p_.ptx_cache->entries.find(key);
+            if (it != p_.ptx_cache->entries.end()) {
+                text = it->second.text;
+                if (out_nullable) *out_nullable = it->second.output_nullable;
+                hit = true;
+            }
+        }
+        if (!hit) {
+            std::vector<bool> on;
+            RNDN_ASSIGN_OR_RETURN(text, KernelPtxText(p_, index, po, &on));
+            text = ".version 8.7\n.target sm_80\n.address_size 64\n\n" + text;
+            if (out_nullable) *out_nullable = on;
+            if (p_.ptx_cache) {
+                std::lock_guard<std::mutex> g(p_.ptx_cache->mu);
+                p_.ptx_cache->entries[key] = PtxCache::Entry{text, std::move(on)};
+            }
+            ++stats_.ptx_generated;
+        }
         stats_.ptx_ms += Ms(t0);
         t0 = Clock::now();
         RNDN_ASSIGN_OR_RETURN(*mod, dev_.LoadModule(text, &opts_.should_cancel));
@@ -742,6 +783,10 @@ Runner::Runner(cpujit::Device &device, bool warp_reduce)
     : own_(std::make_unique<CpujitKernels>(device)), device_(own_.get()), warp_reduce_(warp_reduce) {}
 Runner::Runner(KernelDevice &device, bool warp_reduce) : device_(&device), warp_reduce_(warp_reduce) {}
 Runner::~Runner() = default;
+
+void Runner::set_threads(unsigned threads) {
+    if (own_) static_cast<CpujitKernels *>(own_.get())->threads_ = threads;
+}
 
 Expected<hir::Value> Runner::Run(const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &options, RunStats *stats) {
     return Run(p, data, options, {}, stats);

@@ -76,6 +76,9 @@ struct LaunchConfig {
     // the other workers; true stops the launch: every worker stops at its next chunk (at most
     // 1024 CTAs) and Launch returns CANCELLED.  It may read a host's interrupt flags.
     const std::function<bool()> *cancel = nullptr;
+    // Workers that run the launch's CTAs: 0 = all of the device's; 1 = the launching thread
+    // alone (serial); more than the device has = all.
+    unsigned threads = 0;
 };
 
 struct ParamInfo {

@@ -981,11 +981,14 @@ Status Device::Launch(const Kernel &k, const LaunchConfig &cfg, const std::vecto
     // A cancellable launch takes smaller chunks (64 per worker at least), so that the launching
     // thread polls often: the codegen runner's grids have at most 256 CTAs.
     const bool cancellable = cfg.cancel != nullptr && *cfg.cancel;
-    uint64_t chunk = std::clamp<uint64_t>(ctas / ((cancellable ? 64 : 8) * (uint64_t)impl_->workers.size()), 1, 1024);
+    const unsigned active = cfg.threads == 0 ? (unsigned)impl_->workers.size()
+                                              : std::min<unsigned>(cfg.threads, (unsigned)impl_->workers.size());
+    uint64_t chunk = std::clamp<uint64_t>(ctas / ((cancellable ? 64 : 8) * (uint64_t)active), 1, 1024);
     std::atomic<bool> failed{false};
     std::mutex err_mu;
     Status first_error;
     auto job = [&](unsigned wid) {
+        if (wid >= active) return;  // rndn.cpu_threads: the launch uses workers 0..active-1 only
         Worker &w = impl_->workers[wid];
         // the registered ranges may have changed since the last launch: empty every site's cache
         w.site_cache.assign(2 * (size_t)std::max<uint32_t>(1, k.check_sites_), 0);

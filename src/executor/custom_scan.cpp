@@ -113,6 +113,7 @@ Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program, ParamListIn
     options.memory_budget = std::max<int64_t>(1, run.alloc.limit() - run.alloc.used());
     options.sql_semantics = true;
     options.interrupted = [] { return InterruptRequested(); };
+    options.cpu_threads = g_settings.cpu_threads;
     RNDN_RETURN_IF_ERROR(device->Prepare(plan, options));
     runtime::Inputs inputs;
     inputs.registry = &run.registry;
@@ -489,8 +490,10 @@ void ExplainRndnScan(CustomScanState *node, List *ancestors, ExplainState *es) {
             }
             ExplainPropertyFloat("Execute Time", "ms", s->run->exec_ms, 3, es);
             if (s->run->device != nullptr && std::strcmp(s->run->device, "interp") != 0) {
-                ExplainPropertyText("Modules", rep.module_cached ? "from cache" : "compiled", es);
+                // "from cache (same shape)": a plan with other constants found this shape's kernels
+                ExplainPropertyText("Modules", rep.module_cached ? (rep.shape_cached ? "from cache (same shape)" : "from cache") : "compiled", es);
                 ExplainPropertyInteger("Modules Compiled", nullptr, rep.modules_compiled, es);
+                ExplainPropertyInteger("PTX Generated", nullptr, rep.ptx_generated, es);
                 ExplainPropertyFloat("PTX Generation Time", "ms", rep.ptx_ms, 3, es);
                 ExplainPropertyFloat("JIT Time", "ms", rep.jit_ms, 3, es);
                 ExplainPropertyFloat("Kernel Time", "ms", rep.kernel_ms, 3, es);

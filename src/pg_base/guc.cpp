@@ -68,6 +68,9 @@ void DefineSettings() {
                              "auto picks the best available; interp is the HorseIR interpreter.",
                              &g_settings.device, (int)DeviceChoice::AUTO, kDeviceOptions, PGC_USERSET, 0, nullptr,
                              nullptr, nullptr);
+    DefineCustomIntVariable("rndn.cpu_threads", "Host threads that run a kernel launch on the cpu device.",
+                            "0 means all cores; 1 runs every launch on the backend's own thread (serial).",
+                            &g_settings.cpu_threads, 0, 0, 1024, PGC_USERSET, 0, nullptr, nullptr, nullptr);
     DefineCustomEnumVariable("rndn.test_error_site", "For tests: a guarded PostgreSQL call that raises an ERROR.",
                              nullptr, &g_settings.test_error_site, (int)ErrorSite::NONE, kErrorSites, PGC_USERSET,
                              GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, nullptr, nullptr, nullptr);

@@ -18,6 +18,7 @@ struct Settings {
     int loader_threads = 0;         // rndn.loader_threads: worker threads that deform heap tuples (0 = one per core)
     int memory_limit_mb = 4096;     // rndn.memory_limit: bytes of column buffers + intermediates
     int device = 0;                 // rndn.device (DeviceChoice)
+    int cpu_threads = 0;            // rndn.cpu_threads: host threads per kernel launch on the cpu device (0 = all cores)
     int column_cache_mb = 2048;     // rndn.column_cache: this backend's cache of loaded columns (0 = off)
     int shared_cache_mb = 512;      // rndn.shared_cache_size: the column cache every backend shares (0 = off; server start)
     int test_error_site = 0;        // rndn.test_error_site (ErrorSite): tests of the error boundary

@@ -1,8 +1,9 @@
 // The cpu device: outlined kernels (src/codegen) compiled from PTX by src/cpujit and run on the
 // host's cores; statements without a kernel form run on the interpreter over the same columns
 // (codegen::Runner).  One cpujit device per process (its worker threads are created once) and a
-// bounded cache of outlined programs keyed by the plan's canonical text: a repeated plan
-// outlines nothing and its PTX modules come from cpujit's module cache (keyed by PTX text).
+// bounded cache of outlined programs keyed by the plan's shape (codegen::ShapeKey: the canonical
+// text with literal values masked): a repeated plan, or one with other constants, outlines
+// nothing, generates no PTX, and its modules come from cpujit's module cache (keyed by PTX text).
 #include <chrono>
 #include <list>
 #include <mutex>
@@ -64,21 +65,32 @@ public:
         plan_ = std::move(plan);
         options_ = options;
         Shared &sh = TheShared();
+        // Keyed by the plan's shape (its text with the literals' values masked): a plan that
+        // differs only in constants reuses the outlined kernels and their PTX, re-pointed at its
+        // own literals (kernels read them as arguments).
+        const std::string key = codegen::ShapeKey(plan_->program());
         std::lock_guard<std::mutex> lock(sh.mu);
-        auto it = sh.outlined.find(plan_->text());
+        auto it = sh.outlined.find(key);
+        cached_ = false;
+        shape_cached_ = false;
         if (it != sh.outlined.end()) {
-            plan_ = it->second.plan;  // same text: the program the outlined one points into
-            outlined_ = it->second.outlined;
-            cached_ = true;
-        } else {
+            if (it->second.plan->text() == plan_->text()) {
+                plan_ = it->second.plan;  // same text: the program the outlined one points into
+                outlined_ = it->second.outlined;
+                cached_ = true;
+            } else if (auto rebound = codegen::Rebind(*it->second.outlined, plan_->program()); rebound.ok()) {
+                outlined_ = std::make_shared<const codegen::OutlinedProgram>(std::move(*rebound));
+                cached_ = shape_cached_ = true;
+            }
+        }
+        if (!cached_) {
             RNDN_ASSIGN_OR_RETURN(auto out, codegen::Outline(plan_->program(), codegen::FusionMode::FULL));
             if (sh.outlined.size() >= kCachedPlans || (sh.device && sh.device->cached_modules() >= kCachedModules)) {
                 sh.outlined.clear();
                 sh.device.reset();
             }
             outlined_ = std::make_shared<const codegen::OutlinedProgram>(std::move(out));
-            sh.outlined[plan_->text()] = Shared::Entry{plan_, outlined_};
-            cached_ = false;
+            sh.outlined[key] = Shared::Entry{plan_, outlined_};
         }
         if (!sh.device) sh.device = std::make_unique<cpujit::Device>();
         return Status::Ok();
@@ -135,6 +147,7 @@ public:
         Shared &sh = TheShared();
         std::lock_guard<std::mutex> lock(sh.mu);  // one query at a time on the shared workers
         codegen::Runner runner(*sh.device);
+        runner.set_threads(options_.cpu_threads > 0 ? (unsigned)options_.cpu_threads : 0u);
         codegen::RunStats st;
         const size_t modules_before = sh.device->cached_modules();
         auto r = runner.Run(*outlined_, external_ != nullptr ? *external_ : registry_, o, args_, &st);
@@ -149,6 +162,8 @@ public:
         report_.kernel_ms = st.kernel_ms;
         report_.modules_compiled = (int)compiled;
         report_.module_cached = cached_ && compiled == 0;
+        report_.shape_cached = shape_cached_;
+        report_.ptx_generated = st.ptx_generated;
         report_.phase = st.phase;
         if (!r.ok()) {
             const Code c = r.status().code();
@@ -193,6 +208,7 @@ private:
     RunReport report_;
     bool bound_ = false;
     bool cached_ = false;
+    bool shape_cached_ = false;  // cached_ through another plan of the same shape (Rebind)
     bool ran_ = false;
 };
 

@@ -90,6 +90,8 @@ struct RunOptions {
     // Polled with the cancel flag in the device's long loops (e.g. the host's interrupt flags);
     // called on the thread that calls Run.
     std::function<bool()> interrupted;
+    // Host threads a kernel launch of the cpu device uses (0: all cores; 1: serial).
+    int cpu_threads = 0;
 };
 
 struct Capabilities {
@@ -109,6 +111,8 @@ struct RunReport {
     int statements_interpreted = 0;
     int modules_compiled = 0;        // modules the run compiled (0: every one came from the cache)
     bool module_cached = false;      // the plan and all its modules came from the device's caches
+    bool shape_cached = false;       // the outlined program came from a plan of the same shape with other constants
+    int ptx_generated = 0;           // kernels whose PTX the run generated (0: all from the shape's PTX cache)
     double ptx_ms = 0, jit_ms = 0, kernel_ms = 0;
     // The kernels' runner failed (not a user error): the whole program then ran on the
     // interpreter; runner_error says why.

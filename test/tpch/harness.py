@@ -199,6 +199,66 @@ def database_collation(db: str) -> str:
     return {"POSIX": "C", "C.utf8": "C.UTF-8"}.get(name, name)
 
 
+# Q6 with other constants: the same query shape (constants are kernel arguments).
+Q6_OTHER = [("'1994-01-01'", "'1996-01-01'"), ("'1995-01-01'", "'1997-01-01'"), ("0.05", "0.02"), ("0.07", "0.04"),
+            ("< 24", "< 30")]
+
+
+def run_cpu_checks(db: str):
+    """On the cpu device: (1) Q6 repeated with other constants in one session compiles nothing
+    (EXPLAIN ANALYZE: the modules come from the cache through the same shape, no module
+    compiled, no PTX generated) and answers as PostgreSQL; (2) rndn.cpu_threads = 1 and 2 change
+    no result (Q1, Q6).  Returns (passed, failed)."""
+    q6 = statements(query_text(6))[0]
+    other = q6
+    for a, b in Q6_OTHER:
+        assert a in other, f"q6: {a} not found"
+        other = other.replace(a, b)
+    passed = failed = 0
+    ok_off, out_off, err_off = psql(db, other + ";", {"rndn.enabled": "off"})
+    ok_q6, out_q6, _ = psql(db, q6 + ";", {"rndn.enabled": "off"})
+    explain = "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) "
+    script = f"{explain}{q6};\n\\echo @@other\n{explain}{other};\n\\echo @@result\n{other};\n"
+    ok_on, out_on, err_on = psql(db, script, {"rndn.enabled": "on"})
+    first, _, rest = out_on.partition("@@other\n")
+    second, _, result = rest.partition("@@result\n")
+    problem = None
+    if not (ok_off and ok_on and ok_q6):
+        problem = err_off or err_on or "psql failed"
+    elif out_off == out_q6:
+        problem = "the other constants give the same answer as Q6's: the check would not see stale constants"
+    elif not rndn_at_root(second) or "Kernels Launched: 1" not in second:
+        problem = "Q6 with other constants did not run as one kernel through rndn"
+    elif "Modules: compiled" not in first:
+        problem = "the first Q6 of the session did not compile its module"
+    elif not ("Modules: from cache (same shape)" in second and "Modules Compiled: 0" in second and "PTX Generated: 0" in second):
+        got = [l.strip() for l in second.splitlines() if "Modules" in l or "PTX" in l]
+        problem = f"Q6 with other constants compiled again ({'; '.join(got)})"
+    elif result != out_off:
+        problem = "results differ from PostgreSQL's"
+    if problem:
+        print(f"tpch cpu shape-cache q6: FAILED ({problem})")
+        failed += 1
+    else:
+        print("tpch cpu shape-cache q6: ok (other constants: modules from cache, 0 compiled, 0 PTX generated)")
+        passed += 1
+    for label, sql in (("q1", query_text(1)), ("q6", other + ";")):  # q6: with the other constants
+        ok_off, out_off, err_off = psql(db, sql, {"rndn.enabled": "off"})
+        bad = []
+        for threads in ("1", "2"):
+            settings = {"rndn.enabled": "on", "rndn.cpu_threads": threads}
+            ok_on, out_on, err_on = psql(db, sql, settings)
+            if ok_on != ok_off or out_on != out_off:
+                bad.append(f"cpu_threads={threads}: {err_on or 'results differ'}")
+        if bad:
+            print(f"tpch cpu threads {label}: FAILED ({'; '.join(bad)})")
+            failed += 1
+        else:
+            print(f"tpch cpu threads {label}: ok (rndn.cpu_threads 1 and 2 equal PostgreSQL)")
+            passed += 1
+    return passed, failed
+
+
 def run_differential(db: str) -> int:
     collation = database_collation(db)
     expected = EXPECTED_FALLBACKS.get(collation)
@@ -256,6 +316,10 @@ def run_differential(db: str) -> int:
             ks = f", {launched} kernels" if launched is not None else ""
             print(f"tpch differential {label}: ok via {how}{ks}" + (f" (expected: {expected[label]})" if label in expected else ""))
             passed += 1
+    if DEVICE.get("rndn.device") == "cpu":
+        p, f = run_cpu_checks(db)
+        passed += p
+        failed += f
     print(f"tpch: {through}/{len(cases)} queries ran through Custom Scan (rndn) (database collation {collation}, "
           f"{len(expected)} listed as falling back; {programs} translated programs print back to the same text)")
     print(f"{passed} passed, {failed} failed")

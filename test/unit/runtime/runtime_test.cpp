@@ -392,6 +392,66 @@ TEST(Runtime, CpuDeviceRunsTpchKernels) {
     EXPECT_EQ(d->report().modules_compiled, 0);
 }
 
+// Query shapes on the cpu device: Q6 with other constants finds Q6's outlined kernels (its
+// shape), generates no PTX and compiles no module, and answers as the interp device does for its
+// own constants; rndn.cpu_threads = 1 (serial launches) changes nothing.
+TEST(Runtime, CpuDeviceReusesAShapeWithOtherConstants) {
+    const std::string data = "build/tpch/sf0.01";
+    if (!std::ifstream(data + "/lineitem.tbl")) {
+        std::printf("SKIPPED: no SF 0.01 data in %s (run tools/tpch.sh gen 0.01)\n", data.c_str());
+        GTEST_SKIP();
+    }
+    hir::DataRegistry reg;
+    Status ls = hir::LoadSchemaAndData(ReadAll("test/tpch/schema.sql"), data, reg);
+    ASSERT_TRUE(ls.ok()) << ls.ToString();
+    Inputs in;
+    in.registry = &reg;
+    auto cpu = MakeDevice("cpu");
+    ASSERT_TRUE(cpu.ok());
+    auto interp = Interp();
+    const std::string q6 = ReadAll("test/horseir/tpch/q6.hir");
+    auto with = [&](std::string t, const std::vector<std::pair<std::string, std::string>> &subs) {
+        for (const auto &[a, b] : subs) {
+            const size_t at = t.find(a);
+            EXPECT_NE(at, std::string::npos) << a;
+            if (at != std::string::npos) t.replace(at, a.size(), b);
+        }
+        return t;
+    };
+    const std::string other = with(q6, {{"1994-01-01:date", "1996-01-01:date"}, {"1995-01-01:date", "1997-01-01:date"},
+                                        {"0.05:dec64<2>", "0.02:dec64<2>"}, {"0.07:dec64<2>", "0.04:dec64<2>"}});
+    std::vector<std::string> answers;
+    for (const auto &[text, threads] : std::vector<std::pair<std::string, int>>{{q6, 0}, {other, 0}, {other, 1}}) {
+        auto plan = CompiledPlan::CompileText(text, "q6.hir");
+        ASSERT_TRUE(plan.ok()) << plan.status().message();
+        RunOptions o;
+        o.sql_semantics = false;
+        o.cpu_threads = threads;
+        ASSERT_TRUE(interp->Prepare(*plan, o).ok());
+        ASSERT_TRUE(interp->Bind(in).ok());
+        ASSERT_TRUE(interp->Run().ok());
+        auto want = interp->Fetch();
+        ASSERT_TRUE(want.ok());
+        ASSERT_TRUE((*cpu)->Prepare(*plan, o).ok());
+        ASSERT_TRUE((*cpu)->Bind(in).ok());
+        Status st = (*cpu)->Run();
+        ASSERT_TRUE(st.ok()) << st.ToString();
+        auto got = (*cpu)->Fetch();
+        ASSERT_TRUE(got.ok());
+        EXPECT_EQ(FormatResult(*got), FormatResult(*want)) << "threads " << threads;
+        answers.push_back(FormatResult(*want));
+        const RunReport rep = (*cpu)->report();
+        EXPECT_EQ(rep.kernels_launched, 1);
+        if (text == other) {  // Q6's shape, found through the first plan
+            EXPECT_TRUE(rep.module_cached);
+            EXPECT_TRUE(rep.shape_cached);
+            EXPECT_EQ(rep.modules_compiled, 0);
+            EXPECT_EQ(rep.ptx_generated, 0);
+        }
+    }
+    EXPECT_NE(answers[0], answers[1]);  // the other constants took effect
+}
+
 // Entry parameters on the cpu device: bound per run into the runner's frame, read by the
 // kernels like any scalar; re-running with another value gives that value's answer, and a NULL
 // parameter gives NULLs.  The interp device is the oracle.
