@@ -24,3 +24,9 @@ run() {
         run "$t"
     done
 } 2>&1 | tee "$log"
+# diagnosis: saxpy from each cubin in gpucheck/ (one process each)
+for f in gpucheck/*.cubin; do
+    [ -f "$f" ] || continue
+    echo "== saxpy from $f"
+    RNDN_LIBCUDA=libcuda.so.1 RNDN_SAXPY_CUBINS=$f timeout 60 build/gpu/cuda_tests --gtest_filter=CudaDriver.SaxpyFromCubinFiles 2>&1 | grep -E '^\[cuda\]|rror' | head -5
+done 2>&1 | tee -a "$log"

@@ -59,8 +59,9 @@ struct LatencyTable {
         Latency l = dflt;
         bool found = false;
         int floor = 0;
+        if (auto fd = floors.find("default"); fd != floors.end()) floor = fd->second;
         auto fb = floors.find(base);
-        if (fb != floors.end()) floor = fb->second;
+        if (fb != floors.end()) floor = std::max(floor, fb->second);
         for (size_t i = dot; i != std::string::npos;) {
             size_t j = op.find('.', i + 1);
             const std::string key = base + op.substr(i, j == std::string::npos ? std::string::npos : j - i);

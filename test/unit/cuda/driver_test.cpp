@@ -68,3 +68,42 @@ TEST(CudaDriver, RndnAndPtxasCubinsAgree) {
 
 }  // namespace
 }  // namespace rndn::cpujit::testing
+
+namespace rndn::cpujit::testing {
+namespace {
+
+// Diagnosis on a GPU: saxpy from each cubin named in RNDN_SAXPY_CUBINS (colon-separated; run one
+// file per process, as a fault poisons the context).  Skipped without the variable.
+TEST(CudaDriver, SaxpyFromCubinFiles) {
+    const char *env = std::getenv("RNDN_SAXPY_CUBINS");
+    if (!env || !*env) GTEST_SKIP() << "RNDN_SAXPY_CUBINS is not set";
+    auto d = TheDevice();
+    ASSERT_TRUE(d.ok()) << d.status().ToString();
+    std::string list = env;
+    for (size_t b = 0; b <= list.size();) {
+        size_t e = list.find(':', b);
+        if (e == std::string::npos) e = list.size();
+        const std::string path = list.substr(b, e - b);
+        b = e + 1;
+        if (path.empty()) continue;
+        std::string s = rndn::testing::ReadText(path);
+        ASSERT_FALSE(s.empty()) << path;
+        auto m = (*d)->LoadModule(std::vector<uint8_t>(s.begin(), s.end()));
+        ASSERT_TRUE(m.ok()) << path << ": " << m.status().ToString();
+        const cuda::Kernel *k = (*m)->Find("saxpy");
+        ASSERT_NE(k, nullptr) << path;
+        const int n = 5000;
+        float *dx = static_cast<float *>((*d)->Allocate(n * 4)), *dy = static_cast<float *>((*d)->Allocate(n * 4));
+        for (int i = 0; i < n; ++i) dx[i] = (float)(i % 91), dy[i] = 1.f;
+        auto a = [](auto v) { return sassemu::Arg::Of(v).bytes; };
+        Status st = (*d)->Launch(*k, {(uint32_t)Blocks(n, 128)}, {128}, 0, {a(n), a(2.f), a((uint64_t)(uintptr_t)dx), a((uint64_t)(uintptr_t)dy)});
+        int bad = 0;
+        if (st.ok())
+            for (int i = 0; i < n; ++i) bad += dy[i] != 2.f * (float)(i % 91) + 1.f;
+        std::printf("[cuda] %s: %s, %d of %d wrong\n", path.c_str(), st.ok() ? "ran" : st.ToString().c_str(), bad, n);
+        EXPECT_TRUE(st.ok() && bad == 0) << path;
+    }
+}
+
+}  // namespace
+}  // namespace rndn::cpujit::testing
