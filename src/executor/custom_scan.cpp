@@ -73,11 +73,14 @@ Status BeginImpl(RndnScanState *s, CustomScan *cs) {
 // The values of the entry function's parameters (a generic plan's query parameters, named
 // pg::ParamName(n)), one scalar column each in the plan's order.  A value that has no exact
 // HorseIR form (a numeric of another scale than the one the program was made for, a NaN ...)
-// is UNSUPPORTED: PostgreSQL's plan runs instead.
-Expected<std::vector<hir::Column>> ParamValues(const runtime::CompiledPlan &plan, ParamListInfo params) {
+// is UNSUPPORTED: PostgreSQL's plan runs instead.  A by-value parameter (pg::ParamName(n, true))
+// takes any numeric equal to a value of its declared scale.
+Expected<std::vector<hir::Column>> ParamValues(const runtime::CompiledPlan &plan, ParamListInfo params, bool *numeric) {
     std::vector<hir::Column> out;
     for (const hir::Param &p : plan.parameters()) {
-        const int id = pg::ParamIdOf(p.name);
+        bool by_value = false;
+        const int id = pg::ParamIdOf(p.name, &by_value);
+        if (hir::IsDecimal(p.type.kind)) *numeric = true;
         if (id < 1 || params == nullptr || id > params->numParams) return Status::Unsupported("parameter " + p.name + " has no value");
         ParamExternData scratch;
         // A parameter hook (PL/pgSQL) may raise: guarded.
@@ -85,7 +88,7 @@ Expected<std::vector<hir::Column>> ParamValues(const runtime::CompiledPlan &plan
                                    ? pg::PgCall([params, id, &scratch] { return params->paramFetch(params, id, false, &scratch); })
                                    : &params->params[id - 1];
         if (prm == nullptr || !OidIsValid(prm->ptype)) return Status::Unsupported("parameter $" + std::to_string(id) + " has no value");
-        Expected<std::shared_ptr<hir::Vector>> v = pg::ScalarFromDatum(prm->ptype, (uintptr_t)prm->value, prm->isnull, p.type);
+        Expected<std::shared_ptr<hir::Vector>> v = pg::ScalarFromDatum(prm->ptype, (uintptr_t)prm->value, prm->isnull, p.type, by_value);
         if (!v.ok()) return Status::Unsupported("parameter $" + std::to_string(id) + ": " + v.status().message());
         RNDN_ASSIGN_OR_RETURN(hir::Column c, hir::ColumnFromVector(std::move(v.value())));
         out.push_back(std::move(c));
@@ -107,7 +110,7 @@ Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program, ParamListIn
         hir::CancelPollScope scope(&poll);
         RNDN_ASSIGN_OR_RETURN(plan, runtime::CompiledPlan::Compile(std::move(program)));  // may throw CancelUnwind
     }
-    RNDN_ASSIGN_OR_RETURN(std::vector<hir::Column> param_values, ParamValues(*plan, params));
+    RNDN_ASSIGN_OR_RETURN(std::vector<hir::Column> param_values, ParamValues(*plan, params, &run.numeric_params));
     RNDN_ASSIGN_OR_RETURN(auto device, runtime::MakeDevice(DeviceName(choice)));
     runtime::RunOptions options;
     options.memory_budget = std::max<int64_t>(1, run.alloc.limit() - run.alloc.used());
@@ -162,6 +165,11 @@ Status ExecuteImpl(ScanRun &run, Snapshot snapshot, ParamListInfo params) {
     run.exec_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
     if (!result.ok()) {
         const Status &st = result.status();
+        // dec128 holds 38 digits where PostgreSQL's numeric holds any: with a numeric parameter
+        // (a user's value of any size, a by-value parameter's generous scale) an overflow runs
+        // PostgreSQL's plan, which answers or raises its own error.
+        if (st.code() == Code::USER_ERROR && run.numeric_params && st.sqlstate() == sqlstate::kNumericOutOfRange)
+            return Status::Unsupported("numeric overflow with a numeric parameter: " + st.message());
         if (st.code() == Code::USER_ERROR && !(st.sqlstate() == sqlstate::kDatatypeMismatch)) return st;
         if (st.code() == Code::CANCELLED || st.code() == Code::OUT_OF_MEMORY) return st;
         if (st.code() == Code::UNSUPPORTED) return st;  // e.g. a parameter value without an exact form

@@ -221,6 +221,11 @@ class Translator {
 public:
     explicit Translator(PlannedStmt *stmt) : stmt_(stmt) { b_.BeginFunction("main", {hir::Type(hir::TypeKind::TABLE)}); }
     Expected<Translation> Run(Plan *root);
+    // A numeric query parameter without a declared scale, as ScanNumericParams found it used.
+    struct NumericParamUse {
+        bool exposed = false;    // some use can show its display scale (not only compared)
+        int context_scale = -1;  // largest declared scale of an operand it is combined with
+    };
 
 private:
     struct Ctx {
@@ -319,6 +324,10 @@ private:
     Expected<Op> NullLiteral(const Col &c, const Plan *node);
     // A query parameter (PARAM_EXTERN) of a generic plan: a parameter of main.
     Expected<Col> ExternParam(Param *p, const Plan *node);
+    // How the subtree uses each numeric query parameter without a declared scale (README,
+    // "Query parameters"): fills numeric_params_ before the translation starts.
+    void ScanNumericParams(Plan *root);
+    std::map<int, NumericParamUse> numeric_params_;
 
     PlannedStmt *stmt_;
     hir::Builder b_;
