@@ -75,12 +75,11 @@ Status BeginImpl(RndnScanState *s, CustomScan *cs) {
 // HorseIR form (a numeric of another scale than the one the program was made for, a NaN ...)
 // is UNSUPPORTED: PostgreSQL's plan runs instead.  A by-value parameter (pg::ParamName(n, true))
 // takes any numeric equal to a value of its declared scale.
-Expected<std::vector<hir::Column>> ParamValues(const runtime::CompiledPlan &plan, ParamListInfo params, bool *numeric) {
+Expected<std::vector<hir::Column>> ParamValues(const runtime::CompiledPlan &plan, ParamListInfo params) {
     std::vector<hir::Column> out;
     for (const hir::Param &p : plan.parameters()) {
         bool by_value = false;
         const int id = pg::ParamIdOf(p.name, &by_value);
-        if (hir::IsDecimal(p.type.kind)) *numeric = true;
         if (id < 1 || params == nullptr || id > params->numParams) return Status::Unsupported("parameter " + p.name + " has no value");
         ParamExternData scratch;
         // A parameter hook (PL/pgSQL) may raise: guarded.
@@ -110,7 +109,7 @@ Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program, ParamListIn
         hir::CancelPollScope scope(&poll);
         RNDN_ASSIGN_OR_RETURN(plan, runtime::CompiledPlan::Compile(std::move(program)));  // may throw CancelUnwind
     }
-    RNDN_ASSIGN_OR_RETURN(std::vector<hir::Column> param_values, ParamValues(*plan, params, &run.numeric_params));
+    RNDN_ASSIGN_OR_RETURN(std::vector<hir::Column> param_values, ParamValues(*plan, params));
     RNDN_ASSIGN_OR_RETURN(auto device, runtime::MakeDevice(DeviceName(choice)));
     runtime::RunOptions options;
     options.memory_budget = std::max<int64_t>(1, run.alloc.limit() - run.alloc.used());
@@ -165,11 +164,6 @@ Status ExecuteImpl(ScanRun &run, Snapshot snapshot, ParamListInfo params) {
     run.exec_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
     if (!result.ok()) {
         const Status &st = result.status();
-        // dec128 holds 38 digits where PostgreSQL's numeric holds any: with a numeric parameter
-        // (a user's value of any size, a by-value parameter's generous scale) an overflow runs
-        // PostgreSQL's plan, which answers or raises its own error.
-        if (st.code() == Code::USER_ERROR && run.numeric_params && st.sqlstate() == sqlstate::kNumericOutOfRange)
-            return Status::Unsupported("numeric overflow with a numeric parameter: " + st.message());
         if (st.code() == Code::USER_ERROR && !(st.sqlstate() == sqlstate::kDatatypeMismatch)) return st;
         if (st.code() == Code::CANCELLED || st.code() == Code::OUT_OF_MEMORY) return st;
         if (st.code() == Code::UNSUPPORTED) return st;  // e.g. a parameter value without an exact form

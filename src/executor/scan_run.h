@@ -69,8 +69,6 @@ struct ScanRun {
     std::string summary;
     std::string translate_ms;
     bool ascii_guard = false;
-    // The program binds a numeric parameter (numeric overflow in dec128 then runs PostgreSQL's plan).
-    bool numeric_params = false;
     std::vector<pg::RelationRead> relations;
     std::vector<ColumnBuilder> builders;  // of the relation being loaded
     hir::DataRegistry registry;
