@@ -154,8 +154,10 @@ inline int NumericScale(int32 typmod) {
 inline std::optional<hir::Type> HirType(Oid type, int scale) { return pg::HirTypeOf(type, scale); }
 inline hir::Type Dec128(int scale) { return hir::Type::Decimal(hir::TypeKind::DEC128, scale); }
 
+// For messages only: a type that is gone (dropped by a concurrent transaction) is "???", not
+// an ERROR (the node then stays with PostgreSQL, whose plan raises its own error, or none).
 inline std::string TypeName(Oid type) {
-    char *n = format_type_be(type);
+    char *n = format_type_extended(type, -1, FORMAT_TYPE_ALLOW_INVALID);
     std::string s(n);
     pfree(n);
     return s;
