@@ -73,11 +73,13 @@ Status BeginImpl(RndnScanState *s, CustomScan *cs) {
 // The values of the entry function's parameters (a generic plan's query parameters, named
 // pg::ParamName(n)), one scalar column each in the plan's order.  A value that has no exact
 // HorseIR form (a numeric of another scale than the one the program was made for, a NaN ...)
-// is UNSUPPORTED: PostgreSQL's plan runs instead.
+// is UNSUPPORTED: PostgreSQL's plan runs instead.  A by-value parameter (pg::ParamName(n, true))
+// takes any numeric equal to a value of its declared scale.
 Expected<std::vector<hir::Column>> ParamValues(const runtime::CompiledPlan &plan, ParamListInfo params) {
     std::vector<hir::Column> out;
     for (const hir::Param &p : plan.parameters()) {
-        const int id = pg::ParamIdOf(p.name);
+        bool by_value = false;
+        const int id = pg::ParamIdOf(p.name, &by_value);
         if (id < 1 || params == nullptr || id > params->numParams) return Status::Unsupported("parameter " + p.name + " has no value");
         ParamExternData scratch;
         // A parameter hook (PL/pgSQL) may raise: guarded.
@@ -85,7 +87,7 @@ Expected<std::vector<hir::Column>> ParamValues(const runtime::CompiledPlan &plan
                                    ? pg::PgCall([params, id, &scratch] { return params->paramFetch(params, id, false, &scratch); })
                                    : &params->params[id - 1];
         if (prm == nullptr || !OidIsValid(prm->ptype)) return Status::Unsupported("parameter $" + std::to_string(id) + " has no value");
-        Expected<std::shared_ptr<hir::Vector>> v = pg::ScalarFromDatum(prm->ptype, (uintptr_t)prm->value, prm->isnull, p.type);
+        Expected<std::shared_ptr<hir::Vector>> v = pg::ScalarFromDatum(prm->ptype, (uintptr_t)prm->value, prm->isnull, p.type, by_value);
         if (!v.ok()) return Status::Unsupported("parameter $" + std::to_string(id) + ": " + v.status().message());
         RNDN_ASSIGN_OR_RETURN(hir::Column c, hir::ColumnFromVector(std::move(v.value())));
         out.push_back(std::move(c));

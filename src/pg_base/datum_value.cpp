@@ -137,10 +137,15 @@ Expected<std::shared_ptr<hir::Vector>> ScalarFromDatum(unsigned type, uintptr_t 
             return v;
         }
         case NUMERICOID: {
-            const std::string s = NumericText(d);
+            std::string s = NumericText(d);
             if (!PlainNumber(s)) return Status::Unsupported("numeric value " + s);
             // Exact or refused: a value whose display scale differs from the declared one would
-            // print (and scale arithmetic) differently from PostgreSQL.
+            // print (and scale arithmetic) differently from PostgreSQL.  Widened (the value only
+            // is used): any display scale, when the digits beyond the target's scale are zeros.
+            if (widen && ScaleOfText(s) > target.scale) {
+                const size_t keep = s.size() - (size_t)(ScaleOfText(s) - target.scale);
+                if (s.find_first_not_of('0', keep) == std::string::npos) s.resize(target.scale == 0 ? keep - 1 : keep);
+            }
             if (widen ? ScaleOfText(s) > target.scale : ScaleOfText(s) != target.scale)
                 return Status::Unsupported("numeric value " + s + " of scale " + std::to_string(ScaleOfText(s)) + " where scale " +
                                            std::to_string(target.scale) + " is declared");

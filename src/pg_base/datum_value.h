@@ -26,8 +26,9 @@ Expected<int> NumericDatumScale(uintptr_t datum);
 // reason): a numeric whose display scale differs from target.scale (or out of dec128's range),
 // a non-finite float, an infinite date or one outside years 0001..9999.  char(n) values lose
 // their trailing blanks (as the loader stores them).  PostgreSQL calls are guarded.  With
-// `widen`, a numeric of a smaller display scale is accepted too (the same value at the target's
-// scale: for uses that compare values and never show the scale, such as IN lists).
+// `widen`, a numeric of another display scale is accepted too when it equals a value of the
+// target's scale (a smaller scale, or only zeros beyond the target's): for uses that compare
+// values and never show the scale, such as IN lists and by-value parameters.
 Expected<std::shared_ptr<hir::Vector>> ScalarFromDatum(unsigned type, uintptr_t datum, bool isnull, const hir::Type &target,
                                                        bool widen = false);
 

@@ -22,7 +22,6 @@ const struct config_enum_entry kDeviceOptions[] = {
 };
 const struct config_enum_entry kErrorSites[] = {
     {"none", (int)ErrorSite::NONE, false},
-    {"plan_lookup", (int)ErrorSite::PLAN_LOOKUP, false},  // a type lookup that fails, while planning
     {"load_open", (int)ErrorSite::LOAD_OPEN, false},      // table_open of a relation that is gone
     {"load_cancel", (int)ErrorSite::LOAD_CANCEL, false},  // a cancel arriving during a heap page read
     // a cancel arriving while the backend waits for the loader's worker threads

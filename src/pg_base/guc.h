@@ -7,7 +7,7 @@ enum class DeviceChoice : int { AUTO = 0, INTERP = 1, CPU = 2, CUDA = 3 };
 
 // Sites where rndn.test_error_site makes a guarded PostgreSQL call raise PostgreSQL's own ERROR
 // (hidden setting, for the boundary tests in test/regress/sql/rndn_boundary.sql).
-enum class ErrorSite : int { NONE = 0, PLAN_LOOKUP = 1, LOAD_OPEN = 2, LOAD_CANCEL = 3, LOAD_CANCEL_WAIT = 4 };
+enum class ErrorSite : int { NONE = 0, LOAD_OPEN = 2, LOAD_CANCEL = 3, LOAD_CANCEL_WAIT = 4 };
 
 struct Settings {
     bool enabled = true;            // rndn.enabled

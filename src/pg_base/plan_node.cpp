@@ -9,16 +9,18 @@ extern "C" {
 
 namespace rndn::pg {
 
-std::string ParamName(int paramid) { return "rndn_p" + std::to_string(paramid); }
+std::string ParamName(int paramid, bool by_value) { return (by_value ? "rndn_v" : "rndn_p") + std::to_string(paramid); }
 
-int ParamIdOf(const std::string &name) {
-    static const std::string kPrefix = "rndn_p";
-    if (name.size() <= kPrefix.size() || name.compare(0, kPrefix.size(), kPrefix) != 0) return -1;
+int ParamIdOf(const std::string &name, bool *by_value) {
+    static const std::string kExact = "rndn_p", kValue = "rndn_v";
+    const bool value = name.compare(0, kValue.size(), kValue) == 0;
+    if (name.size() <= kExact.size() || (!value && name.compare(0, kExact.size(), kExact) != 0)) return -1;
     int id = 0;
-    for (size_t i = kPrefix.size(); i < name.size(); ++i) {
+    for (size_t i = kExact.size(); i < name.size(); ++i) {
         if (name[i] < '0' || name[i] > '9' || id > 100000000) return -1;
         id = id * 10 + (name[i] - '0');
     }
+    if (by_value != nullptr) *by_value = value;
     return id;
 }
 

@@ -44,9 +44,12 @@ bool ParseRelations(const std::string &text, std::vector<RelationRead> *rels);
 // Generic plans: query parameter n (PARAM_EXTERN) is the entry function's parameter named
 // ParamName(n) ("rndn_p<n>"), declared with the HorseIR type of the parameter's PostgreSQL type.
 // The executor binds each one to the parameter's value before the run (no text substitution).
-std::string ParamName(int paramid);
-// n for a name ParamName(n); -1 for any other name.
-int ParamIdOf(const std::string &name);
+// A numeric parameter without a declared scale that only feeds comparisons is bound by value
+// (ParamName(n, true) = "rndn_v<n>"): any value equal to one of its declared dec128<s> type
+// binds (see src/planner_hook/README.md, "Query parameters").
+std::string ParamName(int paramid, bool by_value = false);
+// n for a name ParamName(n, ...); -1 for any other name.  *by_value: which of the two forms.
+int ParamIdOf(const std::string &name, bool *by_value = nullptr);
 
 // The methods object of Custom Scan (rndn): the planner puts it in every node it makes, the
 // executor supplies the function that creates the node's state.

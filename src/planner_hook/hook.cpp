@@ -225,11 +225,6 @@ void RelationSize(Oid relid, double *pages, double *tuples) {
     *pages = 0;
     *tuples = 0;
     rndn::pg::PgCall([relid, pages, tuples] {
-        if (rndn::pg::g_settings.test_error_site == (int)rndn::pg::ErrorSite::PLAN_LOOKUP) {
-            int16 len;
-            bool byval;
-            get_typlenbyval(InvalidOid, &len, &byval);  // "cache lookup failed for type 0"
-        }
         HeapTuple tp = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
         if (!HeapTupleIsValid(tp)) return;
         const Form_pg_class c = (Form_pg_class)GETSTRUCT(tp);

@@ -35,10 +35,12 @@ extern "C" {
 #define get_atttypetypmodcoll(...) RNDN_PG_GUARDED(::get_atttypetypmodcoll(__VA_ARGS__))
 #define get_typlenbyvalalign(...) RNDN_PG_GUARDED(::get_typlenbyvalalign(__VA_ARGS__))
 #define get_ordering_op_properties(...) RNDN_PG_GUARDED(::get_ordering_op_properties(__VA_ARGS__))
+#define get_collation_isdeterministic(...) RNDN_PG_GUARDED(::get_collation_isdeterministic(__VA_ARGS__))
 #define lc_collate_is_c(...) RNDN_PG_GUARDED(::lc_collate_is_c(__VA_ARGS__))
 #define RelationIdGetRelation(...) RNDN_PG_GUARDED(::RelationIdGetRelation(__VA_ARGS__))
 // type output and names
 #define format_type_be(...) RNDN_PG_GUARDED(::format_type_be(__VA_ARGS__))
+#define format_type_extended(...) RNDN_PG_GUARDED(::format_type_extended(__VA_ARGS__))
 #define DirectFunctionCall1Coll(...) RNDN_PG_GUARDED(::DirectFunctionCall1Coll(__VA_ARGS__))
 #define text_to_cstring(...) RNDN_PG_GUARDED(::text_to_cstring(__VA_ARGS__))
 // detoasting (DatumGetTextPP, DatumGetArrayTypeP) and arrays

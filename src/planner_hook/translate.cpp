@@ -1303,6 +1303,7 @@ Expected<Translation> Translator::Run(Plan *root) {
     bool nondeterministic = PlanUsesNondeterministic(root);
     foreach (sc, stmt_->subplans) nondeterministic = nondeterministic || PlanUsesNondeterministic((Plan *)lfirst(sc));
     if (nondeterministic) return Unsup(root, "text under a nondeterministic collation");
+    ScanNumericParams(root);
     RNDN_ASSIGN_OR_RETURN(RelP rel, NodeRel(root));
     std::vector<Op> cols;
     int i = 0;

@@ -112,14 +112,214 @@ Expected<Op> Translator::NullLiteral(const Col &c, const Plan *node) {
     return lit;
 }
 
+namespace {
+
+// The uses of numeric query parameters without a declared scale in a plan subtree.  A use
+// "shows" the parameter's display scale unless the value reaches a comparison only through
+// + - * unary minus and abs (exact in PostgreSQL, whatever the operands' scales), CASE results
+// and COALESCE arguments: the same rule as Translator::in_comparison_, so every use the
+// translator meets inside a comparison is one this scan saw inside it.  Fields of plan nodes it
+// does not know make every such parameter count as shown (the safe side).
+class NumericParamScan {
+public:
+    NumericParamScan(PlannedStmt *stmt, std::map<int, Translator::NumericParamUse> *uses) : stmt_(stmt), uses_(uses) {}
+
+    static bool Untyped(Node *n) {
+        return n != nullptr && IsA(n, Param) && ((Param *)n)->paramkind == PARAM_EXTERN && ((Param *)n)->paramtype == NUMERICOID &&
+               NumericScale(((Param *)n)->paramtypmod) < 0;
+    }
+
+    void Expr_(Node *n, bool compared) {
+        if (n == nullptr) return;
+        if (IsA(n, List)) {
+            ListCell *lc;
+            foreach (lc, (List *)n) Expr_((Node *)lfirst(lc), compared);
+            return;
+        }
+        switch (nodeTag(n)) {
+            case T_Param:
+                if (Untyped(n)) (*uses_)[((Param *)n)->paramid].exposed |= !compared;
+                return;
+            case T_RelabelType: Expr_((Node *)((RelabelType *)n)->arg, compared); return;
+            case T_OpExpr:
+            case T_FuncExpr: {
+                const bool op = IsA(n, OpExpr);
+                const Oid fn = op ? (((OpExpr *)n)->opfuncid ? ((OpExpr *)n)->opfuncid : get_opcode(((OpExpr *)n)->opno))
+                                  : ((FuncExpr *)n)->funcid;
+                List *args = op ? ((OpExpr *)n)->args : ((FuncExpr *)n)->args;
+                const FnRow *row = LookupFunction(fn);
+                bool inner = false;
+                if (row != nullptr && row->kind == FnKind::BINARY && ((row->flags & (F_ORDERED | F_EQ)) || row->builtin == B::NEQ))
+                    inner = true;
+                else if (row != nullptr && (row->kind == FnKind::BINARY || row->kind == FnKind::UNARY) &&
+                         (row->builtin == B::PLUS || row->builtin == B::MINUS || row->builtin == B::MUL ||
+                          row->builtin == B::NEG || row->builtin == B::ABS))
+                    inner = compared;
+                if (list_length(args) == 2) {
+                    for (int i = 0; i < 2; ++i) {
+                        Node *self = (Node *)StripRelabel((Expr *)list_nth(args, i));
+                        if (!Untyped(self)) continue;
+                        int &ctx = (*uses_)[((Param *)self)->paramid].context_scale;
+                        ctx = std::max(ctx, StaticScale((Node *)list_nth(args, 1 - i)));
+                    }
+                }
+                Expr_((Node *)args, inner);
+                return;
+            }
+            case T_CaseExpr: {
+                CaseExpr *ce = (CaseExpr *)n;
+                Expr_((Node *)ce->arg, false);
+                ListCell *lc;
+                foreach (lc, ce->args) {
+                    CaseWhen *w = (CaseWhen *)lfirst(lc);
+                    Expr_((Node *)w->expr, false);
+                    Expr_((Node *)w->result, compared);
+                }
+                Expr_((Node *)ce->defresult, compared);
+                return;
+            }
+            case T_CoalesceExpr: Expr_((Node *)((CoalesceExpr *)n)->args, compared); return;
+            case T_SubPlan: {
+                SubPlan *sp = (SubPlan *)n;
+                Expr_(sp->testexpr, false);
+                Expr_((Node *)sp->args, false);
+                if (sp->plan_id >= 1 && sp->plan_id <= list_length(stmt_->subplans) && seen_.insert(sp->plan_id).second)
+                    Plan_((Plan *)list_nth(stmt_->subplans, sp->plan_id - 1));
+                return;
+            }
+            default: expression_tree_walker(n, (bool (*)(void))(void *)Walk, this); return;
+        }
+    }
+
+    void Plan_(Plan *p) {
+        if (p == nullptr) return;
+        Expr_((Node *)p->targetlist, false);
+        Expr_((Node *)p->qual, false);
+        Expr_((Node *)p->initPlan, false);
+        Plan_(p->lefttree);
+        Plan_(p->righttree);
+        switch (nodeTag(p)) {
+            case T_SeqScan:
+            case T_Agg:
+            case T_Group:
+            case T_Sort:
+            case T_IncrementalSort:
+            case T_Unique:
+            case T_Material:
+            case T_Gather:
+            case T_GatherMerge:
+            case T_SetOp: break;
+            case T_IndexScan: {
+                IndexScan *s = (IndexScan *)p;
+                for (List *l : {s->indexqual, s->indexqualorig, s->indexorderby, s->indexorderbyorig}) Expr_((Node *)l, false);
+                break;
+            }
+            case T_IndexOnlyScan: {
+                IndexOnlyScan *s = (IndexOnlyScan *)p;
+                for (List *l : {s->indexqual, s->recheckqual, s->indexorderby, s->indextlist}) Expr_((Node *)l, false);
+                break;
+            }
+            case T_BitmapIndexScan:
+                Expr_((Node *)((BitmapIndexScan *)p)->indexqual, false);
+                Expr_((Node *)((BitmapIndexScan *)p)->indexqualorig, false);
+                break;
+            case T_BitmapHeapScan: Expr_((Node *)((BitmapHeapScan *)p)->bitmapqualorig, false); break;
+            case T_BitmapAnd: Plans(((BitmapAnd *)p)->bitmapplans); break;
+            case T_BitmapOr: Plans(((BitmapOr *)p)->bitmapplans); break;
+            case T_Append: Plans(((Append *)p)->appendplans); break;
+            case T_MergeAppend: Plans(((MergeAppend *)p)->mergeplans); break;
+            case T_Result: Expr_(((Result *)p)->resconstantqual, false); break;
+            case T_SubqueryScan: Plan_(((SubqueryScan *)p)->subplan); break;
+            case T_Memoize: Expr_((Node *)((Memoize *)p)->param_exprs, false); break;
+            case T_Hash: Expr_((Node *)((Hash *)p)->hashkeys, false); break;
+            case T_Limit:
+                Expr_(((Limit *)p)->limitOffset, false);
+                Expr_(((Limit *)p)->limitCount, false);
+                break;
+            case T_NestLoop: Expr_((Node *)((Join *)p)->joinqual, false); break;
+            case T_MergeJoin:
+                Expr_((Node *)((Join *)p)->joinqual, false);
+                Expr_((Node *)((MergeJoin *)p)->mergeclauses, false);
+                break;
+            case T_HashJoin:
+                Expr_((Node *)((Join *)p)->joinqual, false);
+                Expr_((Node *)((HashJoin *)p)->hashclauses, false);
+                Expr_((Node *)((HashJoin *)p)->hashkeys, false);
+                break;
+            case T_ValuesScan: Expr_((Node *)((ValuesScan *)p)->values_lists, false); break;
+            case T_WindowAgg:
+                Expr_(((WindowAgg *)p)->startOffset, false);
+                Expr_(((WindowAgg *)p)->endOffset, false);
+                Expr_((Node *)((WindowAgg *)p)->runCondition, false);
+                break;
+            default:
+                for (auto &u : *uses_) u.second.exposed = true;
+                unknown_ = true;
+                break;
+        }
+    }
+
+    bool unknown() const { return unknown_; }
+
+private:
+    static bool Walk(Node *n, NumericParamScan *self) {
+        self->Expr_(n, false);
+        return false;
+    }
+    void Plans(List *l) {
+        ListCell *lc;
+        foreach (lc, l) Plan_((Plan *)lfirst(lc));
+    }
+    // The declared scale of an operand (a column's typmod, a constant's display scale), or -1.
+    static int StaticScale(Node *n) {
+        n = (Node *)StripRelabel((Expr *)n);
+        if (n == nullptr || exprType(n) != NUMERICOID) return -1;
+        if (IsA(n, Const)) {
+            if (((Const *)n)->constisnull) return -1;
+            Expected<int> s = pg::NumericDatumScale((uintptr_t)((Const *)n)->constvalue);
+            return s.ok() ? s.value() : -1;
+        }
+        return NumericScale(exprTypmod(n));
+    }
+
+    PlannedStmt *stmt_;
+    std::map<int, Translator::NumericParamUse> *uses_;
+    std::set<int> seen_;
+    bool unknown_ = false;
+};
+
+// The scale of a by-value parameter: generous, so that most values a user writes bind (digits
+// beyond it must be zeros), yet far from dec128's 38 digits (26 integer digits stay).
+constexpr int kByValueScale = 12;
+
+}  // namespace
+
+void Translator::ScanNumericParams(Plan *root) {
+    numeric_params_.clear();
+    NumericParamScan scan(stmt_, &numeric_params_);
+    scan.Plan_(root);
+    if (scan.unknown())
+        for (auto &u : numeric_params_) u.second.exposed = true;
+}
+
 Expected<Col> Translator::ExternParam(Param *p, const Plan *node) {
-    auto known = extern_params_.find(p->paramid);
-    if (known != extern_params_.end()) return known->second;
     // Numeric: the scale the program computes with is the declared typmod's; the executor binds
     // only a value of exactly that display scale (else PostgreSQL's plan runs).  Without a
-    // typmod the scale is unknown until execution: PostgreSQL's plan.
-    const int scale = p->paramtype == NUMERICOID ? NumericScale(p->paramtypmod) : -1;
-    if (p->paramtype == NUMERICOID && scale < 0) return Unsup(node, "numeric parameter without a declared scale");
+    // typmod (README, "Query parameters"): a parameter whose display scale can show is declared
+    // with the scale of what it is combined with (0 when nothing) and bound as above; one that
+    // is only compared is declared dec128<max(that, kByValueScale)> and bound by value.
+    int scale = p->paramtype == NUMERICOID ? NumericScale(p->paramtypmod) : -1;
+    bool by_value = false;
+    if (p->paramtype == NUMERICOID && scale < 0) {
+        auto use = numeric_params_.find(p->paramid);
+        if (use == numeric_params_.end()) return Unsup(node, "numeric parameter without a declared scale in an unscanned place");
+        by_value = !use->second.exposed;
+        // Every use the translator meets inside a comparison was seen inside one by the scan.
+        if (by_value && !in_comparison_) return Unsup(node, "numeric parameter without a declared scale outside a comparison");
+        scale = by_value ? std::min(38, std::max(kByValueScale, use->second.context_scale)) : std::max(0, use->second.context_scale);
+    }
+    auto known = extern_params_.find(p->paramid);
+    if (known != extern_params_.end()) return known->second;
     auto t = HirType(p->paramtype, scale);
     if (!t) return Unsup(node, "parameter of type " + TypeName(p->paramtype));
     Col c;
@@ -127,7 +327,7 @@ Expected<Col> Translator::ExternParam(Param *p, const Plan *node) {
     c.typmod = p->paramtypmod;
     c.scalar = true;
     c.scale = scale;
-    c.var = b_.Param(pg::ParamName(p->paramid), *t);
+    c.var = b_.Param(pg::ParamName(p->paramid, by_value), *t);
     extern_params_[p->paramid] = c;
     return c;
 }

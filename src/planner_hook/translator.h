@@ -154,8 +154,10 @@ inline int NumericScale(int32 typmod) {
 inline std::optional<hir::Type> HirType(Oid type, int scale) { return pg::HirTypeOf(type, scale); }
 inline hir::Type Dec128(int scale) { return hir::Type::Decimal(hir::TypeKind::DEC128, scale); }
 
+// For messages only: a type that is gone (dropped by a concurrent transaction) is "???", not
+// an ERROR (the node then stays with PostgreSQL, whose plan raises its own error, or none).
 inline std::string TypeName(Oid type) {
-    char *n = format_type_be(type);
+    char *n = format_type_extended(type, -1, FORMAT_TYPE_ALLOW_INVALID);
     std::string s(n);
     pfree(n);
     return s;
@@ -221,6 +223,11 @@ class Translator {
 public:
     explicit Translator(PlannedStmt *stmt) : stmt_(stmt) { b_.BeginFunction("main", {hir::Type(hir::TypeKind::TABLE)}); }
     Expected<Translation> Run(Plan *root);
+    // A numeric query parameter without a declared scale, as ScanNumericParams found it used.
+    struct NumericParamUse {
+        bool exposed = false;    // some use can show its display scale (not only compared)
+        int context_scale = -1;  // largest declared scale of an operand it is combined with
+    };
 
 private:
     struct Ctx {
@@ -319,6 +326,10 @@ private:
     Expected<Op> NullLiteral(const Col &c, const Plan *node);
     // A query parameter (PARAM_EXTERN) of a generic plan: a parameter of main.
     Expected<Col> ExternParam(Param *p, const Plan *node);
+    // How the subtree uses each numeric query parameter without a declared scale (README,
+    // "Query parameters"): fills numeric_params_ before the translation starts.
+    void ScanNumericParams(Plan *root);
+    std::map<int, NumericParamUse> numeric_params_;
 
     PlannedStmt *stmt_;
     hir::Builder b_;

@@ -323,13 +323,53 @@ PREPARE gj(int, text) AS
 EXECUTE gj(2, 'r3');
 EXECUTE gj(0, '');
 EXECUTE gj(NULL, 'r2');
--- query: generic_param_numeric_unknown_scale
--- fallback: numeric parameter without a declared scale (the scale is known only at execution)
+-- query: generic_params_numeric_compared
 SET plan_cache_mode = force_generic_plan;
-PREPARE gn(numeric) AS SELECT id, n * $1, n < $1 FROM nums ORDER BY id;
-EXECUTE gn(2);
-EXECUTE gn(0.5);
-EXECUTE gn(NULL);
+PREPARE gnc(numeric, numeric) AS
+  SELECT count(*), sum(x * 2), min(k) FROM big WHERE x BETWEEN $1 - 0.01 AND $1 + 0.01 AND k < $2 AND k > -$1;
+EXECUTE gnc(3, 50000);
+EXECUTE gnc(0.06, 90000.00);
+EXECUTE gnc(7.12345, 100);
+EXECUTE gnc(2.50000000000000000000, 1e5);
+EXECUTE gnc(NULL, 1000);
+EXECUTE gnc(5, NULL);
+EXECUTE gnc(123456789012345678901234, 1);
+EXECUTE gnc(3, 50000);
+-- query: generic_params_numeric_compared_no_exact_form
+-- fallback: values without an exact dec128<12> form run PostgreSQL's plan at run time
+SET plan_cache_mode = force_generic_plan;
+PREPARE gnf(numeric, numeric) AS
+  SELECT count(*), sum(x * 2), min(k) FROM big WHERE x BETWEEN $1 - 0.01 AND $1 + 0.01 AND k < $2 AND k > -$1;
+EXECUTE gnf(0.06000000000000000001, 90000);
+EXECUTE gnf(1e30, 90000);
+EXECUTE gnf('NaN', 90000);
+EXECUTE gnf('Infinity', 90000);
+EXECUTE gnf(5, '-Infinity');
+EXECUTE gnf(5, 9e40);
+-- query: generic_params_numeric_shown
+SET plan_cache_mode = force_generic_plan;
+PREPARE gns(numeric) AS SELECT id, n * $1, n4 + $1, $1, n < $1 FROM nums ORDER BY id;
+EXECUTE gns(0.5000);
+EXECUTE gns(-12.2500);
+EXECUTE gns(NULL);
+EXECUTE gns(99999999.9999);
+-- query: generic_params_numeric_shown_other_scales
+-- fallback: a value of another display scale than the program's runs PostgreSQL's plan at run time
+SET plan_cache_mode = force_generic_plan;
+PREPARE gno(numeric) AS SELECT id, n * $1, n4 + $1, $1, n < $1 FROM nums ORDER BY id;
+EXECUTE gno(2);
+EXECUTE gno(0.5);
+EXECUTE gno(0.12345);
+EXECUTE gno(1.50000000000000000000);
+EXECUTE gno('NaN');
+EXECUTE gno(0.50);
+EXECUTE gno(0.50000);
+-- query: generic_params_numeric_aggregate
+SET plan_cache_mode = force_generic_plan;
+PREPARE gna(numeric) AS SELECT g, sum(x * $1), avg(x + $1), max($1 - x) FROM big WHERE x > $1 GROUP BY g ORDER BY g;
+EXECUTE gna(2.50);
+EXECUTE gna(9.99);
+EXECUTE gna(NULL);
 -- query: prepared_generic_plan_grouped
 SET plan_cache_mode = force_generic_plan;
 PREPARE gg(int, text) AS SELECT s, count(*), sum(x) FROM big WHERE k < $1 AND s <> $2 GROUP BY s ORDER BY s;

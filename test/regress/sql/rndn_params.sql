@@ -67,14 +67,94 @@ SELECT same_on_off($q$SELECT * FROM pp_sum(NULL, 'r2', '2001-01-01', 1, 1)$q$);
 SELECT same_on_off($q$SELECT * FROM pp_sum(30, NULL, NULL, NULL, NULL)$q$);
 SELECT same_on_off($q$SELECT * FROM pp_sum(100, 'r0', '1999-01-01', 3, 9000000000000000)$q$);
 
--- a numeric variable without a declared scale: PostgreSQL's plan for the generic plan (the
--- scale of the value is known only when it runs; the hook says why at DEBUG1), same answer
+-- Numeric parameters without a declared scale (README "Query parameters").  same_exec() runs a
+-- statement (EXECUTE of a prepared statement) under EXPLAIN ANALYZE to tell who answered (rndn,
+-- or PostgreSQL's plan kept in the node at run time, or PostgreSQL's plan), then with rndn on
+-- and off, and compares the rows as text (display scales included).
+CREATE FUNCTION same_exec(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE line text; plan text := ''; r record; a text := ''; b text := ''; how text;
+BEGIN
+  FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+    plan := plan || line || E'\n';
+  END LOOP;
+  how := CASE WHEN plan NOT LIKE 'Custom Scan (rndn)%' THEN 'PostgreSQL''s plan'
+              WHEN plan LIKE '%Fallback: PostgreSQL plan%' THEN 'rndn planned, PostgreSQL''s plan ran'
+              ELSE 'rndn ran' END;
+  FOR r IN EXECUTE q LOOP b := b || r::text || ' '; END LOOP;
+  PERFORM set_config('rndn.enabled', 'off', true);
+  FOR r IN EXECUTE q LOOP a := a || r::text || ' '; END LOOP;
+  PERFORM set_config('rndn.enabled', 'on', true);
+  RETURN how || CASE WHEN a = b THEN ', same: ' || b ELSE ', DIFFERENT: rndn off ' || a || '/ rndn on ' || b END;
+END $$;
+
+-- Only compared (TPC-H Q6's shape): the parameter is dec128<12> and bound by value, so a value
+-- of any display scale binds when its digits beyond 12 are zeros and it fits; the sum's scale
+-- comes from n alone.
+PREPARE pq6(numeric, numeric) AS
+  SELECT count(*), sum(n * 2) FROM pp WHERE n BETWEEN $1 - 0.5 AND $1 + 0.5 AND id < $2 AND -$1 < n + 100;
+EXPLAIN (VERBOSE, COSTS OFF) EXECUTE pq6(10, 1000);
+SELECT same_exec('EXECUTE pq6(10, 1000)');
+SELECT same_exec('EXECUTE pq6(10.25, 1500.00)');
+SELECT same_exec('EXECUTE pq6(10.25001, 1500)');
+SELECT same_exec('EXECUTE pq6(10.25000000000000000000, 1500.0000000000000000000000)');
+SELECT same_exec('EXECUTE pq6(-20.5, 1e3)');
+SELECT same_exec('EXECUTE pq6(1e25, 1500)');
+SELECT same_exec('EXECUTE pq6(NULL, 1500)');
+-- no exact dec128<12> form: PostgreSQL's plan at run time, same answers
+SELECT same_exec('EXECUTE pq6(10.00000000000000000001, 1500)');
+SELECT same_exec('EXECUTE pq6(1e30, 1500)');
+SELECT same_exec('EXECUTE pq6(''NaN'', 1500)');
+SELECT same_exec('EXECUTE pq6(''Infinity'', 1500)');
+SELECT same_exec('EXECUTE pq6(10, ''-Infinity'')');
+-- the generic plan is the same one throughout, and runs again after the fallbacks
+SELECT same_exec('EXECUTE pq6(10, 1000)');
+
+-- Its display scale shows (the target list, an aggregate): the program takes it at the scale of
+-- what it is combined with (n: 2) and binds only a value of display scale 2; a value of another
+-- scale runs PostgreSQL's plan at run time, which prints PostgreSQL's scale.
+PREPARE ptl(numeric) AS SELECT id, $1 * n, n + $1, $1, n < $1 FROM pp WHERE id <= 3 ORDER BY id;
+EXPLAIN (VERBOSE, COSTS OFF) EXECUTE ptl(0.50);
+SELECT same_exec('EXECUTE ptl(0.50)');
+SELECT same_exec('EXECUTE ptl(-123.45)');
+SELECT same_exec('EXECUTE ptl(NULL)');
+SELECT same_exec('EXECUTE ptl(0.5)');
+SELECT same_exec('EXECUTE ptl(3)');
+SELECT same_exec('EXECUTE ptl(0.12345)');
+SELECT same_exec('EXECUTE ptl(0.50000000000000000000)');
+SELECT same_exec('EXECUTE ptl(''NaN'')');
+SELECT same_exec('EXECUTE ptl(7.25)');
+PREPARE pagg(numeric) AS SELECT t, sum(n * $1), max(n + $1), count(*) FROM pp WHERE n > $1 GROUP BY t ORDER BY t;
+SELECT same_exec('EXECUTE pagg(20.00)');
+SELECT same_exec('EXECUTE pagg(20)');
+-- a parameter beside no numeric column: scale 0
+PREPARE pnone(numeric) AS SELECT count(*), sum(id * $1) FROM pp WHERE id < 100;
+SELECT same_exec('EXECUTE pnone(3)');
+SELECT same_exec('EXECUTE pnone(2.5)');
+
+-- PL/pgSQL: arguments declared numeric are parameters without a declared scale.  pp_any's
+-- shows in max(n * lim): bound at scale 2; pp_cmp's are only compared: bound by value.  The
+-- executor says at DEBUG1 when a value makes it run PostgreSQL's plan.
 CREATE FUNCTION pp_any(lim numeric) RETURNS TABLE (c bigint, mx numeric) LANGUAGE plpgsql AS $$
 BEGIN
   RETURN QUERY SELECT count(*), max(n * lim) FROM pp WHERE n < lim;
 END $$;
+CREATE FUNCTION pp_cmp(lo numeric, hi numeric) RETURNS TABLE (c bigint, s numeric) LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY SELECT count(*), sum(n) FROM pp WHERE n BETWEEN lo - 0.25 AND hi + 0.25;
+END $$;
 SET client_min_messages = debug1;
+SELECT * FROM pp_any(2.50);
 SELECT * FROM pp_any(2.5);
+SELECT * FROM pp_cmp(3, 7.5);
+SELECT * FROM pp_cmp(3.125, 12.0000000000000000000000);
+SELECT * FROM pp_cmp('NaN', 12);
 RESET client_min_messages;
+SELECT same_on_off($q$SELECT * FROM pp_any(2.50)$q$);
 SELECT same_on_off($q$SELECT * FROM pp_any(2.5)$q$);
 SELECT same_on_off($q$SELECT * FROM pp_any(7)$q$);
+SELECT same_on_off($q$SELECT * FROM pp_any(NULL)$q$);
+SELECT same_on_off($q$SELECT * FROM pp_cmp(3, 7.5)$q$);
+SELECT same_on_off($q$SELECT * FROM pp_cmp(3.125, 12.0000000000000000000000)$q$);
+SELECT same_on_off($q$SELECT * FROM pp_cmp(0.00001, 1e20)$q$);
+SELECT same_on_off($q$SELECT * FROM pp_cmp('NaN', 'Infinity')$q$);
+SELECT same_on_off($q$SELECT * FROM pp_cmp(NULL, 3)$q$);
