@@ -34,11 +34,8 @@ CollationRegistry &Registry() {
 Expected<CollationCompare> OpenLibc(const std::string &name) {
     locale_t lt = newlocale(LC_COLLATE_MASK | LC_CTYPE_MASK, name.c_str(), (locale_t)0);
     if (lt == (locale_t)0) return Status::Unsupported("collation: locale \"" + name + "\" is not available");
-    return CollationCompare([lt](std::string_view a, std::string_view b) {
-        // strcoll_l needs NUL-terminated strings; text holds no NUL.
-        std::string x(a), y(b);
-        return strcoll_l(x.c_str(), y.c_str(), lt);
-    });
+    // the strings come NUL-terminated (see CollationCompare); text holds no NUL
+    return CollationCompare([lt](std::string_view a, std::string_view b) { return strcoll_l(a.data(), b.data(), lt); });
 }
 }  // namespace
 
@@ -73,13 +70,14 @@ Expected<Value> KCollateRank(KernelCtx &, const std::vector<Value> &args) {
     RNDN_ASSIGN_OR_RETURN(CollationCompare cmp, OpenCollation(std::string(c.StringAt(0))));
     // The distinct values, in order of first appearance, and each row's value number.
     std::unordered_map<std::string_view, int64_t> ids;
-    std::vector<std::string_view> distinct;
+    std::vector<std::string_view> distinct;  // views into x's bytes
+    std::vector<std::string> terminated;     // the same values NUL-terminated, for the comparison
     std::vector<int64_t> id(static_cast<size_t>(x.length), -1);
     for (int64_t i = 0; i < x.length; ++i) {
         PollCancel(i);
         if (!x.IsValid(i)) continue;
         auto [it, fresh] = ids.emplace(x.StringAt(i), static_cast<int64_t>(distinct.size()));
-        if (fresh) distinct.push_back(it->first);
+        if (fresh) distinct.push_back(it->first), terminated.emplace_back(it->first);
         id[static_cast<size_t>(i)] = it->second;
     }
     std::vector<int64_t> sorted(distinct.size());
@@ -89,7 +87,7 @@ Expected<Value> KCollateRank(KernelCtx &, const std::vector<Value> &args) {
     // strict weak order; varstr_cmp's tie-break is strcmp, i.e. the bytes.
     std::stable_sort(sorted.begin(), sorted.end(), [&](int64_t a, int64_t b) {
         ticker.Tick();
-        const std::string_view sa = distinct[static_cast<size_t>(a)], sb = distinct[static_cast<size_t>(b)];
+        const std::string &sa = terminated[static_cast<size_t>(a)], &sb = terminated[static_cast<size_t>(b)];
         const int r = cmp(sa, sb);
         if (r != 0) return r < 0;
         return sa < sb;
