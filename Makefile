@@ -125,7 +125,7 @@ OBJS = $(PG_SRCS:.cpp=.o)
 PG_CPPFLAGS = -Isrc
 PG_CXXFLAGS = -std=c++20 -Wall -Wextra -Wno-missing-field-initializers -MMD -MP -fPIC -pthread
 EXT_COMPONENTS := runtime
-SHLIB_LINK = $(call link_libs,$(EXT_COMPONENTS)) $(if $(call needs_llvm,$(EXT_COMPONENTS)),$(RNDN_LLVM_LDFLAGS)) -lstdc++ -ldl -pthread
+SHLIB_LINK = $(call link_libs,$(EXT_COMPONENTS)) $(if $(call needs_llvm,$(EXT_COMPONENTS)),$(RNDN_LLVM_LDFLAGS)) -licui18n -licuuc -lstdc++ -ldl -pthread
 EXTRA_CLEAN = build bin $(PG_SRCS:.cpp=.d)
 
 # pg_regress (make installcheck) against the throwaway cluster started by tools/pgcluster.

@@ -435,6 +435,10 @@ R RuleCharLength(RuleCtx &c) {
     if (!Str(c.args[0])) return Fail(c, "expects a string argument");
     return One(TypeKind::I32);
 }
+R RuleCollateRank(RuleCtx &c) {
+    if (!Str(c.args[0]) || !Str(c.args[1])) return Fail(c, "expects (string vector, collation string)");
+    return One(TypeKind::I64);
+}
 R RulePrint(RuleCtx &) { return One(TypeKind::I64); }
 R RuleStr(RuleCtx &) { return One(TypeKind::STR); }
 R RuleLoadCsv(RuleCtx &c) { return RuleLoadTable(c); }

@@ -897,4 +897,17 @@ struct LoadOptions {
 Status LoadSchemaAndData(std::string_view schema_sql, const std::string &data_dir,
                          DataRegistry &registry, const LoadOptions &options = {});
 
+// Collations for @collate_rank.  A collation string is "libc:<locale>" (glibc's strcoll_l under
+// newlocale(<locale>), built in) or "icu:<locale>" (ICU's collator for <locale>, which the host
+// registers: rndn.so links ICU, the core does not).  The comparison returns <0, 0, >0 like
+// strcoll; @collate_rank breaks its ties by the bytes, as PostgreSQL's varstr_cmp does for
+// deterministic collations.  A comparison must be safe to call from any thread; @collate_rank
+// passes NUL-terminated strings (a.data()[a.size()] == '\0'), as strcoll needs.
+using CollationCompare = std::function<int(std::string_view a, std::string_view b)>;
+using CollationOpener = std::function<Expected<CollationCompare>(const std::string &locale)>;
+// Registers the opener of "<provider>:" collations (replaces an earlier one).
+void RegisterCollationProvider(const std::string &provider, CollationOpener opener);
+// The comparison of a collation string (opened once per process, then cached).
+Expected<CollationCompare> OpenCollation(const std::string &collation);
+
 }  // namespace rndn::hir

@@ -321,13 +321,16 @@ Expected<Translator::RelP> Translator::IndexScanNode(Plan *plan, Oid indexid, In
         if (am != BTREE_AM_OID) return Unsup(plan, "index scan of a non-btree index");
     }
     std::map<int, Expr *> extra;
+    std::vector<Oid> coll_of(nkeys, InvalidOid);
     RangeTblEntry *rte = rt_fetch(scanrelid, stmt_->rtable);
     for (int i = 0; i < nkeys; ++i) {
         if (keys[i] <= 0) return Unsup(plan, "expression index");
         Oid type, coll;
         int32 typmod;
         get_atttypetypmodcoll(rte->relid, keys[i], &type, &typmod, &coll);
-        if (IsTextType(type) && !ByteOrderCollation(coll)) return Unsup(plan, "text index order under a non-C collation");
+        coll_of[i] = coll;
+        if (IsTextType(type) && !ByteOrderCollation(coll) && !RankCollation(coll))
+            return Unsup(plan, "text index order under a non-C collation");
         extra[-1 - i] = (Expr *)makeVar(scanrelid, keys[i], type, typmod, coll, 0);
     }
     RNDN_ASSIGN_OR_RETURN(RelP rel, Scan(plan, scanrelid, quals, index_tlist, extra));
@@ -342,6 +345,7 @@ Expected<Translator::RelP> Translator::IndexScanNode(Plan *plan, Oid indexid, In
         if (nulls_first != desc) return Unsup(plan, "index with non-default NULLS order");
         if (backward) desc = !desc;
         if (c.scalar) continue;
+        if (IsTextType(c.type) && !ByteOrderCollation(coll_of[i])) c.var = CollRank(c.var, *RankCollation(coll_of[i]));
         kv.push_back(c.var);
         flags.push_back(!desc);
     }
@@ -382,6 +386,7 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
     const Oid at = x.type;
     B builtin = B::COUNT_;
     std::optional<hir::Type> cast;
+    std::optional<std::string> rank_coll;  // min/max of text under a collation (RankCollation)
     int scale = x.scale;
     if (name == "count" && distinct) {
         if (!HirType(at, at == NUMERICOID ? std::max(x.scale, 0) : 0)) return Unsup(node, "count(DISTINCT " + TypeName(at) + ")");
@@ -409,9 +414,11 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
         scale = -1;
     } else if (name == "min" || name == "max") {
         builtin = name == "min" ? B::MIN : B::MAX;
-        // Text compares bytewise in the interpreter: only under a C collation.
-        if (IsTextType(at) && !ByteOrderCollation(a->inputcollid))
-            return Unsup(node, name + "(" + TypeName(at) + ") under a non-C collation");
+        // Text compares bytewise in the interpreter: under other collations, by their ranks.
+        if (IsTextType(at) && !ByteOrderCollation(a->inputcollid)) {
+            rank_coll = RankCollation(a->inputcollid);
+            if (!rank_coll) return Unsup(node, name + "(" + TypeName(at) + ") under a non-C collation");
+        }
         if (!IsIntType(at) && at != NUMERICOID && at != FLOAT4OID && at != FLOAT8OID && at != DATEOID &&
             at != TIMESTAMPOID && at != TIMESTAMPTZOID && !IsTextType(at))
             return Unsup(node, name + "(" + TypeName(at) + ")");
@@ -423,6 +430,21 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
     Op xv = x.var;
     if (cast) xv = EmitCast(xv, *cast);
     out.scale = a->aggtype == NUMERICOID ? scale : -1;
+    if (rank_coll) {
+        // the extreme rank, then the first row that holds it (a NULL rank, or none: the NULL
+        // appended after the rows)
+        Op r = CollRank(xv, *rank_coll);
+        Op m = group_vals ? Emit(B::RAZE, {Emit(B::EACH, {Fn(builtin), Emit(B::EACH_RIGHT, {Fn(B::INDEX), r, *group_vals})})})
+                          : Emit(builtin, {r});
+        RNDN_ASSIGN_OR_RETURN(Op nl, NullLiteral(out, node));
+        Op v = Emit(B::INDEX, {Emit(B::APPEND, {xv, nl}), Emit(B::INDEX_OF, {m, r})});
+        out.var = v;
+        if (group_vals) return out;
+        Op cnt = Emit(B::COUNT, {xv});
+        Op none = Emit(B::WHERE, {Emit(B::EQ, {cnt, b_.I64(0)})});
+        out.var = Emit(B::INDEX_A, {v, none, nl});
+        return out;
+    }
     if (group_vals) {
         Op parts = Emit(B::EACH_RIGHT, {Fn(B::INDEX), xv, *group_vals});
         out.var = Emit(B::RAZE, {Emit(B::EACH, {Fn(builtin), parts})});
@@ -560,8 +582,13 @@ Expected<Translator::RelP> Translator::SortNode(Plan *plan, int nkeys, AttrNumbe
         if (opcintype != c.type && !(IsTextType(c.type) && IsTextType(opcintype)))
             return Unsup(plan, "sort operator of another type");
         const bool desc = strategy == BTGreaterStrategyNumber;
-        if (IsTextType(c.type) && !ByteOrderCollation(colls[i])) return Unsup(plan, "text sort under a non-C collation");
+        std::optional<std::string> rank_coll;
+        if (IsTextType(c.type) && !ByteOrderCollation(colls[i])) {
+            rank_coll = RankCollation(colls[i]);
+            if (!rank_coll) return Unsup(plan, "text sort under a non-C collation");
+        }
         if (c.scalar) continue;  // a constant key does not order anything
+        if (rank_coll) c.var = CollRank(c.var, *rank_coll);
         if (nulls_first[i] != desc) {
             // @order puts NULLs last ascending and first descending; the other placement comes
             // from a leading ascending key: not-NULL for NULLS FIRST, is-NULL for NULLS LAST.

@@ -42,6 +42,45 @@ bool ByteOrderCollation(Oid collation) {
     ReleaseSysCache(tp);
     return byte_order;
 }
+
+std::optional<std::string> RankCollation(Oid collation) {
+    if (GetDatabaseEncoding() != PG_UTF8 || !OidIsValid(collation) || lc_collate_is_c(collation)) return std::nullopt;
+    if (collation == DEFAULT_COLLATION_OID) {
+        // the database's own locale (PostgreSQL set LC_COLLATE from datcollate at start)
+        if (default_locale.provider == COLLPROVIDER_ICU) {
+            if (default_locale.info.icu.locale == nullptr) return std::nullopt;
+            return std::string("icu:") + default_locale.info.icu.locale;
+        }
+        const char *name = setlocale(LC_COLLATE, nullptr);
+        if (name == nullptr) return std::nullopt;
+        return std::string("libc:") + name;
+    }
+    HeapTuple tp = SearchSysCache1(COLLOID, ObjectIdGetDatum(collation));
+    if (!HeapTupleIsValid(tp)) return std::nullopt;
+    Form_pg_collation form = (Form_pg_collation)GETSTRUCT(tp);
+    std::optional<std::string> out;
+    if (form->collisdeterministic && (form->collprovider == COLLPROVIDER_LIBC || form->collprovider == COLLPROVIDER_ICU)) {
+        const bool icu = form->collprovider == COLLPROVIDER_ICU;
+        bool isnull = true;
+        Datum d = SysCacheGetAttr(COLLOID, tp, icu ? Anum_pg_collation_colliculocale : Anum_pg_collation_collcollate, &isnull);
+        if (!isnull) {
+            char *name = TextDatumGetCString(d);
+            out = std::string(icu ? "icu:" : "libc:") + name;
+            pfree(name);
+        }
+    }
+    ReleaseSysCache(tp);
+    return out;
+}
+
+Expected<std::pair<Op, Op>> Translator::CollRankPair(const Col &a, const Col &b, const std::string &collation) {
+    // a's rows first, then b's: @take and @drop of len(a) give each side its ranks back
+    Op both = Emit(B::APPEND, {a.var, b.var});
+    Op r = CollRank(both, collation);
+    Op n = a.scalar ? b_.I64(1) : Emit(B::LEN, {a.var});
+    return std::make_pair(Emit(B::TAKE, {n, r}), Emit(B::DROP, {n, r}));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Constants
 
@@ -416,8 +455,13 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
     switch (row->kind) {
         case FnKind::BINARY: {
             if (nargs != 2) return Unsup(ctx.node, FuncName(fn) + " with " + std::to_string(nargs) + " arguments");
-            if ((row->flags & F_ORDERED) && IsTextType(exprType((Node *)linitial(args))) && !ByteOrderCollation(inputcollid))
-                return Unsup(ctx.node, "text comparison under a non-C collation");
+            if ((row->flags & F_ORDERED) && IsTextType(exprType((Node *)linitial(args))) && !ByteOrderCollation(inputcollid)) {
+                const std::optional<std::string> coll = RankCollation(inputcollid);
+                if (!coll) return Unsup(ctx.node, "text comparison under a non-C collation");
+                RNDN_ASSIGN_OR_RETURN(auto ranks, CollRankPair(a[0], a[1], *coll));
+                a[0].var = ranks.first;
+                a[1].var = ranks.second;
+            }
             if (row->flags & F_NZCONST) {
                 Expr *d = (Expr *)lsecond(args);
                 if (!IsA(d, Const) || ((Const *)d)->constisnull || DatumGetFloat8(((Const *)d)->constvalue) == 0.0)

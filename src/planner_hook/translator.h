@@ -135,6 +135,11 @@ inline bool IsTextType(Oid t) { return t == TEXTOID || t == VARCHAROID || t == B
 // POSIX, and libc's C.UTF-8 in a UTF-8 database (it orders by code point, which UTF-8's bytes
 // keep).  Other collations keep PostgreSQL's plan wherever text is ordered.
 bool ByteOrderCollation(Oid collation);
+// Other deterministic collations of a UTF-8 database: the collation string of @collate_rank
+// ("libc:<LC_COLLATE>", "icu:<ICU locale>"), through which text under them is sorted, compared
+// and min/max'ed in PostgreSQL's order (varstr_cmp); nullopt where that is not known to hold
+// (other encodings, nondeterministic collations).
+std::optional<std::string> RankCollation(Oid collation);
 // The join under a LIMIT (through streaming nodes) estimated far above the rows the LIMIT
 // takes, or null: PostgreSQL's plan stops it early, so it stays there.
 const Plan *HugeJoinUnderLimit(const Plan *limit);
@@ -261,6 +266,10 @@ private:
     Op EmitCast(Op x, hir::Type t) { return Emit(hir::Builder::Cast(hir::Builder::Use(std::move(x)), std::move(t))); }
     // @b as a function argument (@each(@len, x), @join_index(@eq, a, b))
     static Op Fn(B b) { return hir::Builder::Fn(b); }
+    // Each string's rank in the collation's order (see RankCollation).
+    Op CollRank(const Op &x, const std::string &collation) { return Emit(B::COLLATE_RANK, {x, b_.Str(collation)}); }
+    // The ranks of two compared operands in one order: ranked together, then split.
+    Expected<std::pair<Op, Op>> CollRankPair(const Col &a, const Col &b, const std::string &collation);
     // One operand for several key columns: the column itself, or @list of them.
     Op KeyList(const std::vector<Op> &keys) { return keys.size() == 1 ? keys[0] : Emit(B::LIST, keys); }
     Expected<Op> LenOf(const Op &var) {

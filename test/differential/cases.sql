@@ -74,6 +74,20 @@ CREATE COLLATION ci_nd (provider = icu, locale = 'und-u-ks-level2', deterministi
 CREATE TABLE nd (id int, s text COLLATE ci_nd);
 INSERT INTO nd VALUES (1, 'abc'), (2, 'ABC'), (3, 'Abc'), (4, 'x'), (5, NULL);
 
+-- Text under collations other than the bytes' order (issue 19 item 15): libc's en_US.UTF-8 (the
+-- locale tools/deps.sh generates) and ICU's en-US, as column collations and COLLATE clauses.
+-- Mixed case, accents (precomposed and combining: equal to the collation, told apart by the
+-- bytes), punctuation, spaces, digits, empty strings, NULLs.
+CREATE COLLATION en_us_libc (provider = libc, locale = 'en_US.UTF-8');
+CREATE COLLATION en_us_icu (provider = icu, locale = 'en-US');
+CREATE TABLE coll (id int, s text, v varchar(12), e text COLLATE en_us_libc, u text COLLATE en_us_icu);
+INSERT INTO coll SELECT i, w, upper(w), w, w FROM (
+  SELECT i, CASE WHEN i % 29 = 0 THEN NULL ELSE
+    (ARRAY['a', 'A', 'b', 'B', 'é', E'e\u0301', 'É', 'e', 'E', 'z', 'Z', '1', '10', '9', ' ', '-', '''', '.', '',
+           'co-op', 'coop', 'co op', 'ß', 'ss', 'æ', 'Ö', 'o', 'ñ', '中', '_'])[1 + i % 30] ||
+    (ARRAY['', 'a', 'B', ' x', '-y', '2', 'é', 'E', 'z', '.', 'ab', 'Ab', 'AB'])[1 + (i / 30) % 13] END
+  FROM generate_series(1, 1200) AS i) AS w(i, w);
+
 CREATE TABLE zt (id int, f float8, r real, n numeric(6,4));
 INSERT INTO zt VALUES (1, 0, '-0', 0), (2, '-0', 0, 1), (3, NULL, NULL, NULL);
 
@@ -169,11 +183,43 @@ SELECT v, n, id FROM nums ORDER BY v DESC NULLS LAST, n ASC, id DESC;
 -- query: order_by_text_c
 SELECT t FROM nums ORDER BY t, id;
 -- query: order_by_text_icu
--- fallback: text sort under a non-C collation
 SELECT t FROM nums ORDER BY t COLLATE "und-x-icu", id;
 -- query: compare_text_icu
--- fallback: text comparison under a non-C collation
 SELECT id FROM nums WHERE t COLLATE "und-x-icu" < 'b' ORDER BY id;
+-- query: coll_order_default
+SELECT s, id FROM coll ORDER BY s, id;
+-- query: coll_order_default_desc_nulls_last
+SELECT s, id FROM coll ORDER BY s DESC NULLS LAST, id;
+-- query: coll_order_libc_clause
+SELECT s, id FROM coll ORDER BY s COLLATE en_us_libc, id DESC;
+-- query: coll_order_libc_column
+SELECT e, v, id FROM coll ORDER BY e NULLS FIRST, v, id;
+-- query: coll_order_icu_column
+SELECT u, id FROM coll ORDER BY u DESC, id;
+-- query: coll_order_icu_clause_over_c
+SELECT s, id FROM coll ORDER BY s COLLATE en_us_icu, s COLLATE "C", id;
+-- query: coll_order_c_override
+SELECT e, id FROM coll ORDER BY e COLLATE "C", id;
+-- query: coll_distinct_sorted
+SELECT DISTINCT u FROM coll ORDER BY u;
+-- query: coll_group_order
+SELECT e, count(*) FROM coll GROUP BY e ORDER BY e;
+-- query: coll_min_max
+SELECT min(s), max(s), min(e), max(e), min(u), max(u), min(v), max(v), min(s COLLATE "C") FROM coll;
+-- query: coll_min_max_grouped
+SELECT id % 7, min(e), max(e), min(u), max(u), max(s), min(v) FROM coll GROUP BY id % 7 ORDER BY 1;
+-- query: coll_min_max_empty_and_null_groups
+SELECT id % 29, min(e), max(u) FROM coll WHERE id % 29 = 0 OR id < 3 GROUP BY id % 29 ORDER BY 1;
+-- query: coll_min_max_no_rows
+SELECT min(e), max(u) FROM coll WHERE id < 0;
+-- query: coll_compare_constant
+SELECT count(*) FROM coll WHERE e < 'b';
+-- query: coll_compare_columns
+SELECT id, e, v FROM coll WHERE e >= v COLLATE en_us_libc AND u > 'co op' ORDER BY id;
+-- query: coll_compare_between_icu
+SELECT id FROM coll WHERE u BETWEEN 'e' AND 'o' ORDER BY id;
+-- query: coll_order_limit
+SELECT u, e, id FROM coll ORDER BY u, e, id LIMIT 40;
 -- query: limit_offset
 SELECT k, x FROM big ORDER BY x DESC, k LIMIT 5 OFFSET 3;
 -- query: distinct

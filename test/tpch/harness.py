@@ -168,6 +168,9 @@ EXPECTED_FALLBACKS = {
     "C": {},
     # C.UTF-8 orders text by code point, which is UTF-8's byte order: rndn runs it as in C
     "C.UTF-8": {},
+    # en_US.UTF-8 (libc): text is sorted, compared and min/max'ed through @collate_rank, in
+    # strcoll_l's order with the bytes breaking ties (issue 19 item 15)
+    "en_US.UTF-8": {},
 }
 
 
@@ -196,7 +199,7 @@ def qgen_text(n: int) -> str:
 def database_collation(db: str) -> str:
     ok, out, err = psql(db, "SELECT datcollate FROM pg_database WHERE datname = current_database();", {})
     name = out.strip().splitlines()[-1].strip() if ok and out.strip() else "?"
-    return {"POSIX": "C", "C.utf8": "C.UTF-8"}.get(name, name)
+    return {"POSIX": "C", "C.utf8": "C.UTF-8", "en_US.utf8": "en_US.UTF-8"}.get(name, name)
 
 
 # Q6 with other constants: the same query shape (constants are kernel arguments).
