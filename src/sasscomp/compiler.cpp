@@ -19,17 +19,30 @@ using ptx::OperandKind;
 // ----------------------------------------------------------------------------- pattern table
 struct PatternRow {
     const char *key;
-    const char *pattern;
+    const char *pattern;  // SASS text, or (same) the key of another row
+    bool same;
 };
 const PatternRow kPatterns[] = {
-#define SASS_PAT(k, p) {k, p},
+#define SASS_PAT(k, p) {k, p, false},
+#define SASS_SAME(k, other) {k, other, true},
 #include "sasscomp/patterns.def"
 #undef SASS_PAT
+#undef SASS_SAME
 };
+// key ("min.s32", or "min.s32@sm_90" for an architecture's own row) -> pattern
 const std::map<std::string, std::string> &PatternMap() {
     static const std::map<std::string, std::string> m = [] {
         std::map<std::string, std::string> r;
-        for (const PatternRow &p : kPatterns) r[p.key] = p.pattern;
+        for (const PatternRow &p : kPatterns)
+            if (!p.same) r[p.key] = p.pattern;
+        for (const PatternRow &p : kPatterns) {
+            if (!p.same) continue;
+            std::string other = p.pattern;
+            for (auto it = r.lower_bound(other); it != r.end() && it->first.compare(0, other.size(), other) == 0; ++it) {
+                std::string rest = it->first.substr(other.size());
+                if (rest.empty() || rest[0] == '@') r[p.key + rest] = it->second;
+            }
+        }
         return r;
     }();
     return m;
@@ -149,6 +162,7 @@ private:
     uint32_t param_bytes_ = 0;
     int pending_label_ = -1;
     int max_reg_ = -1;
+    int carry_ = -1;                 // the carry flag of add.cc/addc chains (a predicate), once used
     std::vector<int> alias_;         // per PTX register: the register it is folded into, or -1
     std::vector<bool> folded_copy_;  // per body statement: a copy removed by coalescing
 };
@@ -231,65 +245,134 @@ std::string KernelCompiler::Guard(const ptx::Instruction &inst, std::vector<int>
     return std::string("@") + (inst.guard.negated ? "!" : "") + VRef(Reg(inst.guard.reg), 2) + " ";
 }
 
-Status KernelCompiler::Expand(const ptx::Instruction &inst, const std::string &pattern, const std::string &key) {
-    // temporaries of this PTX instruction
-    std::map<std::string, int> temps;
-    std::vector<std::string> lines;
-    {
-        std::string cur;
-        for (char ch : pattern) {
-            if (ch == ';') {
-                lines.push_back(cur);
-                cur.clear();
-            } else cur += ch;
-        }
-        lines.push_back(cur);
+namespace {
+// One placeholder of a pattern line: "{a.hi:i}", "{=p1}", "{t0}" ...
+struct Placeholder {
+    std::string name;   // "a", "t0", "w1", "p0", "cc"
+    int part = 0;       // 0 low/only, 1 high
+    bool has_part = false, allow_imm = false, def = false;
+};
+Placeholder ParsePlaceholder(std::string ph) {
+    Placeholder p;
+    if (!ph.empty() && ph[0] == '=') {
+        p.def = true;
+        ph.erase(ph.begin());
     }
-    for (std::string &line : lines) {
-        while (!line.empty() && line.front() == ' ') line.erase(line.begin());
+    if (ph.size() > 2 && ph.compare(ph.size() - 2, 2, ":i") == 0) {
+        p.allow_imm = true;
+        ph.resize(ph.size() - 2);
+    }
+    if (ph.size() > 3 && (ph.compare(ph.size() - 3, 3, ".lo") == 0 || ph.compare(ph.size() - 3, 3, ".hi") == 0)) {
+        p.has_part = true;
+        p.part = ph[ph.size() - 2] == 'h' ? 1 : 0;
+        ph.resize(ph.size() - 3);
+    }
+    p.name = ph;
+    return p;
+}
+std::vector<std::string> SplitPattern(const std::string &pattern) {
+    std::vector<std::string> lines;
+    std::string cur;
+    for (char ch : pattern) {
+        if (ch == ';') {
+            lines.push_back(cur);
+            cur.clear();
+        } else cur += ch;
+    }
+    lines.push_back(cur);
+    for (std::string &l : lines) {
+        while (!l.empty() && l.front() == ' ') l.erase(l.begin());
+        while (!l.empty() && l.back() == ' ') l.pop_back();
+    }
+    return lines;
+}
+}  // namespace
+
+// Expands a pattern.  Destinations are written where the pattern says; when a destination is also
+// a source and a later line of the pattern reads that source after an earlier line wrote the
+// destination, or when the PTX instruction is guarded and the pattern guards lines itself, the
+// pattern computes into temporaries and guarded moves copy them into the destinations.
+Status KernelCompiler::Expand(const ptx::Instruction &inst, const std::string &pattern, const std::string &key) {
+    static const std::string names = "dabce";
+    std::vector<std::string> lines = SplitPattern(pattern);
+    auto part_mask = [&](const Placeholder &p, size_t idx) -> int {
+        if (idx >= inst.operands.size() || inst.operands[idx].kind != OperandKind::REG) return 0;
+        const VReg &v = vregs_[Reg(inst.operands[idx].reg)];
+        if (v.cls == VClass::R64 && !p.has_part) return 3;
+        return 1 << p.part;
+    };
+    // decide whether to compute into temporaries
+    bool own_guards = false, unsafe = false;
+    {
+        std::map<int, int> written;  // vreg -> parts written so far
+        for (const std::string &line : lines) {
+            if (!line.empty() && line[0] == '@') own_guards = true;
+            std::map<int, int> wrote_here;
+            for (size_t i = line.find('{'); i != std::string::npos; i = line.find('{', i + 1)) {
+                Placeholder p = ParsePlaceholder(line.substr(i + 1, line.find('}', i) - i - 1));
+                size_t idx = names.find(p.name[0]);
+                if (p.name.size() != 1 || idx == std::string::npos || idx >= inst.operands.size()) continue;
+                const Operand &op = inst.operands[idx];
+                if (op.kind != OperandKind::REG) continue;
+                int r = Reg(op.reg), m = part_mask(p, idx);
+                if (idx < inst.num_dests) wrote_here[r] |= m;
+                else if (written.count(r) && (written[r] & m)) unsafe = true;
+            }
+            for (auto &[r, m] : wrote_here) written[r] |= m;
+        }
+    }
+    std::map<size_t, int> redirect;  // PTX destination operand -> temporary
+    if ((inst.guard.present && own_guards) || unsafe) {
+        for (size_t idx = 0; idx < inst.num_dests && idx < inst.operands.size(); ++idx)
+            if (inst.operands[idx].kind == OperandKind::REG) redirect[idx] = NewTemp(vregs_[Reg(inst.operands[idx].reg)].cls);
+    }
+    bool guard_lines = inst.guard.present && redirect.empty();
+    std::map<std::string, int> temps;
+    for (const std::string &line : lines) {
         std::string out;
         std::vector<int> defs, uses;
-        std::string pre = Guard(inst, &uses);
+        std::string pre = guard_lines ? Guard(inst, &uses) : "";
+        size_t first_comma = line.find(',');
+        size_t opcode_end = line[0] == '@' ? line.find(' ', line.find(' ') + 1) : line.find(' ');
         for (size_t i = 0; i < line.size();) {
             if (line[i] != '{') {
                 out += line[i++];
                 continue;
             }
             size_t j = line.find('}', i);
-            std::string ph = line.substr(i + 1, j - i - 1);
+            Placeholder p = ParsePlaceholder(line.substr(i + 1, j - i - 1));
+            bool first_operand = i > opcode_end && i < first_comma;
             i = j + 1;
-            bool allow_imm = false;
-            if (ph.size() > 2 && ph.substr(ph.size() - 2) == ":i") {
-                allow_imm = true;
-                ph.resize(ph.size() - 2);
-            }
-            int part = 0;
-            bool has_part = ph.size() > 3 && (ph.substr(ph.size() - 3) == ".lo" || ph.substr(ph.size() - 3) == ".hi");
-            if (ph.size() > 3 && ph.substr(ph.size() - 3) == ".lo") ph.resize(ph.size() - 3);
-            else if (ph.size() > 3 && ph.substr(ph.size() - 3) == ".hi") {
-                part = 1;
-                ph.resize(ph.size() - 3);
+            const std::string &ph = p.name;
+            if (ph == "cc") {  // the function's carry flag (add.cc / addc chains)
+                if (carry_ < 0) carry_ = NewTemp(VClass::PRED);
+                (p.def || first_operand ? defs : uses).push_back(carry_);
+                out += VRef(carry_, 2);
+                continue;
             }
             if (ph[0] == 't' || ph[0] == 'w' || ph[0] == 'p') {  // temporaries
                 auto it = temps.find(ph);
                 bool first = it == temps.end();
                 if (first) it = temps.emplace(ph, NewTemp(ph[0] == 't' ? VClass::R32 : ph[0] == 'w' ? VClass::R64 : VClass::PRED)).first;
-                (first ? defs : uses).push_back(it->second);
-                out += VRef(it->second, ph[0] == 'p' ? 2 : part);
+                (first || p.def || first_operand ? defs : uses).push_back(it->second);
+                out += VRef(it->second, ph[0] == 'p' ? 2 : p.part);
                 continue;
             }
-            static const std::string names = "dabce";
             size_t idx = names.find(ph[0]);
-            if (idx == std::string::npos || idx >= inst.operands.size())
+            if (ph.size() != 1 || idx == std::string::npos || idx >= inst.operands.size())
                 return Err(inst, "pattern for " + key + " names a missing operand {" + ph + "}");
             const Operand &op = inst.operands[idx];
             bool is_def = idx < inst.num_dests;
             if (op.kind == OperandKind::REG) {
                 int r = Reg(op.reg);
+                if (is_def && redirect.count(idx)) r = redirect[idx];
                 const VReg &v = vregs_[r];
-                (is_def ? defs : uses).push_back(r);
+                if (is_def) {
+                    defs.push_back(r);
+                    if (!first_operand && !p.def) uses.push_back(r);
+                } else uses.push_back(r);
                 if (op.negated) out += "!";
-                out += VRef(r, v.cls == VClass::PRED ? 2 : part);
+                out += VRef(r, v.cls == VClass::PRED ? 2 : p.part);
             } else if (op.kind == OperandKind::IMM && !is_def) {
                 uint64_t bits = op.imm.bits;
                 if (op.imm.kind == ptx::ImmKind::INT && ptx::TypeKindOf(inst.type) == ptx::TypeKind::FLOAT) {
@@ -303,10 +386,10 @@ Status KernelCompiler::Expand(const ptx::Instruction &inst, const std::string &p
                         std::memcpy(&bits, &dv, 8);
                     }
                 }
-                uint32_t word = (uint32_t)(part ? bits >> 32 : bits);
+                uint32_t word = (uint32_t)(p.part ? bits >> 32 : bits);
                 // a whole 64-bit operand (no .lo/.hi) of a 64-bit role becomes a register pair
-                bool whole64 = !has_part && OperandBits(inst, idx) == 64;
-                if (allow_imm) {
+                bool whole64 = !p.has_part && OperandBits(inst, idx) == 64;
+                if (p.allow_imm) {
                     out += Hex(word);
                 } else if (whole64) {
                     int t = NewTemp(VClass::R64);
@@ -321,6 +404,8 @@ Status KernelCompiler::Expand(const ptx::Instruction &inst, const std::string &p
                     }
                     uses.push_back(t);
                     out += VRef(t, 0);
+                } else if (word == 0) {
+                    out += "RZ";
                 } else {
                     // materialise into a temporary (emitted before this line)
                     int t = NewTemp(VClass::R32);
@@ -339,6 +424,18 @@ Status KernelCompiler::Expand(const ptx::Instruction &inst, const std::string &p
             }
         }
         Emit(pre + out, defs, uses, inst);
+    }
+    // copy the temporaries into the destinations (guarded like the PTX instruction)
+    for (auto &[idx, t] : redirect) {
+        int r = Reg(inst.operands[idx].reg);
+        VClass c = vregs_[r].cls;
+        for (int h = 0; h < (c == VClass::R64 ? 2 : 1); ++h) {
+            std::vector<int> uses{t};
+            std::string g = Guard(inst, &uses);
+            if (g.size()) uses.push_back(r);  // a guarded copy keeps the old value otherwise
+            if (c == VClass::PRED) Emit(g + "PLOP3.LUT " + VRef(r, 2) + ", PT, " + VRef(t, 2) + ", PT, PT, 0x80, 0x0", {r}, uses, inst);
+            else Emit(g + "MOV " + VRef(r, h) + ", " + VRef(t, h), {r}, uses, inst);
+        }
     }
     return Status::Ok();
 }
@@ -408,6 +505,43 @@ Status KernelCompiler::LowerMemory(const ptx::Instruction &inst, const std::stri
 // mov from special registers
 Status KernelCompiler::LowerMov(const ptx::Instruction &inst, const std::string &key, bool *done) {
     *done = false;
+    if (inst.operands.size() == 2 && (!inst.operands[0].elems.empty() || !inst.operands[1].elems.empty())) {
+        // vector pack / unpack: mov.b64 %rd, {%r1, %r2}; mov.b64 {%r1, %r2}, %rd; mov.b32 with two
+        // 16-bit halves (16-bit values live in the low half of a 32-bit register)
+        *done = true;
+        bool pack = !inst.operands[1].elems.empty();
+        const Operand &whole = inst.operands[pack ? 0 : 1];
+        const std::vector<Operand> &el = inst.operands[pack ? 1 : 0].elems;
+        uint32_t bits = ptx::TypeBits(inst.type);
+        if (whole.kind != OperandKind::REG || el.size() != 2 || (bits != 64 && bits != 32))
+            return Err(inst, "no SASS pattern for " + key + " with this vector operand");
+        for (const Operand &e : el)
+            if (e.kind != OperandKind::REG || vregs_[Reg(e.reg)].cls != VClass::R32)
+                return Err(inst, "no SASS pattern for " + key + " with this vector element");
+        int w = Reg(whole.reg), e0 = Reg(el[0].reg), e1 = Reg(el[1].reg);
+        std::vector<int> uses;
+        std::string g = Guard(inst, &uses);
+        auto emit = [&](const std::string &text, int def, std::vector<int> u) {
+            for (int x : uses) u.push_back(x);
+            Emit(g + text, {def}, u, inst);
+        };
+        if (bits == 64 && pack) {
+            if (w == e0 || w == e1) return Err(inst, "no SASS pattern for " + key + " packing a register into itself");
+            emit("MOV " + VRef(w, 0) + ", " + VRef(e0, 0), w, {e0});
+            emit("MOV " + VRef(w, 1) + ", " + VRef(e1, 0), w, {e1, w});
+        } else if (bits == 64) {
+            if (e0 == w || e1 == w || e0 == e1) return Err(inst, "no SASS pattern for " + key + " unpacking into its source");
+            emit("MOV " + VRef(e0, 0) + ", " + VRef(w, 0), e0, {w});
+            emit("MOV " + VRef(e1, 0) + ", " + VRef(w, 1), e1, {w});
+        } else if (pack) {
+            emit("PRMT " + VRef(w, 0) + ", " + VRef(e0, 0) + ", 0x5410, " + VRef(e1, 0), w, {e0, e1});
+        } else {
+            if (e0 == w || e1 == w || e0 == e1) return Err(inst, "no SASS pattern for " + key + " unpacking into its source");
+            emit("SHF.R.U32.HI " + VRef(e1, 0) + ", RZ, 0x10, " + VRef(w, 0), e1, {w});
+            emit("MOV " + VRef(e0, 0) + ", " + VRef(w, 0), e0, {w});
+        }
+        return Status::Ok();
+    }
     if (inst.operands.size() != 2 || inst.operands[1].kind != OperandKind::SREG) return Status::Ok();
     *done = true;
     const Operand &d = inst.operands[0];
@@ -467,7 +601,68 @@ Status KernelCompiler::Lower(const ptx::Instruction &inst) {
     default:
         break;
     }
-    auto it = PatternMap().find(key);
+    // 64-bit shifts by an immediate of 32 or more: the pattern for the shift by (amount - 32)
+    // across the halves ("shr.u64#32")
+    if ((inst.opcode == ptx::Opcode::SHL || inst.opcode == ptx::Opcode::SHR) && ptx::TypeBits(inst.type) == 64 &&
+        inst.operands.size() == 3 && inst.operands[2].kind == OperandKind::IMM && inst.operands[2].imm.bits >= 32) {
+        ptx::Instruction in2 = inst;
+        in2.operands[2].imm.bits = std::min<uint64_t>(inst.operands[2].imm.bits, 64) - 32;
+        auto it = PatternMap().find(key + "#32");
+        if (it == PatternMap().end()) return Err(inst, "no SASS pattern for PTX instruction '" + key + "' by 32 or more");
+        return Expand(in2, it->second, key);
+    }
+    // setp with two destinations p|q: q is the negated comparison combined with c the same way
+    if (inst.opcode == ptx::Opcode::SETP && inst.num_dests == 2) {
+        if (inst.operands[1].kind != OperandKind::REG) {  // "p|_"?
+            ptx::Instruction in2 = inst;
+            in2.operands.erase(in2.operands.begin() + 1);
+            in2.num_dests = 1;
+            return Lower(in2);
+        }
+        ptx::Instruction cmp = inst;
+        cmp.operands.erase(cmp.operands.begin() + 1);
+        cmp.num_dests = 1;
+        bool has_c = inst.mods.Get(ptx::ModGroup::BOOL) != 0;
+        if (has_c && key.find(".and.") == std::string::npos) return Err(inst, "no SASS pattern for '" + key + "' with two destinations");
+        int t = NewTemp(VClass::PRED);
+        ptx::Instruction plain = cmp;
+        plain.guard = ptx::Guard{};
+        if (has_c) {
+            plain.mods.Set(ptx::ModGroup::BOOL, 0);
+            plain.operands.pop_back();
+        }
+        int p = Reg(inst.operands[0].reg), q = Reg(inst.operands[1].reg);
+        // compute the plain comparison into t (a temporary register stands for operand 0)
+        std::string pkey = InstKey(plain);
+        auto it = PatternMap().find(pkey + "@" + ai_.name);
+        if (it == PatternMap().end()) it = PatternMap().find(pkey);
+        if (it == PatternMap().end()) return Err(inst, "no SASS pattern for PTX instruction '" + pkey + "'");
+        plain.operands[0].reg = (ptx::RegId)t;
+        RNDN_RETURN_IF_ERROR(Expand(plain, it->second, pkey));
+        std::vector<int> uses{t};
+        std::string g = Guard(inst, &uses);
+        std::string c = "PT";
+        if (has_c) {
+            const Operand &co = inst.operands.back();
+            if (co.kind != OperandKind::REG) return Err(inst, "no SASS pattern for '" + key + "' with an immediate predicate");
+            uses.push_back(Reg(co.reg));
+            c = (co.negated ? "!" : "") + VRef(Reg(co.reg), 2);
+        }
+        Emit(g + "PLOP3.LUT " + VRef(p, 2) + ", PT, " + VRef(t, 2) + ", " + c + ", PT, 0x80, 0x0", {p}, uses, inst);
+        Emit(g + "PLOP3.LUT " + VRef(q, 2) + ", PT, " + VRef(t, 2) + ", " + c + ", PT, 0x8, 0x0", {q}, uses, inst);
+        return Status::Ok();
+    }
+    // mov.pred p, 0/1
+    if (inst.opcode == ptx::Opcode::MOV && inst.type == ptx::Type::PRED && inst.operands.size() == 2 &&
+        inst.operands[1].kind == OperandKind::IMM && inst.operands[0].kind == OperandKind::REG) {
+        std::vector<int> uses;
+        std::string g = Guard(inst, &uses);
+        int p = Reg(inst.operands[0].reg);
+        Emit(g + "PLOP3.LUT " + VRef(p, 2) + ", PT, PT, PT, PT, " + (inst.operands[1].imm.bits ? "0x80" : "0x8") + ", 0x0", {p}, uses, inst);
+        return Status::Ok();
+    }
+    auto it = PatternMap().find(key + "@" + ai_.name);
+    if (it == PatternMap().end()) it = PatternMap().find(key);
     if (it == PatternMap().end()) return Err(inst, "no SASS pattern for PTX instruction '" + key + "'");
     return Expand(inst, it->second, key);
 }
@@ -767,6 +962,17 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
         inst->control = ctl[i];
         isa->TrackImplicit(&*inst, &desc);
         auto w = isa->Encode(*inst, i * 16);
+        if (!w.ok()) {
+            // a 32-bit immediate with the sign bit set may sit in a signed field: -0x.. spelling
+            std::string alt = NegativeHexSpelling(line);
+            auto again = alt != line ? isa->Parse(alt, resolve) : inst;
+            if (alt != line && again.ok()) {
+                again->control = ctl[i];
+                isa->TrackImplicit(&*again, &desc);
+                auto w2 = isa->Encode(*again, i * 16);
+                if (w2.ok()) inst = std::move(again), w = std::move(w2), line = alt;
+            }
+        }
         if (!w.ok()) return Status::Unsupported(f_.name + ": cannot encode '" + line + "' for " + ai_.name + ": " + w.status().message());
         k->words.push_back(*w);
         k->text.push_back(i < body ? line : isa->Print(*inst, [](int64_t a) { return Hex(a); }));
