@@ -100,6 +100,7 @@ struct VReg {
     VClass cls = VClass::R32;
     int start = -1, end = -1;  // live interval over machine-instruction indices
     int phys = -1;
+    bool local = false;  // a temporary of one PTX instruction's expansion: never live across a branch
 };
 
 // A machine instruction before allocation: text with virtual-register references
@@ -139,8 +140,9 @@ private:
         return v;
     }
     void CoalesceCopies();
-    int NewTemp(VClass c) {
+    int NewTemp(VClass c, bool local = true) {
         vregs_.push_back(VReg{c});
+        vregs_.back().local = local;
         return (int)vregs_.size() - 1;
     }
     Status Lower(const ptx::Instruction &inst);
@@ -345,7 +347,7 @@ Status KernelCompiler::Expand(const ptx::Instruction &inst, const std::string &p
             i = j + 1;
             const std::string &ph = p.name;
             if (ph == "cc") {  // the function's carry flag (add.cc / addc chains)
-                if (carry_ < 0) carry_ = NewTemp(VClass::PRED);
+                if (carry_ < 0) carry_ = NewTemp(VClass::PRED, /*local=*/false);
                 (p.def || first_operand ? defs : uses).push_back(carry_);
                 out += VRef(carry_, 2);
                 continue;
@@ -695,7 +697,7 @@ Status KernelCompiler::Allocate() {
             if (it == label_at.end() || it->second > i) continue;
             int lo = it->second, hi = i;
             for (VReg &r : vregs_) {
-                if (r.start < 0 || r.end < lo || r.start > hi) continue;
+                if (r.local || r.start < 0 || r.end < lo || r.start > hi) continue;
                 int s = std::min(r.start, lo), e = std::max(r.end, hi);
                 if (s != r.start || e != r.end) {
                     r.start = s;

@@ -70,8 +70,39 @@ inline Expected<std::shared_ptr<const Module>> LoadCompiled(Device &dev, const s
     return m;
 }
 
+// Tests of the cpu device's corpus suites (test/unit/cpujit/corpus_*_test.cpp, compiled against
+// this harness by corpus_*_exec_test.cpp) that launch a kernel rndn::sasscomp cannot compile yet,
+// with that kernel: those tests are skipped, and exec_test.cpp's KnownUnsupportedStillFail requires
+// that the named kernel still fails to compile on every architecture (so the list only shrinks).
+inline const std::map<std::string, std::string> &UnsupportedTests() {
+    static const std::map<std::string, std::string> m = {
+        {"MapTest.MapInt64", "map_int64/map_i64_widen"},
+        {"MapTest.SelectCompare", "select_compare/float_unordered"},
+        {"MapTest.BitOps", "bit_ops/bits_u32"},
+        {"MiscTest.DeviceFunctions", "device_func/call_poly"},
+        {"MiscTest.ModuleVariables", "const_global_vars/const_lookup"},
+        {"MiscTest.FloatMath", "float_math/f32_exp_log"},
+        {"MiscTest.DoubleMath", "double_math/f64_exp_log"},
+        {"MiscTest.GuardedLoads", "guarded_load/neighbour_sum"},
+        {"MiscTest.LocalArrays", "local_array/local_sort8"},
+        {"MiscTest.VectorMemory", "vector_memory/vec4_add_f32"},
+        {"MiscTest.InlinePtx", "ptx_inline/carry_add128"},
+    };
+    return m;
+}
+
 class CorpusTest : public ::testing::TestWithParam<std::tuple<std::string, unsigned>> {
 protected:
+    void SetUp() override {
+        const auto *ti = ::testing::UnitTest::GetInstance()->current_test_info();
+        std::string suite = ti->test_suite_name(), name = ti->name();
+        suite = suite.substr(suite.find('/') + 1);
+        name = name.substr(0, name.find('/'));
+        auto it = UnsupportedTests().find(suite + "." + name);
+        if (it != UnsupportedTests().end())
+            GTEST_SKIP() << "launches " << it->second << ", which rndn::sasscomp cannot compile yet (listed in sasscomp/harness.h)";
+    }
+
     Device &dev() { return DeviceFor(std::get<1>(GetParam())); }
     std::string arch() const { return std::get<0>(GetParam()); }
 
