@@ -373,6 +373,21 @@ Status KernelCompiler::Expand(const ptx::Instruction &inst, const std::string &p
                     defs.push_back(r);
                     if (!first_operand && !p.def) uses.push_back(r);
                 } else uses.push_back(r);
+                if (op.negated && v.cls == VClass::PRED && line.compare(0, 5, "PLOP3") == 0) {
+                    // the tables know PLOP3 without negated sources: negate into a temporary first
+                    int t = NewTemp(VClass::PRED);
+                    MInst mi;
+                    mi.text = "PLOP3.LUT " + VRef(t, 2) + ", PT, " + VRef(r, 2) + ", PT, PT, 0x8, 0x0";
+                    mi.defs = {t};
+                    mi.uses = {r};
+                    mi.loc = inst.loc;
+                    mi.label_here = pending_label_;
+                    pending_label_ = -1;
+                    code_.push_back(mi);
+                    uses.back() = t;
+                    out += VRef(t, 2);
+                    continue;
+                }
                 if (op.negated) out += "!";
                 out += VRef(r, v.cls == VClass::PRED ? 2 : p.part);
             } else if (op.kind == OperandKind::IMM && !is_def) {
@@ -684,26 +699,57 @@ Status KernelCompiler::Allocate() {
             r.end = std::max(r.end, i);
         }
     }
-    // loops: a value live anywhere in a loop body lives through the whole loop
+    // Liveness over the machine code's control flow (a guarded definition of a PTX register keeps
+    // the old value, so it does not end the old value's life); each interval is widened to every point where its value
+    // is live, so values carried around a loop's back edge hold their register through the loop and
+    // values local to one iteration do not.
     std::map<int, int> label_at;
     for (int i = 0; i < n; ++i)
         if (code_[i].label_here >= 0) label_at[code_[i].label_here] = i;
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (int i = 0; i < n; ++i) {
-            if (code_[i].target < 0) continue;
+    const size_t V = vregs_.size(), W = (V + 63) / 64;
+    std::vector<std::vector<int>> succ(n);
+    for (int i = 0; i < n; ++i) {
+        bool guarded = !code_[i].text.empty() && code_[i].text[0] == '@';
+        if (code_[i].target >= 0) {
             auto it = label_at.find(code_[i].target);
-            if (it == label_at.end() || it->second > i) continue;
-            int lo = it->second, hi = i;
-            for (VReg &r : vregs_) {
-                if (r.local || r.start < 0 || r.end < lo || r.start > hi) continue;
-                int s = std::min(r.start, lo), e = std::max(r.end, hi);
-                if (s != r.start || e != r.end) {
-                    r.start = s;
-                    r.end = e;
-                    changed = true;
-                }
+            if (it != label_at.end()) succ[i].push_back(it->second);
+        }
+        bool falls = !((code_[i].target >= 0 || code_[i].is_exit) && !guarded);
+        if (falls && i + 1 < n) succ[i].push_back(i + 1);
+    }
+    std::vector<uint64_t> live_in((size_t)n * W, 0), out(W), in(W);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = n - 1; i >= 0; --i) {
+            std::fill(out.begin(), out.end(), 0);
+            for (int s : succ[i])
+                for (size_t w = 0; w < W; ++w) out[w] |= live_in[(size_t)s * W + w];
+            in = out;
+            // (a temporary of one expansion is only read under the guard that wrote it)
+            bool guarded = !code_[i].text.empty() && code_[i].text[0] == '@';
+            for (int v : code_[i].defs)
+                if (!guarded || vregs_[v].local) in[v / 64] &= ~(1ull << (v % 64));
+            for (int v : code_[i].uses) in[v / 64] |= 1ull << (v % 64);
+            uint64_t *li = &live_in[(size_t)i * W];
+            if (!std::equal(in.begin(), in.end(), li)) {
+                std::copy(in.begin(), in.end(), li);
+                changed = true;
+            }
+        }
+    }
+    auto widen = [&](int v, int i) {
+        VReg &r = vregs_[v];
+        if (r.start < 0 || i < r.start) r.start = i;
+        r.end = std::max(r.end, i);
+    };
+    for (int i = 0; i < n; ++i) {
+        for (size_t w = 0; w < W; ++w) {
+            uint64_t bits = live_in[(size_t)i * W + w];
+            for (int s : succ[i]) bits |= live_in[(size_t)s * W + w];  // live out
+            while (bits) {
+                int b = __builtin_ctzll(bits);
+                bits &= bits - 1;
+                widen((int)(w * 64 + b), i);
             }
         }
     }
@@ -721,7 +767,14 @@ Status KernelCompiler::Allocate() {
                     pfree_at[p] = r.end;
                     break;
                 }
-            if (r.phys < 0) return Status::Unsupported(f_.name + ": out of predicate registers (spilling is not implemented)");
+            if (r.phys < 0) {
+                if (getenv("SASSCOMP_DEBUG")) {
+                    for (int u = 0; u < (int)vregs_.size(); ++u)
+                        if (vregs_[u].cls == VClass::PRED && vregs_[u].start <= r.start && vregs_[u].end >= r.start)
+                            fprintf(stderr, "pred v%d [%d,%d] phys %d first '%s'\n", u, vregs_[u].start, vregs_[u].end, vregs_[u].phys, code_[vregs_[u].start].text.c_str());
+                }
+                return Status::Unsupported(f_.name + ": out of predicate registers (spilling is not implemented)");
+            }
         } else {
             int step = r.cls == VClass::R64 ? 2 : 1;
             for (int q = 0; q + step <= 254; q += step)
