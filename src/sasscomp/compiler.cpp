@@ -466,16 +466,18 @@ Status KernelCompiler::LowerMemory(const ptx::Instruction &inst, const std::stri
         return Err(inst, "no SASS pattern for " + key);
     uint32_t bits = ptx::TypeBits(inst.type);
     bool is_signed = ptx::TypeKindOf(inst.type) == ptx::TypeKind::SINT;
-    if ((bits != 8 && bits != 16 && bits != 32 && bits != 64) || (bits < 32 && is_signed && load))
-        return Err(inst, "no SASS pattern for " + key + " (sign-extending narrow loads)");
+    if (bits != 8 && bits != 16 && bits != 32 && bits != 64) return Err(inst, "no SASS pattern for " + key);
     if (val.kind != OperandKind::REG) return Err(inst, "no SASS pattern for " + key + " with an immediate value");
     int v = Reg(val.reg);
     bool v64 = vregs_[v].cls == VClass::R64;
     ptx::StateSpace sp = inst.mods.space;
     if (bits < 32 && sp != ptx::StateSpace::GLOBAL) return Err(inst, "no SASS pattern for " + key);
-    if ((bits == 64) != v64) return Err(inst, "no SASS pattern for " + key + " with a register of another width");
+    // a narrower access to a 64-bit register: its low half (loads extend into the high half)
+    bool wide_reg = v64 && bits < 64;
+    if (bits == 64 && !v64) return Err(inst, "no SASS pattern for " + key + " with a register of another width");
     std::vector<int> uses;
     std::string g = Guard(inst, &uses);
+    if (wide_reg && sp != ptx::StateSpace::GLOBAL) return Err(inst, "no SASS pattern for " + key + " with a register of another width");
     if (load && (sp == ptx::StateSpace::PARAM || sp == ptx::StateSpace::PARAM_ENTRY)) {
         if (mem.addr.base != ptx::AddrBase::SYMBOL || mem.addr.sym.kind != ptx::SymbolKind::PARAM)
             return Err(inst, "no SASS pattern for " + key + " from a non-parameter address");
@@ -495,7 +497,8 @@ Status KernelCompiler::LowerMemory(const ptx::Instruction &inst, const std::stri
     uses.push_back(a);
     std::string addr;
     std::string off = mem.addr.offset ? "+" + Hex((uint32_t)mem.addr.offset) : "";
-    std::string width = bits == 64 ? ".64" : bits == 16 ? ".U16" : bits == 8 ? ".U8" : "";
+    // signed 16-bit loads extend in the load; signed 8-bit ones after it (the tables have no .S8)
+    std::string width = bits == 64 ? ".64" : bits == 16 ? (is_signed && load ? ".S16" : ".U16") : bits == 8 ? ".U8" : "";
     std::string op;
     switch (arch_) {
     case sass::Arch::SM_75:
@@ -511,8 +514,14 @@ Status KernelCompiler::LowerMemory(const ptx::Instruction &inst, const std::stri
         addr = "[" + VRef(a, 0) + ".64" + off + "]";
         break;
     }
-    if (load) Emit(g + op + " " + VRef(v, 0) + ", " + addr, {v}, uses, inst);
-    else {
+    if (load) {
+        Emit(g + op + " " + VRef(v, 0) + ", " + addr, {v}, uses, inst);
+        std::vector<int> u2 = uses;
+        u2.back() = v;  // the address is no longer read
+        if (bits == 8 && is_signed) Emit(g + "PRMT " + VRef(v, 0) + ", " + VRef(v, 0) + ", 0x8880, RZ", {v}, u2, inst);
+        if (wide_reg && is_signed) Emit(g + "SHF.R.S32.HI " + VRef(v, 1) + ", RZ, 0x1f, " + VRef(v, 0), {v}, u2, inst);
+        else if (wide_reg) Emit(g + "MOV " + VRef(v, 1) + ", RZ", {v}, u2, inst);
+    } else {
         uses.push_back(v);
         Emit(g + op + " " + addr + ", " + VRef(v, 0), {}, uses, inst);
     }

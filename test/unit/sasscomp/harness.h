@@ -76,7 +76,6 @@ inline Expected<std::shared_ptr<const Module>> LoadCompiled(Device &dev, const s
 // that the named kernel still fails to compile on every architecture (so the list only shrinks).
 inline const std::map<std::string, std::string> &UnsupportedTests() {
     static const std::map<std::string, std::string> m = {
-        {"MapTest.MapInt64", "map_int64/map_i64_widen"},
         {"MapTest.SelectCompare", "select_compare/float_unordered"},
         {"MapTest.BitOps", "bit_ops/bits_u32"},
         {"MiscTest.DeviceFunctions", "device_func/call_poly"},
