@@ -496,7 +496,7 @@ Status KernelCompiler::LowerMemory(const ptx::Instruction &inst, const std::stri
     int a = Reg(mem.addr.reg);
     uses.push_back(a);
     std::string addr;
-    std::string off = mem.addr.offset ? "+" + Hex((uint32_t)mem.addr.offset) : "";
+    std::string off = mem.addr.offset < 0 ? "+-" + Hex((uint64_t)-mem.addr.offset) : mem.addr.offset ? "+" + Hex((uint64_t)mem.addr.offset) : "";
     // signed 16-bit loads extend in the load; signed 8-bit ones after it (the tables have no .S8)
     std::string width = bits == 64 ? ".64" : bits == 16 ? (is_signed && load ? ".S16" : ".U16") : bits == 8 ? ".U8" : "";
     std::string op;
