@@ -767,23 +767,24 @@ Status KernelCompiler::Allocate() {
         if (vregs_[v].start >= 0) order.push_back(v);
     std::sort(order.begin(), order.end(), [&](int a, int b) { return vregs_[a].start < vregs_[b].start; });
     std::vector<int> rfree_at(255, -1), pfree_at(7, -1);  // last instruction index that uses it
+    std::vector<int> powner(7, -1);                       // the predicate that holds it
     for (int v : order) {
         VReg &r = vregs_[v];
         if (r.cls == VClass::PRED) {
-            for (int p = 0; p < 7; ++p)
-                if (pfree_at[p] < r.start) {
+            for (int p = 0; p < 7; ++p) {
+                // a predicate last read by the instruction that defines this one may share its
+                // register (the instruction reads its predicates before it writes; predicate
+                // producers have fixed latency), unless that instruction also writes the old one
+                bool shares = pfree_at[p] == r.start && powner[p] >= 0 &&
+                              std::find(code_[r.start].defs.begin(), code_[r.start].defs.end(), powner[p]) == code_[r.start].defs.end();
+                if (pfree_at[p] < r.start || shares) {
                     r.phys = p;
                     pfree_at[p] = r.end;
+                    powner[p] = v;
                     break;
                 }
-            if (r.phys < 0) {
-                if (getenv("SASSCOMP_DEBUG")) {
-                    for (int u = 0; u < (int)vregs_.size(); ++u)
-                        if (vregs_[u].cls == VClass::PRED && vregs_[u].start <= r.start && vregs_[u].end >= r.start)
-                            fprintf(stderr, "pred v%d [%d,%d] phys %d first '%s'\n", u, vregs_[u].start, vregs_[u].end, vregs_[u].phys, code_[vregs_[u].start].text.c_str());
-                }
-                return Status::Unsupported(f_.name + ": out of predicate registers (spilling is not implemented)");
             }
+            if (r.phys < 0) return Status::Unsupported(f_.name + ": out of predicate registers (spilling is not implemented)");
         } else {
             int step = r.cls == VClass::R64 ? 2 : 1;
             for (int q = 0; q + step <= 254; q += step)
