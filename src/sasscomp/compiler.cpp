@@ -890,7 +890,9 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
     // cycle-accurate bookkeeping along the straight-line order; every block start drains
     std::vector<sass::Control> ctl(si.size());
     std::map<int, int64_t> ready, ready_ctl;  // key -> cycle its value can be read
-    std::map<int, int> wpend, rpend;          // key -> scoreboard (write result / read operand)
+    std::map<int, int> wpend;                 // key -> scoreboard (write result)
+    std::multimap<int, int> rpend;            // key -> scoreboards of in-flight reads (a register
+                                              // read by several variable-latency instructions)
     int next_sb = 0;
     int64_t t = 0;
     for (size_t i = 0; i < si.size(); ++i) {
@@ -929,8 +931,7 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
             if (it != ready.end()) need = std::max(need, it->second);
             auto w = wpend.find(key);
             if (w != wpend.end()) wait_sb(w->second);
-            auto r = rpend.find(key);
-            if (r != rpend.end()) wait_sb(r->second);
+            for (auto r = rpend.find(key); r != rpend.end() && r->first == key; r = rpend.find(key)) wait_sb(r->second);
         }
         if (need > t) {
             if (i == 0) return Status::Internal("scheduler: first instruction cannot wait");
@@ -969,7 +970,7 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
             if (!reads.empty() && (s.op == "STG" || s.op == "LDG" || s.defs.empty() || true)) {
                 int sb = take();
                 c.rbar = (uint8_t)sb;
-                for (int key : reads) rpend[key] = sb;
+                for (int key : reads) rpend.emplace(key, sb);
             }
             c.stall = 2;
         } else {

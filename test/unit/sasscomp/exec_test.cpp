@@ -354,3 +354,98 @@ TEST_P(CompiledDivision, EdgeOperandsEqualCpp) {
 
 }  // namespace
 }  // namespace rndn::cpujit::testing
+
+namespace rndn::cpujit::testing {
+namespace {
+
+// Multi-line patterns under a guard and with a destination that is also a source (computed in a
+// temporary and copied): guarded division keeps the old value where the guard is false, in-place
+// 64-bit multiply, bit reverse and division read their sources before the result replaces them.
+const char kInPlacePtx[] = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry inplace(.param .u64 pa, .param .u64 po, .param .u32 n)
+{
+    .reg .pred %p<4>;
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<20>;
+    mov.u32 %r1, %tid.x;
+    ld.param.u32 %r2, [n];
+    setp.ge.u32 %p1, %r1, %r2;
+    @%p1 bra DONE;
+    ld.param.u64 %rd1, [pa];
+    ld.param.u64 %rd2, [po];
+    mul.wide.u32 %rd3, %r1, 8;
+    add.s64 %rd4, %rd1, %rd3;
+    ld.global.u64 %rd5, [%rd4];
+    ld.global.u64 %rd6, [%rd4+8];
+    cvt.u32.u64 %r3, %rd5;
+    cvt.u32.u64 %r4, %rd6;
+    or.b32 %r4, %r4, 1;
+    and.b32 %r5, %r1, 1;
+    setp.eq.u32 %p2, %r5, 0;
+    mov.u32 %r6, 77;
+    @%p2 div.u32 %r6, %r3, %r4;
+    @!%p2 rem.s32 %r6, %r3, %r4;
+    div.u32 %r3, %r3, %r4;
+    mul.lo.u64 %rd5, %rd5, %rd6;
+    brev.b64 %rd7, %rd6;
+    brev.b64 %rd7, %rd7;
+    or.b64 %rd8, %rd6, 1;
+    div.u64 %rd6, %rd6, %rd8;
+    setp.lt.u32 %p3|%p1, %r3, %r4;
+    selp.u32 %r7, 1, 2, %p1;
+    mul.wide.u32 %rd9, %r1, 48;
+    add.s64 %rd10, %rd2, %rd9;
+    st.global.u32 [%rd10], %r6;
+    st.global.u32 [%rd10+4], %r3;
+    st.global.u64 [%rd10+8], %rd5;
+    st.global.u64 [%rd10+16], %rd7;
+    st.global.u64 [%rd10+24], %rd6;
+    st.global.u32 [%rd10+32], %r7;
+DONE:
+    ret;
+}
+)";
+
+class CompiledInPlace : public CorpusTest {};
+RNDN_CJ_INSTANTIATE(CompiledInPlace);
+
+TEST_P(CompiledInPlace, GuardedAndAliasedPatternsEqualCpp) {
+    auto m = ptx::ParseModule(kInPlacePtx, "inplace.ptx");
+    ASSERT_TRUE(m.ok()) << m.status().ToString();
+    auto a = sass::ParseArch(arch());
+    ASSERT_TRUE(a.ok());
+    auto ks = sasscomp::CompileModule(*m, *a);
+    ASSERT_TRUE(ks.ok()) << ks.status().ToString();
+    auto cubin = sasscomp::BuildCubin(*ks, *a);
+    ASSERT_TRUE(cubin.ok()) << cubin.status().ToString();
+    auto mod = dev().LoadModule(*cubin);
+    ASSERT_TRUE(mod.ok()) << mod.status().ToString();
+    const Kernel *k = (*mod)->Find("inplace");
+    ASSERT_NE(k, nullptr);
+    const int n = 64;
+    auto in = RandBits<uint64_t>(n + 1);
+    uint64_t *din = Buf(in);
+    uint32_t *out = Zeros<uint32_t>(n * 12);
+    ASSERT_TRUE(Ok(Launch(k, D1(1), D1(n), {Arg::Ptr(din), Arg::Ptr(out), Arg::U32(n)})));
+    for (int i = 0; i < n; ++i) {
+        uint64_t x = in[i], y = in[i + 1];
+        uint32_t a32 = (uint32_t)x, b32 = (uint32_t)y | 1;
+        uint32_t r6 = (i % 2 == 0) ? a32 / b32 : (uint32_t)((int32_t)a32 % (int32_t)b32);
+        const uint32_t *o = out + i * 12;
+        uint64_t o8, o16, o24;
+        std::memcpy(&o8, o + 2, 8);
+        std::memcpy(&o16, o + 4, 8);
+        std::memcpy(&o24, o + 6, 8);
+        EXPECT_EQ(o[0], r6) << i;
+        EXPECT_EQ(o[1], a32 / b32) << i;
+        EXPECT_EQ(o8, x * y) << i;
+        EXPECT_EQ(o16, y) << i;
+        EXPECT_EQ(o24, y / (y | 1)) << i;
+        EXPECT_EQ(o[8], a32 / b32 < b32 ? 2u : 1u) << i;
+    }
+}
+
+}  // namespace
+}  // namespace rndn::cpujit::testing
