@@ -83,6 +83,20 @@ inline const std::map<std::string, std::string> &UnsupportedTests() {
         {"MiscTest.LocalArrays", "local_array/local_sort8"},
         {"MiscTest.VectorMemory", "vector_memory/vec4_add_f32"},
         {"MiscTest.InlinePtx", "ptx_inline/atom_scoped"},
+        {"SyncTest.WarpReduce", "warp_reduce/warp_sum_down"},
+        {"SyncTest.WarpVote", "warp_vote/vote_ballot"},
+        {"SyncTest.WarpMatch", "warp_match/match_any_i32"},
+        {"SyncTest.BlockReduce", "block_reduce/block_sum_i32"},
+        {"SyncTest.BlockScan", "block_scan/scan_inclusive_i32"},
+        {"SyncTest.BitonicSort", "bitonic_sort/bitonic_sort_u32"},
+        {"SyncTest.StreamCompact", "stream_compact/compact_positive"},
+        {"SyncTest.SyncVariants", "sync_variants/block_vote_counts"},
+        {"SyncTest.DynamicShared", "dynamic_shared/dyn_reverse_block"},
+        {"SyncTest.Atomics", "atomic_float/atomic_add_f32"},
+        {"SyncTest.HistogramAndHash", "histogram/hist_global"},
+        {"SyncTest.Grids", "grid_3d/tiled_transpose_32"},
+        {"SyncTest.GridStridePrefetchesFarOutsideTheBufferNeverFault", "grid_stride/gs_sum_atomic"},
+        {"SyncTest.SpecialRegs", "special_regs/sreg_ids"},
     };
     return m;
 }
