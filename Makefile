@@ -31,8 +31,9 @@ DEPS_sassemu   := assembler ptx common
 DEPS_sasscomp  := assembler ptx common
 DEPS_cuda      := common
 # Components a unit-test binary links besides its own closure (tests may use a later stage as
-# the judge: sasscomp's tests run the cubins they compile in the SASS emulator).
-TEST_DEPS_sasscomp := sassemu
+# the judge: sasscomp's tests run the cubins they compile in the SASS emulator, and its TPC-H
+# test runs codegen's outlined kernels compiled by sasscomp).
+TEST_DEPS_sasscomp := sassemu codegen horseir
 TEST_DEPS_cuda := sasscomp sassemu codegen horseir
 # sassemu's TPC-H test runs codegen's outlined kernels (ptxas's cubins) in the emulator.
 TEST_DEPS_sassemu := codegen horseir

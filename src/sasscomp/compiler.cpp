@@ -20,17 +20,30 @@ using ptx::OperandKind;
 // ----------------------------------------------------------------------------- pattern table
 struct PatternRow {
     const char *key;
-    const char *pattern;
+    const char *pattern;  // SASS text, or (same) the key of another row
+    bool same;
 };
 const PatternRow kPatterns[] = {
-#define SASS_PAT(k, p) {k, p},
+#define SASS_PAT(k, p) {k, p, false},
+#define SASS_SAME(k, other) {k, other, true},
 #include "sasscomp/patterns.def"
 #undef SASS_PAT
+#undef SASS_SAME
 };
+// key ("min.s32", or "min.s32@sm_90" for an architecture's own row) -> pattern
 const std::map<std::string, std::string> &PatternMap() {
     static const std::map<std::string, std::string> m = [] {
         std::map<std::string, std::string> r;
-        for (const PatternRow &p : kPatterns) r[p.key] = p.pattern;
+        for (const PatternRow &p : kPatterns)
+            if (!p.same) r[p.key] = p.pattern;
+        for (const PatternRow &p : kPatterns) {
+            if (!p.same) continue;
+            std::string other = p.pattern;
+            for (auto it = r.lower_bound(other); it != r.end() && it->first.compare(0, other.size(), other) == 0; ++it) {
+                std::string rest = it->first.substr(other.size());
+                if (rest.empty() || rest[0] == '@') r[p.key + rest] = it->second;
+            }
+        }
         return r;
     }();
     return m;
@@ -123,6 +136,7 @@ struct VReg {
     VClass cls = VClass::R32;
     int start = -1, end = -1;  // live interval over machine-instruction indices
     int phys = -1;
+    bool local = false;  // a temporary of one PTX instruction's expansion: never live across a branch
 };
 
 // A machine instruction before allocation: text with virtual-register references
@@ -162,8 +176,9 @@ private:
         return v;
     }
     void CoalesceCopies();
-    int NewTemp(VClass c) {
+    int NewTemp(VClass c, bool local = true) {
         vregs_.push_back(VReg{c});
+        vregs_.back().local = local;
         return (int)vregs_.size() - 1;
     }
     Status Lower(const ptx::Instruction &inst);
@@ -188,6 +203,7 @@ private:
     uint32_t param_bytes_ = 0;
     int pending_label_ = -1;
     int max_reg_ = -1;
+    int carry_ = -1;                 // the carry flag of add.cc/addc chains (a predicate), once used
     std::vector<int> alias_;         // per PTX register: the register it is folded into, or -1
     std::vector<bool> folded_copy_;  // per body statement: a copy removed by coalescing
 };
@@ -270,65 +286,149 @@ std::string KernelCompiler::Guard(const ptx::Instruction &inst, std::vector<int>
     return std::string("@") + (inst.guard.negated ? "!" : "") + VRef(Reg(inst.guard.reg), 2) + " ";
 }
 
-Status KernelCompiler::Expand(const ptx::Instruction &inst, const std::string &pattern, const std::string &key) {
-    // temporaries of this PTX instruction
-    std::map<std::string, int> temps;
-    std::vector<std::string> lines;
-    {
-        std::string cur;
-        for (char ch : pattern) {
-            if (ch == ';') {
-                lines.push_back(cur);
-                cur.clear();
-            } else cur += ch;
-        }
-        lines.push_back(cur);
+namespace {
+// One placeholder of a pattern line: "{a.hi:i}", "{=p1}", "{t0}" ...
+struct Placeholder {
+    std::string name;   // "a", "t0", "w1", "p0", "cc"
+    int part = 0;       // 0 low/only, 1 high
+    bool has_part = false, allow_imm = false, def = false;
+};
+Placeholder ParsePlaceholder(std::string ph) {
+    Placeholder p;
+    if (!ph.empty() && ph[0] == '=') {
+        p.def = true;
+        ph.erase(ph.begin());
     }
-    for (std::string &line : lines) {
-        while (!line.empty() && line.front() == ' ') line.erase(line.begin());
+    if (ph.size() > 2 && ph.compare(ph.size() - 2, 2, ":i") == 0) {
+        p.allow_imm = true;
+        ph.resize(ph.size() - 2);
+    }
+    if (ph.size() > 3 && (ph.compare(ph.size() - 3, 3, ".lo") == 0 || ph.compare(ph.size() - 3, 3, ".hi") == 0)) {
+        p.has_part = true;
+        p.part = ph[ph.size() - 2] == 'h' ? 1 : 0;
+        ph.resize(ph.size() - 3);
+    }
+    p.name = ph;
+    return p;
+}
+std::vector<std::string> SplitPattern(const std::string &pattern) {
+    std::vector<std::string> lines;
+    std::string cur;
+    for (char ch : pattern) {
+        if (ch == ';') {
+            lines.push_back(cur);
+            cur.clear();
+        } else cur += ch;
+    }
+    lines.push_back(cur);
+    for (std::string &l : lines) {
+        while (!l.empty() && l.front() == ' ') l.erase(l.begin());
+        while (!l.empty() && l.back() == ' ') l.pop_back();
+    }
+    return lines;
+}
+}  // namespace
+
+// Expands a pattern.  Destinations are written where the pattern says; when a destination is also
+// a source and a later line of the pattern reads that source after an earlier line wrote the
+// destination, or when the PTX instruction is guarded and the pattern guards lines itself, the
+// pattern computes into temporaries and guarded moves copy them into the destinations.
+Status KernelCompiler::Expand(const ptx::Instruction &inst, const std::string &pattern, const std::string &key) {
+    static const std::string names = "dabce";
+    std::vector<std::string> lines = SplitPattern(pattern);
+    auto part_mask = [&](const Placeholder &p, size_t idx) -> int {
+        if (idx >= inst.operands.size() || inst.operands[idx].kind != OperandKind::REG) return 0;
+        const VReg &v = vregs_[Reg(inst.operands[idx].reg)];
+        if (v.cls == VClass::R64 && !p.has_part) return 3;
+        return 1 << p.part;
+    };
+    // decide whether to compute into temporaries
+    bool own_guards = false, unsafe = false;
+    {
+        std::map<int, int> written;  // vreg -> parts written so far
+        for (const std::string &line : lines) {
+            if (!line.empty() && line[0] == '@') own_guards = true;
+            std::map<int, int> wrote_here;
+            for (size_t i = line.find('{'); i != std::string::npos; i = line.find('{', i + 1)) {
+                Placeholder p = ParsePlaceholder(line.substr(i + 1, line.find('}', i) - i - 1));
+                size_t idx = names.find(p.name[0]);
+                if (p.name.size() != 1 || idx == std::string::npos || idx >= inst.operands.size()) continue;
+                const Operand &op = inst.operands[idx];
+                if (op.kind != OperandKind::REG) continue;
+                int r = Reg(op.reg), m = part_mask(p, idx);
+                if (idx < inst.num_dests) wrote_here[r] |= m;
+                else if (written.count(r) && (written[r] & m)) unsafe = true;
+            }
+            for (auto &[r, m] : wrote_here) written[r] |= m;
+        }
+    }
+    std::map<size_t, int> redirect;  // PTX destination operand -> temporary
+    if ((inst.guard.present && own_guards) || unsafe) {
+        for (size_t idx = 0; idx < inst.num_dests && idx < inst.operands.size(); ++idx)
+            if (inst.operands[idx].kind == OperandKind::REG) redirect[idx] = NewTemp(vregs_[Reg(inst.operands[idx].reg)].cls);
+    }
+    bool guard_lines = inst.guard.present && redirect.empty();
+    std::map<std::string, int> temps;
+    for (const std::string &line : lines) {
         std::string out;
         std::vector<int> defs, uses;
-        std::string pre = Guard(inst, &uses);
+        std::string pre = guard_lines ? Guard(inst, &uses) : "";
+        size_t first_comma = line.find(',');
+        size_t opcode_end = line[0] == '@' ? line.find(' ', line.find(' ') + 1) : line.find(' ');
         for (size_t i = 0; i < line.size();) {
             if (line[i] != '{') {
                 out += line[i++];
                 continue;
             }
             size_t j = line.find('}', i);
-            std::string ph = line.substr(i + 1, j - i - 1);
+            Placeholder p = ParsePlaceholder(line.substr(i + 1, j - i - 1));
+            bool first_operand = i > opcode_end && i < first_comma;
             i = j + 1;
-            bool allow_imm = false;
-            if (ph.size() > 2 && ph.substr(ph.size() - 2) == ":i") {
-                allow_imm = true;
-                ph.resize(ph.size() - 2);
-            }
-            int part = 0;
-            bool has_part = ph.size() > 3 && (ph.substr(ph.size() - 3) == ".lo" || ph.substr(ph.size() - 3) == ".hi");
-            if (ph.size() > 3 && ph.substr(ph.size() - 3) == ".lo") ph.resize(ph.size() - 3);
-            else if (ph.size() > 3 && ph.substr(ph.size() - 3) == ".hi") {
-                part = 1;
-                ph.resize(ph.size() - 3);
+            const std::string &ph = p.name;
+            if (ph == "cc") {  // the function's carry flag (add.cc / addc chains)
+                if (carry_ < 0) carry_ = NewTemp(VClass::PRED, /*local=*/false);
+                (p.def || first_operand ? defs : uses).push_back(carry_);
+                out += VRef(carry_, 2);
+                continue;
             }
             if (ph[0] == 't' || ph[0] == 'w' || ph[0] == 'p') {  // temporaries
                 auto it = temps.find(ph);
                 bool first = it == temps.end();
                 if (first) it = temps.emplace(ph, NewTemp(ph[0] == 't' ? VClass::R32 : ph[0] == 'w' ? VClass::R64 : VClass::PRED)).first;
-                (first ? defs : uses).push_back(it->second);
-                out += VRef(it->second, ph[0] == 'p' ? 2 : part);
+                (first || p.def || first_operand ? defs : uses).push_back(it->second);
+                out += VRef(it->second, ph[0] == 'p' ? 2 : p.part);
                 continue;
             }
-            static const std::string names = "dabce";
             size_t idx = names.find(ph[0]);
-            if (idx == std::string::npos || idx >= inst.operands.size())
+            if (ph.size() != 1 || idx == std::string::npos || idx >= inst.operands.size())
                 return Err(inst, "pattern for " + key + " names a missing operand {" + ph + "}");
             const Operand &op = inst.operands[idx];
             bool is_def = idx < inst.num_dests;
             if (op.kind == OperandKind::REG) {
                 int r = Reg(op.reg);
+                if (is_def && redirect.count(idx)) r = redirect[idx];
                 const VReg &v = vregs_[r];
-                (is_def ? defs : uses).push_back(r);
+                if (is_def) {
+                    defs.push_back(r);
+                    if (!first_operand && !p.def) uses.push_back(r);
+                } else uses.push_back(r);
+                if (op.negated && v.cls == VClass::PRED && line.compare(0, 5, "PLOP3") == 0) {
+                    // the tables know PLOP3 without negated sources: negate into a temporary first
+                    int t = NewTemp(VClass::PRED);
+                    MInst mi;
+                    mi.text = "PLOP3.LUT " + VRef(t, 2) + ", PT, " + VRef(r, 2) + ", PT, PT, 0x8, 0x0";
+                    mi.defs = {t};
+                    mi.uses = {r};
+                    mi.loc = inst.loc;
+                    mi.label_here = pending_label_;
+                    pending_label_ = -1;
+                    code_.push_back(mi);
+                    uses.back() = t;
+                    out += VRef(t, 2);
+                    continue;
+                }
                 if (op.negated) out += "!";
-                out += VRef(r, v.cls == VClass::PRED ? 2 : part);
+                out += VRef(r, v.cls == VClass::PRED ? 2 : p.part);
             } else if (op.kind == OperandKind::IMM && !is_def) {
                 uint64_t bits = op.imm.bits;
                 if (op.imm.kind == ptx::ImmKind::INT && ptx::TypeKindOf(inst.type) == ptx::TypeKind::FLOAT) {
@@ -342,10 +442,10 @@ Status KernelCompiler::Expand(const ptx::Instruction &inst, const std::string &p
                         std::memcpy(&bits, &dv, 8);
                     }
                 }
-                uint32_t word = (uint32_t)(part ? bits >> 32 : bits);
+                uint32_t word = (uint32_t)(p.part ? bits >> 32 : bits);
                 // a whole 64-bit operand (no .lo/.hi) of a 64-bit role becomes a register pair
-                bool whole64 = !has_part && OperandBits(inst, idx) == 64;
-                if (allow_imm) {
+                bool whole64 = !p.has_part && OperandBits(inst, idx) == 64;
+                if (p.allow_imm) {
                     out += Hex(word);
                 } else if (whole64) {
                     int t = NewTemp(VClass::R64);
@@ -360,6 +460,8 @@ Status KernelCompiler::Expand(const ptx::Instruction &inst, const std::string &p
                     }
                     uses.push_back(t);
                     out += VRef(t, 0);
+                } else if (word == 0) {
+                    out += "RZ";
                 } else {
                     // materialise into a temporary (emitted before this line)
                     int t = NewTemp(VClass::R32);
@@ -379,6 +481,18 @@ Status KernelCompiler::Expand(const ptx::Instruction &inst, const std::string &p
         }
         Emit(pre + out, defs, uses, inst);
     }
+    // copy the temporaries into the destinations (guarded like the PTX instruction)
+    for (auto &[idx, t] : redirect) {
+        int r = Reg(inst.operands[idx].reg);
+        VClass c = vregs_[r].cls;
+        for (int h = 0; h < (c == VClass::R64 ? 2 : 1); ++h) {
+            std::vector<int> uses{t};
+            std::string g = Guard(inst, &uses);
+            if (g.size()) uses.push_back(r);  // a guarded copy keeps the old value otherwise
+            if (c == VClass::PRED) Emit(g + "PLOP3.LUT " + VRef(r, 2) + ", PT, " + VRef(t, 2) + ", PT, PT, 0x80, 0x0", {r}, uses, inst);
+            else Emit(g + "MOV " + VRef(r, h) + ", " + VRef(t, h), {r}, uses, inst);
+        }
+    }
     return Status::Ok();
 }
 
@@ -391,16 +505,18 @@ Status KernelCompiler::LowerMemory(const ptx::Instruction &inst, const std::stri
         return Err(inst, "no SASS pattern for " + key);
     uint32_t bits = ptx::TypeBits(inst.type);
     bool is_signed = ptx::TypeKindOf(inst.type) == ptx::TypeKind::SINT;
-    if ((bits != 8 && bits != 16 && bits != 32 && bits != 64) || (bits < 32 && is_signed && load))
-        return Err(inst, "no SASS pattern for " + key + " (sign-extending narrow loads)");
+    if (bits != 8 && bits != 16 && bits != 32 && bits != 64) return Err(inst, "no SASS pattern for " + key);
     if (val.kind != OperandKind::REG) return Err(inst, "no SASS pattern for " + key + " with an immediate value");
     int v = Reg(val.reg);
     bool v64 = vregs_[v].cls == VClass::R64;
     ptx::StateSpace sp = inst.mods.space;
     if (bits < 32 && sp != ptx::StateSpace::GLOBAL) return Err(inst, "no SASS pattern for " + key);
-    if ((bits == 64) != v64) return Err(inst, "no SASS pattern for " + key + " with a register of another width");
+    // a narrower access to a 64-bit register: its low half (loads extend into the high half)
+    bool wide_reg = v64 && bits < 64;
+    if (bits == 64 && !v64) return Err(inst, "no SASS pattern for " + key + " with a register of another width");
     std::vector<int> uses;
     std::string g = Guard(inst, &uses);
+    if (wide_reg && sp != ptx::StateSpace::GLOBAL) return Err(inst, "no SASS pattern for " + key + " with a register of another width");
     if (load && (sp == ptx::StateSpace::PARAM || sp == ptx::StateSpace::PARAM_ENTRY)) {
         if (mem.addr.base != ptx::AddrBase::SYMBOL || mem.addr.sym.kind != ptx::SymbolKind::PARAM)
             return Err(inst, "no SASS pattern for " + key + " from a non-parameter address");
@@ -419,8 +535,9 @@ Status KernelCompiler::LowerMemory(const ptx::Instruction &inst, const std::stri
     int a = Reg(mem.addr.reg);
     uses.push_back(a);
     std::string addr;
-    std::string off = mem.addr.offset ? "+" + Hex((uint32_t)mem.addr.offset) : "";
-    std::string width = bits == 64 ? ".64" : bits == 16 ? ".U16" : bits == 8 ? ".U8" : "";
+    std::string off = mem.addr.offset < 0 ? "+-" + Hex((uint64_t)-mem.addr.offset) : mem.addr.offset ? "+" + Hex((uint64_t)mem.addr.offset) : "";
+    // signed 16-bit loads extend in the load; signed 8-bit ones after it (the tables have no .S8)
+    std::string width = bits == 64 ? ".64" : bits == 16 ? (is_signed && load ? ".S16" : ".U16") : bits == 8 ? ".U8" : "";
     std::string op;
     switch (arch_) {
     case sass::Arch::SM_75:
@@ -436,8 +553,14 @@ Status KernelCompiler::LowerMemory(const ptx::Instruction &inst, const std::stri
         addr = "[" + VRef(a, 0) + ".64" + off + "]";
         break;
     }
-    if (load) Emit(g + op + " " + VRef(v, 0) + ", " + addr, {v}, uses, inst);
-    else {
+    if (load) {
+        Emit(g + op + " " + VRef(v, 0) + ", " + addr, {v}, uses, inst);
+        std::vector<int> u2 = uses;
+        u2.back() = v;  // the address is no longer read
+        if (bits == 8 && is_signed) Emit(g + "PRMT " + VRef(v, 0) + ", " + VRef(v, 0) + ", 0x8880, RZ", {v}, u2, inst);
+        if (wide_reg && is_signed) Emit(g + "SHF.R.S32.HI " + VRef(v, 1) + ", RZ, 0x1f, " + VRef(v, 0), {v}, u2, inst);
+        else if (wide_reg) Emit(g + "MOV " + VRef(v, 1) + ", RZ", {v}, u2, inst);
+    } else {
         uses.push_back(v);
         Emit(g + op + " " + addr + ", " + VRef(v, 0), {}, uses, inst);
     }
@@ -447,6 +570,43 @@ Status KernelCompiler::LowerMemory(const ptx::Instruction &inst, const std::stri
 // mov from special registers
 Status KernelCompiler::LowerMov(const ptx::Instruction &inst, const std::string &key, bool *done) {
     *done = false;
+    if (inst.operands.size() == 2 && (!inst.operands[0].elems.empty() || !inst.operands[1].elems.empty())) {
+        // vector pack / unpack: mov.b64 %rd, {%r1, %r2}; mov.b64 {%r1, %r2}, %rd; mov.b32 with two
+        // 16-bit halves (16-bit values live in the low half of a 32-bit register)
+        *done = true;
+        bool pack = !inst.operands[1].elems.empty();
+        const Operand &whole = inst.operands[pack ? 0 : 1];
+        const std::vector<Operand> &el = inst.operands[pack ? 1 : 0].elems;
+        uint32_t bits = ptx::TypeBits(inst.type);
+        if (whole.kind != OperandKind::REG || el.size() != 2 || (bits != 64 && bits != 32))
+            return Err(inst, "no SASS pattern for " + key + " with this vector operand");
+        for (const Operand &e : el)
+            if (e.kind != OperandKind::REG || vregs_[Reg(e.reg)].cls != VClass::R32)
+                return Err(inst, "no SASS pattern for " + key + " with this vector element");
+        int w = Reg(whole.reg), e0 = Reg(el[0].reg), e1 = Reg(el[1].reg);
+        std::vector<int> uses;
+        std::string g = Guard(inst, &uses);
+        auto emit = [&](const std::string &text, int def, std::vector<int> u) {
+            for (int x : uses) u.push_back(x);
+            Emit(g + text, {def}, u, inst);
+        };
+        if (bits == 64 && pack) {
+            if (w == e0 || w == e1) return Err(inst, "no SASS pattern for " + key + " packing a register into itself");
+            emit("MOV " + VRef(w, 0) + ", " + VRef(e0, 0), w, {e0});
+            emit("MOV " + VRef(w, 1) + ", " + VRef(e1, 0), w, {e1, w});
+        } else if (bits == 64) {
+            if (e0 == w || e1 == w || e0 == e1) return Err(inst, "no SASS pattern for " + key + " unpacking into its source");
+            emit("MOV " + VRef(e0, 0) + ", " + VRef(w, 0), e0, {w});
+            emit("MOV " + VRef(e1, 0) + ", " + VRef(w, 1), e1, {w});
+        } else if (pack) {
+            emit("PRMT " + VRef(w, 0) + ", " + VRef(e0, 0) + ", 0x5410, " + VRef(e1, 0), w, {e0, e1});
+        } else {
+            if (e0 == w || e1 == w || e0 == e1) return Err(inst, "no SASS pattern for " + key + " unpacking into its source");
+            emit("SHF.R.U32.HI " + VRef(e1, 0) + ", RZ, 0x10, " + VRef(w, 0), e1, {w});
+            emit("MOV " + VRef(e0, 0) + ", " + VRef(w, 0), e0, {w});
+        }
+        return Status::Ok();
+    }
     if (inst.operands.size() != 2 || inst.operands[1].kind != OperandKind::SREG) return Status::Ok();
     *done = true;
     const Operand &d = inst.operands[0];
@@ -506,7 +666,68 @@ Status KernelCompiler::Lower(const ptx::Instruction &inst) {
     default:
         break;
     }
-    auto it = PatternMap().find(key);
+    // 64-bit shifts by an immediate of 32 or more: the pattern for the shift by (amount - 32)
+    // across the halves ("shr.u64#32")
+    if ((inst.opcode == ptx::Opcode::SHL || inst.opcode == ptx::Opcode::SHR) && ptx::TypeBits(inst.type) == 64 &&
+        inst.operands.size() == 3 && inst.operands[2].kind == OperandKind::IMM && inst.operands[2].imm.bits >= 32) {
+        ptx::Instruction in2 = inst;
+        in2.operands[2].imm.bits = std::min<uint64_t>(inst.operands[2].imm.bits, 64) - 32;
+        auto it = PatternMap().find(key + "#32");
+        if (it == PatternMap().end()) return Err(inst, "no SASS pattern for PTX instruction '" + key + "' by 32 or more");
+        return Expand(in2, it->second, key);
+    }
+    // setp with two destinations p|q: q is the negated comparison combined with c the same way
+    if (inst.opcode == ptx::Opcode::SETP && inst.num_dests == 2) {
+        if (inst.operands[1].kind != OperandKind::REG) {  // "p|_"?
+            ptx::Instruction in2 = inst;
+            in2.operands.erase(in2.operands.begin() + 1);
+            in2.num_dests = 1;
+            return Lower(in2);
+        }
+        ptx::Instruction cmp = inst;
+        cmp.operands.erase(cmp.operands.begin() + 1);
+        cmp.num_dests = 1;
+        bool has_c = inst.mods.Get(ptx::ModGroup::BOOL) != 0;
+        if (has_c && key.find(".and.") == std::string::npos) return Err(inst, "no SASS pattern for '" + key + "' with two destinations");
+        int t = NewTemp(VClass::PRED);
+        ptx::Instruction plain = cmp;
+        plain.guard = ptx::Guard{};
+        if (has_c) {
+            plain.mods.Set(ptx::ModGroup::BOOL, 0);
+            plain.operands.pop_back();
+        }
+        int p = Reg(inst.operands[0].reg), q = Reg(inst.operands[1].reg);
+        // compute the plain comparison into t (a temporary register stands for operand 0)
+        std::string pkey = InstKey(plain);
+        auto it = PatternMap().find(pkey + "@" + ai_.name);
+        if (it == PatternMap().end()) it = PatternMap().find(pkey);
+        if (it == PatternMap().end()) return Err(inst, "no SASS pattern for PTX instruction '" + pkey + "'");
+        plain.operands[0].reg = (ptx::RegId)t;
+        RNDN_RETURN_IF_ERROR(Expand(plain, it->second, pkey));
+        std::vector<int> uses{t};
+        std::string g = Guard(inst, &uses);
+        std::string c = "PT";
+        if (has_c) {
+            const Operand &co = inst.operands.back();
+            if (co.kind != OperandKind::REG) return Err(inst, "no SASS pattern for '" + key + "' with an immediate predicate");
+            uses.push_back(Reg(co.reg));
+            c = (co.negated ? "!" : "") + VRef(Reg(co.reg), 2);
+        }
+        Emit(g + "PLOP3.LUT " + VRef(p, 2) + ", PT, " + VRef(t, 2) + ", " + c + ", PT, 0x80, 0x0", {p}, uses, inst);
+        Emit(g + "PLOP3.LUT " + VRef(q, 2) + ", PT, " + VRef(t, 2) + ", " + c + ", PT, 0x8, 0x0", {q}, uses, inst);
+        return Status::Ok();
+    }
+    // mov.pred p, 0/1
+    if (inst.opcode == ptx::Opcode::MOV && inst.type == ptx::Type::PRED && inst.operands.size() == 2 &&
+        inst.operands[1].kind == OperandKind::IMM && inst.operands[0].kind == OperandKind::REG) {
+        std::vector<int> uses;
+        std::string g = Guard(inst, &uses);
+        int p = Reg(inst.operands[0].reg);
+        Emit(g + "PLOP3.LUT " + VRef(p, 2) + ", PT, PT, PT, PT, " + (inst.operands[1].imm.bits ? "0x80" : "0x8") + ", 0x0", {p}, uses, inst);
+        return Status::Ok();
+    }
+    auto it = PatternMap().find(key + "@" + ai_.name);
+    if (it == PatternMap().end()) it = PatternMap().find(key);
     if (it == PatternMap().end()) return Err(inst, "no SASS pattern for PTX instruction '" + key + "'");
     return Expand(inst, it->second, key);
 }
@@ -800,26 +1021,57 @@ Status KernelCompiler::Allocate() {
             r.end = std::max(r.end, i);
         }
     }
-    // loops: a value live anywhere in a loop body lives through the whole loop
+    // Liveness over the machine code's control flow (a guarded definition of a PTX register keeps
+    // the old value, so it does not end the old value's life); each interval is widened to every point where its value
+    // is live, so values carried around a loop's back edge hold their register through the loop and
+    // values local to one iteration do not.
     std::map<int, int> label_at;
     for (int i = 0; i < n; ++i)
         if (code_[i].label_here >= 0) label_at[code_[i].label_here] = i;
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (int i = 0; i < n; ++i) {
-            if (code_[i].target < 0) continue;
+    const size_t V = vregs_.size(), W = (V + 63) / 64;
+    std::vector<std::vector<int>> succ(n);
+    for (int i = 0; i < n; ++i) {
+        bool guarded = !code_[i].text.empty() && code_[i].text[0] == '@';
+        if (code_[i].target >= 0) {
             auto it = label_at.find(code_[i].target);
-            if (it == label_at.end() || it->second > i) continue;
-            int lo = it->second, hi = i;
-            for (VReg &r : vregs_) {
-                if (r.start < 0 || r.end < lo || r.start > hi) continue;
-                int s = std::min(r.start, lo), e = std::max(r.end, hi);
-                if (s != r.start || e != r.end) {
-                    r.start = s;
-                    r.end = e;
-                    changed = true;
-                }
+            if (it != label_at.end()) succ[i].push_back(it->second);
+        }
+        bool falls = !((code_[i].target >= 0 || code_[i].is_exit) && !guarded);
+        if (falls && i + 1 < n) succ[i].push_back(i + 1);
+    }
+    std::vector<uint64_t> live_in((size_t)n * W, 0), out(W), in(W);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = n - 1; i >= 0; --i) {
+            std::fill(out.begin(), out.end(), 0);
+            for (int s : succ[i])
+                for (size_t w = 0; w < W; ++w) out[w] |= live_in[(size_t)s * W + w];
+            in = out;
+            // (a temporary of one expansion is only read under the guard that wrote it)
+            bool guarded = !code_[i].text.empty() && code_[i].text[0] == '@';
+            for (int v : code_[i].defs)
+                if (!guarded || vregs_[v].local) in[v / 64] &= ~(1ull << (v % 64));
+            for (int v : code_[i].uses) in[v / 64] |= 1ull << (v % 64);
+            uint64_t *li = &live_in[(size_t)i * W];
+            if (!std::equal(in.begin(), in.end(), li)) {
+                std::copy(in.begin(), in.end(), li);
+                changed = true;
+            }
+        }
+    }
+    auto widen = [&](int v, int i) {
+        VReg &r = vregs_[v];
+        if (r.start < 0 || i < r.start) r.start = i;
+        r.end = std::max(r.end, i);
+    };
+    for (int i = 0; i < n; ++i) {
+        for (size_t w = 0; w < W; ++w) {
+            uint64_t bits = live_in[(size_t)i * W + w];
+            for (int s : succ[i]) bits |= live_in[(size_t)s * W + w];  // live out
+            while (bits) {
+                int b = __builtin_ctzll(bits);
+                bits &= bits - 1;
+                widen((int)(w * 64 + b), i);
             }
         }
     }
@@ -828,15 +1080,23 @@ Status KernelCompiler::Allocate() {
         if (vregs_[v].start >= 0) order.push_back(v);
     std::sort(order.begin(), order.end(), [&](int a, int b) { return vregs_[a].start < vregs_[b].start; });
     std::vector<int> rfree_at(255, -1), pfree_at(7, -1);  // last instruction index that uses it
+    std::vector<int> powner(7, -1);                       // the predicate that holds it
     for (int v : order) {
         VReg &r = vregs_[v];
         if (r.cls == VClass::PRED) {
-            for (int p = 0; p < 7; ++p)
-                if (pfree_at[p] < r.start) {
+            for (int p = 0; p < 7; ++p) {
+                // a predicate last read by the instruction that defines this one may share its
+                // register (the instruction reads its predicates before it writes; predicate
+                // producers have fixed latency), unless that instruction also writes the old one
+                bool shares = pfree_at[p] == r.start && powner[p] >= 0 &&
+                              std::find(code_[r.start].defs.begin(), code_[r.start].defs.end(), powner[p]) == code_[r.start].defs.end();
+                if (pfree_at[p] < r.start || shares) {
                     r.phys = p;
                     pfree_at[p] = r.end;
+                    powner[p] = v;
                     break;
                 }
+            }
             if (r.phys < 0) return Status::Unsupported(f_.name + ": out of predicate registers (spilling is not implemented)");
         } else {
             int step = r.cls == VClass::R64 ? 2 : 1;
@@ -951,7 +1211,9 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
     // cycle-accurate bookkeeping along the straight-line order; every block start drains
     std::vector<sass::Control> ctl(si.size());
     std::map<int, int64_t> ready, ready_ctl;  // key -> cycle its value can be read
-    std::map<int, int> wpend, rpend;          // key -> scoreboard (write result / read operand)
+    std::map<int, int> wpend;                 // key -> scoreboard (write result)
+    std::multimap<int, int> rpend;            // key -> scoreboards of in-flight reads (a register
+                                              // read by several variable-latency instructions)
     int next_sb = 0;
     int64_t t = 0;
     for (size_t i = 0; i < si.size(); ++i) {
@@ -990,8 +1252,7 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
             if (it != ready.end()) need = std::max(need, it->second);
             auto w = wpend.find(key);
             if (w != wpend.end()) wait_sb(w->second);
-            auto r = rpend.find(key);
-            if (r != rpend.end()) wait_sb(r->second);
+            for (auto r = rpend.find(key); r != rpend.end() && r->first == key; r = rpend.find(key)) wait_sb(r->second);
         }
         if (need > t) {
             if (i == 0) return Status::Internal("scheduler: first instruction cannot wait");
@@ -1030,7 +1291,7 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
             if (!reads.empty() && (s.op == "STG" || s.op == "LDG" || s.defs.empty() || true)) {
                 int sb = take();
                 c.rbar = (uint8_t)sb;
-                for (int key : reads) rpend[key] = sb;
+                for (int key : reads) rpend.emplace(key, sb);
             }
             c.stall = 2;
         } else {
@@ -1093,6 +1354,17 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
         inst->control = ctl[i];
         isa->TrackImplicit(&*inst, &desc);
         auto w = isa->Encode(*inst, i * 16);
+        if (!w.ok()) {
+            // a 32-bit immediate with the sign bit set may sit in a signed field: -0x.. spelling
+            std::string alt = NegativeHexSpelling(line);
+            auto again = alt != line ? isa->Parse(alt, resolve) : inst;
+            if (alt != line && again.ok()) {
+                again->control = ctl[i];
+                isa->TrackImplicit(&*again, &desc);
+                auto w2 = isa->Encode(*again, i * 16);
+                if (w2.ok()) inst = std::move(again), w = std::move(w2), line = alt;
+            }
+        }
         if (!w.ok()) return Status::Unsupported(f_.name + ": cannot encode '" + line + "' for " + ai_.name + ": " + w.status().message());
         k->words.push_back(*w);
         k->text.push_back(i < body ? line : isa->Print(*inst, [](int64_t a) { return Hex(a); }));

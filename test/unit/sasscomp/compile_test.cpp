@@ -19,12 +19,31 @@ const std::vector<std::string> kArchs = {"sm_75", "sm_80", "sm_86", "sm_89", "sm
 
 // file/kernel pairs that must compile on every architecture.
 const char *const kMustCompile[] = {
-    "saxpy/saxpy", "saxpy/daxpy", "saxpy/sscal_offset", "map_int32/map_i32_logic", "map_int32/map_i32_shift",
-    "map_int32/map_i32_mulwide", "map_float/map_f32_fma", "map_double/map_f64_fma", "map_double/map_f64_from_f32",
-    "map_double/map_f32_from_f64", "select_compare/unsigned_vs_signed", "grid_3d/grid_dims", "grid_stride/gs_fill_iota",
-    "vector_memory/ldg_scale", "vector_memory/cache_hints", "int32_divmod/div_s32_pow2", "control_flow/collatz_steps",
-    "control_flow/nested_loops", "guarded_load/gather_guarded", "grid_3d/transpose_2d", "grid_3d/volume_index_3d",
-    "map_float/map_f32_minmax",
+    "bit_ops/bits_u64", "bit_ops/funnel_shift", "bit_ops/funnel_shift_clamp", "bit_ops/rotate_extract",
+    "bit_ops/shifts_signed", "control_flow/collatz_steps", "control_flow/divergent_exit", "control_flow/nested_loops",
+    "control_flow/switch_map", "conversions/f32_to_i32_modes", "conversions/f32_to_u8_i16",
+    "conversions/f64_to_i64_u64", "conversions/i32_to_f32_modes", "conversions/i64_to_f64_f32",
+    "conversions/u32_f32_bits", "double_math/f64_exp_log", "double_math/f64_minmax_abs", "double_math/f64_rcp",
+    "double_math/f64_round_funcs", "double_math/f64_sqrt_div", "float_math/f32_approx", "float_math/f32_exp_log",
+    "float_math/f32_ftz_sat", "float_math/f32_rcp_rsqrt", "float_math/f32_round_funcs", "float_math/f32_sqrt_div",
+    "grid_3d/grid_dims", "grid_3d/transpose_2d", "grid_3d/volume_index_3d", "grid_stride/gs_copy_u8",
+    "grid_stride/gs_fill_iota", "grid_stride/gs_square_i64", "guarded_load/clamp_load", "guarded_load/gather_guarded",
+    "guarded_load/masked_copy", "guarded_load/neighbour_sum", "hash_table/ht_probe", "int32_divmod/div_s32",
+    "int32_divmod/div_s32_pow2", "int32_divmod/div_u32", "int32_divmod/div_u32_const", "int64_divmod/div_s64",
+    "int64_divmod/div_s64_const", "int64_divmod/div_u64", "int64_divmod/div_u64_by_u32", "local_array/local_digits",
+    "map_double/map_f32_from_f64", "map_double/map_f64_arith", "map_double/map_f64_fma", "map_double/map_f64_from_f32",
+    "map_double/map_f64_sqrt", "map_float/map_f32_arith", "map_float/map_f32_fma", "map_float/map_f32_minmax",
+    "map_float/map_f32_neg_abs", "map_int32/map_i32_affine", "map_int32/map_i32_logic", "map_int32/map_i32_mulwide",
+    "map_int32/map_i32_shift", "map_int32/map_u32_mulhi", "map_int64/map_i64_affine", "map_int64/map_i64_logic",
+    "map_int64/map_i64_narrow", "map_int64/map_i64_widen", "min_max_abs/abs_diff_u32", "min_max_abs/clamp_i32",
+    "min_max_abs/minmax_f32", "min_max_abs/minmax_i32", "min_max_abs/minmax_i64", "ptx_inline/bfe_bfi_prmt",
+    "ptx_inline/borrow_sub64", "ptx_inline/carry_add128", "ptx_inline/dp4a_sum", "ptx_inline/mad_hi_wide",
+    "ptx_inline/pred_logic", "ptx_inline/set_testp", "saxpy/daxpy", "saxpy/saxpy", "saxpy/sscal_offset",
+    "select_compare/between_and_or", "select_compare/case_when_i32", "select_compare/count_matches_u64",
+    "select_compare/float_unordered", "select_compare/select_f64", "select_compare/unsigned_vs_signed",
+    "string_match/str_compare", "string_match/str_contains", "string_match/str_equals", "string_match/str_like_prefix",
+    "string_match/str_like_suffix", "vector_memory/cache_hints", "vector_memory/ldg_scale",
+    "vector_memory/volatile_copy",
 };
 
 struct CorpusKernel {
@@ -64,6 +83,7 @@ TEST_P(CompileCorpus, KernelsCompileAndNvidiaToolsAcceptThem) {
     std::set<std::string> ok;
     std::map<std::string, int> reasons;
     std::string tmp = "build/test/sasscomp_" + arch + ".cubin";
+    std::vector<std::pair<std::string, CompiledKernel>> compiled_all;
     for (const CorpusKernel &k : ks) {
         auto compiled = CompileModule(mods[k.file], *a, k.kernel);
         if (!compiled.ok()) {
@@ -72,23 +92,45 @@ TEST_P(CompileCorpus, KernelsCompileAndNvidiaToolsAcceptThem) {
             reasons[q == std::string::npos ? msg.substr(msg.find(": ", msg.find(": ") + 2) + 2).substr(0, 60) : msg.substr(q, msg.find("'", q + 1) - q + 1)]++;
             continue;
         }
-        auto cubin = BuildCubin(*compiled, *a);
-        ASSERT_TRUE(cubin.ok()) << k.kernel << ": " << cubin.status().ToString();
+        ASSERT_TRUE(BuildCubin(*compiled, *a).ok()) << k.kernel;
+        for (CompiledKernel &c : *compiled) compiled_all.push_back({k.file + "/" + k.kernel, std::move(c)});
+        ok.insert(k.file + "/" + k.kernel);
+    }
+    // NVIDIA's tools judge the compiled kernels together: cubins of kernels with distinct names (one
+    // tool run each, instead of one per kernel); a rejected cubin is judged kernel by kernel to name
+    // the culprit.
+    auto judge = [&](const std::vector<std::pair<std::string, CompiledKernel>> &group) -> bool {
+        std::vector<CompiledKernel> kernels;
+        for (const auto &g : group) kernels.push_back(g.second);
+        auto cubin = BuildCubin(kernels, *a);
+        if (!cubin.ok()) return false;
         {
             std::ofstream o(tmp, std::ios::binary);
             o.write(reinterpret_cast<const char *>(cubin->data()), (std::streamsize)cubin->size());
         }
+        bool good = true;
         auto dis = sass::nvtools::Shell(nvdisasm + " " + tmp + " 2>&1");
-        EXPECT_EQ(dis.status, 0) << k.file << "/" << k.kernel << ": nvdisasm rejects the cubin: " << dis.out;
-        EXPECT_NE(dis.out.find(k.kernel), std::string::npos) << dis.out;
+        good &= dis.status == 0;
+        for (const auto &g : group) good &= dis.out.find(".text." + g.second.name + ":") != std::string::npos;
         // cuobjdump -elf still rejects our sm_90 cubins ("Invalid ELF") although they carry the
         // notes and .nv.compat that ptxas writes there: open, see src/sasscomp/README.md.
-        if (!cuobjdump.empty() && arch != "sm_90") {
-            auto obj = sass::nvtools::Shell(cuobjdump + " -elf " + tmp + " 2>&1");
-            EXPECT_EQ(obj.status, 0) << k.file << "/" << k.kernel << ": cuobjdump -elf rejects the cubin: " << obj.out;
-        }
-        ok.insert(k.file + "/" + k.kernel);
+        if (!cuobjdump.empty() && arch != "sm_90") good &= sass::nvtools::Shell(cuobjdump + " -elf " + tmp + " 2>&1").status == 0;
+        if (!good && group.size() == 1) ADD_FAILURE() << group[0].first << ": nvdisasm or cuobjdump -elf rejects the cubin: " << dis.out.substr(0, 2000);
+        return good;
+    };
+    std::vector<std::vector<std::pair<std::string, CompiledKernel>>> groups;
+    for (auto &c : compiled_all) {
+        auto g = std::find_if(groups.begin(), groups.end(), [&](const auto &gr) {
+            return std::none_of(gr.begin(), gr.end(), [&](const auto &x) { return x.second.name == c.second.name; });
+        });
+        if (g == groups.end()) {
+            groups.emplace_back();
+            groups.back().push_back(c);
+        } else g->push_back(c);
     }
+    for (const auto &g : groups)
+        if (!judge(g))
+            for (const auto &one : g) judge({one});
     std::printf("[sasscomp] %s: %zu of %zu corpus kernels compile:", arch.c_str(), ok.size(), ks.size());
     for (const std::string &s : ok) std::printf(" %s", s.c_str());
     std::printf("\n");
@@ -111,7 +153,7 @@ TEST(Sasscomp, UnsupportedInstructionIsNamed) {
     .reg .b32 %r<3>;
     .reg .b64 %rd<2>;
     ld.param.u64 %rd1, [p];
-    popc.b32 %r2, %r1;
+    mul24.lo.s32 %r2, %r1, %r1;
     ret;
 }
 )";
@@ -120,7 +162,7 @@ TEST(Sasscomp, UnsupportedInstructionIsNamed) {
     auto c = CompileModule(*m, sass::Arch::SM_86);
     ASSERT_FALSE(c.ok());
     EXPECT_EQ(c.status().code(), Code::UNSUPPORTED);
-    EXPECT_NE(c.status().message().find("popc.b32"), std::string::npos) << c.status().message();
+    EXPECT_NE(c.status().message().find("mul24.lo.s32"), std::string::npos) << c.status().message();
     EXPECT_NE(c.status().message().find("t.ptx:9"), std::string::npos) << c.status().message();
 }
 

@@ -179,3 +179,277 @@ TEST_P(CompiledCorpus, NarrowStores) {
 
 }  // namespace
 }  // namespace rndn::cpujit::testing
+
+namespace rndn::cpujit::testing {
+namespace {
+
+// Every kernel named in UnsupportedTests() must still fail to compile on every architecture: once it
+// compiles, its test must run (remove it from the list).
+TEST(CompiledCorpusList, KnownUnsupportedStillFail) {
+    for (const auto &[test, kernel] : UnsupportedTests()) {
+        std::string file = kernel.substr(0, kernel.find('/')), name = kernel.substr(kernel.find('/') + 1);
+        for (const char *arch : {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"}) {
+            auto c = sasscomp::testing::CompileCorpusKernel(arch, file, name);
+            EXPECT_FALSE(c.ok()) << kernel << " compiles for " << arch << ": remove " << test << " from UnsupportedTests()";
+            if (!c.ok()) EXPECT_EQ(c.status().message().find("missing corpus file"), std::string::npos) << c.status().ToString();
+        }
+    }
+}
+
+}  // namespace
+}  // namespace rndn::cpujit::testing
+
+namespace rndn::cpujit::testing {
+namespace {
+
+// Division, remainder, reciprocal and square root sequences on edge operands (not from the corpus):
+// u64/s64 quotients and remainders against C++, f32 div/sqrt/rcp bit-exact including denormals,
+// zeros, infinities and NaNs (the f64 path), f64 div/sqrt bit-exact for operands and results in the
+// normal range and for zero/inf/NaN operands.
+const char kDivPtx[] = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry divs(.param .u64 pa, .param .u64 pb, .param .u64 po, .param .u32 n)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<12>;
+    .reg .f32 %f<8>;
+    .reg .b64 %rd<20>;
+    .reg .f64 %fd<8>;
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, %ctaid.x;
+    mov.u32 %r3, %ntid.x;
+    mad.lo.s32 %r4, %r2, %r3, %r1;
+    ld.param.u32 %r5, [n];
+    setp.ge.u32 %p1, %r4, %r5;
+    @%p1 bra DONE;
+    ld.param.u64 %rd1, [pa];
+    ld.param.u64 %rd2, [pb];
+    ld.param.u64 %rd3, [po];
+    mul.wide.u32 %rd4, %r4, 8;
+    add.s64 %rd5, %rd1, %rd4;
+    add.s64 %rd6, %rd2, %rd4;
+    ld.global.u64 %rd7, [%rd5];
+    ld.global.u64 %rd8, [%rd6];
+    div.u64 %rd9, %rd7, %rd8;
+    rem.u64 %rd10, %rd7, %rd8;
+    div.s64 %rd11, %rd7, %rd8;
+    rem.s64 %rd12, %rd7, %rd8;
+    mov.b64 %fd1, %rd7;
+    mov.b64 %fd2, %rd8;
+    div.rn.f64 %fd3, %fd1, %fd2;
+    sqrt.rn.f64 %fd4, %fd1;
+    cvt.u32.u64 %r6, %rd7;
+    cvt.u32.u64 %r7, %rd8;
+    mov.b32 %f1, %r6;
+    mov.b32 %f2, %r7;
+    div.rn.f32 %f3, %f1, %f2;
+    sqrt.rn.f32 %f4, %f1;
+    rcp.rn.f32 %f5, %f2;
+    div.u32 %r8, %r6, %r7;
+    rem.s32 %r9, %r6, %r7;
+    mul.wide.u32 %rd13, %r4, 64;
+    add.s64 %rd14, %rd3, %rd13;
+    st.global.u64 [%rd14], %rd9;
+    st.global.u64 [%rd14+8], %rd10;
+    st.global.u64 [%rd14+16], %rd11;
+    st.global.u64 [%rd14+24], %rd12;
+    st.global.f64 [%rd14+32], %fd3;
+    st.global.f64 [%rd14+40], %fd4;
+    st.global.f32 [%rd14+48], %f3;
+    st.global.f32 [%rd14+52], %f4;
+    st.global.f32 [%rd14+56], %f5;
+    st.global.u32 [%rd14+60], %r8;
+DONE:
+    ret;
+}
+)";
+
+bool SameBitsOrNan(double x, double y) {
+    if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);
+    return std::memcmp(&x, &y, 8) == 0;
+}
+bool SameBitsOrNanF(float x, float y) {
+    if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);
+    return std::memcmp(&x, &y, 4) == 0;
+}
+
+class CompiledDivision : public CorpusTest {};
+RNDN_CJ_INSTANTIATE(CompiledDivision);
+
+TEST_P(CompiledDivision, EdgeOperandsEqualCpp) {
+    auto m = ptx::ParseModule(kDivPtx, "divs.ptx");
+    ASSERT_TRUE(m.ok()) << m.status().ToString();
+    auto a = sass::ParseArch(arch());
+    ASSERT_TRUE(a.ok());
+    auto ks = sasscomp::CompileModule(*m, *a);
+    ASSERT_TRUE(ks.ok()) << ks.status().ToString();
+    auto cubin = sasscomp::BuildCubin(*ks, *a);
+    ASSERT_TRUE(cubin.ok()) << cubin.status().ToString();
+    auto mod = dev().LoadModule(*cubin);
+    ASSERT_TRUE(mod.ok()) << mod.status().ToString();
+    const Kernel *k = (*mod)->Find("divs");
+    ASSERT_NE(k, nullptr);
+
+    // integer operands
+    std::vector<uint64_t> iv = {0, 1, 2, 3, 7, 10, 0xffffffffull, 0x100000000ull, 0x100000001ull, 0x7fffffffffffffffull, 0x8000000000000000ull,
+                                0xffffffffffffffffull, 0xfffffffffffffffeull, 12345678901234567ull, 0x8000000000000001ull, 0xdeadbeefcafef00dull,
+                                (uint64_t)-3, (uint64_t)-1000000007, 1ull << 52, (1ull << 53) + 1};
+    // float operands: f64 bit patterns in the normal range plus zeros, infinities, NaN; the low
+    // word of each also serves as an f32 operand (denormals included)
+    auto d = [](double x) {
+        uint64_t u;
+        std::memcpy(&u, &x, 8);
+        return u;
+    };
+    auto fbits = [](float x) {
+        uint32_t u;
+        std::memcpy(&u, &x, 4);
+        return (uint64_t)u;
+    };
+    std::vector<uint64_t> fv = {d(1.0), d(-3.0), d(0.1), d(7.5e10), d(-2.5e-7), d(1e300), d(3e-300), d(0.0), d(-0.0), d(INFINITY), d(-INFINITY), d(NAN),
+                                d(1.0) | fbits(1.5f), d(2.0) | fbits(1e-40f), d(3.0) | fbits(3e38f), d(5.0) | fbits(1.17549435e-38f), d(9.0) | fbits(-7.25f),
+                                d(0.3) | fbits(1.4e-45f), d(4.0) | fbits(0.1f), d(1.5) | fbits(INFINITY)};
+    std::vector<uint64_t> av, bv;
+    for (uint64_t x : iv)
+        for (uint64_t y : iv) av.push_back(x), bv.push_back(y);
+    for (uint64_t x : fv)
+        for (uint64_t y : fv) av.push_back(x), bv.push_back(y);
+    const size_t n = av.size();
+    uint64_t *da = Buf(av), *db = Buf(bv), *out = Zeros<uint64_t>(n * 8);
+    ASSERT_TRUE(Ok(Launch(k, D1(Blocks((int)n, 128)), D1(128), {Arg::Ptr(da), Arg::Ptr(db), Arg::Ptr(out), Arg::U32((uint32_t)n)})));
+    for (size_t i = 0; i < n; ++i) {
+        uint64_t x = av[i], y = bv[i];
+        const uint64_t *o = out + i * 8;
+        if (i < iv.size() * iv.size()) {
+            if (y == 0) continue;  // unspecified in PTX
+            EXPECT_EQ(o[0], x / y) << x << " / " << y;
+            EXPECT_EQ(o[1], x % y) << x << " % " << y;
+            int64_t sx = (int64_t)x, sy = (int64_t)y;
+            if (!(sx == INT64_MIN && sy == -1)) {
+                EXPECT_EQ((int64_t)o[2], sx / sy) << sx << " / " << sy;
+                EXPECT_EQ((int64_t)o[3], sx % sy) << sx << " % " << sy;
+            }
+            uint32_t x32 = (uint32_t)x, y32 = (uint32_t)y;
+            if (y32 != 0) EXPECT_EQ((uint32_t)(o[7] >> 32), x32 / y32) << x32 << " / " << y32;
+            continue;
+        }
+        double fx, fy, q, s;
+        std::memcpy(&fx, &x, 8);
+        std::memcpy(&fy, &y, 8);
+        std::memcpy(&q, &o[4], 8);
+        std::memcpy(&s, &o[5], 8);
+        double want = fx / fy;
+        bool normal_range = std::fpclassify(want) != FP_SUBNORMAL && (std::isinf(want) == (std::isinf(fx) || fy == 0));
+        if (normal_range) EXPECT_TRUE(SameBitsOrNan(q, want)) << fx << " / " << fy << " = " << q << ", want " << want;
+        EXPECT_TRUE(SameBitsOrNan(s, std::sqrt(fx))) << "sqrt " << fx << " = " << s;
+        float gx, gy, fq, fs, fr;
+        uint32_t x32 = (uint32_t)x, y32 = (uint32_t)y, w0 = (uint32_t)o[6], w1 = (uint32_t)(o[6] >> 32), w2 = (uint32_t)o[7];
+        std::memcpy(&gx, &x32, 4);
+        std::memcpy(&gy, &y32, 4);
+        std::memcpy(&fq, &w0, 4);
+        std::memcpy(&fs, &w1, 4);
+        std::memcpy(&fr, &w2, 4);
+        EXPECT_TRUE(SameBitsOrNanF(fq, gx / gy)) << gx << " / " << gy << " = " << fq << ", want " << gx / gy;
+        EXPECT_TRUE(SameBitsOrNanF(fs, std::sqrt(gx))) << "sqrt " << gx << " = " << fs;
+        EXPECT_TRUE(SameBitsOrNanF(fr, 1.0f / gy)) << "1 / " << gy << " = " << fr;
+    }
+}
+
+}  // namespace
+}  // namespace rndn::cpujit::testing
+
+namespace rndn::cpujit::testing {
+namespace {
+
+// Multi-line patterns under a guard and with a destination that is also a source (computed in a
+// temporary and copied): guarded division keeps the old value where the guard is false, in-place
+// 64-bit multiply, bit reverse and division read their sources before the result replaces them.
+const char kInPlacePtx[] = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry inplace(.param .u64 pa, .param .u64 po, .param .u32 n)
+{
+    .reg .pred %p<4>;
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<20>;
+    mov.u32 %r1, %tid.x;
+    ld.param.u32 %r2, [n];
+    setp.ge.u32 %p1, %r1, %r2;
+    @%p1 bra DONE;
+    ld.param.u64 %rd1, [pa];
+    ld.param.u64 %rd2, [po];
+    mul.wide.u32 %rd3, %r1, 8;
+    add.s64 %rd4, %rd1, %rd3;
+    ld.global.u64 %rd5, [%rd4];
+    ld.global.u64 %rd6, [%rd4+8];
+    cvt.u32.u64 %r3, %rd5;
+    cvt.u32.u64 %r4, %rd6;
+    or.b32 %r4, %r4, 1;
+    and.b32 %r5, %r1, 1;
+    setp.eq.u32 %p2, %r5, 0;
+    mov.u32 %r6, 77;
+    @%p2 div.u32 %r6, %r3, %r4;
+    @!%p2 rem.s32 %r6, %r3, %r4;
+    div.u32 %r3, %r3, %r4;
+    mul.lo.u64 %rd5, %rd5, %rd6;
+    brev.b64 %rd7, %rd6;
+    brev.b64 %rd7, %rd7;
+    or.b64 %rd8, %rd6, 1;
+    div.u64 %rd6, %rd6, %rd8;
+    setp.lt.u32 %p3|%p1, %r3, %r4;
+    selp.u32 %r7, 1, 2, %p1;
+    mul.wide.u32 %rd9, %r1, 48;
+    add.s64 %rd10, %rd2, %rd9;
+    st.global.u32 [%rd10], %r6;
+    st.global.u32 [%rd10+4], %r3;
+    st.global.u64 [%rd10+8], %rd5;
+    st.global.u64 [%rd10+16], %rd7;
+    st.global.u64 [%rd10+24], %rd6;
+    st.global.u32 [%rd10+32], %r7;
+DONE:
+    ret;
+}
+)";
+
+class CompiledInPlace : public CorpusTest {};
+RNDN_CJ_INSTANTIATE(CompiledInPlace);
+
+TEST_P(CompiledInPlace, GuardedAndAliasedPatternsEqualCpp) {
+    auto m = ptx::ParseModule(kInPlacePtx, "inplace.ptx");
+    ASSERT_TRUE(m.ok()) << m.status().ToString();
+    auto a = sass::ParseArch(arch());
+    ASSERT_TRUE(a.ok());
+    auto ks = sasscomp::CompileModule(*m, *a);
+    ASSERT_TRUE(ks.ok()) << ks.status().ToString();
+    auto cubin = sasscomp::BuildCubin(*ks, *a);
+    ASSERT_TRUE(cubin.ok()) << cubin.status().ToString();
+    auto mod = dev().LoadModule(*cubin);
+    ASSERT_TRUE(mod.ok()) << mod.status().ToString();
+    const Kernel *k = (*mod)->Find("inplace");
+    ASSERT_NE(k, nullptr);
+    const int n = 64;
+    auto in = RandBits<uint64_t>(n + 1);
+    uint64_t *din = Buf(in);
+    uint32_t *out = Zeros<uint32_t>(n * 12);
+    ASSERT_TRUE(Ok(Launch(k, D1(1), D1(n), {Arg::Ptr(din), Arg::Ptr(out), Arg::U32(n)})));
+    for (int i = 0; i < n; ++i) {
+        uint64_t x = in[i], y = in[i + 1];
+        uint32_t a32 = (uint32_t)x, b32 = (uint32_t)y | 1;
+        uint32_t r6 = (i % 2 == 0) ? a32 / b32 : (uint32_t)((int32_t)a32 % (int32_t)b32);
+        const uint32_t *o = out + i * 12;
+        uint64_t o8, o16, o24;
+        std::memcpy(&o8, o + 2, 8);
+        std::memcpy(&o16, o + 4, 8);
+        std::memcpy(&o24, o + 6, 8);
+        EXPECT_EQ(o[0], r6) << i;
+        EXPECT_EQ(o[1], a32 / b32) << i;
+        EXPECT_EQ(o8, x * y) << i;
+        EXPECT_EQ(o16, y) << i;
+        EXPECT_EQ(o24, y / (y | 1)) << i;
+        EXPECT_EQ(o[8], a32 / b32 < b32 ? 2u : 1u) << i;
+    }
+}
+
+}  // namespace
+}  // namespace rndn::cpujit::testing

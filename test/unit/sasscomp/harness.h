@@ -70,8 +70,49 @@ inline Expected<std::shared_ptr<const Module>> LoadCompiled(Device &dev, const s
     return m;
 }
 
+// Tests of the cpu device's corpus suites (test/unit/cpujit/corpus_*_test.cpp, compiled against
+// this harness by corpus_*_exec_test.cpp) that launch a kernel rndn::sasscomp cannot compile yet,
+// with that kernel: those tests are skipped, and exec_test.cpp's KnownUnsupportedStillFail requires
+// that the named kernel still fails to compile on every architecture (so the list only shrinks).
+inline const std::map<std::string, std::string> &UnsupportedTests() {
+    static const std::map<std::string, std::string> m = {
+        {"MapTest.BitOps", "bit_ops/bits_u32"},
+        {"MiscTest.DeviceFunctions", "device_func/call_poly"},
+        {"MiscTest.ModuleVariables", "const_global_vars/const_lookup"},
+        {"MiscTest.DoubleMath", "double_math/f64_pow_int"},
+        {"MiscTest.LocalArrays", "local_array/local_sort8"},
+        {"MiscTest.VectorMemory", "vector_memory/vec4_add_f32"},
+        {"MiscTest.InlinePtx", "ptx_inline/atom_scoped"},
+        {"SyncTest.WarpReduce", "warp_reduce/warp_sum_down"},
+        {"SyncTest.WarpVote", "warp_vote/vote_ballot"},
+        {"SyncTest.WarpMatch", "warp_match/match_any_i32"},
+        {"SyncTest.BlockReduce", "block_reduce/block_sum_i32"},
+        {"SyncTest.BlockScan", "block_scan/scan_inclusive_i32"},
+        {"SyncTest.BitonicSort", "bitonic_sort/bitonic_sort_u32"},
+        {"SyncTest.StreamCompact", "stream_compact/compact_positive"},
+        {"SyncTest.SyncVariants", "sync_variants/block_vote_counts"},
+        {"SyncTest.DynamicShared", "dynamic_shared/dyn_reverse_block"},
+        {"SyncTest.Atomics", "atomic_float/atomic_add_f32"},
+        {"SyncTest.HistogramAndHash", "histogram/hist_global"},
+        {"SyncTest.Grids", "grid_3d/tiled_transpose_32"},
+        {"SyncTest.GridStridePrefetchesFarOutsideTheBufferNeverFault", "grid_stride/gs_sum_atomic"},
+        {"SyncTest.SpecialRegs", "special_regs/sreg_ids"},
+    };
+    return m;
+}
+
 class CorpusTest : public ::testing::TestWithParam<std::tuple<std::string, unsigned>> {
 protected:
+    void SetUp() override {
+        const auto *ti = ::testing::UnitTest::GetInstance()->current_test_info();
+        std::string suite = ti->test_suite_name(), name = ti->name();
+        suite = suite.substr(suite.find('/') + 1);
+        name = name.substr(0, name.find('/'));
+        auto it = UnsupportedTests().find(suite + "." + name);
+        if (it != UnsupportedTests().end())
+            GTEST_SKIP() << "launches " << it->second << ", which rndn::sasscomp cannot compile yet (listed in sasscomp/harness.h)";
+    }
+
     Device &dev() { return DeviceFor(std::get<1>(GetParam())); }
     std::string arch() const { return std::get<0>(GetParam()); }
 

@@ -50,12 +50,12 @@ TEST(RndnAsm, UnsupportedInstructionFailsNamingIt) {
     {
         std::ofstream o(ptx);
         o << ".version 9.0\n.target sm_86\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
-             "  .reg .b32 %r<3>;\n  brev.b32 %r2, %r1;\n  ret;\n}\n";
+             "  .reg .b32 %r<3>;\n  mul24.lo.s32 %r2, %r1, %r1;\n  ret;\n}\n";
     }
     auto r = Shell("bin/rndn-asm " + ptx + " --arch sm_86 -o build/test/rndn_asm_bad.cubin 2>&1");
     std::remove(ptx.c_str());
     EXPECT_EQ(r.status, 1);
-    EXPECT_NE(r.out.find("brev.b32"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("mul24.lo.s32"), std::string::npos) << r.out;
 }
 
 TEST(RndnAsm, SassListingsStillAssemble) {
