@@ -357,13 +357,53 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
     const bool distinct = a->aggdistinct != NIL;
     if (distinct && FuncName(a->aggfnoid) != "count") return Unsup(node, "aggregate with DISTINCT other than count");
     if (a->aggorder != NIL) return Unsup(node, "ordered aggregate");
-    if (a->aggfilter != nullptr) return Unsup(node, "aggregate with FILTER");
     if (a->aggkind != AGGKIND_NORMAL || a->aggsplit != AGGSPLIT_SIMPLE) return Unsup(node, "non-simple aggregate");
     const std::string name = FuncName(a->aggfnoid);
     Col out;
     out.type = a->aggtype;
-    if (a->aggstar) {
-        if (name != "count") return Unsup(node, name + "(*)");
+    if (a->aggstar && name != "count") return Unsup(node, name + "(*)");
+    if (!a->aggstar && list_length(a->args) != 1) return Unsup(node, "aggregate with several arguments");
+    Ctx ctx;
+    ctx.node = node;
+    ctx.outer = std::shared_ptr<Rel>(&in, [](Rel *) {});
+    ctx.len_var = in.len_var;
+    Col x;
+    if (a->aggfilter != nullptr) {
+        // FILTER (WHERE f): PostgreSQL evaluates f on every row and the argument only on the
+        // rows where f is true (a division in the argument never sees the others).  The
+        // argument is computed over those rows and put back at their positions in a vector of
+        // NULLs, which every aggregate here skips (count(*) counts a marker put there).
+        RNDN_ASSIGN_OR_RETURN(Col f, X(a->aggfilter, ctx));
+        if (f.type != BOOLOID) return Unsup(node, "non-boolean aggregate FILTER");
+        RNDN_ASSIGN_OR_RETURN(f, Materialize(f, in.len_var));
+        RNDN_ASSIGN_OR_RETURN(Op lv, in.len_var());
+        RNDN_ASSIGN_OR_RETURN(Op n, LenOf(lv));
+        const Op mask = f.var;
+        const Op rows = Emit(B::WHERE, {mask});
+        Col xc;
+        if (a->aggstar) {
+            xc.type = BOOLOID;
+            xc.var = b_.Bool(true);
+        } else {
+            LenFn flen = [this, mask, lv]() -> Expected<Op> { return Emit(B::COMPRESS, {mask, lv}); };
+            Ctx fctx = ctx;
+            fctx.outer = Take(ctx.outer, mask, true, flen);
+            fctx.len_var = flen;
+            RNDN_ASSIGN_OR_RETURN(xc, X(((TargetEntry *)linitial(a->args))->expr, fctx));
+            RNDN_ASSIGN_OR_RETURN(xc, Materialize(xc, flen));
+        }
+        Col proto = xc;
+        if (proto.type == NUMERICOID && proto.scale < 0) proto.scale = 0;  // per-element scales: index_a keeps each
+        RNDN_ASSIGN_OR_RETURN(Op nl, NullLiteral(proto, node));
+        x = xc;
+        x.scalar = false;
+        x.var = Emit(B::INDEX_A, {Emit(B::VECTOR, {n, nl}), rows, xc.var});
+        if (a->aggstar) {  // count(*) FILTER: the markers that are not NULL
+            out.var = group_vals ? Emit(B::RAZE, {Emit(B::EACH, {Fn(B::COUNT), Emit(B::EACH_RIGHT, {Fn(B::INDEX), x.var, *group_vals})})})
+                                 : Emit(B::COUNT, {x.var});
+            return out;
+        }
+    } else if (a->aggstar) {
         if (group_vals) {
             out.var = Emit(B::RAZE, {Emit(B::EACH, {Fn(B::LEN), *group_vals})});
         } else {
@@ -371,14 +411,10 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
             out.var = Emit(B::LEN, {lv});
         }
         return out;
+    } else {
+        RNDN_ASSIGN_OR_RETURN(x, X(((TargetEntry *)linitial(a->args))->expr, ctx));
+        RNDN_ASSIGN_OR_RETURN(x, Materialize(x, in.len_var));
     }
-    if (list_length(a->args) != 1) return Unsup(node, "aggregate with several arguments");
-    Ctx ctx;
-    ctx.node = node;
-    ctx.outer = std::shared_ptr<Rel>(&in, [](Rel *) {});
-    ctx.len_var = in.len_var;
-    RNDN_ASSIGN_OR_RETURN(Col x, X(((TargetEntry *)linitial(a->args))->expr, ctx));
-    RNDN_ASSIGN_OR_RETURN(x, Materialize(x, in.len_var));
     const Oid at = x.type;
     B builtin = B::COUNT_;
     std::optional<hir::Type> cast;
@@ -415,6 +451,10 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
         if (!IsIntType(at) && at != NUMERICOID && at != FLOAT4OID && at != FLOAT8OID && at != DATEOID &&
             at != TIMESTAMPOID && at != TIMESTAMPTZOID && !IsTextType(at))
             return Unsup(node, name + "(" + TypeName(at) + ")");
+    } else if (name == "bool_and" || name == "every" || name == "bool_or") {
+        // NULLs skipped; no value left gives NULL (below: the plain and the grouped case)
+        if (at != BOOLOID) return Unsup(node, name + "(" + TypeName(at) + ")");
+        builtin = name == "bool_or" ? B::ANY : B::ALL;
     } else {
         return Unsup(node, "aggregate " + name);
     }
@@ -426,6 +466,12 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
     if (group_vals) {
         Op parts = Emit(B::EACH_RIGHT, {Fn(B::INDEX), xv, *group_vals});
         out.var = Emit(B::RAZE, {Emit(B::EACH, {Fn(builtin), parts})});
+        if (builtin == B::ANY || builtin == B::ALL) {
+            // @any/@all of a group without a value are false/true; SQL wants NULL
+            Op cnt = Emit(B::RAZE, {Emit(B::EACH, {Fn(B::COUNT), parts})});
+            Op none = Emit(B::WHERE, {Emit(B::EQ, {cnt, b_.I64(0)})});
+            out.var = Emit(B::INDEX_A, {out.var, none, b_.Null(hir::TypeKind::BOOL)});
+        }
         return out;
     }
     Op v = Emit(builtin, {xv});

@@ -107,6 +107,23 @@ INSERT INTO tz VALUES (1, '2013-07-14 10:15:30.25+04'), (2, '2013-03-31 01:30:00
 CREATE MATERIALIZED VIEW mv_unpopulated AS SELECT k, g FROM big WITH NO DATA;
 CREATE MATERIALIZED VIEW mv_populated AS SELECT k, g, s FROM big WHERE k < 50;
 
+-- issue 18: FILTER, bool_and/bool_or, INTERSECT/EXCEPT over a small table with NULLs and ties
+CREATE TABLE an (id int, g int, i2 smallint, i8 bigint, n numeric(10,2), f float8, t text, d date, b bool);
+INSERT INTO an VALUES
+  (1, 1, 1, 10, 1.50, 0.5, 'a', '2000-01-01', true),
+  (2, 1, 2, 20, 2.25, -1.5, 'b', '2001-02-03', false),
+  (3, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+  (4, 2, 4, 40, -3.00, 2.0, 'a', '1999-12-31', true),
+  (5, 2, 4, 40, -3.00, 2.0, 'a', '1999-12-31', true),
+  (6, 3, 0, 0, 0.00, 0, '', '2024-02-29', NULL),
+  (7, NULL, 7, 9000000000, 99999999.99, 1e300, 'zz', '1970-01-01', false),
+  (8, 3, -8, -80, -0.01, -0.0, 'b', '2000-01-01', NULL),
+  (9, 4, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+CREATE TABLE an2 (id int, g int, i2 smallint, i8 bigint, n numeric(10,2), f float8, t text, d date, b bool);
+INSERT INTO an2 SELECT * FROM an WHERE id IN (1, 3, 4, 4, 7);
+INSERT INTO an2 SELECT * FROM an WHERE id IN (4, 9);
+INSERT INTO an2 VALUES (10, 5, 5, 50, 5.00, 5.5, 'e', '2005-05-05', true);
+
 ANALYZE;
 
 -- query: scan_all_types
@@ -651,3 +668,45 @@ SELECT id, extract(hour FROM t) FROM tz ORDER BY id;
 -- query: tz_date_trunc
 -- fallback: date_trunc on timestamptz depends on the session TimeZone (not translated yet)
 SELECT id, date_trunc('day', t) FROM tz ORDER BY id;
+-- query: filter_count_star_plain
+SELECT count(*) FILTER (WHERE b), count(*) FILTER (WHERE NOT b), count(*) FILTER (WHERE id > 100), count(*) FROM an;
+-- query: filter_every_type_plain
+SELECT sum(i2) FILTER (WHERE g = 1), sum(i8) FILTER (WHERE b), sum(n) FILTER (WHERE b), sum(f) FILTER (WHERE id < 3),
+       avg(i2) FILTER (WHERE b), avg(n) FILTER (WHERE g > 1), avg(f) FILTER (WHERE g = 2),
+       min(t) FILTER (WHERE id > 1), max(t) FILTER (WHERE g < 3), min(d) FILTER (WHERE b), max(d) FILTER (WHERE NOT b),
+       count(n) FILTER (WHERE id > 2), count(DISTINCT t) FILTER (WHERE id > 1)
+FROM an;
+-- query: filter_nothing_passes
+SELECT sum(i2) FILTER (WHERE false), avg(n) FILTER (WHERE id < 0), min(t) FILTER (WHERE id < 0), max(d) FILTER (WHERE id < 0),
+       count(*) FILTER (WHERE id < 0), count(DISTINCT n) FILTER (WHERE id < 0), bool_and(b) FILTER (WHERE id < 0) FROM an;
+-- query: filter_grouped
+SELECT g, count(*) FILTER (WHERE b), count(*) FILTER (WHERE b IS NULL), sum(n) FILTER (WHERE n > 0), avg(i8) FILTER (WHERE i2 <> 4),
+       min(t) FILTER (WHERE t <> 'a'), max(f) FILTER (WHERE f < 1), count(DISTINCT d) FILTER (WHERE id <> 5), sum(n), count(*)
+FROM an GROUP BY g ORDER BY g;
+-- query: filter_division_guarded
+SELECT g, sum(100 / i2::int) FILTER (WHERE i2 <> 0), avg(n / i2::int) FILTER (WHERE i2 <> 0) FROM an GROUP BY g ORDER BY g;
+-- query: filter_division_guarded_plain
+SELECT sum(100 / i2::int) FILTER (WHERE i2 <> 0), count(*) FILTER (WHERE 10 / NULLIF(i2::int, 0) > 1) FROM an;
+-- query: filter_division_error
+SELECT sum(100 / i2::int) FILTER (WHERE i2 IS NOT NULL) FROM an;
+-- query: filter_empty_table
+SELECT count(*) FILTER (WHERE k > 0), sum(x) FILTER (WHERE k > 0), min(s) FILTER (WHERE s <> '') FROM empty;
+-- query: filter_empty_table_grouped
+SELECT k, count(*) FILTER (WHERE x > 0), sum(x) FILTER (WHERE k > 0) FROM empty GROUP BY k;
+-- query: filter_having
+SELECT g, sum(i8) FILTER (WHERE b) FROM an GROUP BY g HAVING count(*) FILTER (WHERE b) > 0 ORDER BY g;
+-- query: filter_big_grouped
+SELECT g, count(*) FILTER (WHERE x > 5), sum(x) FILTER (WHERE k % 3 = 0), avg(y) FILTER (WHERE s = 'row1'),
+       count(DISTINCT s) FILTER (WHERE k < 50000) FROM big GROUP BY g ORDER BY g;
+-- query: filter_numeric_division_arg
+SELECT g, sum(n / 3) FILTER (WHERE n > 0), max(n / 7) FILTER (WHERE n <> 0) FROM an GROUP BY g ORDER BY g;
+-- query: bool_and_or_plain
+SELECT bool_and(b), bool_or(b), every(b), bool_and(b) FILTER (WHERE id < 2), bool_or(b) FILTER (WHERE id = 2) FROM an;
+-- query: bool_and_or_grouped
+SELECT g, bool_and(b), bool_or(b), every(b), bool_and(i2 > 0), bool_or(t = 'a') FROM an GROUP BY g ORDER BY g;
+-- query: bool_and_or_all_null
+SELECT bool_and(b), bool_or(b) FROM an WHERE id IN (3, 6, 9);
+-- query: bool_and_or_empty
+SELECT bool_and(k > 0), bool_or(k > 0), every(s = 'x') FROM empty;
+-- query: bool_and_or_having
+SELECT g FROM an GROUP BY g HAVING bool_or(b) ORDER BY g;

@@ -203,8 +203,15 @@ class Gen:
             return f"{self.col(a, 'text')} {op} '{self.pick(['alpha', 'm', '', 'über', 'w1'])}'"
         return f"{self.col(a, 'date')} {op} DATE '{self.pick(['1995-01-01', '2000-02-29', '1970-01-01'])}'"
 
-    def agg(self, a):
-        kind = self.pick(["count", "count", "sumi", "sumn", "avgn", "minmax", "minmaxf", "minmaxt", "countd", "misc"])
+    def agg(self, a, filtered=True):
+        kind = self.pick(["count", "count", "sumi", "sumn", "avgn", "minmax", "minmaxf", "minmaxt", "countd", "misc",
+                          "filter", "bool"])
+        if kind == "filter":  # issue 18: FILTER (WHERE ...) on any of the others
+            if not filtered:
+                return "count(*)"
+            return f"{self.agg(a, False)} FILTER (WHERE {self.pred(a)})"
+        if kind == "bool":
+            return f"{self.pick(['bool_and', 'bool_or', 'every'])}({self.pick([self.col(a, 'bool'), self.pred(a)])})"
         if kind == "misc":
             return self.pick([f"max(a.c)", f"min({self.col(a, 'date')} - 1)", f"sum(a.s)", f"avg(a.s)", f"sum(a.b8)",
                               f"max(extract(year FROM {self.col(a, 'date')}))", f"count(DISTINCT a.d)",

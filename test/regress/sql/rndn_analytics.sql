@@ -1,0 +1,30 @@
+-- issue 18, the SQL analysts write: aggregate FILTER, bool_and/bool_or/every, INTERSECT/EXCEPT
+-- run as Custom Scan (rndn); each result is shown with rndn on and then with rndn off.
+CREATE TABLE ra (id int, g int, n numeric(10,2), t text, b bool);
+INSERT INTO ra VALUES (1, 1, 1.50, 'a', true), (2, 1, 2.25, 'b', false), (3, 1, NULL, NULL, NULL),
+  (4, 2, -3.00, 'a', true), (5, 2, -3.00, 'a', true), (6, 3, 0.00, '', NULL), (7, NULL, 9.99, 'z', false);
+ANALYZE ra;
+SET rndn.regression_mode = on;
+SET rndn.force = on;
+
+-- aggregate FILTER (WHERE ...): the argument is computed only on the rows that pass
+EXPLAIN (COSTS OFF)
+SELECT g, count(*) FILTER (WHERE b), sum(n) FILTER (WHERE n > 0), min(t) FILTER (WHERE t <> 'a'),
+       count(DISTINCT t) FILTER (WHERE id > 1) FROM ra GROUP BY g ORDER BY g;
+SELECT g, count(*) FILTER (WHERE b), sum(n) FILTER (WHERE n > 0), min(t) FILTER (WHERE t <> 'a'),
+       count(DISTINCT t) FILTER (WHERE id > 1) FROM ra GROUP BY g ORDER BY g;
+SELECT sum(10 / g) FILTER (WHERE g <> 0), avg(n) FILTER (WHERE false) FROM ra;
+SET rndn.enabled = off;
+SELECT g, count(*) FILTER (WHERE b), sum(n) FILTER (WHERE n > 0), min(t) FILTER (WHERE t <> 'a'),
+       count(DISTINCT t) FILTER (WHERE id > 1) FROM ra GROUP BY g ORDER BY g;
+SELECT sum(10 / g) FILTER (WHERE g <> 0), avg(n) FILTER (WHERE false) FROM ra;
+RESET rndn.enabled;
+
+-- bool_and / bool_or / every: NULLs skipped, a group without a value gives NULL
+EXPLAIN (COSTS OFF) SELECT g, bool_and(b), bool_or(b), every(n > 0) FROM ra GROUP BY g ORDER BY g;
+SELECT g, bool_and(b), bool_or(b), every(n > 0) FROM ra GROUP BY g ORDER BY g;
+SELECT bool_and(b), bool_or(b) FROM ra WHERE id IN (3, 6);
+SET rndn.enabled = off;
+SELECT g, bool_and(b), bool_or(b), every(n > 0) FROM ra GROUP BY g ORDER BY g;
+SELECT bool_and(b), bool_or(b) FROM ra WHERE id IN (3, 6);
+RESET rndn.enabled;
