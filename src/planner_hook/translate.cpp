@@ -774,6 +774,78 @@ Expected<Translator::RelP> Translator::UniqueNode(Plan *plan, int ncols, AttrNum
     return Take(in, idx, false, ConstLen(idx));
 }
 
+// INTERSECT / EXCEPT [ALL] (nodeSetOp.c): the input (an Append of both sides, maybe sorted) has
+// a flag column, 0 for rows of the left query and 1 for the right one.  Rows are grouped on the
+// other columns with NULLs equal (as @group does); a group with l left and r right rows gives
+// INTERSECT: 1 if l > 0 and r > 0, INTERSECT ALL: min(l, r), EXCEPT: 1 if l > 0 and r = 0,
+// EXCEPT ALL: max(l - r, 0) copies of its first row, groups in order of first appearance (the
+// sorted strategy's order; the hashed one has no order).  PostgreSQL prints the group's first
+// row of its own input order: where values that compare equal can print differently (float -0
+// and 0, numerics of per-value scale) the node stays with PostgreSQL.
+Expected<Translator::RelP> Translator::SetOpNode(SetOp *op, RelP in) {
+    Plan *plan = &op->plan;
+    if (!in->extras.empty() || !in->deferred.empty()) return Unsup(plan, "correlated set operation input");
+    const AttrNumber fc = op->flagColIdx;
+    if (fc < 1 || fc > (int)in->cols.size()) return Unsup(plan, "set operation without a flag column");
+    std::vector<Op> keys;
+    for (int i = 0; i < op->numCols; ++i) {
+        const AttrNumber k = op->dupColIdx[i];
+        if (k < 1 || k > (int)in->cols.size()) return Unsup(plan, "column out of range");
+        RNDN_ASSIGN_OR_RETURN(Col c, in->cols[k - 1]->Get());
+        if (c.type == FLOAT4OID || c.type == FLOAT8OID)
+            return Unsup(plan, "float column in INTERSECT/EXCEPT (which of -0 and 0 PostgreSQL prints is its input order's)");
+        if (c.type == NUMERICOID && c.scale < 0)
+            return Unsup(plan, "numeric of per-value scale in INTERSECT/EXCEPT");
+        if (!HirType(c.type, c.type == NUMERICOID ? c.scale : 0)) return Unsup(plan, "set operation column of type " + TypeName(c.type));
+        RNDN_ASSIGN_OR_RETURN(c, Materialize(c, in->len_var));
+        keys.push_back(c.var);
+    }
+    RNDN_ASSIGN_OR_RETURN(Col flag, in->cols[fc - 1]->Get());
+    RNDN_ASSIGN_OR_RETURN(flag, Materialize(flag, in->len_var));
+    if (flag.type != INT4OID) return Unsup(plan, "set operation flag of type " + TypeName(flag.type));
+    if (keys.empty()) {  // no columns (SELECT FROM a INTERSECT SELECT FROM b): one group of all rows
+        RNDN_ASSIGN_OR_RETURN(Op lv, in->len_var());
+        RNDN_ASSIGN_OR_RETURN(Op n, LenOf(lv));
+        keys.push_back(Emit(B::VECTOR, {n, b_.I64(0)}));
+    }
+    Op g = Emit(B::GROUP, {KeyList(keys)});
+    Op reps0 = Emit(B::KEYS, {g});
+    Op vals0 = Emit(B::VALUES, {g});
+    Op perm = Emit(B::ORDER, {reps0, b_.Bool(true)});
+    Op reps = Emit(B::INDEX, {reps0, perm});
+    Op right = Emit(B::NEQ, {flag.var, b_.I32(0)});
+    Op total = Emit(B::INDEX, {Emit(B::RAZE, {Emit(B::EACH, {Fn(B::LEN), vals0})}), perm});
+    Op nr = EmitCast(Emit(B::RAZE, {Emit(B::EACH, {Fn(B::SUM), Emit(B::EACH_RIGHT, {Fn(B::INDEX), right, vals0})})}),
+                     hir::Type(hir::TypeKind::I64));
+    nr = Emit(B::INDEX, {nr, perm});
+    Op nl = Emit(B::MINUS, {total, nr});
+    Op idx;
+    switch (op->cmd) {
+        case SETOPCMD_INTERSECT:
+            idx = Emit(B::COMPRESS, {Emit(B::AND, {Emit(B::GT, {nl, b_.I64(0)}), Emit(B::GT, {nr, b_.I64(0)})}), reps});
+            break;
+        case SETOPCMD_EXCEPT:
+            idx = Emit(B::COMPRESS, {Emit(B::AND, {Emit(B::GT, {nl, b_.I64(0)}), Emit(B::EQ, {nr, b_.I64(0)})}), reps});
+            break;
+        case SETOPCMD_INTERSECT_ALL:
+        case SETOPCMD_EXCEPT_ALL: {
+            Op cnt;
+            if (op->cmd == SETOPCMD_INTERSECT_ALL) {  // min(l, r)
+                Op less = Emit(B::LT, {nr, nl});
+                cnt = Emit(B::INDEX_A, {nl, Emit(B::WHERE, {less}), Emit(B::COMPRESS, {less, nr})});
+            } else {  // max(l - r, 0)
+                Op d = Emit(B::MINUS, {nl, nr});
+                cnt = Emit(B::INDEX_A, {d, Emit(B::WHERE, {Emit(B::LT, {d, b_.I64(0)})}), b_.I64(0)});
+            }
+            // each group's first row, its count of times
+            idx = Emit(B::RAZE, {Emit(B::EACH_ITEM, {Fn(B::VECTOR), Emit(B::TOLIST, {cnt}), Emit(B::TOLIST, {reps})})});
+            break;
+        }
+        default: return Unsup(plan, "set operation " + std::to_string((int)op->cmd));
+    }
+    return Take(in, idx, false, ConstLen(idx));
+}
+
 Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses, RelP pre_inner,
                                                 std::vector<std::pair<Expr *, int>> param_keys) {
     Plan *plan = &join->plan;
@@ -1260,6 +1332,11 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
             RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
             RNDN_ASSIGN_OR_RETURN(RelP uq, UniqueNode(plan, u->numCols, u->uniqColIdx, child));
             return ProjectOver(plan, uq, nullptr);
+        }
+        case T_SetOp: {
+            RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
+            RNDN_ASSIGN_OR_RETURN(RelP r, SetOpNode((SetOp *)plan, child));
+            return ProjectOver(plan, r, nullptr);
         }
         case T_HashJoin: return JoinNode((Join *)plan, ((HashJoin *)plan)->hashclauses);
         case T_MergeJoin: return JoinNode((Join *)plan, ((MergeJoin *)plan)->mergeclauses);

@@ -292,6 +292,7 @@ private:
     Expected<RelP> SortNode(Plan *plan, int nkeys, AttrNumber *cols, Oid *ops, Oid *colls, bool *nulls_first, RelP in);
     Expected<RelP> LimitNode(Limit *limit, RelP in);
     Expected<RelP> UniqueNode(Plan *plan, int ncols, AttrNumber *cols, RelP in);
+    Expected<RelP> SetOpNode(SetOp *op, RelP in);
     Expected<RelP> JoinNode(Join *join, List *eq_clauses, RelP pre_inner = nullptr,
                             std::vector<std::pair<Expr *, int>> param_keys = {});
 

@@ -710,3 +710,34 @@ SELECT bool_and(b), bool_or(b) FROM an WHERE id IN (3, 6, 9);
 SELECT bool_and(k > 0), bool_or(k > 0), every(s = 'x') FROM empty;
 -- query: bool_and_or_having
 SELECT g FROM an GROUP BY g HAVING bool_or(b) ORDER BY g;
+-- query: setop_intersect
+SELECT g, i2, t FROM an INTERSECT SELECT g, i2, t FROM an2;
+-- query: setop_intersect_all
+SELECT g, i8, n, d FROM an INTERSECT ALL SELECT g, i8, n, d FROM an2;
+-- query: setop_except
+SELECT g, t, b FROM an EXCEPT SELECT g, t, b FROM an2;
+-- query: setop_except_all
+SELECT i2, n FROM an2 EXCEPT ALL SELECT i2, n FROM an WHERE id <> 5;
+-- query: setop_except_all_dups
+SELECT t FROM an2 EXCEPT ALL SELECT t FROM an WHERE id IN (1, 4);
+-- query: setop_nulls_equal
+SELECT g, i2 FROM an WHERE i2 IS NULL INTERSECT SELECT g, i2 FROM an2;
+-- query: setop_ordered
+SELECT t, d FROM an INTERSECT SELECT t, d FROM an2 ORDER BY 1, 2;
+-- query: setop_sorted_strategy
+SET enable_hashagg = off;
+SELECT g, t FROM an EXCEPT ALL SELECT g, t FROM an2 WHERE id > 3 ORDER BY 1 NULLS FIRST, 2;
+SELECT g, t FROM an INTERSECT SELECT g, t FROM an2;
+-- query: setop_empty_sides
+SELECT k, s FROM empty INTERSECT SELECT id, t FROM an;
+-- query: setop_except_empty
+SELECT g, t FROM an EXCEPT SELECT k, s FROM empty;
+-- query: setop_chain
+SELECT g FROM an INTERSECT SELECT g FROM an2 EXCEPT SELECT k FROM sq1 UNION SELECT k + 40 FROM sq1 WHERE k < 3;
+-- query: setop_limit_count
+SELECT count(*) FROM (SELECT s FROM big INTERSECT ALL SELECT s FROM big WHERE k % 5 = 0) q;
+-- query: setop_big
+SELECT g, s FROM big EXCEPT SELECT g, s FROM big WHERE k % 3 = 0 ORDER BY 1, 2;
+-- query: setop_float_key
+-- fallback: float column in INTERSECT/EXCEPT (PostgreSQL prints -0 or 0 by its input order)
+SELECT f FROM an INTERSECT SELECT f FROM an2;

@@ -268,6 +268,14 @@ class Gen:
                              f"NOT EXISTS (SELECT 1 FROM rb WHERE rb.k = a.k)"])
             sel = [self.scalar("a")[0] for _ in range(self.rng.randint(1, 3))]
             q = f"SELECT {', '.join(sel)} FROM ra a WHERE {sub}"
+        elif shape < 0.76:  # issue 18: INTERSECT / EXCEPT [ALL] over the columns ra and rb share
+            cols = list(dict.fromkeys(self.pick(["k", "g", "n", "d", "t", "bo"]) for _ in range(self.rng.randint(1, 3))))
+            op = self.pick(["INTERSECT", "EXCEPT"]) + self.pick(["", " ALL"])
+            left, right = self.pick([("ra", "rb"), ("rb", "ra"), ("ra", "ra")])
+            lw = f" WHERE {self.pred('a').replace('a.', '')}" if left == "ra" and self.rng.random() < 0.5 else ""
+            rw = f" WHERE {self.pred('a').replace('a.', '')}" if right == "ra" and self.rng.random() < 0.5 else ""
+            q = f"SELECT {', '.join(cols)} FROM {left}{lw} {op} SELECT {', '.join(cols)} FROM {right}{rw}"
+            sel = cols
         else:  # projection
             sel = [self.scalar(self.pick(aliases))[0] for _ in range(self.rng.randint(1, 4))]
             q = f"SELECT {', '.join(sel)} FROM {frm}{where}"

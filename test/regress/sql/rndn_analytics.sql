@@ -28,3 +28,24 @@ SET rndn.enabled = off;
 SELECT g, bool_and(b), bool_or(b), every(n > 0) FROM ra GROUP BY g ORDER BY g;
 SELECT bool_and(b), bool_or(b) FROM ra WHERE id IN (3, 6);
 RESET rndn.enabled;
+
+-- INTERSECT / EXCEPT [ALL]: NULLs are equal, ALL keeps min(l, r) / max(l - r, 0) copies
+CREATE TABLE rb (id int, g int, n numeric(10,2), t text, b bool);
+INSERT INTO rb SELECT * FROM ra WHERE id IN (1, 3, 4, 4, 6);
+INSERT INTO rb VALUES (8, 5, 5.00, 'e', true);
+ANALYZE rb;
+EXPLAIN (COSTS OFF) SELECT g, n, t FROM ra INTERSECT ALL SELECT g, n, t FROM rb ORDER BY 1, 2, 3;
+SELECT g, n, t FROM ra INTERSECT ALL SELECT g, n, t FROM rb ORDER BY 1, 2, 3;
+SELECT g, n, t FROM rb EXCEPT ALL SELECT g, n, t FROM ra WHERE id <> 5 ORDER BY 1, 2, 3;
+SELECT t, b FROM ra INTERSECT SELECT t, b FROM rb ORDER BY 1, 2;
+SELECT t FROM ra EXCEPT SELECT t FROM rb ORDER BY 1;
+SET rndn.enabled = off;
+SELECT g, n, t FROM ra INTERSECT ALL SELECT g, n, t FROM rb ORDER BY 1, 2, 3;
+SELECT g, n, t FROM rb EXCEPT ALL SELECT g, n, t FROM ra WHERE id <> 5 ORDER BY 1, 2, 3;
+SELECT t, b FROM ra INTERSECT SELECT t, b FROM rb ORDER BY 1, 2;
+SELECT t FROM ra EXCEPT SELECT t FROM rb ORDER BY 1;
+RESET rndn.enabled;
+-- a float column stays with PostgreSQL (-0 and 0 are one group; which prints is its input order's)
+SET rndn.explain_fallback = on;
+EXPLAIN (COSTS OFF) SELECT n::float8 FROM ra INTERSECT SELECT n::float8 FROM rb;
+RESET rndn.explain_fallback;
