@@ -92,6 +92,16 @@ Expected<Translator::RelP> Translator::FilterAndProject(Plan *plan, Ctx ctx, Lis
                 });
             ctx.aggs = filtered;
         }
+        if (ctx.groupings) {
+            auto filtered = std::make_shared<std::map<const GroupingFunc *, LazyPtr>>();
+            for (const auto &[gf, c] : *ctx.groupings)
+                (*filtered)[gf] = std::make_shared<LazyCol>([this, c, mask]() -> Expected<Col> {
+                    RNDN_ASSIGN_OR_RETURN(Col x, c->Get());
+                    if (!x.scalar) x.var = Emit(B::COMPRESS, {mask, x.var});
+                    return x;
+                });
+            ctx.groupings = filtered;
+        }
         if (ctx.inner) ctx.inner = Take(ctx.inner, mask, true, new_len);
         if (ctx.scan_col) {
             auto base = ctx.scan_col;
@@ -489,6 +499,16 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
     return out;
 }
 
+bool CollectGroupingFuncs(Node *n, void *ctx) {
+    if (n == nullptr) return false;
+    if (IsA(n, GroupingFunc)) {
+        ((std::vector<GroupingFunc *> *)ctx)->push_back((GroupingFunc *)n);
+        return false;
+    }
+    if (IsA(n, Aggref)) return false;
+    return expression_tree_walker(n, (bool (*)(void))(void *)CollectGroupingFuncs, ctx);
+}
+
 bool CollectAggrefs(Node *n, void *ctx) {
     if (n == nullptr) return false;
     if (IsA(n, Aggref)) {
@@ -529,7 +549,10 @@ Expected<Translator::RelP> Translator::AggNode(Agg *agg, RelP in, const std::vec
     if (!extra_keys.empty() && agg->numCols != 0) return Unsup(plan, "correlated grouped aggregate");
     if (!in->deferred.empty()) return Unsup(plan, "aggregate over a correlated condition");
     if (agg->aggsplit != AGGSPLIT_SIMPLE) return Unsup(plan, "partial aggregation");
-    if (agg->groupingSets != NIL || agg->aggstrategy == AGG_MIXED) return Unsup(plan, "grouping sets");
+    if (agg->groupingSets != NIL || agg->aggstrategy == AGG_MIXED) {
+        if (!extra_keys.empty()) return Unsup(plan, "correlated grouping sets");
+        return GroupingSetsNode(agg, in);
+    }
     std::vector<Aggref *> aggrefs;
     CollectAggrefs((Node *)plan->targetlist, &aggrefs);
     CollectAggrefs((Node *)plan->qual, &aggrefs);
@@ -588,6 +611,155 @@ Expected<Translator::RelP> Translator::AggNode(Agg *agg, RelP in, const std::vec
     wrapped->len_var = out->len_var;
     for (auto &c : out->cols) wrapped->cols.push_back(std::make_shared<LazyCol>([c, aggs]() { return c->Get(); }));
     wrapped->extras = out->extras;
+    return wrapped;
+}
+
+// GROUPING SETS / ROLLUP / CUBE (nodeAgg.c): the Agg node and the Agg nodes of its chain each
+// hold grouping sets; a set of length L of a node groups on the first L of that node's columns
+// (a hashed chain node has one set of all its columns).  Every set is aggregated on its own,
+// the grouped columns it does not group on read as NULL, GROUPING(c...) is the bit mask of the
+// arguments not grouped (first argument highest), and the set () gives one row even for no
+// input.  The sets' rows are concatenated; a single sorted rollup (no chain) emits each group
+// when its last input row is read, finer sets before coarser ones at the same row: that order
+// is reproduced (the planner may use it for ORDER BY), other strategies have no order.
+Expected<Translator::RelP> Translator::GroupingSetsNode(Agg *agg, RelP in) {
+    Plan *plan = &agg->plan;
+    std::vector<std::vector<AttrNumber>> sets;
+    std::vector<Agg *> nodes = {agg};
+    ListCell *lc;
+    foreach (lc, agg->chain) nodes.push_back((Agg *)lfirst(lc));
+    for (Agg *n : nodes) {
+        if (n->groupingSets == NIL) return Unsup(plan, "grouping-set chain node without sets");
+        ListCell *sc;
+        foreach (sc, n->groupingSets) {
+            const int len = list_length((List *)lfirst(sc));
+            if (len > n->numCols) return Unsup(plan, "grouping set longer than its node's columns");
+            sets.emplace_back(n->grpColIdx, n->grpColIdx + len);
+        }
+    }
+    const bool ordered = agg->aggstrategy == AGG_SORTED && agg->chain == NIL;
+    std::set<AttrNumber> all_grouped;
+    for (const auto &s : sets)
+        for (AttrNumber k : s) {
+            if (k < 1 || k > (int)in->cols.size()) return Unsup(plan, "grouping column out of range");
+            all_grouped.insert(k);
+        }
+    std::vector<Aggref *> aggrefs;
+    CollectAggrefs((Node *)plan->targetlist, &aggrefs);
+    CollectAggrefs((Node *)plan->qual, &aggrefs);
+    std::vector<GroupingFunc *> gfuncs;
+    CollectGroupingFuncs((Node *)plan->targetlist, &gfuncs);
+    CollectGroupingFuncs((Node *)plan->qual, &gfuncs);
+    // Per set: the columns of `in` (grouped or NULL), the aggregates, the GROUPING() values,
+    // and the ordering keys (last input row, set number).
+    std::map<AttrNumber, std::vector<Op>> col_parts;
+    std::map<AttrNumber, Col> col_proto;
+    std::vector<std::vector<Op>> agg_parts(aggrefs.size()), gf_parts(gfuncs.size());
+    std::vector<Col> agg_proto(aggrefs.size());
+    std::vector<Op> last_parts, set_parts, len_parts;
+    for (AttrNumber k : all_grouped) {
+        RNDN_ASSIGN_OR_RETURN(Col c, in->cols[k - 1]->Get());
+        RNDN_ASSIGN_OR_RETURN(c, Materialize(c, in->len_var));
+        if (c.type == NUMERICOID && c.scale < 0) return Unsup(plan, "grouping-set key of per-value numeric scale");
+        col_proto[k] = c;
+    }
+    RNDN_ASSIGN_OR_RETURN(Op lv_in, in->len_var());
+    RNDN_ASSIGN_OR_RETURN(Op n_in, LenOf(lv_in));
+    for (size_t si = 0; si < sets.size(); ++si) {
+        const auto &set = sets[si];
+        const std::set<AttrNumber> grouped(set.begin(), set.end());
+        Op len;  // a vector of the set's row count
+        Op reps, vals, perm;
+        if (set.empty()) {
+            len = Emit(B::VECTOR, {b_.I64(1), b_.Bool(false)});
+            if (ordered) last_parts.push_back(Emit(B::VECTOR, {b_.I64(1), n_in}));
+        } else {
+            std::vector<Op> keys;
+            for (AttrNumber k : set) keys.push_back(col_proto[k].var);
+            Op g = Emit(B::GROUP, {KeyList(keys)});
+            Op reps0 = Emit(B::KEYS, {g});
+            vals = Emit(B::VALUES, {g});
+            perm = Emit(B::ORDER, {reps0, b_.Bool(true)});
+            reps = Emit(B::INDEX, {reps0, perm});
+            len = reps;
+            if (ordered) last_parts.push_back(Emit(B::INDEX, {Emit(B::RAZE, {Emit(B::EACH, {Fn(B::MAX), vals})}), perm}));
+        }
+        RNDN_ASSIGN_OR_RETURN(Op n_set, LenOf(len));
+        len_parts.push_back(Emit(B::VECTOR, {n_set, b_.Bool(false)}));
+        if (ordered) set_parts.push_back(Emit(B::VECTOR, {n_set, b_.I64((int64_t)si)}));
+        for (AttrNumber k : all_grouped) {
+            const Col &c = col_proto[k];
+            if (grouped.count(k)) {
+                col_parts[k].push_back(Emit(B::INDEX, {c.var, reps}));
+            } else {
+                RNDN_ASSIGN_OR_RETURN(Op nl, NullLiteral(c, plan));
+                col_parts[k].push_back(Emit(B::VECTOR, {n_set, nl}));
+            }
+        }
+        for (size_t ai = 0; ai < aggrefs.size(); ++ai) {
+            RNDN_ASSIGN_OR_RETURN(Col c, AggCol(aggrefs[ai], *in, set.empty() ? nullptr : &vals, plan));
+            if (set.empty()) {
+                RNDN_ASSIGN_OR_RETURN(c, Materialize(c, ConstLen(len)));
+            } else {
+                c.var = Emit(B::INDEX, {c.var, perm});
+            }
+            if (si > 0 && (c.type != agg_proto[ai].type || c.scale != agg_proto[ai].scale))
+                return Unsup(plan, "aggregate of different types across grouping sets");
+            agg_proto[ai] = c;
+            agg_parts[ai].push_back(c.var);
+        }
+        for (size_t gi = 0; gi < gfuncs.size(); ++gi) {
+            int32 mask = 0;
+            ListCell *cc;
+            foreach (cc, gfuncs[gi]->cols) {
+                mask <<= 1;
+                if (!grouped.count((AttrNumber)lfirst_int(cc))) mask |= 1;
+            }
+            gf_parts[gi].push_back(Emit(B::VECTOR, {n_set, b_.I32(mask)}));
+        }
+    }
+    auto cat = [this](const std::vector<Op> &parts) { return parts.size() == 1 ? parts[0] : Emit(B::RAZE, {Emit(B::LIST, parts)}); };
+    std::optional<Op> order;
+    if (ordered) order = Emit(B::ORDER, {Emit(B::LIST, {cat(last_parts), cat(set_parts)}), b_.Bools({true, true})});
+    auto placed = [this, order](Op v) { return order ? Emit(B::INDEX, {v, *order}) : v; };
+    auto rel = std::make_shared<Rel>();
+    for (int k = 1; k <= (int)in->cols.size(); ++k) {
+        if (!all_grouped.count(k)) {
+            rel->cols.push_back(std::make_shared<LazyCol>([this, plan]() -> Expected<Col> {
+                return Unsup(plan, "column outside the grouping sets");
+            }));
+            continue;
+        }
+        Col c = col_proto[k];
+        c.var = placed(cat(col_parts[k]));
+        rel->cols.push_back(std::make_shared<LazyCol>([c]() -> Expected<Col> { return c; }));
+    }
+    auto aggs = std::make_shared<std::map<const Aggref *, LazyPtr>>();
+    for (size_t ai = 0; ai < aggrefs.size(); ++ai) {
+        Col c = agg_proto[ai];
+        c.scalar = false;
+        c.var = placed(cat(agg_parts[ai]));
+        (*aggs)[aggrefs[ai]] = std::make_shared<LazyCol>([c]() -> Expected<Col> { return c; });
+    }
+    auto groupings = std::make_shared<std::map<const GroupingFunc *, LazyPtr>>();
+    for (size_t gi = 0; gi < gfuncs.size(); ++gi) {
+        Col c;
+        c.type = INT4OID;
+        c.var = placed(cat(gf_parts[gi]));
+        (*groupings)[gfuncs[gi]] = std::make_shared<LazyCol>([c]() -> Expected<Col> { return c; });
+    }
+    Op rows = placed(cat(len_parts));  // one element per output row
+    rel->len_var = ConstLen(rows);
+    Ctx ctx;
+    ctx.node = plan;
+    ctx.outer = rel;
+    ctx.aggs = aggs;
+    ctx.groupings = groupings;
+    ctx.len_var = rel->len_var;
+    RNDN_ASSIGN_OR_RETURN(RelP out, FilterAndProject(plan, ctx, plan->qual));
+    auto wrapped = std::make_shared<Rel>();
+    wrapped->len_var = out->len_var;
+    for (auto &c : out->cols) wrapped->cols.push_back(std::make_shared<LazyCol>([c, aggs, groupings]() { return c->Get(); }));
     return wrapped;
 }
 

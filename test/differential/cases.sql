@@ -741,3 +741,25 @@ SELECT g, s FROM big EXCEPT SELECT g, s FROM big WHERE k % 3 = 0 ORDER BY 1, 2;
 -- query: setop_float_key
 -- fallback: float column in INTERSECT/EXCEPT (PostgreSQL prints -0 or 0 by its input order)
 SELECT f FROM an INTERSECT SELECT f FROM an2;
+-- query: gsets_rollup
+SELECT g, t, count(*), sum(n), avg(i8), min(d), GROUPING(g, t) FROM an GROUP BY ROLLUP (g, t);
+-- query: gsets_rollup_ordered
+SELECT g, t, count(*), sum(n), GROUPING(g), GROUPING(t, g) FROM an GROUP BY ROLLUP (g, t) ORDER BY g, t, 6;
+-- query: gsets_rollup_sorted_strategy
+SET enable_hashagg = off;
+SELECT g, t, count(*), sum(i2), max(t) FROM an GROUP BY ROLLUP (g, t) ORDER BY g, t;
+SELECT g, d, count(*), bool_or(b) FROM an GROUP BY ROLLUP (g, d);
+-- query: gsets_cube
+SELECT g, b, count(*), sum(f), GROUPING(g, b) FROM an GROUP BY CUBE (g, b);
+-- query: gsets_grouping_sets
+SELECT g, t, d, count(*), sum(i8) FILTER (WHERE b) FROM an GROUP BY GROUPING SETS ((g), (t, d), ());
+-- query: gsets_having
+SELECT g, t, count(*) FROM an GROUP BY ROLLUP (g, t) HAVING count(*) > 1 OR GROUPING(t) = 1;
+-- query: gsets_empty_input
+SELECT k, s, count(*), sum(x), min(s), GROUPING(k, s) FROM empty GROUP BY ROLLUP (k, s);
+-- query: gsets_empty_input_no_total
+SELECT k, count(*), sum(x) FROM empty GROUP BY GROUPING SETS ((k), (s));
+-- query: gsets_big
+SELECT g, s, count(*), sum(x), avg(x) FROM big GROUP BY CUBE (g, s) ORDER BY 1, 2, 3;
+-- query: gsets_expression_keys
+SELECT g % 2, extract(year FROM d), count(*) FROM an GROUP BY ROLLUP (g % 2, extract(year FROM d));

@@ -254,7 +254,11 @@ class Gen:
             aggs = [self.agg(self.pick(aliases)) for _ in range(self.rng.randint(1, 3))]
             sel = keys + aggs
             having = f" HAVING count(*) > {self.rng.randint(0, 3)}" if self.rng.random() < 0.2 else ""
-            q = f"SELECT {', '.join(sel)} FROM {frm}{where} GROUP BY {', '.join(keys)}{having}"
+            grouping = ', '.join(keys)
+            if self.rng.random() < 0.2:  # issue 18: ROLLUP / CUBE / GROUPING SETS with GROUPING()
+                grouping = self.pick([f"ROLLUP ({grouping})", f"CUBE ({grouping})", f"GROUPING SETS (({grouping}), ())"])
+                sel = sel + [f"GROUPING({', '.join(keys)})"]
+            q = f"SELECT {', '.join(sel)} FROM {frm}{where} GROUP BY {grouping}{having}"
         elif shape < 0.5:  # aggregation without GROUP BY
             q = f"SELECT {', '.join(self.agg(self.pick(aliases)) for _ in range(self.rng.randint(1, 3)))} FROM {frm}{where}"
         elif shape < 0.6:  # DISTINCT

@@ -49,3 +49,19 @@ RESET rndn.enabled;
 SET rndn.explain_fallback = on;
 EXPLAIN (COSTS OFF) SELECT n::float8 FROM ra INTERSECT SELECT n::float8 FROM rb;
 RESET rndn.explain_fallback;
+
+-- GROUPING SETS / ROLLUP / CUBE with GROUPING(): a sorted rollup's own order (no Sort above)
+SET enable_hashagg = off;
+EXPLAIN (COSTS OFF) SELECT g, t, count(*), sum(n), GROUPING(g, t) FROM ra GROUP BY ROLLUP (g, t) ORDER BY g, t;
+SELECT g, t, count(*), sum(n), GROUPING(g, t) FROM ra GROUP BY ROLLUP (g, t) ORDER BY g, t;
+SET rndn.enabled = off;
+SELECT g, t, count(*), sum(n), GROUPING(g, t) FROM ra GROUP BY ROLLUP (g, t) ORDER BY g, t;
+RESET rndn.enabled;
+RESET enable_hashagg;
+EXPLAIN (COSTS OFF) SELECT g, b, count(*), GROUPING(g, b) FROM ra GROUP BY CUBE (g, b);
+SELECT g, b, count(*), bool_and(b), GROUPING(g, b) FROM ra GROUP BY CUBE (g, b) ORDER BY 5, 1, 2;
+SELECT count(*), sum(n), GROUPING(g) FROM ra WHERE id < 0 GROUP BY GROUPING SETS ((g), ());
+SET rndn.enabled = off;
+SELECT g, b, count(*), bool_and(b), GROUPING(g, b) FROM ra GROUP BY CUBE (g, b) ORDER BY 5, 1, 2;
+SELECT count(*), sum(n), GROUPING(g) FROM ra WHERE id < 0 GROUP BY GROUPING SETS ((g), ());
+RESET rndn.enabled;
