@@ -240,6 +240,13 @@ TEST(Lists, EachRazeTolist) {
     EXPECT_EQ(E("@index(l, 1:i64)", "l:? = @list((1,2):i32, (3):i32);"), "3");
     EXPECT_EQ(E("@match((1,2):i32, (1,2):i32)"), "1");
     EXPECT_EQ(E("@each(@unique, l)", "l:? = @list((1,1,2):i32, (3,3):i32);"), "(0,2),(0)");
+    // an empty cell (an empty @raze is i64) adds no element and no type: grouping sets raze the
+    // groups of an empty input with the total row
+    const std::string none = "c:? = (\"a\",\"b\"):str; m:? = (0,0):bool; k:? = @compress(m, c); g:? = @group(k); "
+                             "v:? = @values(g); p:? = @each_right(@index, k, v); s:? = @each(@min, p); e:? = @raze(s); ";
+    EXPECT_EQ(E("@raze(l)", none + "l:? = @list(e, (\"x\",\"y\"):str);"), "x,y");
+    EXPECT_EQ(E("@raze(l)", none + "l:? = @list((\"x\"):str, e);"), "x");
+    EXPECT_EQ(E("@len(q)", none + "l:? = @list(e, e); q:? = @raze(l);"), "0");
 }
 
 TEST(Strings, LikeSubstring) {
