@@ -763,6 +763,144 @@ Expected<Translator::RelP> Translator::GroupingSetsNode(Agg *agg, RelP in) {
     return wrapped;
 }
 
+namespace {
+bool CollectWindowFuncs(Node *n, void *ctx) {
+    if (n == nullptr) return false;
+    if (IsA(n, WindowFunc)) {
+        ((std::vector<WindowFunc *> *)ctx)->push_back((WindowFunc *)n);
+        return false;
+    }
+    return expression_tree_walker(n, (bool (*)(void))(void *)CollectWindowFuncs, ctx);
+}
+}  // namespace
+
+// WindowAgg (nodeWindowAgg.c) over its input sorted by the partition and ORDER BY keys:
+// row_number, rank, dense_rank, and the plain aggregates over a whole partition (no ORDER BY:
+// every row is a peer of every other, so the default frame is the partition).  The rows stay in
+// input order.  Partitions and peer groups are contiguous runs of that order: a row's position
+// in its @group cell is its position in the run.
+Expected<Translator::RelP> Translator::WindowAggNode(WindowAgg *wa, RelP in) {
+    Plan *plan = &wa->plan;
+    if (!in->extras.empty() || !in->deferred.empty()) return Unsup(plan, "window over a correlated input");
+    if (wa->runCondition != NIL || plan->qual != NIL) return Unsup(plan, "window run condition");
+    const int opts = wa->frameOptions;
+    // The plain aggregates run over the whole partition: a frame from UNBOUNDED PRECEDING to
+    // UNBOUNDED FOLLOWING, or to the current row and its peers without ORDER BY (all peers).
+    const bool whole_partition = (opts & FRAMEOPTION_START_UNBOUNDED_PRECEDING) && !(opts & FRAMEOPTION_EXCLUSION) &&
+                                 ((opts & FRAMEOPTION_END_UNBOUNDED_FOLLOWING) ||
+                                  ((opts & FRAMEOPTION_END_CURRENT_ROW) && !(opts & FRAMEOPTION_ROWS) && wa->ordNumCols == 0));
+    std::vector<WindowFunc *> wfs;
+    CollectWindowFuncs((Node *)plan->targetlist, &wfs);
+    CollectWindowFuncs((Node *)plan->qual, &wfs);
+    RNDN_ASSIGN_OR_RETURN(Op lv, in->len_var());
+    RNDN_ASSIGN_OR_RETURN(Op n, LenOf(lv));
+    auto keys_of = [&](int nk, AttrNumber *idx, std::vector<Op> &out) -> Status {
+        for (int i = 0; i < nk; ++i) {
+            if (idx[i] < 1 || idx[i] > (int)in->cols.size()) return Unsup(plan, "window column out of range");
+            RNDN_ASSIGN_OR_RETURN(Col c, in->cols[idx[i] - 1]->Get());
+            if (!c.scalar) out.push_back(c.var);
+        }
+        return Status::Ok();
+    };
+    std::vector<Op> part_keys, peer_keys;
+    RNDN_RETURN_IF_ERROR(keys_of(wa->partNumCols, wa->partColIdx, part_keys));
+    peer_keys = part_keys;
+    RNDN_RETURN_IF_ERROR(keys_of(wa->ordNumCols, wa->ordColIdx, peer_keys));
+    const Op zeros = Emit(B::VECTOR, {n, b_.I64(0)});
+    // Runs of equal keys: per run its index list (@values of @group, each ascending), per row
+    // its run's number and its position in the run.
+    struct Runs {
+        Op vals, row_run, row_pos, first;  // first: per run its first row
+    };
+    auto runs_of = [&](const std::vector<Op> &keys) -> Runs {
+        Runs r;
+        Op g = Emit(B::GROUP, {keys.empty() ? zeros : KeyList(keys)});
+        r.vals = Emit(B::VALUES, {g});
+        Op pos = Emit(B::RAZE, {r.vals});
+        Op lens = Emit(B::RAZE, {Emit(B::EACH, {Fn(B::LEN), r.vals})});
+        Op ids = Emit(B::RANGE, {Emit(B::LEN, {lens})});
+        Op lens_l = Emit(B::TOLIST, {lens});
+        r.row_run = Emit(B::INDEX_A, {zeros, pos, Emit(B::RAZE, {Emit(B::EACH_ITEM, {Fn(B::VECTOR), lens_l, Emit(B::TOLIST, {ids})})})});
+        r.row_pos = Emit(B::INDEX_A, {zeros, pos, Emit(B::RAZE, {Emit(B::EACH, {Fn(B::RANGE), lens_l})})});
+        r.first = Emit(B::RAZE, {Emit(B::EACH, {Fn(B::MIN), r.vals})});
+        return r;
+    };
+    std::optional<Runs> part, peer;
+    auto get_part = [&]() -> const Runs & {
+        if (!part) part = runs_of(part_keys);
+        return *part;
+    };
+    auto get_peer = [&]() -> const Runs & {
+        if (!peer) peer = runs_of(peer_keys);
+        return *peer;
+    };
+    auto funcs = std::make_shared<std::map<const WindowFunc *, LazyPtr>>();
+    for (WindowFunc *wf : wfs) {
+        if (wf->winref != wa->winref) return Unsup(plan, "window function of another window");
+        const std::string name = FuncName(wf->winfnoid);
+        Col out;
+        out.type = wf->wintype;
+        if (!wf->winagg) {
+            if (wf->aggfilter != nullptr) return Unsup(plan, "window function with FILTER");
+            if (name == "row_number") {
+                out.var = Emit(B::PLUS, {get_part().row_pos, b_.I64(1)});
+            } else if (name == "rank" || name == "dense_rank") {
+                const Runs &pr = get_part();
+                const Runs &pe = get_peer();
+                Op peer_first = Emit(B::INDEX, {pe.first, pe.row_run});  // per row, its peer run's first row
+                if (name == "rank") {
+                    Op part_first = Emit(B::INDEX, {pr.first, pr.row_run});
+                    out.var = Emit(B::PLUS, {Emit(B::MINUS, {peer_first, part_first}), b_.I64(1)});
+                } else {
+                    // the peer runs in row order, numbered within their partition
+                    Op firsts = Emit(B::INDEX, {pe.first, Emit(B::ORDER, {pe.first, b_.Bool(true)})});
+                    Op firsts_part = Emit(B::INDEX, {pr.row_run, firsts});
+                    Op g2 = Emit(B::GROUP, {firsts_part});
+                    Op vals2 = Emit(B::VALUES, {g2});
+                    Op pos2 = Emit(B::RAZE, {vals2});
+                    Op lens2 = Emit(B::TOLIST, {Emit(B::RAZE, {Emit(B::EACH, {Fn(B::LEN), vals2})})});
+                    Op zeros2 = Emit(B::VECTOR, {Emit(B::LEN, {firsts}), b_.I64(0)});
+                    Op dense = Emit(B::INDEX_A, {zeros2, pos2, Emit(B::RAZE, {Emit(B::EACH, {Fn(B::RANGE), lens2})})});
+                    Op at = Emit(B::INDEX_OF, {peer_first, firsts});
+                    out.var = Emit(B::PLUS, {Emit(B::INDEX, {dense, at}), b_.I64(1)});
+                }
+            } else {
+                return Unsup(plan, "window function " + name);
+            }
+        } else {
+            if (!whole_partition) return Unsup(plan, "window aggregate over a running frame");
+            Aggref *a = makeNode(Aggref);
+            a->aggfnoid = wf->winfnoid;
+            a->aggtype = wf->wintype;
+            a->aggcollid = wf->wincollid;
+            a->inputcollid = wf->inputcollid;
+            a->aggstar = wf->winstar;
+            a->aggfilter = wf->aggfilter;
+            a->aggkind = AGGKIND_NORMAL;
+            a->aggsplit = AGGSPLIT_SIMPLE;
+            ListCell *ac;
+            int k = 1;
+            foreach (ac, wf->args) a->args = lappend(a->args, makeTargetEntry((Expr *)lfirst(ac), (AttrNumber)k++, nullptr, false));
+            const Runs &pr = get_part();
+            RNDN_ASSIGN_OR_RETURN(Col c, AggCol(a, *in, &pr.vals, plan));
+            out = c;
+            out.scalar = false;
+            out.var = Emit(B::INDEX, {c.var, pr.row_run});
+        }
+        (*funcs)[wf] = std::make_shared<LazyCol>([out]() -> Expected<Col> { return out; });
+    }
+    Ctx ctx;
+    ctx.node = plan;
+    ctx.outer = in;
+    ctx.len_var = in->len_var;
+    ctx.winfuncs = funcs;
+    RNDN_ASSIGN_OR_RETURN(RelP out, FilterAndProject(plan, ctx, plan->qual));
+    auto wrapped = std::make_shared<Rel>();
+    wrapped->len_var = out->len_var;
+    for (auto &c : out->cols) wrapped->cols.push_back(std::make_shared<LazyCol>([c, funcs]() { return c->Get(); }));
+    return wrapped;
+}
+
 Expected<Translator::RelP> Translator::SortNode(Plan *plan, int nkeys, AttrNumber *cols, Oid *ops, Oid *colls,
                                                 bool *nulls_first, RelP in) {
     std::vector<Op> keys;
@@ -868,6 +1006,11 @@ bool PlanUsesNondeterministic(Plan *plan) {
         case T_Group: if (AnyNondeterministic(((Group *)plan)->grpCollations, ((Group *)plan)->numCols)) return true; break;
         case T_Unique: if (AnyNondeterministic(((Unique *)plan)->uniqCollations, ((Unique *)plan)->numCols)) return true; break;
         case T_SetOp: if (AnyNondeterministic(((SetOp *)plan)->dupCollations, ((SetOp *)plan)->numCols)) return true; break;
+        case T_WindowAgg: {
+            const WindowAgg *w = (const WindowAgg *)plan;
+            if (AnyNondeterministic(w->partCollations, w->partNumCols) || AnyNondeterministic(w->ordCollations, w->ordNumCols)) return true;
+            break;
+        }
         case T_HashJoin:
             if (NondeterministicExprWalker((Node *)((HashJoin *)plan)->hashclauses, nullptr)) return true;
             break;
@@ -1504,6 +1647,10 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
             RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
             RNDN_ASSIGN_OR_RETURN(RelP uq, UniqueNode(plan, u->numCols, u->uniqColIdx, child));
             return ProjectOver(plan, uq, nullptr);
+        }
+        case T_WindowAgg: {
+            RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
+            return WindowAggNode((WindowAgg *)plan, child);
         }
         case T_SetOp: {
             RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));

@@ -231,6 +231,7 @@ private:
         std::function<Expected<Col>(AttrNumber)> scan_col;
         std::shared_ptr<const std::map<const Aggref *, LazyPtr>> aggs;
         std::shared_ptr<const std::map<const GroupingFunc *, LazyPtr>> groupings;  // GROUPING(...) of grouping sets
+        std::shared_ptr<const std::map<const WindowFunc *, LazyPtr>> winfuncs;     // a WindowAgg's functions
         LenFn len_var;
         List *index_tlist = nullptr;  // Index Only Scan: INDEX_VAR k -> index_tlist[k-1]
     };
@@ -295,6 +296,7 @@ private:
     Expected<RelP> UniqueNode(Plan *plan, int ncols, AttrNumber *cols, RelP in);
     Expected<RelP> SetOpNode(SetOp *op, RelP in);
     Expected<RelP> GroupingSetsNode(Agg *agg, RelP in);
+    Expected<RelP> WindowAggNode(WindowAgg *wa, RelP in);
     Expected<RelP> JoinNode(Join *join, List *eq_clauses, RelP pre_inner = nullptr,
                             std::vector<std::pair<Expr *, int>> param_keys = {});
 

@@ -763,3 +763,29 @@ SELECT k, count(*), sum(x) FROM empty GROUP BY GROUPING SETS ((k), (s));
 SELECT g, s, count(*), sum(x), avg(x) FROM big GROUP BY CUBE (g, s) ORDER BY 1, 2, 3;
 -- query: gsets_expression_keys
 SELECT g % 2, extract(year FROM d), count(*) FROM an GROUP BY ROLLUP (g % 2, extract(year FROM d));
+-- query: window_ranking
+SELECT id, g, t, row_number() OVER (PARTITION BY g ORDER BY t, id), rank() OVER (PARTITION BY g ORDER BY t),
+       dense_rank() OVER (PARTITION BY g ORDER BY t) FROM an ORDER BY id;
+-- query: window_ranking_no_partition
+SELECT id, n, row_number() OVER (ORDER BY n DESC, id), rank() OVER (ORDER BY n DESC), dense_rank() OVER (ORDER BY n DESC)
+FROM an ORDER BY id;
+-- query: window_ranking_ties_types
+SELECT id, rank() OVER (ORDER BY d), dense_rank() OVER (PARTITION BY b ORDER BY i8), rank() OVER (PARTITION BY t ORDER BY i2 DESC)
+FROM an ORDER BY id;
+-- query: window_partition_aggregates
+SELECT id, g, sum(n) OVER (PARTITION BY g), count(*) OVER (PARTITION BY g), count(t) OVER (PARTITION BY g),
+       min(t) OVER (PARTITION BY g), max(d) OVER (PARTITION BY g), avg(i8) OVER (PARTITION BY g) FROM an ORDER BY id;
+-- query: window_whole_table_aggregates
+SELECT id, sum(i2) OVER (), count(*) OVER (), avg(n) OVER (), bool_and(b) OVER () FROM an ORDER BY id;
+-- query: window_unbounded_frame
+SELECT id, sum(n) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM an ORDER BY id;
+-- query: window_empty
+SELECT k, row_number() OVER (ORDER BY k), rank() OVER (PARTITION BY s ORDER BY k), sum(x) OVER (PARTITION BY s) FROM empty;
+-- query: window_big
+SELECT g, s, rank() OVER (PARTITION BY g ORDER BY s), dense_rank() OVER (PARTITION BY g ORDER BY s), count(*) OVER (PARTITION BY g, s)
+FROM big WHERE k % 97 = 0 ORDER BY g, s, 3;
+-- query: window_two_windows
+SELECT id, row_number() OVER (ORDER BY id DESC), dense_rank() OVER (PARTITION BY b ORDER BY g) FROM an ORDER BY id;
+-- query: window_running_sum
+-- fallback: window aggregate over a running frame
+SELECT id, sum(n) OVER (ORDER BY id) FROM an ORDER BY id;

@@ -280,6 +280,15 @@ class Gen:
             rw = f" WHERE {self.pred('a').replace('a.', '')}" if right == "ra" and self.rng.random() < 0.5 else ""
             q = f"SELECT {', '.join(cols)} FROM {left}{lw} {op} SELECT {', '.join(cols)} FROM {right}{rw}"
             sel = cols
+        elif shape < 0.82 and not joined:  # issue 18: window functions (ranking, whole-partition aggregates)
+            part = self.pick(["", "PARTITION BY a.g ", "PARTITION BY a.bo ", f"PARTITION BY {self.col('a', 'text')} "])
+            okey = self.col("a", self.pick(["int", "text", "date", "num"]))
+            agg = self.agg("a", False)
+            agg = "count(*)" if "DISTINCT" in agg else agg
+            fn = self.pick([f"row_number() OVER ({part}ORDER BY {okey}, a.k)", f"rank() OVER ({part}ORDER BY {okey})",
+                            f"dense_rank() OVER ({part}ORDER BY {okey} DESC)", f"{agg} OVER ({part.strip()})"])
+            sel = ["a.k", okey, fn]
+            q = f"SELECT {', '.join(sel)} FROM ra a{where}"
         else:  # projection
             sel = [self.scalar(self.pick(aliases))[0] for _ in range(self.rng.randint(1, 4))]
             q = f"SELECT {', '.join(sel)} FROM {frm}{where}"

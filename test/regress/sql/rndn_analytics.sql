@@ -65,3 +65,16 @@ SET rndn.enabled = off;
 SELECT g, b, count(*), bool_and(b), GROUPING(g, b) FROM ra GROUP BY CUBE (g, b) ORDER BY 5, 1, 2;
 SELECT count(*), sum(n), GROUPING(g) FROM ra WHERE id < 0 GROUP BY GROUPING SETS ((g), ());
 RESET rndn.enabled;
+
+-- window functions: row_number, rank, dense_rank, aggregates over whole partitions
+EXPLAIN (COSTS OFF) SELECT id, rank() OVER (PARTITION BY g ORDER BY t), sum(n) OVER (PARTITION BY g) FROM ra ORDER BY id;
+SELECT id, row_number() OVER (PARTITION BY g ORDER BY t, id), rank() OVER (PARTITION BY g ORDER BY t),
+       dense_rank() OVER (ORDER BY n DESC), sum(n) OVER (PARTITION BY g), count(*) OVER () FROM ra ORDER BY id;
+SET rndn.enabled = off;
+SELECT id, row_number() OVER (PARTITION BY g ORDER BY t, id), rank() OVER (PARTITION BY g ORDER BY t),
+       dense_rank() OVER (ORDER BY n DESC), sum(n) OVER (PARTITION BY g), count(*) OVER () FROM ra ORDER BY id;
+RESET rndn.enabled;
+-- a running frame (ORDER BY with an aggregate) stays with PostgreSQL for now
+SET rndn.explain_fallback = on;
+EXPLAIN (COSTS OFF) SELECT id, sum(n) OVER (ORDER BY id) FROM ra;
+RESET rndn.explain_fallback;
