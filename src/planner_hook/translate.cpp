@@ -461,6 +461,19 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
         if (!IsIntType(at) && at != NUMERICOID && at != FLOAT4OID && at != FLOAT8OID && at != DATEOID &&
             at != TIMESTAMPOID && at != TIMESTAMPTZOID && !IsTextType(at))
             return Unsup(node, name + "(" + TypeName(at) + ")");
+    } else if (name == "var_pop" || name == "var_samp" || name == "variance" || name == "stddev_pop" ||
+               name == "stddev_samp" || name == "stddev") {
+        // float inputs: float8 from PostgreSQL's Youngs-Cramer sums (@float_var); integer and
+        // numeric inputs give numeric with PostgreSQL's own scale rules: not here
+        if (at != FLOAT4OID && at != FLOAT8OID) return Unsup(node, name + "(" + TypeName(at) + ")");
+        const int64_t kind = (name.rfind("stddev", 0) == 0 ? 2 : 0) + (name.find("_pop") == std::string::npos ? 1 : 0);
+        if (group_vals) {
+            Op parts = Emit(B::EACH_RIGHT, {Fn(B::INDEX), x.var, *group_vals});
+            out.var = Emit(B::RAZE, {Emit(B::EACH_LEFT, {Fn(B::FLOAT_VAR), parts, b_.I64(kind)})});
+        } else {
+            out.var = Emit(B::FLOAT_VAR, {x.var, b_.I64(kind)});  // NULL itself for too few values
+        }
+        return out;
     } else if (name == "bool_and" || name == "every" || name == "bool_or") {
         // NULLs skipped; no value left gives NULL (below: the plain and the grouped case)
         if (at != BOOLOID) return Unsup(node, name + "(" + TypeName(at) + ")");

@@ -789,3 +789,21 @@ SELECT id, row_number() OVER (ORDER BY id DESC), dense_rank() OVER (PARTITION BY
 -- query: window_running_sum
 -- fallback: window aggregate over a running frame
 SELECT id, sum(n) OVER (ORDER BY id) FROM an ORDER BY id;
+-- query: float_stddev_variance
+SELECT stddev(f), stddev_samp(f), stddev_pop(f), variance(f), var_samp(f), var_pop(f) FROM an WHERE id <> 7;
+-- query: float_stddev_grouped
+SELECT g, stddev(f), var_pop(f), stddev_pop(f4), variance(f4) FROM (SELECT g, f, f::real AS f4 FROM an) s GROUP BY g ORDER BY g;
+-- query: float_stddev_big
+SELECT g, stddev(y), var_samp(y), stddev_pop(y) FROM big GROUP BY g ORDER BY g;
+-- query: float_stddev_edges
+SELECT stddev(x), var_pop(x), stddev_samp(r), var_samp(r) FROM fe;
+-- query: float_stddev_one_and_empty
+SELECT stddev(x), stddev_pop(x), var_samp(x), var_pop(x) FROM fe_one;
+SELECT stddev(y), var_pop(y) FROM big WHERE k < 0;
+-- query: float_stddev_overflow
+SELECT var_pop(f) FROM an;
+-- query: float_stddev_filter_window
+SELECT g, stddev(f) FILTER (WHERE f > -1), var_pop(f) OVER (PARTITION BY g) FROM an GROUP BY g, f ORDER BY 1, 2, 3;
+-- query: numeric_stddev
+-- fallback: stddev of numeric (numeric result of PostgreSQL's own scale)
+SELECT stddev(n) FROM an;

@@ -226,6 +226,12 @@ TEST(Reductions, SumAvgMinMaxLenCount) {
     EXPECT_EQ(E("@count((1,null,3):f32)"), "2");
     EXPECT_EQ(E("@any((0,1):bool)"), "1");
     EXPECT_EQ(E("@all((0,1):bool)"), "0");
+    // PostgreSQL's float8 var_pop/var_samp/stddev_pop/stddev_samp (values checked with psql)
+    EXPECT_EQ(E("@float_var((1.0,2.0,4.0):f64, 0:i64)"), "1.5555555555555556");
+    EXPECT_EQ(E("@float_var((1.0,2.0,4.0):f64, 1:i64)"), "2.3333333333333335");
+    EXPECT_EQ(E("@float_var((1.0,null,2.0,4.0):f64, 3:i64)"), "1.5275252316519468");
+    EXPECT_EQ(E("@float_var((5.0):f64, 1:i64)"), "null");
+    EXPECT_EQ(E("@float_var((5.0):f64, 2:i64)"), "0");
 }
 
 TEST(Lists, EachRazeTolist) {
