@@ -446,6 +446,11 @@ R RuleBoolReduce(RuleCtx &c) {
     if (K(c.args[0]) != TypeKind::BOOL) return Fail(c, "expects a bool argument");
     return One(TypeKind::BOOL);
 }
+R RuleFloatVar(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::F64 && K(c.args[0]) != TypeKind::F32) return Fail(c, "expects a float argument");
+    if (!Int(c.args[1])) return Fail(c, "expects an integer kind");
+    return One(TypeKind::F64);
+}
 R RuleIsNull(RuleCtx &c) {
     if (!Basic(c.args[0])) return Fail(c, "expects a basic vector");
     return One(TypeKind::BOOL);

@@ -46,8 +46,13 @@ Expected<Value> KRaze(KernelCtx &, const std::vector<Value> &args) {
     }
     Type t;
     bool first = true;
+    // An empty cell adds no element: its type (an empty @raze is i64) is not merged when some
+    // cell has elements (rndn: grouping sets razing an empty input's groups with a total row).
+    bool any_elements = false;
+    for (const auto &c : cells) any_elements = any_elements || (c.is_vector() && c.vector().length > 0);
     for (const auto &c : cells) {
         if (!c.is_vector()) return TypeError("@raze: list cells must be vectors");
+        if (any_elements && c.vector().length == 0) continue;
         const Type &ct = c.vector().type;
         if (first) t = ct;
         else if (ct != t) {
@@ -79,6 +84,7 @@ Expected<Value> KRaze(KernelCtx &, const std::vector<Value> &args) {
         cell_ticker.Tick();
         std::shared_ptr<const Vector> cv = c.vector_ptr();
         int64_t len = cv->length;
+        if (len == 0) continue;
         if (per_elem_scale) {
             const Vector &src = *cv;
             int s = src.type.scale < 0 ? src.scale_max : src.type.scale;

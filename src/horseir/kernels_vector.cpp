@@ -1,5 +1,6 @@
 // Whole-vector kernels: selection, gathering, sorting, grouping, joins, reductions.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <numeric>
@@ -1234,6 +1235,46 @@ Expected<Value> AnyAll(const std::vector<Value> &args, bool any) {
     return Value(ScalarBool(r));
 }
 }  // namespace
+// PostgreSQL 15's float8_accum (Youngs-Cramer): N, Sx, Sxx over the non-NULL values in order,
+// then float8_var_pop/var_samp/stddev_pop/stddev_samp.  Finite inputs whose sums overflow are
+// "value out of range: overflow"; an infinite or NaN input makes Sxx NaN.
+Expected<Value> KFloatVar(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "float_var", 0));
+    RNDN_ASSIGN_OR_RETURN(int64_t kind, ScalarInt(args[1], "float_var"));
+    if (kind < 0 || kind > 3) return ShapeError("@float_var: kind must be 0..3");
+    RNDN_ASSIGN_OR_RETURN(auto v, As(args[0].vector_ptr(), TypeKind::F64));
+    const double *x = v->Data<double>();
+    double n = 0, sx = 0, sxx = 0;
+    for (int64_t i = 0; i < v->length; ++i) {
+        PollCancel(i);
+        if (!v->IsValid(i)) continue;
+        const double old_n = n, old_sx = sx, val = x[i];
+        n += 1.0;
+        sx += val;
+        if (old_n > 0.0) {
+            const double tmp = val * n - sx;
+            sxx += tmp * tmp / (n * old_n);
+            if (std::isinf(sx) || std::isinf(sxx)) {
+                if (!std::isinf(old_sx) && !std::isinf(val))
+                    return Status::UserError(sqlstate::kNumericOutOfRange, "value out of range: overflow");
+                sxx = std::numeric_limits<double>::quiet_NaN();
+            }
+        } else if (std::isnan(val) || std::isinf(val)) {
+            sxx = std::numeric_limits<double>::quiet_NaN();
+        }
+    }
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::F64, 1));
+    const bool samp = kind == 1 || kind == 3;
+    if (n < (samp ? 2.0 : 1.0)) {
+        out->SetNull(0);
+        return V(out);
+    }
+    double r = sxx / (samp ? n - 1.0 : n);
+    if (kind >= 2) r = std::sqrt(r);
+    out->Data<double>()[0] = r;
+    return V(out);
+}
+
 Expected<Value> KAny(KernelCtx &, const std::vector<Value> &a) { return AnyAll(a, true); }
 Expected<Value> KAll(KernelCtx &, const std::vector<Value> &a) { return AnyAll(a, false); }
 

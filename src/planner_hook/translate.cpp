@@ -92,6 +92,16 @@ Expected<Translator::RelP> Translator::FilterAndProject(Plan *plan, Ctx ctx, Lis
                 });
             ctx.aggs = filtered;
         }
+        if (ctx.groupings) {
+            auto filtered = std::make_shared<std::map<const GroupingFunc *, LazyPtr>>();
+            for (const auto &[gf, c] : *ctx.groupings)
+                (*filtered)[gf] = std::make_shared<LazyCol>([this, c, mask]() -> Expected<Col> {
+                    RNDN_ASSIGN_OR_RETURN(Col x, c->Get());
+                    if (!x.scalar) x.var = Emit(B::COMPRESS, {mask, x.var});
+                    return x;
+                });
+            ctx.groupings = filtered;
+        }
         if (ctx.inner) ctx.inner = Take(ctx.inner, mask, true, new_len);
         if (ctx.scan_col) {
             auto base = ctx.scan_col;
@@ -361,13 +371,53 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
     const bool distinct = a->aggdistinct != NIL;
     if (distinct && FuncName(a->aggfnoid) != "count") return Unsup(node, "aggregate with DISTINCT other than count");
     if (a->aggorder != NIL) return Unsup(node, "ordered aggregate");
-    if (a->aggfilter != nullptr) return Unsup(node, "aggregate with FILTER");
     if (a->aggkind != AGGKIND_NORMAL || a->aggsplit != AGGSPLIT_SIMPLE) return Unsup(node, "non-simple aggregate");
     const std::string name = FuncName(a->aggfnoid);
     Col out;
     out.type = a->aggtype;
-    if (a->aggstar) {
-        if (name != "count") return Unsup(node, name + "(*)");
+    if (a->aggstar && name != "count") return Unsup(node, name + "(*)");
+    if (!a->aggstar && list_length(a->args) != 1) return Unsup(node, "aggregate with several arguments");
+    Ctx ctx;
+    ctx.node = node;
+    ctx.outer = std::shared_ptr<Rel>(&in, [](Rel *) {});
+    ctx.len_var = in.len_var;
+    Col x;
+    if (a->aggfilter != nullptr) {
+        // FILTER (WHERE f): PostgreSQL evaluates f on every row and the argument only on the
+        // rows where f is true (a division in the argument never sees the others).  The
+        // argument is computed over those rows and put back at their positions in a vector of
+        // NULLs, which every aggregate here skips (count(*) counts a marker put there).
+        RNDN_ASSIGN_OR_RETURN(Col f, X(a->aggfilter, ctx));
+        if (f.type != BOOLOID) return Unsup(node, "non-boolean aggregate FILTER");
+        RNDN_ASSIGN_OR_RETURN(f, Materialize(f, in.len_var));
+        RNDN_ASSIGN_OR_RETURN(Op lv, in.len_var());
+        RNDN_ASSIGN_OR_RETURN(Op n, LenOf(lv));
+        const Op mask = f.var;
+        const Op rows = Emit(B::WHERE, {mask});
+        Col xc;
+        if (a->aggstar) {
+            xc.type = BOOLOID;
+            xc.var = b_.Bool(true);
+        } else {
+            LenFn flen = [this, mask, lv]() -> Expected<Op> { return Emit(B::COMPRESS, {mask, lv}); };
+            Ctx fctx = ctx;
+            fctx.outer = Take(ctx.outer, mask, true, flen);
+            fctx.len_var = flen;
+            RNDN_ASSIGN_OR_RETURN(xc, X(((TargetEntry *)linitial(a->args))->expr, fctx));
+            RNDN_ASSIGN_OR_RETURN(xc, Materialize(xc, flen));
+        }
+        Col proto = xc;
+        if (proto.type == NUMERICOID && proto.scale < 0) proto.scale = 0;  // per-element scales: index_a keeps each
+        RNDN_ASSIGN_OR_RETURN(Op nl, NullLiteral(proto, node));
+        x = xc;
+        x.scalar = false;
+        x.var = Emit(B::INDEX_A, {Emit(B::VECTOR, {n, nl}), rows, xc.var});
+        if (a->aggstar) {  // count(*) FILTER: the markers that are not NULL
+            out.var = group_vals ? Emit(B::RAZE, {Emit(B::EACH, {Fn(B::COUNT), Emit(B::EACH_RIGHT, {Fn(B::INDEX), x.var, *group_vals})})})
+                                 : Emit(B::COUNT, {x.var});
+            return out;
+        }
+    } else if (a->aggstar) {
         if (group_vals) {
             out.var = Emit(B::RAZE, {Emit(B::EACH, {Fn(B::LEN), *group_vals})});
         } else {
@@ -375,14 +425,10 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
             out.var = Emit(B::LEN, {lv});
         }
         return out;
+    } else {
+        RNDN_ASSIGN_OR_RETURN(x, X(((TargetEntry *)linitial(a->args))->expr, ctx));
+        RNDN_ASSIGN_OR_RETURN(x, Materialize(x, in.len_var));
     }
-    if (list_length(a->args) != 1) return Unsup(node, "aggregate with several arguments");
-    Ctx ctx;
-    ctx.node = node;
-    ctx.outer = std::shared_ptr<Rel>(&in, [](Rel *) {});
-    ctx.len_var = in.len_var;
-    RNDN_ASSIGN_OR_RETURN(Col x, X(((TargetEntry *)linitial(a->args))->expr, ctx));
-    RNDN_ASSIGN_OR_RETURN(x, Materialize(x, in.len_var));
     const Oid at = x.type;
     B builtin = B::COUNT_;
     std::optional<hir::Type> cast;
@@ -422,6 +468,23 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
         if (!IsIntType(at) && at != NUMERICOID && at != FLOAT4OID && at != FLOAT8OID && at != DATEOID &&
             at != TIMESTAMPOID && at != TIMESTAMPTZOID && !IsTextType(at))
             return Unsup(node, name + "(" + TypeName(at) + ")");
+    } else if (name == "var_pop" || name == "var_samp" || name == "variance" || name == "stddev_pop" ||
+               name == "stddev_samp" || name == "stddev") {
+        // float inputs: float8 from PostgreSQL's Youngs-Cramer sums (@float_var); integer and
+        // numeric inputs give numeric with PostgreSQL's own scale rules: not here
+        if (at != FLOAT4OID && at != FLOAT8OID) return Unsup(node, name + "(" + TypeName(at) + ")");
+        const int64_t kind = (name.rfind("stddev", 0) == 0 ? 2 : 0) + (name.find("_pop") == std::string::npos ? 1 : 0);
+        if (group_vals) {
+            Op parts = Emit(B::EACH_RIGHT, {Fn(B::INDEX), x.var, *group_vals});
+            out.var = Emit(B::RAZE, {Emit(B::EACH_LEFT, {Fn(B::FLOAT_VAR), parts, b_.I64(kind)})});
+        } else {
+            out.var = Emit(B::FLOAT_VAR, {x.var, b_.I64(kind)});  // NULL itself for too few values
+        }
+        return out;
+    } else if (name == "bool_and" || name == "every" || name == "bool_or") {
+        // NULLs skipped; no value left gives NULL (below: the plain and the grouped case)
+        if (at != BOOLOID) return Unsup(node, name + "(" + TypeName(at) + ")");
+        builtin = name == "bool_or" ? B::ANY : B::ALL;
     } else {
         return Unsup(node, "aggregate " + name);
     }
@@ -448,6 +511,12 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
     if (group_vals) {
         Op parts = Emit(B::EACH_RIGHT, {Fn(B::INDEX), xv, *group_vals});
         out.var = Emit(B::RAZE, {Emit(B::EACH, {Fn(builtin), parts})});
+        if (builtin == B::ANY || builtin == B::ALL) {
+            // @any/@all of a group without a value are false/true; SQL wants NULL
+            Op cnt = Emit(B::RAZE, {Emit(B::EACH, {Fn(B::COUNT), parts})});
+            Op none = Emit(B::WHERE, {Emit(B::EQ, {cnt, b_.I64(0)})});
+            out.var = Emit(B::INDEX_A, {out.var, none, b_.Null(hir::TypeKind::BOOL)});
+        }
         return out;
     }
     Op v = Emit(builtin, {xv});
@@ -463,6 +532,16 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
     RNDN_ASSIGN_OR_RETURN(Op nl, NullLiteral(proto, node));
     out.var = Emit(B::INDEX_A, {v, none, nl});
     return out;
+}
+
+bool CollectGroupingFuncs(Node *n, void *ctx) {
+    if (n == nullptr) return false;
+    if (IsA(n, GroupingFunc)) {
+        ((std::vector<GroupingFunc *> *)ctx)->push_back((GroupingFunc *)n);
+        return false;
+    }
+    if (IsA(n, Aggref)) return false;
+    return expression_tree_walker(n, (bool (*)(void))(void *)CollectGroupingFuncs, ctx);
 }
 
 bool CollectAggrefs(Node *n, void *ctx) {
@@ -505,7 +584,10 @@ Expected<Translator::RelP> Translator::AggNode(Agg *agg, RelP in, const std::vec
     if (!extra_keys.empty() && agg->numCols != 0) return Unsup(plan, "correlated grouped aggregate");
     if (!in->deferred.empty()) return Unsup(plan, "aggregate over a correlated condition");
     if (agg->aggsplit != AGGSPLIT_SIMPLE) return Unsup(plan, "partial aggregation");
-    if (agg->groupingSets != NIL || agg->aggstrategy == AGG_MIXED) return Unsup(plan, "grouping sets");
+    if (agg->groupingSets != NIL || agg->aggstrategy == AGG_MIXED) {
+        if (!extra_keys.empty()) return Unsup(plan, "correlated grouping sets");
+        return GroupingSetsNode(agg, in);
+    }
     std::vector<Aggref *> aggrefs;
     CollectAggrefs((Node *)plan->targetlist, &aggrefs);
     CollectAggrefs((Node *)plan->qual, &aggrefs);
@@ -564,6 +646,293 @@ Expected<Translator::RelP> Translator::AggNode(Agg *agg, RelP in, const std::vec
     wrapped->len_var = out->len_var;
     for (auto &c : out->cols) wrapped->cols.push_back(std::make_shared<LazyCol>([c, aggs]() { return c->Get(); }));
     wrapped->extras = out->extras;
+    return wrapped;
+}
+
+// GROUPING SETS / ROLLUP / CUBE (nodeAgg.c): the Agg node and the Agg nodes of its chain each
+// hold grouping sets; a set of length L of a node groups on the first L of that node's columns
+// (a hashed chain node has one set of all its columns).  Every set is aggregated on its own,
+// the grouped columns it does not group on read as NULL, GROUPING(c...) is the bit mask of the
+// arguments not grouped (first argument highest), and the set () gives one row even for no
+// input.  The sets' rows are concatenated; a single sorted rollup (no chain) emits each group
+// when its last input row is read, finer sets before coarser ones at the same row: that order
+// is reproduced (the planner may use it for ORDER BY), other strategies have no order.
+Expected<Translator::RelP> Translator::GroupingSetsNode(Agg *agg, RelP in) {
+    Plan *plan = &agg->plan;
+    std::vector<std::vector<AttrNumber>> sets;
+    std::vector<Agg *> nodes = {agg};
+    ListCell *lc;
+    foreach (lc, agg->chain) nodes.push_back((Agg *)lfirst(lc));
+    for (Agg *n : nodes) {
+        if (n->groupingSets == NIL) return Unsup(plan, "grouping-set chain node without sets");
+        ListCell *sc;
+        foreach (sc, n->groupingSets) {
+            const int len = list_length((List *)lfirst(sc));
+            if (len > n->numCols) return Unsup(plan, "grouping set longer than its node's columns");
+            sets.emplace_back(n->grpColIdx, n->grpColIdx + len);
+        }
+    }
+    const bool ordered = agg->aggstrategy == AGG_SORTED && agg->chain == NIL;
+    std::set<AttrNumber> all_grouped;
+    for (const auto &s : sets)
+        for (AttrNumber k : s) {
+            if (k < 1 || k > (int)in->cols.size()) return Unsup(plan, "grouping column out of range");
+            all_grouped.insert(k);
+        }
+    std::vector<Aggref *> aggrefs;
+    CollectAggrefs((Node *)plan->targetlist, &aggrefs);
+    CollectAggrefs((Node *)plan->qual, &aggrefs);
+    std::vector<GroupingFunc *> gfuncs;
+    CollectGroupingFuncs((Node *)plan->targetlist, &gfuncs);
+    CollectGroupingFuncs((Node *)plan->qual, &gfuncs);
+    // Per set: the columns of `in` (grouped or NULL), the aggregates, the GROUPING() values,
+    // and the ordering keys (last input row, set number).
+    std::map<AttrNumber, std::vector<Op>> col_parts;
+    std::map<AttrNumber, Col> col_proto;
+    std::vector<std::vector<Op>> agg_parts(aggrefs.size()), gf_parts(gfuncs.size());
+    std::vector<Col> agg_proto(aggrefs.size());
+    std::vector<Op> last_parts, set_parts, len_parts;
+    for (AttrNumber k : all_grouped) {
+        RNDN_ASSIGN_OR_RETURN(Col c, in->cols[k - 1]->Get());
+        RNDN_ASSIGN_OR_RETURN(c, Materialize(c, in->len_var));
+        if (c.type == NUMERICOID && c.scale < 0) return Unsup(plan, "grouping-set key of per-value numeric scale");
+        col_proto[k] = c;
+    }
+    RNDN_ASSIGN_OR_RETURN(Op lv_in, in->len_var());
+    RNDN_ASSIGN_OR_RETURN(Op n_in, LenOf(lv_in));
+    for (size_t si = 0; si < sets.size(); ++si) {
+        const auto &set = sets[si];
+        const std::set<AttrNumber> grouped(set.begin(), set.end());
+        Op len;  // a vector of the set's row count
+        Op reps, vals, perm;
+        if (set.empty()) {
+            len = Emit(B::VECTOR, {b_.I64(1), b_.Bool(false)});
+            if (ordered) last_parts.push_back(Emit(B::VECTOR, {b_.I64(1), n_in}));
+        } else {
+            std::vector<Op> keys;
+            for (AttrNumber k : set) keys.push_back(col_proto[k].var);
+            Op g = Emit(B::GROUP, {KeyList(keys)});
+            Op reps0 = Emit(B::KEYS, {g});
+            vals = Emit(B::VALUES, {g});
+            perm = Emit(B::ORDER, {reps0, b_.Bool(true)});
+            reps = Emit(B::INDEX, {reps0, perm});
+            len = reps;
+            if (ordered) last_parts.push_back(Emit(B::INDEX, {Emit(B::RAZE, {Emit(B::EACH, {Fn(B::MAX), vals})}), perm}));
+        }
+        RNDN_ASSIGN_OR_RETURN(Op n_set, LenOf(len));
+        len_parts.push_back(Emit(B::VECTOR, {n_set, b_.Bool(false)}));
+        if (ordered) set_parts.push_back(Emit(B::VECTOR, {n_set, b_.I64((int64_t)si)}));
+        for (AttrNumber k : all_grouped) {
+            const Col &c = col_proto[k];
+            if (grouped.count(k)) {
+                col_parts[k].push_back(Emit(B::INDEX, {c.var, reps}));
+            } else {
+                RNDN_ASSIGN_OR_RETURN(Op nl, NullLiteral(c, plan));
+                col_parts[k].push_back(Emit(B::VECTOR, {n_set, nl}));
+            }
+        }
+        for (size_t ai = 0; ai < aggrefs.size(); ++ai) {
+            RNDN_ASSIGN_OR_RETURN(Col c, AggCol(aggrefs[ai], *in, set.empty() ? nullptr : &vals, plan));
+            if (set.empty()) {
+                RNDN_ASSIGN_OR_RETURN(c, Materialize(c, ConstLen(len)));
+            } else {
+                c.var = Emit(B::INDEX, {c.var, perm});
+            }
+            if (si > 0 && (c.type != agg_proto[ai].type || c.scale != agg_proto[ai].scale))
+                return Unsup(plan, "aggregate of different types across grouping sets");
+            agg_proto[ai] = c;
+            agg_parts[ai].push_back(c.var);
+        }
+        for (size_t gi = 0; gi < gfuncs.size(); ++gi) {
+            int32 mask = 0;
+            ListCell *cc;
+            foreach (cc, gfuncs[gi]->cols) {
+                mask <<= 1;
+                if (!grouped.count((AttrNumber)lfirst_int(cc))) mask |= 1;
+            }
+            gf_parts[gi].push_back(Emit(B::VECTOR, {n_set, b_.I32(mask)}));
+        }
+    }
+    auto cat = [this](const std::vector<Op> &parts) { return parts.size() == 1 ? parts[0] : Emit(B::RAZE, {Emit(B::LIST, parts)}); };
+    std::optional<Op> order;
+    if (ordered) order = Emit(B::ORDER, {Emit(B::LIST, {cat(last_parts), cat(set_parts)}), b_.Bools({true, true})});
+    auto placed = [this, order](Op v) { return order ? Emit(B::INDEX, {v, *order}) : v; };
+    auto rel = std::make_shared<Rel>();
+    for (int k = 1; k <= (int)in->cols.size(); ++k) {
+        if (!all_grouped.count(k)) {
+            rel->cols.push_back(std::make_shared<LazyCol>([this, plan]() -> Expected<Col> {
+                return Unsup(plan, "column outside the grouping sets");
+            }));
+            continue;
+        }
+        Col c = col_proto[k];
+        c.var = placed(cat(col_parts[k]));
+        rel->cols.push_back(std::make_shared<LazyCol>([c]() -> Expected<Col> { return c; }));
+    }
+    auto aggs = std::make_shared<std::map<const Aggref *, LazyPtr>>();
+    for (size_t ai = 0; ai < aggrefs.size(); ++ai) {
+        Col c = agg_proto[ai];
+        c.scalar = false;
+        c.var = placed(cat(agg_parts[ai]));
+        (*aggs)[aggrefs[ai]] = std::make_shared<LazyCol>([c]() -> Expected<Col> { return c; });
+    }
+    auto groupings = std::make_shared<std::map<const GroupingFunc *, LazyPtr>>();
+    for (size_t gi = 0; gi < gfuncs.size(); ++gi) {
+        Col c;
+        c.type = INT4OID;
+        c.var = placed(cat(gf_parts[gi]));
+        (*groupings)[gfuncs[gi]] = std::make_shared<LazyCol>([c]() -> Expected<Col> { return c; });
+    }
+    Op rows = placed(cat(len_parts));  // one element per output row
+    rel->len_var = ConstLen(rows);
+    Ctx ctx;
+    ctx.node = plan;
+    ctx.outer = rel;
+    ctx.aggs = aggs;
+    ctx.groupings = groupings;
+    ctx.len_var = rel->len_var;
+    RNDN_ASSIGN_OR_RETURN(RelP out, FilterAndProject(plan, ctx, plan->qual));
+    auto wrapped = std::make_shared<Rel>();
+    wrapped->len_var = out->len_var;
+    for (auto &c : out->cols) wrapped->cols.push_back(std::make_shared<LazyCol>([c, aggs, groupings]() { return c->Get(); }));
+    return wrapped;
+}
+
+namespace {
+bool CollectWindowFuncs(Node *n, void *ctx) {
+    if (n == nullptr) return false;
+    if (IsA(n, WindowFunc)) {
+        ((std::vector<WindowFunc *> *)ctx)->push_back((WindowFunc *)n);
+        return false;
+    }
+    return expression_tree_walker(n, (bool (*)(void))(void *)CollectWindowFuncs, ctx);
+}
+}  // namespace
+
+// WindowAgg (nodeWindowAgg.c) over its input sorted by the partition and ORDER BY keys:
+// row_number, rank, dense_rank, and the plain aggregates over a whole partition (no ORDER BY:
+// every row is a peer of every other, so the default frame is the partition).  The rows stay in
+// input order.  Partitions and peer groups are contiguous runs of that order: a row's position
+// in its @group cell is its position in the run.
+Expected<Translator::RelP> Translator::WindowAggNode(WindowAgg *wa, RelP in) {
+    Plan *plan = &wa->plan;
+    if (!in->extras.empty() || !in->deferred.empty()) return Unsup(plan, "window over a correlated input");
+    if (wa->runCondition != NIL || plan->qual != NIL) return Unsup(plan, "window run condition");
+    const int opts = wa->frameOptions;
+    // The plain aggregates run over the whole partition: a frame from UNBOUNDED PRECEDING to
+    // UNBOUNDED FOLLOWING, or to the current row and its peers without ORDER BY (all peers).
+    const bool whole_partition = (opts & FRAMEOPTION_START_UNBOUNDED_PRECEDING) && !(opts & FRAMEOPTION_EXCLUSION) &&
+                                 ((opts & FRAMEOPTION_END_UNBOUNDED_FOLLOWING) ||
+                                  ((opts & FRAMEOPTION_END_CURRENT_ROW) && !(opts & FRAMEOPTION_ROWS) && wa->ordNumCols == 0));
+    std::vector<WindowFunc *> wfs;
+    CollectWindowFuncs((Node *)plan->targetlist, &wfs);
+    CollectWindowFuncs((Node *)plan->qual, &wfs);
+    RNDN_ASSIGN_OR_RETURN(Op lv, in->len_var());
+    RNDN_ASSIGN_OR_RETURN(Op n, LenOf(lv));
+    auto keys_of = [&](int nk, AttrNumber *idx, std::vector<Op> &out) -> Status {
+        for (int i = 0; i < nk; ++i) {
+            if (idx[i] < 1 || idx[i] > (int)in->cols.size()) return Unsup(plan, "window column out of range");
+            RNDN_ASSIGN_OR_RETURN(Col c, in->cols[idx[i] - 1]->Get());
+            if (!c.scalar) out.push_back(c.var);
+        }
+        return Status::Ok();
+    };
+    std::vector<Op> part_keys, peer_keys;
+    RNDN_RETURN_IF_ERROR(keys_of(wa->partNumCols, wa->partColIdx, part_keys));
+    peer_keys = part_keys;
+    RNDN_RETURN_IF_ERROR(keys_of(wa->ordNumCols, wa->ordColIdx, peer_keys));
+    const Op zeros = Emit(B::VECTOR, {n, b_.I64(0)});
+    // Runs of equal keys: per run its index list (@values of @group, each ascending), per row
+    // its run's number and its position in the run.
+    struct Runs {
+        Op vals, row_run, row_pos, first;  // first: per run its first row
+    };
+    auto runs_of = [&](const std::vector<Op> &keys) -> Runs {
+        Runs r;
+        Op g = Emit(B::GROUP, {keys.empty() ? zeros : KeyList(keys)});
+        r.vals = Emit(B::VALUES, {g});
+        Op pos = Emit(B::RAZE, {r.vals});
+        Op lens = Emit(B::RAZE, {Emit(B::EACH, {Fn(B::LEN), r.vals})});
+        Op ids = Emit(B::RANGE, {Emit(B::LEN, {lens})});
+        Op lens_l = Emit(B::TOLIST, {lens});
+        r.row_run = Emit(B::INDEX_A, {zeros, pos, Emit(B::RAZE, {Emit(B::EACH_ITEM, {Fn(B::VECTOR), lens_l, Emit(B::TOLIST, {ids})})})});
+        r.row_pos = Emit(B::INDEX_A, {zeros, pos, Emit(B::RAZE, {Emit(B::EACH, {Fn(B::RANGE), lens_l})})});
+        r.first = Emit(B::RAZE, {Emit(B::EACH, {Fn(B::MIN), r.vals})});
+        return r;
+    };
+    std::optional<Runs> part, peer;
+    auto get_part = [&]() -> const Runs & {
+        if (!part) part = runs_of(part_keys);
+        return *part;
+    };
+    auto get_peer = [&]() -> const Runs & {
+        if (!peer) peer = runs_of(peer_keys);
+        return *peer;
+    };
+    auto funcs = std::make_shared<std::map<const WindowFunc *, LazyPtr>>();
+    for (WindowFunc *wf : wfs) {
+        if (wf->winref != wa->winref) return Unsup(plan, "window function of another window");
+        const std::string name = FuncName(wf->winfnoid);
+        Col out;
+        out.type = wf->wintype;
+        if (!wf->winagg) {
+            if (wf->aggfilter != nullptr) return Unsup(plan, "window function with FILTER");
+            if (name == "row_number") {
+                out.var = Emit(B::PLUS, {get_part().row_pos, b_.I64(1)});
+            } else if (name == "rank" || name == "dense_rank") {
+                const Runs &pr = get_part();
+                const Runs &pe = get_peer();
+                Op peer_first = Emit(B::INDEX, {pe.first, pe.row_run});  // per row, its peer run's first row
+                if (name == "rank") {
+                    Op part_first = Emit(B::INDEX, {pr.first, pr.row_run});
+                    out.var = Emit(B::PLUS, {Emit(B::MINUS, {peer_first, part_first}), b_.I64(1)});
+                } else {
+                    // the peer runs in row order, numbered within their partition
+                    Op firsts = Emit(B::INDEX, {pe.first, Emit(B::ORDER, {pe.first, b_.Bool(true)})});
+                    Op firsts_part = Emit(B::INDEX, {pr.row_run, firsts});
+                    Op g2 = Emit(B::GROUP, {firsts_part});
+                    Op vals2 = Emit(B::VALUES, {g2});
+                    Op pos2 = Emit(B::RAZE, {vals2});
+                    Op lens2 = Emit(B::TOLIST, {Emit(B::RAZE, {Emit(B::EACH, {Fn(B::LEN), vals2})})});
+                    Op zeros2 = Emit(B::VECTOR, {Emit(B::LEN, {firsts}), b_.I64(0)});
+                    Op dense = Emit(B::INDEX_A, {zeros2, pos2, Emit(B::RAZE, {Emit(B::EACH, {Fn(B::RANGE), lens2})})});
+                    Op at = Emit(B::INDEX_OF, {peer_first, firsts});
+                    out.var = Emit(B::PLUS, {Emit(B::INDEX, {dense, at}), b_.I64(1)});
+                }
+            } else {
+                return Unsup(plan, "window function " + name);
+            }
+        } else {
+            if (!whole_partition) return Unsup(plan, "window aggregate over a running frame");
+            Aggref *a = makeNode(Aggref);
+            a->aggfnoid = wf->winfnoid;
+            a->aggtype = wf->wintype;
+            a->aggcollid = wf->wincollid;
+            a->inputcollid = wf->inputcollid;
+            a->aggstar = wf->winstar;
+            a->aggfilter = wf->aggfilter;
+            a->aggkind = AGGKIND_NORMAL;
+            a->aggsplit = AGGSPLIT_SIMPLE;
+            ListCell *ac;
+            int k = 1;
+            foreach (ac, wf->args) a->args = lappend(a->args, makeTargetEntry((Expr *)lfirst(ac), (AttrNumber)k++, nullptr, false));
+            const Runs &pr = get_part();
+            RNDN_ASSIGN_OR_RETURN(Col c, AggCol(a, *in, &pr.vals, plan));
+            out = c;
+            out.scalar = false;
+            out.var = Emit(B::INDEX, {c.var, pr.row_run});
+        }
+        (*funcs)[wf] = std::make_shared<LazyCol>([out]() -> Expected<Col> { return out; });
+    }
+    Ctx ctx;
+    ctx.node = plan;
+    ctx.outer = in;
+    ctx.len_var = in->len_var;
+    ctx.winfuncs = funcs;
+    RNDN_ASSIGN_OR_RETURN(RelP out, FilterAndProject(plan, ctx, plan->qual));
+    auto wrapped = std::make_shared<Rel>();
+    wrapped->len_var = out->len_var;
+    for (auto &c : out->cols) wrapped->cols.push_back(std::make_shared<LazyCol>([c, funcs]() { return c->Get(); }));
     return wrapped;
 }
 
@@ -677,6 +1046,11 @@ bool PlanUsesNondeterministic(Plan *plan) {
         case T_Group: if (AnyNondeterministic(((Group *)plan)->grpCollations, ((Group *)plan)->numCols)) return true; break;
         case T_Unique: if (AnyNondeterministic(((Unique *)plan)->uniqCollations, ((Unique *)plan)->numCols)) return true; break;
         case T_SetOp: if (AnyNondeterministic(((SetOp *)plan)->dupCollations, ((SetOp *)plan)->numCols)) return true; break;
+        case T_WindowAgg: {
+            const WindowAgg *w = (const WindowAgg *)plan;
+            if (AnyNondeterministic(w->partCollations, w->partNumCols) || AnyNondeterministic(w->ordCollations, w->ordNumCols)) return true;
+            break;
+        }
         case T_HashJoin:
             if (NondeterministicExprWalker((Node *)((HashJoin *)plan)->hashclauses, nullptr)) return true;
             break;
@@ -752,6 +1126,78 @@ Expected<Translator::RelP> Translator::UniqueNode(Plan *plan, int ncols, AttrNum
     }
     Op reps = Emit(B::KEYS, {Emit(B::GROUP, {KeyList(keys)})});
     Op idx = Emit(B::INDEX, {reps, Emit(B::ORDER, {reps, b_.Bool(true)})});
+    return Take(in, idx, false, ConstLen(idx));
+}
+
+// INTERSECT / EXCEPT [ALL] (nodeSetOp.c): the input (an Append of both sides, maybe sorted) has
+// a flag column, 0 for rows of the left query and 1 for the right one.  Rows are grouped on the
+// other columns with NULLs equal (as @group does); a group with l left and r right rows gives
+// INTERSECT: 1 if l > 0 and r > 0, INTERSECT ALL: min(l, r), EXCEPT: 1 if l > 0 and r = 0,
+// EXCEPT ALL: max(l - r, 0) copies of its first row, groups in order of first appearance (the
+// sorted strategy's order; the hashed one has no order).  PostgreSQL prints the group's first
+// row of its own input order: where values that compare equal can print differently (float -0
+// and 0, numerics of per-value scale) the node stays with PostgreSQL.
+Expected<Translator::RelP> Translator::SetOpNode(SetOp *op, RelP in) {
+    Plan *plan = &op->plan;
+    if (!in->extras.empty() || !in->deferred.empty()) return Unsup(plan, "correlated set operation input");
+    const AttrNumber fc = op->flagColIdx;
+    if (fc < 1 || fc > (int)in->cols.size()) return Unsup(plan, "set operation without a flag column");
+    std::vector<Op> keys;
+    for (int i = 0; i < op->numCols; ++i) {
+        const AttrNumber k = op->dupColIdx[i];
+        if (k < 1 || k > (int)in->cols.size()) return Unsup(plan, "column out of range");
+        RNDN_ASSIGN_OR_RETURN(Col c, in->cols[k - 1]->Get());
+        if (c.type == FLOAT4OID || c.type == FLOAT8OID)
+            return Unsup(plan, "float column in INTERSECT/EXCEPT (which of -0 and 0 PostgreSQL prints is its input order's)");
+        if (c.type == NUMERICOID && c.scale < 0)
+            return Unsup(plan, "numeric of per-value scale in INTERSECT/EXCEPT");
+        if (!HirType(c.type, c.type == NUMERICOID ? c.scale : 0)) return Unsup(plan, "set operation column of type " + TypeName(c.type));
+        RNDN_ASSIGN_OR_RETURN(c, Materialize(c, in->len_var));
+        keys.push_back(c.var);
+    }
+    RNDN_ASSIGN_OR_RETURN(Col flag, in->cols[fc - 1]->Get());
+    RNDN_ASSIGN_OR_RETURN(flag, Materialize(flag, in->len_var));
+    if (flag.type != INT4OID) return Unsup(plan, "set operation flag of type " + TypeName(flag.type));
+    if (keys.empty()) {  // no columns (SELECT FROM a INTERSECT SELECT FROM b): one group of all rows
+        RNDN_ASSIGN_OR_RETURN(Op lv, in->len_var());
+        RNDN_ASSIGN_OR_RETURN(Op n, LenOf(lv));
+        keys.push_back(Emit(B::VECTOR, {n, b_.I64(0)}));
+    }
+    Op g = Emit(B::GROUP, {KeyList(keys)});
+    Op reps0 = Emit(B::KEYS, {g});
+    Op vals0 = Emit(B::VALUES, {g});
+    Op perm = Emit(B::ORDER, {reps0, b_.Bool(true)});
+    Op reps = Emit(B::INDEX, {reps0, perm});
+    Op right = Emit(B::NEQ, {flag.var, b_.I32(0)});
+    Op total = Emit(B::INDEX, {Emit(B::RAZE, {Emit(B::EACH, {Fn(B::LEN), vals0})}), perm});
+    Op nr = EmitCast(Emit(B::RAZE, {Emit(B::EACH, {Fn(B::SUM), Emit(B::EACH_RIGHT, {Fn(B::INDEX), right, vals0})})}),
+                     hir::Type(hir::TypeKind::I64));
+    nr = Emit(B::INDEX, {nr, perm});
+    Op nl = Emit(B::MINUS, {total, nr});
+    Op idx;
+    switch (op->cmd) {
+        case SETOPCMD_INTERSECT:
+            idx = Emit(B::COMPRESS, {Emit(B::AND, {Emit(B::GT, {nl, b_.I64(0)}), Emit(B::GT, {nr, b_.I64(0)})}), reps});
+            break;
+        case SETOPCMD_EXCEPT:
+            idx = Emit(B::COMPRESS, {Emit(B::AND, {Emit(B::GT, {nl, b_.I64(0)}), Emit(B::EQ, {nr, b_.I64(0)})}), reps});
+            break;
+        case SETOPCMD_INTERSECT_ALL:
+        case SETOPCMD_EXCEPT_ALL: {
+            Op cnt;
+            if (op->cmd == SETOPCMD_INTERSECT_ALL) {  // min(l, r)
+                Op less = Emit(B::LT, {nr, nl});
+                cnt = Emit(B::INDEX_A, {nl, Emit(B::WHERE, {less}), Emit(B::COMPRESS, {less, nr})});
+            } else {  // max(l - r, 0)
+                Op d = Emit(B::MINUS, {nl, nr});
+                cnt = Emit(B::INDEX_A, {d, Emit(B::WHERE, {Emit(B::LT, {d, b_.I64(0)})}), b_.I64(0)});
+            }
+            // each group's first row, its count of times
+            idx = Emit(B::RAZE, {Emit(B::EACH_ITEM, {Fn(B::VECTOR), Emit(B::TOLIST, {cnt}), Emit(B::TOLIST, {reps})})});
+            break;
+        }
+        default: return Unsup(plan, "set operation " + std::to_string((int)op->cmd));
+    }
     return Take(in, idx, false, ConstLen(idx));
 }
 
@@ -1241,6 +1687,15 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
             RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
             RNDN_ASSIGN_OR_RETURN(RelP uq, UniqueNode(plan, u->numCols, u->uniqColIdx, child));
             return ProjectOver(plan, uq, nullptr);
+        }
+        case T_WindowAgg: {
+            RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
+            return WindowAggNode((WindowAgg *)plan, child);
+        }
+        case T_SetOp: {
+            RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
+            RNDN_ASSIGN_OR_RETURN(RelP r, SetOpNode((SetOp *)plan, child));
+            return ProjectOver(plan, r, nullptr);
         }
         case T_HashJoin: return JoinNode((Join *)plan, ((HashJoin *)plan)->hashclauses);
         case T_MergeJoin: return JoinNode((Join *)plan, ((MergeJoin *)plan)->mergeclauses);

@@ -881,6 +881,18 @@ Expected<Col> Translator::X(Expr *e, const Ctx &ctx) {
             if (it == ctx.aggs->end()) return Unsup(ctx.node, "unknown aggregate");
             return it->second->Get();
         }
+        case T_WindowFunc: {
+            if (ctx.winfuncs == nullptr) return Unsup(ctx.node, "window function outside its WindowAgg");
+            auto it = ctx.winfuncs->find((WindowFunc *)e);
+            if (it == ctx.winfuncs->end()) return Unsup(ctx.node, "window function of another window");
+            return it->second->Get();
+        }
+        case T_GroupingFunc: {
+            if (ctx.groupings == nullptr) return Unsup(ctx.node, "GROUPING() outside grouping sets");
+            auto it = ctx.groupings->find((GroupingFunc *)e);
+            if (it == ctx.groupings->end()) return Unsup(ctx.node, "unknown GROUPING()");
+            return it->second->Get();
+        }
         case T_Param: {
             Param *p = (Param *)e;
             if (p->paramkind == PARAM_EXEC && params_.count(p->paramid)) return params_[p->paramid];

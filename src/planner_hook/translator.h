@@ -242,6 +242,8 @@ private:
         Index scanrelid = 0;
         std::function<Expected<Col>(AttrNumber)> scan_col;
         std::shared_ptr<const std::map<const Aggref *, LazyPtr>> aggs;
+        std::shared_ptr<const std::map<const GroupingFunc *, LazyPtr>> groupings;  // GROUPING(...) of grouping sets
+        std::shared_ptr<const std::map<const WindowFunc *, LazyPtr>> winfuncs;     // a WindowAgg's functions
         LenFn len_var;
         List *index_tlist = nullptr;  // Index Only Scan: INDEX_VAR k -> index_tlist[k-1]
     };
@@ -308,6 +310,9 @@ private:
     Expected<RelP> SortNode(Plan *plan, int nkeys, AttrNumber *cols, Oid *ops, Oid *colls, bool *nulls_first, RelP in);
     Expected<RelP> LimitNode(Limit *limit, RelP in);
     Expected<RelP> UniqueNode(Plan *plan, int ncols, AttrNumber *cols, RelP in);
+    Expected<RelP> SetOpNode(SetOp *op, RelP in);
+    Expected<RelP> GroupingSetsNode(Agg *agg, RelP in);
+    Expected<RelP> WindowAggNode(WindowAgg *wa, RelP in);
     Expected<RelP> JoinNode(Join *join, List *eq_clauses, RelP pre_inner = nullptr,
                             std::vector<std::pair<Expr *, int>> param_keys = {});
 

@@ -121,6 +121,23 @@ INSERT INTO tz VALUES (1, '2013-07-14 10:15:30.25+04'), (2, '2013-03-31 01:30:00
 CREATE MATERIALIZED VIEW mv_unpopulated AS SELECT k, g FROM big WITH NO DATA;
 CREATE MATERIALIZED VIEW mv_populated AS SELECT k, g, s FROM big WHERE k < 50;
 
+-- issue 18: FILTER, bool_and/bool_or, INTERSECT/EXCEPT over a small table with NULLs and ties
+CREATE TABLE an (id int, g int, i2 smallint, i8 bigint, n numeric(10,2), f float8, t text, d date, b bool);
+INSERT INTO an VALUES
+  (1, 1, 1, 10, 1.50, 0.5, 'a', '2000-01-01', true),
+  (2, 1, 2, 20, 2.25, -1.5, 'b', '2001-02-03', false),
+  (3, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+  (4, 2, 4, 40, -3.00, 2.0, 'a', '1999-12-31', true),
+  (5, 2, 4, 40, -3.00, 2.0, 'a', '1999-12-31', true),
+  (6, 3, 0, 0, 0.00, 0, '', '2024-02-29', NULL),
+  (7, NULL, 7, 9000000000, 99999999.99, 1e300, 'zz', '1970-01-01', false),
+  (8, 3, -8, -80, -0.01, -0.0, 'b', '2000-01-01', NULL),
+  (9, 4, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+CREATE TABLE an2 (id int, g int, i2 smallint, i8 bigint, n numeric(10,2), f float8, t text, d date, b bool);
+INSERT INTO an2 SELECT * FROM an WHERE id IN (1, 3, 4, 4, 7);
+INSERT INTO an2 SELECT * FROM an WHERE id IN (4, 9);
+INSERT INTO an2 VALUES (10, 5, 5, 50, 5.00, 5.5, 'e', '2005-05-05', true);
+
 ANALYZE;
 
 -- query: scan_all_types
@@ -737,3 +754,142 @@ SELECT id, extract(hour FROM t) FROM tz ORDER BY id;
 -- query: tz_date_trunc
 -- fallback: date_trunc on timestamptz depends on the session TimeZone (not translated yet)
 SELECT id, date_trunc('day', t) FROM tz ORDER BY id;
+-- query: filter_count_star_plain
+SELECT count(*) FILTER (WHERE b), count(*) FILTER (WHERE NOT b), count(*) FILTER (WHERE id > 100), count(*) FROM an;
+-- query: filter_every_type_plain
+SELECT sum(i2) FILTER (WHERE g = 1), sum(i8) FILTER (WHERE b), sum(n) FILTER (WHERE b), sum(f) FILTER (WHERE id < 3),
+       avg(i2) FILTER (WHERE b), avg(n) FILTER (WHERE g > 1), avg(f) FILTER (WHERE g = 2),
+       min(t) FILTER (WHERE id > 1), max(t) FILTER (WHERE g < 3), min(d) FILTER (WHERE b), max(d) FILTER (WHERE NOT b),
+       count(n) FILTER (WHERE id > 2), count(DISTINCT t) FILTER (WHERE id > 1)
+FROM an;
+-- query: filter_nothing_passes
+SELECT sum(i2) FILTER (WHERE false), avg(n) FILTER (WHERE id < 0), min(t) FILTER (WHERE id < 0), max(d) FILTER (WHERE id < 0),
+       count(*) FILTER (WHERE id < 0), count(DISTINCT n) FILTER (WHERE id < 0), bool_and(b) FILTER (WHERE id < 0) FROM an;
+-- query: filter_grouped
+SELECT g, count(*) FILTER (WHERE b), count(*) FILTER (WHERE b IS NULL), sum(n) FILTER (WHERE n > 0), avg(i8) FILTER (WHERE i2 <> 4),
+       min(t) FILTER (WHERE t <> 'a'), max(f) FILTER (WHERE f < 1), count(DISTINCT d) FILTER (WHERE id <> 5), sum(n), count(*)
+FROM an GROUP BY g ORDER BY g;
+-- query: filter_division_guarded
+SELECT g, sum(100 / i2::int) FILTER (WHERE i2 <> 0), avg(n / i2::int) FILTER (WHERE i2 <> 0) FROM an GROUP BY g ORDER BY g;
+-- query: filter_division_guarded_plain
+SELECT sum(100 / i2::int) FILTER (WHERE i2 <> 0), count(*) FILTER (WHERE 10 / NULLIF(i2::int, 0) > 1) FROM an;
+-- query: filter_division_error
+SELECT sum(100 / i2::int) FILTER (WHERE i2 IS NOT NULL) FROM an;
+-- query: filter_empty_table
+SELECT count(*) FILTER (WHERE k > 0), sum(x) FILTER (WHERE k > 0), min(s) FILTER (WHERE s <> '') FROM empty;
+-- query: filter_empty_table_grouped
+SELECT k, count(*) FILTER (WHERE x > 0), sum(x) FILTER (WHERE k > 0) FROM empty GROUP BY k;
+-- query: filter_having
+SELECT g, sum(i8) FILTER (WHERE b) FROM an GROUP BY g HAVING count(*) FILTER (WHERE b) > 0 ORDER BY g;
+-- query: filter_big_grouped
+SELECT g, count(*) FILTER (WHERE x > 5), sum(x) FILTER (WHERE k % 3 = 0), avg(y) FILTER (WHERE s = 'row1'),
+       count(DISTINCT s) FILTER (WHERE k < 50000) FROM big GROUP BY g ORDER BY g;
+-- query: filter_numeric_division_arg
+SELECT g, sum(n / 3) FILTER (WHERE n > 0), max(n / 7) FILTER (WHERE n <> 0) FROM an GROUP BY g ORDER BY g;
+-- query: bool_and_or_plain
+SELECT bool_and(b), bool_or(b), every(b), bool_and(b) FILTER (WHERE id < 2), bool_or(b) FILTER (WHERE id = 2) FROM an;
+-- query: bool_and_or_grouped
+SELECT g, bool_and(b), bool_or(b), every(b), bool_and(i2 > 0), bool_or(t = 'a') FROM an GROUP BY g ORDER BY g;
+-- query: bool_and_or_all_null
+SELECT bool_and(b), bool_or(b) FROM an WHERE id IN (3, 6, 9);
+-- query: bool_and_or_empty
+SELECT bool_and(k > 0), bool_or(k > 0), every(s = 'x') FROM empty;
+-- query: bool_and_or_having
+SELECT g FROM an GROUP BY g HAVING bool_or(b) ORDER BY g;
+-- query: setop_intersect
+SELECT g, i2, t FROM an INTERSECT SELECT g, i2, t FROM an2;
+-- query: setop_intersect_all
+SELECT g, i8, n, d FROM an INTERSECT ALL SELECT g, i8, n, d FROM an2;
+-- query: setop_except
+SELECT g, t, b FROM an EXCEPT SELECT g, t, b FROM an2;
+-- query: setop_except_all
+SELECT i2, n FROM an2 EXCEPT ALL SELECT i2, n FROM an WHERE id <> 5;
+-- query: setop_except_all_dups
+SELECT t FROM an2 EXCEPT ALL SELECT t FROM an WHERE id IN (1, 4);
+-- query: setop_nulls_equal
+SELECT g, i2 FROM an WHERE i2 IS NULL INTERSECT SELECT g, i2 FROM an2;
+-- query: setop_ordered
+SELECT t, d FROM an INTERSECT SELECT t, d FROM an2 ORDER BY 1, 2;
+-- query: setop_sorted_strategy
+SET enable_hashagg = off;
+SELECT g, t FROM an EXCEPT ALL SELECT g, t FROM an2 WHERE id > 3 ORDER BY 1 NULLS FIRST, 2;
+SELECT g, t FROM an INTERSECT SELECT g, t FROM an2;
+-- query: setop_empty_sides
+SELECT k, s FROM empty INTERSECT SELECT id, t FROM an;
+-- query: setop_except_empty
+SELECT g, t FROM an EXCEPT SELECT k, s FROM empty;
+-- query: setop_chain
+SELECT g FROM an INTERSECT SELECT g FROM an2 EXCEPT SELECT k FROM sq1 UNION SELECT k + 40 FROM sq1 WHERE k < 3;
+-- query: setop_limit_count
+SELECT count(*) FROM (SELECT s FROM big INTERSECT ALL SELECT s FROM big WHERE k % 5 = 0) q;
+-- query: setop_big
+SELECT g, s FROM big EXCEPT SELECT g, s FROM big WHERE k % 3 = 0 ORDER BY 1, 2;
+-- query: setop_float_key
+-- fallback: float column in INTERSECT/EXCEPT (PostgreSQL prints -0 or 0 by its input order)
+SELECT f FROM an INTERSECT SELECT f FROM an2;
+-- query: gsets_rollup
+SELECT g, t, count(*), sum(n), avg(i8), min(d), GROUPING(g, t) FROM an GROUP BY ROLLUP (g, t);
+-- query: gsets_rollup_ordered
+SELECT g, t, count(*), sum(n), GROUPING(g), GROUPING(t, g) FROM an GROUP BY ROLLUP (g, t) ORDER BY g, t, 6;
+-- query: gsets_rollup_sorted_strategy
+SET enable_hashagg = off;
+SELECT g, t, count(*), sum(i2), max(t) FROM an GROUP BY ROLLUP (g, t) ORDER BY g, t;
+SELECT g, d, count(*), bool_or(b) FROM an GROUP BY ROLLUP (g, d);
+-- query: gsets_cube
+SELECT g, b, count(*), sum(f), GROUPING(g, b) FROM an GROUP BY CUBE (g, b);
+-- query: gsets_grouping_sets
+SELECT g, t, d, count(*), sum(i8) FILTER (WHERE b) FROM an GROUP BY GROUPING SETS ((g), (t, d), ());
+-- query: gsets_having
+SELECT g, t, count(*) FROM an GROUP BY ROLLUP (g, t) HAVING count(*) > 1 OR GROUPING(t) = 1;
+-- query: gsets_empty_input
+SELECT k, s, count(*), sum(x), min(s), GROUPING(k, s) FROM empty GROUP BY ROLLUP (k, s);
+-- query: gsets_empty_input_no_total
+SELECT k, count(*), sum(x) FROM empty GROUP BY GROUPING SETS ((k), (s));
+-- query: gsets_big
+SELECT g, s, count(*), sum(x), avg(x) FROM big GROUP BY CUBE (g, s) ORDER BY 1, 2, 3;
+-- query: gsets_expression_keys
+SELECT g % 2, extract(year FROM d), count(*) FROM an GROUP BY ROLLUP (g % 2, extract(year FROM d));
+-- query: window_ranking
+SELECT id, g, t, row_number() OVER (PARTITION BY g ORDER BY t, id), rank() OVER (PARTITION BY g ORDER BY t),
+       dense_rank() OVER (PARTITION BY g ORDER BY t) FROM an ORDER BY id;
+-- query: window_ranking_no_partition
+SELECT id, n, row_number() OVER (ORDER BY n DESC, id), rank() OVER (ORDER BY n DESC), dense_rank() OVER (ORDER BY n DESC)
+FROM an ORDER BY id;
+-- query: window_ranking_ties_types
+SELECT id, rank() OVER (ORDER BY d), dense_rank() OVER (PARTITION BY b ORDER BY i8), rank() OVER (PARTITION BY t ORDER BY i2 DESC)
+FROM an ORDER BY id;
+-- query: window_partition_aggregates
+SELECT id, g, sum(n) OVER (PARTITION BY g), count(*) OVER (PARTITION BY g), count(t) OVER (PARTITION BY g),
+       min(t) OVER (PARTITION BY g), max(d) OVER (PARTITION BY g), avg(i8) OVER (PARTITION BY g) FROM an ORDER BY id;
+-- query: window_whole_table_aggregates
+SELECT id, sum(i2) OVER (), count(*) OVER (), avg(n) OVER (), bool_and(b) OVER () FROM an ORDER BY id;
+-- query: window_unbounded_frame
+SELECT id, sum(n) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM an ORDER BY id;
+-- query: window_empty
+SELECT k, row_number() OVER (ORDER BY k), rank() OVER (PARTITION BY s ORDER BY k), sum(x) OVER (PARTITION BY s) FROM empty;
+-- query: window_big
+SELECT g, s, rank() OVER (PARTITION BY g ORDER BY s), dense_rank() OVER (PARTITION BY g ORDER BY s), count(*) OVER (PARTITION BY g, s)
+FROM big WHERE k % 97 = 0 ORDER BY g, s, 3;
+-- query: window_two_windows
+SELECT id, row_number() OVER (ORDER BY id DESC), dense_rank() OVER (PARTITION BY b ORDER BY g) FROM an ORDER BY id;
+-- query: window_running_sum
+-- fallback: window aggregate over a running frame
+SELECT id, sum(n) OVER (ORDER BY id) FROM an ORDER BY id;
+-- query: float_stddev_variance
+SELECT stddev(f), stddev_samp(f), stddev_pop(f), variance(f), var_samp(f), var_pop(f) FROM an WHERE id <> 7;
+-- query: float_stddev_grouped
+SELECT g, stddev(f), var_pop(f), stddev_pop(f4), variance(f4) FROM (SELECT g, f, f::real AS f4 FROM an) s GROUP BY g ORDER BY g;
+-- query: float_stddev_big
+SELECT g, stddev(y), var_samp(y), stddev_pop(y) FROM big GROUP BY g ORDER BY g;
+-- query: float_stddev_edges
+SELECT stddev(x), var_pop(x), stddev_samp(r), var_samp(r) FROM fe;
+-- query: float_stddev_one_and_empty
+SELECT stddev(x), stddev_pop(x), var_samp(x), var_pop(x) FROM fe_one;
+SELECT stddev(y), var_pop(y) FROM big WHERE k < 0;
+-- query: float_stddev_overflow
+SELECT var_pop(f) FROM an;
+-- query: float_stddev_filter_window
+SELECT g, stddev(f) FILTER (WHERE f > -1), var_pop(f) OVER (PARTITION BY g) FROM an GROUP BY g, f ORDER BY 1, 2, 3;
+-- query: numeric_stddev
+-- fallback: stddev of numeric (numeric result of PostgreSQL's own scale)
+SELECT stddev(n) FROM an;

@@ -203,8 +203,15 @@ class Gen:
             return f"{self.col(a, 'text')} {op} '{self.pick(['alpha', 'm', '', 'über', 'w1'])}'"
         return f"{self.col(a, 'date')} {op} DATE '{self.pick(['1995-01-01', '2000-02-29', '1970-01-01'])}'"
 
-    def agg(self, a):
-        kind = self.pick(["count", "count", "sumi", "sumn", "avgn", "minmax", "minmaxf", "minmaxt", "countd", "misc"])
+    def agg(self, a, filtered=True):
+        kind = self.pick(["count", "count", "sumi", "sumn", "avgn", "minmax", "minmaxf", "minmaxt", "countd", "misc",
+                          "filter", "bool"])
+        if kind == "filter":  # issue 18: FILTER (WHERE ...) on any of the others
+            if not filtered:
+                return "count(*)"
+            return f"{self.agg(a, False)} FILTER (WHERE {self.pred(a)})"
+        if kind == "bool":
+            return f"{self.pick(['bool_and', 'bool_or', 'every'])}({self.pick([self.col(a, 'bool'), self.pred(a)])})"
         if kind == "misc":
             return self.pick([f"max(a.c)", f"min({self.col(a, 'date')} - 1)", f"sum(a.s)", f"avg(a.s)", f"sum(a.b8)",
                               f"max(extract(year FROM {self.col(a, 'date')}))", f"count(DISTINCT a.d)",
@@ -247,7 +254,11 @@ class Gen:
             aggs = [self.agg(self.pick(aliases)) for _ in range(self.rng.randint(1, 3))]
             sel = keys + aggs
             having = f" HAVING count(*) > {self.rng.randint(0, 3)}" if self.rng.random() < 0.2 else ""
-            q = f"SELECT {', '.join(sel)} FROM {frm}{where} GROUP BY {', '.join(keys)}{having}"
+            grouping = ', '.join(keys)
+            if self.rng.random() < 0.2:  # issue 18: ROLLUP / CUBE / GROUPING SETS with GROUPING()
+                grouping = self.pick([f"ROLLUP ({grouping})", f"CUBE ({grouping})", f"GROUPING SETS (({grouping}), ())"])
+                sel = sel + [f"GROUPING({', '.join(keys)})"]
+            q = f"SELECT {', '.join(sel)} FROM {frm}{where} GROUP BY {grouping}{having}"
         elif shape < 0.5:  # aggregation without GROUP BY
             q = f"SELECT {', '.join(self.agg(self.pick(aliases)) for _ in range(self.rng.randint(1, 3)))} FROM {frm}{where}"
         elif shape < 0.6:  # DISTINCT
@@ -261,6 +272,23 @@ class Gen:
                              f"NOT EXISTS (SELECT 1 FROM rb WHERE rb.k = a.k)"])
             sel = [self.scalar("a")[0] for _ in range(self.rng.randint(1, 3))]
             q = f"SELECT {', '.join(sel)} FROM ra a WHERE {sub}"
+        elif shape < 0.76:  # issue 18: INTERSECT / EXCEPT [ALL] over the columns ra and rb share
+            cols = list(dict.fromkeys(self.pick(["k", "g", "n", "d", "t", "bo"]) for _ in range(self.rng.randint(1, 3))))
+            op = self.pick(["INTERSECT", "EXCEPT"]) + self.pick(["", " ALL"])
+            left, right = self.pick([("ra", "rb"), ("rb", "ra"), ("ra", "ra")])
+            lw = f" WHERE {self.pred('a').replace('a.', '')}" if left == "ra" and self.rng.random() < 0.5 else ""
+            rw = f" WHERE {self.pred('a').replace('a.', '')}" if right == "ra" and self.rng.random() < 0.5 else ""
+            q = f"SELECT {', '.join(cols)} FROM {left}{lw} {op} SELECT {', '.join(cols)} FROM {right}{rw}"
+            sel = cols
+        elif shape < 0.82 and not joined:  # issue 18: window functions (ranking, whole-partition aggregates)
+            part = self.pick(["", "PARTITION BY a.g ", "PARTITION BY a.bo ", f"PARTITION BY {self.col('a', 'text')} "])
+            okey = self.col("a", self.pick(["int", "text", "date", "num"]))
+            agg = self.agg("a", False)
+            agg = "count(*)" if "DISTINCT" in agg else agg
+            fn = self.pick([f"row_number() OVER ({part}ORDER BY {okey}, a.k)", f"rank() OVER ({part}ORDER BY {okey})",
+                            f"dense_rank() OVER ({part}ORDER BY {okey} DESC)", f"{agg} OVER ({part.strip()})"])
+            sel = ["a.k", okey, fn]
+            q = f"SELECT {', '.join(sel)} FROM ra a{where}"
         else:  # projection
             sel = [self.scalar(self.pick(aliases))[0] for _ in range(self.rng.randint(1, 4))]
             q = f"SELECT {', '.join(sel)} FROM {frm}{where}"

@@ -226,6 +226,12 @@ TEST(Reductions, SumAvgMinMaxLenCount) {
     EXPECT_EQ(E("@count((1,null,3):f32)"), "2");
     EXPECT_EQ(E("@any((0,1):bool)"), "1");
     EXPECT_EQ(E("@all((0,1):bool)"), "0");
+    // PostgreSQL's float8 var_pop/var_samp/stddev_pop/stddev_samp (values checked with psql)
+    EXPECT_EQ(E("@float_var((1.0,2.0,4.0):f64, 0:i64)"), "1.5555555555555556");
+    EXPECT_EQ(E("@float_var((1.0,2.0,4.0):f64, 1:i64)"), "2.3333333333333335");
+    EXPECT_EQ(E("@float_var((1.0,null,2.0,4.0):f64, 3:i64)"), "1.5275252316519468");
+    EXPECT_EQ(E("@float_var((5.0):f64, 1:i64)"), "null");
+    EXPECT_EQ(E("@float_var((5.0):f64, 2:i64)"), "0");
 }
 
 TEST(Lists, EachRazeTolist) {
@@ -240,6 +246,13 @@ TEST(Lists, EachRazeTolist) {
     EXPECT_EQ(E("@index(l, 1:i64)", "l:? = @list((1,2):i32, (3):i32);"), "3");
     EXPECT_EQ(E("@match((1,2):i32, (1,2):i32)"), "1");
     EXPECT_EQ(E("@each(@unique, l)", "l:? = @list((1,1,2):i32, (3,3):i32);"), "(0,2),(0)");
+    // an empty cell (an empty @raze is i64) adds no element and no type: grouping sets raze the
+    // groups of an empty input with the total row
+    const std::string none = "c:? = (\"a\",\"b\"):str; m:? = (0,0):bool; k:? = @compress(m, c); g:? = @group(k); "
+                             "v:? = @values(g); p:? = @each_right(@index, k, v); s:? = @each(@min, p); e:? = @raze(s); ";
+    EXPECT_EQ(E("@raze(l)", none + "l:? = @list(e, (\"x\",\"y\"):str);"), "x,y");
+    EXPECT_EQ(E("@raze(l)", none + "l:? = @list((\"x\"):str, e);"), "x");
+    EXPECT_EQ(E("@len(q)", none + "l:? = @list(e, e); q:? = @raze(l);"), "0");
 }
 
 TEST(Strings, LikeSubstring) {
