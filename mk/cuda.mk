@@ -19,9 +19,14 @@ gpu-check: build/test/cuda_tests
 # (tools/gpu-check.sh unpacks it there): cuda_tests linked with LLVM's static libraries (the GPU
 # machine has no LLVM 14), the sm_90 corpus and the SF 0.01 TPC-H data.
 GPU_ARCH ?= sm_90
-build/gpu/cuda_tests: build/test/cuda_tests
+GPU_TEST_OBJS := $(patsubst test/gpu/%.cpp,build/testobj/gpu/%.o,$(wildcard test/gpu/*.cpp))
+build/testobj/gpu/%.o: test/gpu/%.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) -o $@ $(wildcard build/testobj/cuda/*.o) $(call link_libs,cuda $(TEST_DEPS_cuda)) \
+	$(CXX) $(CORE_CXXFLAGS) -Itest/unit -c $< -o $@
+
+build/gpu/cuda_tests: build/test/cuda_tests $(GPU_TEST_OBJS)
+	@mkdir -p $(dir $@)
+	$(CXX) -o $@ $(wildcard build/testobj/cuda/*.o) $(GPU_TEST_OBJS) $(call link_libs,cuda $(TEST_DEPS_cuda)) \
 	    -L$(shell $(LLVM_CONFIG) --libdir) $(filter-out -lPolly -lPollyISL,$(shell $(LLVM_CONFIG) --link-static --libs)) \
 	    $(GTEST_LIBS) -pthread -ldl -Wl,--as-needed $(shell $(LLVM_CONFIG) --link-static --system-libs) -Wl,--strip-debug
 

@@ -9,7 +9,7 @@ set -u
 log=${OUT:-/tmp}/gpu-check.log
 run() {
     echo "== $1"
-    RNDN_LIBCUDA=libcuda.so.1 timeout ${GPU_CHECK_TIMEOUT:-300} build/gpu/cuda_tests --gtest_filter="$1" 2>&1 |
+    RNDN_CUDA_MODES=ptxas,rndn RNDN_LIBCUDA=libcuda.so.1 timeout ${GPU_CHECK_TIMEOUT:-300} build/gpu/cuda_tests --gtest_filter="$1" 2>&1 |
         grep -E '^\[ +(OK|FAILED|PASSED|SKIPPED) |^\[cuda\]|Failure|error|Which is|Actual' | grep -v '^\[  FAILED  \] [0-9]* test' | head -60
 }
 {
@@ -18,8 +18,8 @@ run() {
     tar -xJf build/gpu/bundle.tar.xz || echo "unpack failed"
     run 'CudaDriver.*-CudaDriver.RndnAndPtxasCubinsAgree'
     run '*ptxas*'
-    run 'CudaTpch.*'
-    for t in $(build/gpu/cuda_tests --gtest_list_tests --gtest_filter='*rndn*:CudaDriver.RndnAndPtxasCubinsAgree' |
+    run 'CudaTpch.EveryProgram*'
+    for t in $(RNDN_CUDA_MODES=ptxas,rndn build/gpu/cuda_tests --gtest_list_tests --gtest_filter="*rndn*:CudaDriver.RndnAndPtxasCubinsAgree:CudaTpch.OurCompilers*" |
                awk '/^[^ ]/{s=$1} /^  /{print s $1}'); do
         run "$t"
     done
@@ -30,3 +30,12 @@ for f in gpucheck/*.cubin; do
     echo "== saxpy from $f"
     RNDN_LIBCUDA=libcuda.so.1 RNDN_SAXPY_CUBINS=$f timeout 60 build/gpu/cuda_tests --gtest_filter=CudaDriver.SaxpyFromCubinFiles 2>&1 | grep -E '^\[cuda\]|rror' | head -5
 done 2>&1 | tee -a "$log"
+# diagnosis: a kernel from each cubin listed in gpucheck/kernel.env (RNDN_KERNEL, RNDN_KERNEL_ARGS)
+if [ -f gpucheck/kernel.env ]; then
+    . gpucheck/kernel.env
+    for f in gpucheck/base.cubin gpucheck/n*.cubin; do
+        [ -f "$f" ] || continue
+        RNDN_LIBCUDA=libcuda.so.1 RNDN_KERNEL=$RNDN_KERNEL RNDN_KERNEL_ARGS=$RNDN_KERNEL_ARGS RNDN_KERNEL_CUBINS=$f timeout 30 \
+            build/gpu/cuda_tests --gtest_filter=CudaDriver.KernelFromCubinFiles 2>&1 | grep -E '^\[cuda\]'
+    done 2>&1 | tee -a "$log"
+fi

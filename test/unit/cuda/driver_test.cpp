@@ -107,3 +107,53 @@ TEST(CudaDriver, SaxpyFromCubinFiles) {
 
 }  // namespace
 }  // namespace rndn::cpujit::testing
+
+namespace rndn::cpujit::testing {
+namespace {
+
+// Diagnosis on a GPU: kernel $RNDN_KERNEL from each cubin in RNDN_KERNEL_CUBINS, arguments from
+// RNDN_KERNEL_ARGS ("p" a 1 MiB buffer of 0x3f bytes, a number a 32-bit integer; comma-separated), one
+// block of 64 threads; prints whether it ran.  Skipped without the variables.
+TEST(CudaDriver, KernelFromCubinFiles) {
+    const char *files = std::getenv("RNDN_KERNEL_CUBINS"), *name = std::getenv("RNDN_KERNEL"), *spec = std::getenv("RNDN_KERNEL_ARGS");
+    if (!files || !name || !spec) GTEST_SKIP() << "RNDN_KERNEL_CUBINS, RNDN_KERNEL and RNDN_KERNEL_ARGS are not set";
+    auto d = TheDevice();
+    ASSERT_TRUE(d.ok()) << d.status().ToString();
+    std::string list = files;
+    for (size_t b = 0; b <= list.size();) {
+        size_t e = list.find(':', b);
+        if (e == std::string::npos) e = list.size();
+        const std::string path = list.substr(b, e - b);
+        b = e + 1;
+        if (path.empty()) continue;
+        std::string s = rndn::testing::ReadText(path);
+        auto m = (*d)->LoadModule(std::vector<uint8_t>(s.begin(), s.end()));
+        ASSERT_TRUE(m.ok()) << path << ": " << m.status().ToString();
+        const cuda::Kernel *k = (*m)->Find(name);
+        ASSERT_NE(k, nullptr) << path;
+        std::vector<std::vector<uint8_t>> args;
+        std::vector<void *> bufs;
+        std::string sp = spec;
+        for (size_t x = 0; x <= sp.size();) {
+            size_t y = sp.find(',', x);
+            if (y == std::string::npos) y = sp.size();
+            std::string a = sp.substr(x, y - x);
+            x = y + 1;
+            if (a == "p") {
+                void *p = (*d)->Allocate(1 << 20);
+                std::memset(p, 0x3f, 1 << 20);  // floats near 0.75, large integers
+                bufs.push_back(p);
+                args.push_back(sassemu::Arg::Ptr(p).bytes);
+            } else if (!a.empty()) {
+                args.push_back(sassemu::Arg::S32(std::atoi(a.c_str())).bytes);
+            }
+        }
+        Status st = (*d)->Launch(*k, {1}, {64}, 0, args);
+        std::printf("[cuda] %s %s: %s\n", path.c_str(), name, st.ok() ? "ran" : st.ToString().c_str());
+        for (void *p : bufs) (*d)->Free(p);
+        EXPECT_TRUE(st.ok()) << path;
+    }
+}
+
+}  // namespace
+}  // namespace rndn::cpujit::testing
