@@ -136,6 +136,18 @@ private:
     std::string Guard(const ptx::Instruction &inst, std::vector<int> *uses);
     Status LowerMemory(const ptx::Instruction &inst, const std::string &key);
     Status LowerMov(const ptx::Instruction &inst, const std::string &key, bool *done);
+    // memory spaces, atomics, barriers and warp collectives (memory.inc)
+    void AnalyseRegisters();
+    Status LayOutShared();
+    bool ConstOf(const Operand &o, uint64_t *v) const;
+    std::string GlobalAddress(int a, int64_t off) const;
+    Status EmitAccess(const ptx::Instruction &inst, bool load, int v, const Operand &mem, uint32_t bits, uint32_t extra,
+                      const std::string &key);
+    Status LowerSymbolMov(const ptx::Instruction &inst, const std::string &key);
+    Status LowerAtomic(const ptx::Instruction &inst, const std::string &key);
+    Status LowerBarrier(const ptx::Instruction &inst, const std::string &key);
+    Status LowerWarp(const ptx::Instruction &inst, const std::string &key);
+    int Materialise(const ptx::Instruction &inst, uint32_t value);
     Status Allocate();
     Status Schedule(CompiledKernel *k);
 
@@ -150,6 +162,13 @@ private:
     int pending_label_ = -1;
     int max_reg_ = -1;
     std::vector<int> alias_;         // per PTX register: the register it is folded into, or -1
+    std::vector<int> reg_reads_;     // per PTX register: how many operands read it
+    std::vector<int> reg_writes_;    // per PTX register: how many operands write it
+    std::vector<std::optional<uint64_t>> reg_const_;  // per PTX register: its value when its only write is a mov of an immediate
+    std::map<std::pair<int, uint32_t>, uint32_t> shared_at_;  // (SymbolKind, index) -> shared address
+    uint32_t shared_bytes_ = 0;
+    bool uses_shared_ = false;
+    int barriers_ = 0;
     std::vector<bool> folded_copy_;  // per body statement: a copy removed by coalescing
 };
 
@@ -343,30 +362,43 @@ Status KernelCompiler::Expand(const ptx::Instruction &inst, const std::string &p
     return Status::Ok();
 }
 
-// ld.param / ld.global / st.global
+// ld.param / ld/st in global and shared memory, scalars and vectors (split per element)
 Status KernelCompiler::LowerMemory(const ptx::Instruction &inst, const std::string &key) {
     bool load = inst.opcode == ptx::Opcode::LD;
     const Operand &mem = inst.operands[load ? 1 : 0];
     const Operand &val = inst.operands[load ? 0 : 1];
-    if (mem.kind != OperandKind::ADDRESS || inst.mods.vec != ptx::VecWidth::NONE)
-        return Err(inst, "no SASS pattern for " + key);
+    if (mem.kind != OperandKind::ADDRESS) return Err(inst, "no SASS pattern for " + key);
     uint32_t bits = ptx::TypeBits(inst.type);
-    bool is_signed = ptx::TypeKindOf(inst.type) == ptx::TypeKind::SINT;
-    if ((bits != 8 && bits != 16 && bits != 32 && bits != 64) || (bits < 32 && is_signed && load))
-        return Err(inst, "no SASS pattern for " + key + " (sign-extending narrow loads)");
+    if (bits != 8 && bits != 16 && bits != 32 && bits != 64) return Err(inst, "no SASS pattern for " + key);
+    ptx::StateSpace sp = inst.mods.space;
+    if (inst.mods.vec != ptx::VecWidth::NONE) {
+        if (val.kind != OperandKind::VECTOR || sp == ptx::StateSpace::PARAM || sp == ptx::StateSpace::PARAM_ENTRY)
+            return Err(inst, "no SASS pattern for " + key);
+        for (size_t e = 0; e < val.elems.size(); ++e) {
+            const Operand &x = val.elems[e];
+            int v;
+            if (x.kind == OperandKind::SINK) continue;
+            if (x.kind == OperandKind::REG) v = Reg(x.reg);
+            else if (x.kind == OperandKind::IMM && !load && bits == 32) v = Materialise(inst, (uint32_t)x.imm.bits);
+            else return Err(inst, "no SASS pattern for " + key + " with this vector element");
+            if ((vregs_[v].cls == VClass::R64) != (bits == 64) || vregs_[v].cls == VClass::PRED)
+                return Err(inst, "no SASS pattern for " + key + " with a register of another width");
+            RNDN_RETURN_IF_ERROR(EmitAccess(inst, load, v, mem, bits, (uint32_t)(e * bits / 8), key));
+        }
+        return Status::Ok();
+    }
     if (val.kind != OperandKind::REG) return Err(inst, "no SASS pattern for " + key + " with an immediate value");
     int v = Reg(val.reg);
     bool v64 = vregs_[v].cls == VClass::R64;
-    ptx::StateSpace sp = inst.mods.space;
-    if (bits < 32 && sp != ptx::StateSpace::GLOBAL) return Err(inst, "no SASS pattern for " + key);
     if ((bits == 64) != v64) return Err(inst, "no SASS pattern for " + key + " with a register of another width");
-    std::vector<int> uses;
-    std::string g = Guard(inst, &uses);
     if (load && (sp == ptx::StateSpace::PARAM || sp == ptx::StateSpace::PARAM_ENTRY)) {
+        std::vector<int> uses;
+        std::string g = Guard(inst, &uses);
+        if (bits < 32) return Err(inst, "no SASS pattern for " + key);
         if (mem.addr.base != ptx::AddrBase::SYMBOL || mem.addr.sym.kind != ptx::SymbolKind::PARAM)
             return Err(inst, "no SASS pattern for " + key + " from a non-parameter address");
         uint32_t off = ai_.param_base + params_[mem.addr.sym.index].offset + (uint32_t)mem.addr.offset;
-        if (arch_ == sass::Arch::SM_90) {
+        if (arch_ >= sass::Arch::SM_90) {
             Emit(g + (v64 ? "LDC.64 " : "LDC ") + VRef(v, 0) + ", c[0x0][" + Hex(off) + "]", {v}, uses, inst);
         } else {
             Emit(g + "MOV " + VRef(v, 0) + ", c[0x0][" + Hex(off) + "]", {v}, uses, inst);
@@ -374,35 +406,7 @@ Status KernelCompiler::LowerMemory(const ptx::Instruction &inst, const std::stri
         }
         return Status::Ok();
     }
-    if (sp != ptx::StateSpace::GLOBAL) return Err(inst, "no SASS pattern for " + key + " (state space)");
-    if (mem.addr.base != ptx::AddrBase::REG || vregs_[mem.addr.reg].cls != VClass::R64)
-        return Err(inst, "no SASS pattern for " + key + " (address must be a 64-bit register)");
-    int a = Reg(mem.addr.reg);
-    uses.push_back(a);
-    std::string addr;
-    std::string off = mem.addr.offset ? "+" + Hex((uint32_t)mem.addr.offset) : "";
-    std::string width = bits == 64 ? ".64" : bits == 16 ? ".U16" : bits == 8 ? ".U8" : "";
-    std::string op;
-    switch (arch_) {
-    case sass::Arch::SM_75:
-        op = std::string(load ? "LDG" : "STG") + ".E" + width + ".SYS";
-        addr = "[" + VRef(a, 0) + off + "]";
-        break;
-    case sass::Arch::SM_90:
-        op = std::string(load ? "LDG" : "STG") + ".E" + width;
-        addr = "desc[UR4][" + VRef(a, 0) + ".64" + off + "]";
-        break;
-    default:
-        op = std::string(load ? "LDG" : "STG") + ".E" + width;
-        addr = "[" + VRef(a, 0) + ".64" + off + "]";
-        break;
-    }
-    if (load) Emit(g + op + " " + VRef(v, 0) + ", " + addr, {v}, uses, inst);
-    else {
-        uses.push_back(v);
-        Emit(g + op + " " + addr + ", " + VRef(v, 0), {}, uses, inst);
-    }
-    return Status::Ok();
+    return EmitAccess(inst, load, v, mem, bits, 0, key);
 }
 
 // mov from special registers
@@ -426,16 +430,20 @@ Status KernelCompiler::LowerMov(const ptx::Instruction &inst, const std::string 
         {S::CTAID_X, "SR_CTAID.X", 0}, {S::CTAID_Y, "SR_CTAID.Y", 0}, {S::CTAID_Z, "SR_CTAID.Z", 0},
         {S::NTID_X, nullptr, 0x0},     {S::NTID_Y, nullptr, 0x4},     {S::NTID_Z, nullptr, 0x8},
         {S::NCTAID_X, nullptr, 0xc},   {S::NCTAID_Y, nullptr, 0x10},  {S::NCTAID_Z, nullptr, 0x14},
+        {S::LANEID, "SR_LANEID", 0},   {S::LANEMASK_EQ, "SR_EQMASK", 0}, {S::LANEMASK_LE, "SR_LEMASK", 0},
+        {S::LANEMASK_LT, "SR_LTMASK", 0}, {S::LANEMASK_GE, "SR_GEMASK", 0}, {S::LANEMASK_GT, "SR_GTMASK", 0},
     };
     for (const SR &s : kSregs) {
         if (s.s != inst.operands[1].sreg) continue;
         if (s.s2r) Emit(g + "S2R " + VRef(v, 0) + ", " + s.s2r, {v}, uses, inst);
-        else if (arch_ == sass::Arch::SM_90) Emit(g + "LDC " + VRef(v, 0) + ", c[0x0][" + Hex(s.cbank) + "]", {v}, uses, inst);
+        else if (arch_ >= sass::Arch::SM_90) Emit(g + "LDC " + VRef(v, 0) + ", c[0x0][" + Hex(s.cbank + (arch_ >= sass::Arch::SM_100 ? 0x360 : 0)) + "]", {v}, uses, inst);
         else Emit(g + "MOV " + VRef(v, 0) + ", c[0x0][" + Hex(s.cbank) + "]", {v}, uses, inst);
         return Status::Ok();
     }
     return Err(inst, "no SASS pattern for " + key + " from " + std::string(ptx::SpecialRegName(inst.operands[1].sreg)));
 }
+
+#include "sasscomp/memory_lowering.inc"
 
 Status KernelCompiler::Lower(const ptx::Instruction &inst) {
     std::string key = InstKey(inst);
@@ -458,7 +466,18 @@ Status KernelCompiler::Lower(const ptx::Instruction &inst) {
     case ptx::Opcode::LD:
     case ptx::Opcode::ST:
         return LowerMemory(inst, key);
+    case ptx::Opcode::ATOM:
+    case ptx::Opcode::RED:
+        return LowerAtomic(inst, key);
+    case ptx::Opcode::BAR_SYNC:
+    case ptx::Opcode::BARRIER_SYNC:
+        return LowerBarrier(inst, key);
+    case ptx::Opcode::SHFL:
+    case ptx::Opcode::VOTE:
+    case ptx::Opcode::ACTIVEMASK:
+        return LowerWarp(inst, key);
     case ptx::Opcode::MOV: {
+        if (inst.operands.size() == 2 && inst.operands[1].kind == OperandKind::SYMBOL) return LowerSymbolMov(inst, key);
         bool done;
         RNDN_RETURN_IF_ERROR(LowerMov(inst, key, &done));
         if (done) return Status::Ok();
@@ -590,8 +609,9 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
     bool needs_desc = ai_.mem_desc != 0;
     if (needs_desc) {
         SchedInst d;
-        d.text = "ULDC.64 UR4, c[0x0][" + Hex(ai_.mem_desc) + "]";
-        d.op = "ULDC";
+        bool ldcu = arch_ >= sass::Arch::SM_100;  // sm_100/sm_120 load uniform constants through LDCU (a scoreboard)
+        d.text = std::string(ldcu ? "LDCU.64" : "ULDC.64") + " UR4, c[0x0][" + Hex(ai_.mem_desc) + "]";
+        d.op = ldcu ? "LDCU" : "ULDC";
         d.defs = {304, 305};
         si.push_back(d);
     }
@@ -612,7 +632,7 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
         for (int v : mi.defs) keys_of(v, &s.defs);
         for (int v : mi.uses) keys_of(v, &s.uses);
         s.op = OpName(s.text);
-        if (needs_desc && (s.op == "LDG" || s.op == "STG")) s.uses.push_back(304), s.uses.push_back(305);
+        if (needs_desc && (s.op == "LDG" || s.op == "STG" || s.op == "ATOMG" || s.op == "RED")) s.uses.push_back(304), s.uses.push_back(305);
         s.control = mi.is_exit || mi.target >= 0;
         if (mi.label_here >= 0) {
             label_index[mi.label_here] = (int)si.size();
@@ -795,6 +815,8 @@ Expected<CompiledKernel> KernelCompiler::Run() {
         if (bits > 64) return Status::Unsupported(f_.name + ": registers of type ." + std::string(ptx::TypeName(r.type)) + " are not supported");
     }
     CoalesceCopies();
+    AnalyseRegisters();
+    RNDN_RETURN_IF_ERROR(LayOutShared());
     for (size_t si = 0; si < f_.body.size(); ++si) {
         const ptx::Statement &st = f_.body[si];
         if (folded_copy_[si]) continue;
@@ -810,6 +832,7 @@ Expected<CompiledKernel> KernelCompiler::Run() {
             RNDN_RETURN_IF_ERROR(Lower(st.inst));
             break;
         case ptx::StatementKind::VAR_DECL:
+            if (IsShared(f_.vars[st.id].space)) break;  // laid out by LayOutShared
             return Status::Unsupported(f_.name + ": variables declared in a kernel body are not supported");
         default:
             break;
@@ -825,6 +848,9 @@ Expected<CompiledKernel> KernelCompiler::Run() {
     k.name = f_.name;
     k.params = params_;
     k.param_bytes = param_bytes_;
+    k.shared_bytes = shared_bytes_;
+    k.uses_shared = uses_shared_;
+    k.barriers = barriers_;
     RNDN_RETURN_IF_ERROR(Schedule(&k));
     k.registers = std::max(max_reg_ + 1, 2);
     return k;

@@ -8,7 +8,7 @@ namespace rndn::sasscomp {
 namespace {
 
 // .nv.info attribute ids and formats (EIATTR_* / EIFMT_*; facts from ptxas output, anchors.md).
-enum : uint8_t { kFmtNval = 0x01, kFmtHval = 0x03, kFmtSval = 0x04 };
+enum : uint8_t { kFmtNval = 0x01, kFmtBval = 0x02, kFmtHval = 0x03, kFmtSval = 0x04 };
 enum : uint8_t {
     kAttrParamCbank = 0x0a,
     kAttrFrameSize = 0x11,
@@ -19,9 +19,10 @@ enum : uint8_t {
     kAttrExitInstrOffsets = 0x1c,
     kAttrRegcount = 0x2f,
     kAttrCudaApiVersion = 0x37,
+    kAttrNumBarriers = 0x4c,
 };
-constexpr uint32_t kShtProgbits = 1, kShtSymtab = 2, kShtStrtab = 3, kShtNvInfo = 0x70000000;
-constexpr uint64_t kShfAlloc = 0x2, kShfExec = 0x4, kShfInfoLink = 0x40;
+constexpr uint32_t kShtProgbits = 1, kShtSymtab = 2, kShtStrtab = 3, kShtNobits = 8, kShtNvInfo = 0x70000000;
+constexpr uint64_t kShfWrite = 0x1, kShfAlloc = 0x2, kShfExec = 0x4, kShfInfoLink = 0x40;
 
 struct Bytes {
     std::vector<uint8_t> v;
@@ -108,6 +109,7 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
         for (size_t p = ck.params.size(); p-- > 0;)
             a.Attr(kAttrKparamInfo, {0, (uint32_t)p | (ck.params[p].offset << 16), 0x1f000u | (ck.params[p].size << 18)});
         a.Hval(kAttrMaxregCount, 0xff);
+        if (ck.barriers > 0) a.U8(kFmtBval), a.U8(kAttrNumBarriers), a.U16((uint16_t)ck.barriers);
         if (!ck.exit_offsets.empty()) {
             a.U8(kFmtSval), a.U8(kAttrExitInstrOffsets), a.U16((uint16_t)(4 * ck.exit_offsets.size()));
             for (uint32_t o : ck.exit_offsets) a.U32(o);
@@ -155,6 +157,15 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
         S[compat].data.assign(kCompat, kCompat + sizeof kCompat);
     }
     (void)kFmtNval;
+
+    // .nv.shared.<k>: the kernel's static shared memory (NOBITS, linked to its .text as ptxas does)
+    for (size_t k = 0; k < n; ++k) {
+        if (!kernels[k].uses_shared) continue;
+        sass::ElfSection sh;
+        sh.name = ".nv.shared." + kernels[k].name, sh.type = kShtNobits, sh.flags = kShfWrite | kShfAlloc | kShfInfoLink;
+        sh.align = 16, sh.info = text_idx(k), sh.size = kernels[k].shared_bytes;
+        S.push_back(std::move(sh));
+    }
 
     // symbol table
     Bytes sym;
