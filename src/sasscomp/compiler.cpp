@@ -425,6 +425,7 @@ Status KernelCompiler::LowerMov(const ptx::Instruction &inst, const std::string 
         const char *s2r;   // S2R source, or null
         uint32_t cbank;    // c[0x0][...] offset otherwise
     };
+    // sm_100/sm_120 moved the launch header: %ntid at c[0x0][0x360], %nctaid at c[0x0][0x370]
     static const SR kSregs[] = {
         {S::TID_X, "SR_TID.X", 0},     {S::TID_Y, "SR_TID.Y", 0},     {S::TID_Z, "SR_TID.Z", 0},
         {S::CTAID_X, "SR_CTAID.X", 0}, {S::CTAID_Y, "SR_CTAID.Y", 0}, {S::CTAID_Z, "SR_CTAID.Z", 0},
@@ -435,8 +436,13 @@ Status KernelCompiler::LowerMov(const ptx::Instruction &inst, const std::string 
     };
     for (const SR &s : kSregs) {
         if (s.s != inst.operands[1].sreg) continue;
-        if (s.s2r) Emit(g + "S2R " + VRef(v, 0) + ", " + s.s2r, {v}, uses, inst);
-        else if (arch_ >= sass::Arch::SM_90) Emit(g + "LDC " + VRef(v, 0) + ", c[0x0][" + Hex(s.cbank + (arch_ >= sass::Arch::SM_100 ? 0x360 : 0)) + "]", {v}, uses, inst);
+        if (s.s2r && arch_ >= sass::Arch::SM_100 && s.s == S::CTAID_Z) {
+            // sm_100/sm_120: ptxas reads %ctaid.z into a uniform register (the tables have no
+            // S2R form for it); UR6 is free (UR4/UR5 hold the memory descriptor)
+            Emit(g + "S2UR UR6, SR_CTAID.Z", {}, uses, inst);
+            Emit(g + "MOV " + VRef(v, 0) + ", UR6", {v}, uses, inst);
+        } else if (s.s2r) Emit(g + "S2R " + VRef(v, 0) + ", " + s.s2r, {v}, uses, inst);
+        else if (arch_ >= sass::Arch::SM_90) Emit(g + "LDC " + VRef(v, 0) + ", c[0x0][" + Hex(s.cbank + (arch_ < sass::Arch::SM_100 ? 0 : s.cbank < 0xc ? 0x360 : 0x364)) + "]", {v}, uses, inst);
         else Emit(g + "MOV " + VRef(v, 0) + ", c[0x0][" + Hex(s.cbank) + "]", {v}, uses, inst);
         return Status::Ok();
     }
@@ -593,6 +599,59 @@ std::string NegativeHexSpelling(const std::string &line) {
     return out;
 }
 
+// Exactly equivalent spellings of an integer comparison, tried when the tables lack the form
+// (sm_100/sm_120 tables learned only the comparisons ptxas writes, which normalises them):
+// EQ/NE do not depend on signedness; LT/LE/GT/GE with two register sources swap them.
+// PLOP3.LUT with PT as its third source: the LUT bits for c = 0 are free (0x55), so the LUT
+// values with the same c = 1 half are equivalent (the tables hold LUTs as fixed values).
+std::vector<std::string> EquivalentSpellings(const std::string &line) {
+    std::vector<std::string> out;
+    size_t pl = line.find("PLOP3.LUT ");
+    if (pl != std::string::npos) {
+        size_t c1 = line.rfind(", ");            // before the second LUT
+        size_t c0 = line.rfind(", ", c1 - 1);    // before the first LUT
+        if (c0 == std::string::npos || line.compare(c0 - 4, 4, ", PT") != 0) return out;
+        unsigned lut = (unsigned)std::strtoul(line.c_str() + c0 + 2, nullptr, 16);
+        for (unsigned m = 0; m < 256; ++m) {
+            if (m & ~0x55u) continue;
+            unsigned alt = (lut & 0xaau) | m;
+            if (alt != lut) out.push_back(line.substr(0, c0 + 2) + Hex(alt) + line.substr(c1));
+        }
+        return out;
+    }
+    size_t at = line.find("ISETP.");
+    if (at == std::string::npos || line.find(".X") != std::string::npos) return out;
+    size_t op = at + 6, dot = line.find('.', op);
+    if (dot == std::string::npos) return out;
+    std::string cmp = line.substr(op, dot - op);
+    if (cmp == "EQ" || cmp == "NE") {
+        std::string a = line;
+        size_t u = a.find(".U32", dot);
+        if (u != std::string::npos && u < a.find(' ', at)) a.erase(u, 4);
+        else a.insert(dot, ".U32");
+        out.push_back(a);
+        return out;
+    }
+    static const std::map<std::string, std::string> kSwap = {{"LT", "GT"}, {"GT", "LT"}, {"LE", "GE"}, {"GE", "LE"}};
+    auto sw = kSwap.find(cmp);
+    if (sw == kSwap.end()) return out;
+    // operands: P, P, a, b, P
+    size_t sp = line.find(' ', at);
+    std::vector<std::string> ops;
+    std::string cur;
+    for (size_t i = sp + 1; i < line.size(); ++i) {
+        if (line[i] == ',') ops.push_back(cur), cur.clear();
+        else if (line[i] != ' ') cur += line[i];
+    }
+    ops.push_back(cur);
+    auto is_reg = [](const std::string &o) { return o.size() > 1 && o[0] == 'R' && std::isdigit((unsigned char)o[1]); };
+    if (ops.size() != 5 || !is_reg(ops[2]) || !is_reg(ops[3])) return out;
+    std::string a = line.substr(0, op) + sw->second + line.substr(dot, sp - dot) + " " + ops[0] + ", " + ops[1] + ", " + ops[3] + ", " +
+                    ops[2] + ", " + ops[4];
+    out.push_back(a);
+    return out;
+}
+
 Status KernelCompiler::Schedule(CompiledKernel *k) {
     const LatencyTable &lat = LatenciesFor(arch_);
     RNDN_ASSIGN_OR_RETURN(const sass::Isa *isa, sass::Isa::Get(arch_));
@@ -631,8 +690,20 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
         }
         for (int v : mi.defs) keys_of(v, &s.defs);
         for (int v : mi.uses) keys_of(v, &s.uses);
+        // fixed uniform registers written in the text (S2UR UR6 / MOV R, UR6): a first operand
+        // that is a UR is written; other URs are read (memory descriptors are counted below)
+        {
+            size_t op_end = s.text.find(' ', s.text[0] == '@' ? s.text.find(' ') + 1 : 0);
+            for (size_t p = s.text.find("UR"); p != std::string::npos; p = s.text.find("UR", p + 2)) {
+                if (p + 2 >= s.text.size() || !std::isdigit((unsigned char)s.text[p + 2]) ||
+                    (p > 0 && (std::isalnum((unsigned char)s.text[p - 1]) || s.text[p - 1] == '[')))
+                    continue;
+                int key = 300 + std::atoi(s.text.c_str() + p + 2);
+                (op_end != std::string::npos && p == op_end + 1 ? s.defs : s.uses).push_back(key);
+            }
+        }
         s.op = OpName(s.text);
-        if (needs_desc && (s.op == "LDG" || s.op == "STG" || s.op == "ATOMG" || s.op == "RED")) s.uses.push_back(304), s.uses.push_back(305);
+        if (needs_desc && (s.op == "LDG" || s.op == "STG" || s.op == "ATOMG" || s.op == "RED" || s.op == "REDG")) s.uses.push_back(304), s.uses.push_back(305);
         s.control = mi.is_exit || mi.target >= 0;
         if (mi.label_here >= 0) {
             label_index[mi.label_here] = (int)si.size();
@@ -781,6 +852,24 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
                 auto again = isa->Parse(alt, resolve);
                 if (again.ok()) inst = std::move(again), line = alt;
             }
+        }
+        for (const std::string &alt : inst.ok() ? std::vector<std::string>{} : EquivalentSpellings(line)) {
+            auto again = isa->Parse(alt, resolve);
+            if (again.ok()) {
+                inst = std::move(again), line = alt;
+                break;
+            }
+        }
+        // sm_100 and sm_120: nvdisasm prints every predicate output of IADD3/LOP3/... (an omitted one
+        // is PT on the older architectures); insert PT after the destination, up to two times
+        for (int pad = 0; !inst.ok() && arch_ >= sass::Arch::SM_100 && pad < 2; ++pad) {
+            size_t comma = line.find(',');
+            if (comma == std::string::npos) break;
+            std::string alt = line;
+            for (int k = 0; k <= pad; ++k) alt.insert(comma, ", PT");
+            auto again = isa->Parse(alt, resolve);
+            if (!again.ok()) again = isa->Parse(NegativeHexSpelling(alt), resolve), alt = NegativeHexSpelling(alt);
+            if (again.ok()) inst = std::move(again), line = alt;
         }
         if (!inst.ok())
             return Status::Unsupported(f_.name + ": SASS '" + line + "' has no form in the " + ai_.name + " tables (" + inst.status().message() + ")");

@@ -57,7 +57,10 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
     e.type = 2;        // ET_EXEC
     e.machine = 190;   // EM_CUDA
     e.version = 1;
-    e.flags = 0x6000004u | ((uint32_t)ai.sm << 8);  // ABI version, SM number (anchors.md §C3)
+    // ABI version, SM number (anchors.md §C3); ptxas 13 writes 2 instead of 4 in the low byte
+    // from sm_100 on (0x6006402, 0x6007802)
+    bool post90 = arch >= sass::Arch::SM_90;
+    e.flags = (arch >= sass::Arch::SM_100 ? 0x6000002u : 0x6000004u) | ((uint32_t)ai.sm << 8);
     e.shstrndx = 1;
 
     size_t n = kernels.size();
@@ -95,14 +98,14 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
         tx.align = ai.text_align ? ai.text_align : 128, tx.link = 3;
         // up to sm_89 the register count rides in the top byte of sh_info; sm_90 cubins keep it
         // only in .nv.info (REGCOUNT)
-        tx.info = (arch == sass::Arch::SM_90 ? 0u : (uint32_t)ck.registers << 24) | func_sym(k);
+        tx.info = (post90 ? 0u : (uint32_t)ck.registers << 24) | func_sym(k);
         Bytes code;
         for (const sass::Word &w : ck.words) code.U64(w.lo), code.U64(w.hi);
         tx.data = std::move(code.v);
 
         Bytes a;
         a.Attr(kAttrCudaApiVersion, {0x82});
-        if (arch != sass::Arch::SM_90) {  // sm_90 cubins leave the parameter bank implicit
+        if (!post90) {  // sm_90+ cubins leave the parameter bank implicit
             a.Attr(kAttrParamCbank, {sec_sym_c0(k), ai.param_base | (ck.param_bytes << 16)});
             a.Hval(kAttrCbankParamSize, (uint16_t)ck.param_bytes);
         }
@@ -125,7 +128,7 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
     // sm_90: the tool notes and the compatibility attributes that cuobjdump requires there
     // (.note.nv.tkinfo: producer strings; .note.nv.cuinfo: SM and CUDA API version, linked to
     // the tkinfo note and the .nv.compat section; .nv.compat: the attribute list ptxas writes)
-    if (arch == sass::Arch::SM_90) {
+    if (post90) {
         uint32_t tk = (uint32_t)S.size(), cu = tk + 1, compat = tk + 2;
         S.resize(S.size() + 3);
         auto note = [](uint32_t type, const std::vector<uint8_t> &desc) {
@@ -155,6 +158,9 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
                                           0x04, 0x0b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
         S[compat].name = ".nv.compat", S[compat].type = 0x70000086, S[compat].align = 4;
         S[compat].data.assign(kCompat, kCompat + sizeof kCompat);
+        // attribute 0x0b (8 bytes) differs per architecture in ptxas's cubins: 0 on sm_90,
+        // 1 on sm_100, 0x50 on sm_120
+        S[compat].data[28] = arch == sass::Arch::SM_100 ? 0x01 : arch == sass::Arch::SM_120 ? 0x50 : 0x00;
     }
     (void)kFmtNval;
 
