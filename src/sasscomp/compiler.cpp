@@ -147,6 +147,7 @@ private:
     Status LowerAtomic(const ptx::Instruction &inst, const std::string &key);
     Status LowerBarrier(const ptx::Instruction &inst, const std::string &key);
     Status LowerWarp(const ptx::Instruction &inst, const std::string &key);
+    Status LowerFence(const ptx::Instruction &inst, const std::string &key);
     int Materialise(const ptx::Instruction &inst, uint32_t value);
     Status Allocate();
     Status Schedule(CompiledKernel *k);
@@ -478,6 +479,9 @@ Status KernelCompiler::Lower(const ptx::Instruction &inst) {
     case ptx::Opcode::BAR_SYNC:
     case ptx::Opcode::BARRIER_SYNC:
         return LowerBarrier(inst, key);
+    case ptx::Opcode::MEMBAR:
+    case ptx::Opcode::FENCE:
+        return LowerFence(inst, key);
     case ptx::Opcode::SHFL:
     case ptx::Opcode::VOTE:
     case ptx::Opcode::ACTIVEMASK:

@@ -30,6 +30,7 @@ const char *const kMustCompile[] = {
     "block_reduce/block_sum_i32", "block_reduce/block_sum_warp_shfl", "dynamic_shared/dyn_double_sum",
     "warp_reduce/warp_sum_down", "warp_reduce/warp_sum_xor", "warp_reduce/warp_broadcast", "warp_reduce/warp_scan_up",
     "vector_memory/vec4_add_f32", "vector_memory/vec2_swap_i64", "sync_variants/named_barrier", "special_regs/sreg_lanemasks",
+    "sync_variants/fence_publish",
 };
 // global atomics (RED/REDG, ATOMG) on every architecture; f64 additions and inc/dec on all but
 // sm_75 (its tables hold those RED forms only with [UR] addresses: open)

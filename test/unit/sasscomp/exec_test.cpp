@@ -205,6 +205,11 @@ TEST_P(CompiledCorpus, SharedMemoryBlockReductions) {
     int32_t *o = Zeros<int32_t>(n);
     ASSERT_TRUE(Ok(Launch(K("sync_variants", "named_barrier"), D1(Blocks(n, 128)), D1(128), {Arg::Ptr(din), Arg::Ptr(o), Arg::S32(n)})));
     for (int i = 0; i < n; ++i) ASSERT_EQ(o[i], (i ^ 32) < n ? in[i ^ 32] : 0) << i;
+    // membar.gl / membar.cta (MEMBAR.SC.GPU + ERRBAR, MEMBAR.SC.CTA)
+    int32_t *data = Zeros<int32_t>(n), *flag = Zeros<int32_t>(Blocks(n, 64));
+    ASSERT_TRUE(Ok(Launch(K("sync_variants", "fence_publish"), D1(Blocks(n, 64)), D1(64), {Arg::Ptr(data), Arg::Ptr(flag), Arg::S32(n)})));
+    for (int i = 0; i < n; ++i) ASSERT_EQ(data[i], 3 * i);
+    for (uint32_t b = 0; b < Blocks(n, 64); ++b) ASSERT_EQ(flag[b], 1);
 }
 
 // warp shuffles (down, xor, idx, up) with partial last warps
