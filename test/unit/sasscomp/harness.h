@@ -211,7 +211,8 @@ inline Dim3 D1(uint32_t x) { return Dim3{x, 1, 1}; }
     INSTANTIATE_TEST_SUITE_P(Comp, suite,                                                                          \
                              ::testing::Combine(::testing::Values(std::string("sm_75"), std::string("sm_80"),      \
                                                                   std::string("sm_86"), std::string("sm_89"),      \
-                                                                  std::string("sm_90")),                           \
+                                                                  std::string("sm_90"), std::string("sm_100"),     \
+                                                                  std::string("sm_120")),                          \
                                                 ::testing::Values(1u)),                                            \
                              [](const auto &info) { return std::get<0>(info.param); })
 
