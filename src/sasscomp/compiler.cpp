@@ -1445,10 +1445,21 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
             }
         }
         // sm_100 and sm_120: nvdisasm prints every predicate output of IADD3/LOP3/... (an omitted one
-        // is PT on the older architectures); insert PT after the destination, up to two times
+        // is PT on the older architectures); insert PT after the destination and the predicate
+        // outputs already written (the omitted ones are the last: `IADD3 R0, P0, R1, R2, RZ` is
+        // `IADD3 R0, P0, PT, R1, R2, RZ`), up to two times
         for (int pad = 0; !inst.ok() && arch_ >= sass::Arch::SM_100 && pad < 2; ++pad) {
             size_t comma = line.find(',');
             if (comma == std::string::npos) break;
+            size_t sp = line.find(' ');
+            if (sp != std::string::npos && sp + 1 < line.size() && line[sp + 1] == 'R')
+                for (;;) {  // skip the predicate outputs after a register destination
+                    size_t b = comma + 2, e = line.find(',', b);
+                    if (e == std::string::npos || line.compare(b - 2, 2, ", ") != 0) break;
+                    std::string o = line.substr(b, e - b);
+                    if (!(o.size() == 2 && o[0] == 'P' && (o[1] == 'T' || (o[1] >= '0' && o[1] <= '6')))) break;
+                    comma = e;
+                }
             std::string alt = line;
             for (int k = 0; k <= pad; ++k) alt.insert(comma, ", PT");
             auto again = isa->Parse(alt, resolve);

@@ -19,6 +19,8 @@ enum : uint8_t {
     kAttrMaxregCount = 0x1b,
     kAttrExitInstrOffsets = 0x1c,
     kAttrCrsStackSize = 0x1e,
+    kAttrCoopGroupInstrOffsets = 0x28,
+    kAttrCoopGroupMaskRegids = 0x29,
     kAttrRegcount = 0x2f,
     kAttrNval35 = 0x35,       // no payload; cuobjdump 13 has no name for it
     kAttrSwWar = 0x36,
@@ -153,6 +155,22 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
         a.Hval(kAttrMaxregCount, 0xff);
         if (ck.barriers > 0) a.U8(kFmtBval), a.U8(kAttrNumBarriers), a.U16((uint16_t)ck.barriers);
         if (aa.hval5f >= 0) a.Hval(kAttrHval5f, (uint16_t)aa.hval5f);
+        // warp collectives with a member mask (SHFL, VOTE): COOP_GROUP_MASK_REGIDS (0xffffffff, an
+        // immediate full mask, per instruction) then COOP_GROUP_INSTR_OFFSETS, as ptxas writes them
+        std::vector<uint32_t> coop;
+        for (size_t i = 0; i < ck.text.size(); ++i) {
+            std::string op = ck.text[i];
+            if (!op.empty() && op[0] == '@') op = op.substr(op.find(' ') + 1);
+            // (activemask, `VOTE.ANY R, PT, PT`, has no member mask: not listed)
+            bool activemask = op.rfind("VOTE.ANY R", 0) == 0 && op.size() >= 8 && op.compare(op.size() - 8, 8, ", PT, PT") == 0;
+            if (op.rfind("SHFL.", 0) == 0 || (op.rfind("VOTE.", 0) == 0 && !activemask)) coop.push_back((uint32_t)(16 * i));
+        }
+        if (!coop.empty()) {
+            a.U8(kFmtSval), a.U8(kAttrCoopGroupMaskRegids), a.U16((uint16_t)(4 * coop.size()));
+            for (size_t i = 0; i < coop.size(); ++i) a.U32(0xffffffffu);
+            a.U8(kFmtSval), a.U8(kAttrCoopGroupInstrOffsets), a.U16((uint16_t)(4 * coop.size()));
+            for (uint32_t o : coop) a.U32(o);
+        }
         if (!ck.exit_offsets.empty()) {
             a.U8(kFmtSval), a.U8(kAttrExitInstrOffsets), a.U16((uint16_t)(4 * ck.exit_offsets.size()));
             for (uint32_t o : ck.exit_offsets) a.U32(o);
