@@ -1182,8 +1182,39 @@ std::string NegativeHexSpelling(const std::string &line) {
 // EQ/NE do not depend on signedness; LT/LE/GT/GE with two register sources swap them.
 // PLOP3.LUT with PT as its third source: the LUT bits for c = 0 are free (0x55), so the LUT
 // values with the same c = 1 half are equivalent (the tables hold LUTs as fixed values).
+// sm_100/sm_120 renamed two instructions: `IMNMX[.U32] d, a, b, P` is `VIMNMX[.U32] d, PT, PT, a,
+// b, P` on sm_100 and `VIMNMX.S32|.U32 d, a, b, P` on sm_120; `I2F[.U32][.RZ|.RM|.RP] d, a` (32-bit
+// integer to f32) is `I2FP.F32.S32|.U32[...]`.
 std::vector<std::string> EquivalentSpellings(const std::string &line) {
     std::vector<std::string> out;
+    {
+        size_t st = line[0] == '@' ? line.find(' ') + 1 : 0;
+        size_t sp = line.find(' ', st);
+        std::string op = sp == std::string::npos ? "" : line.substr(st, sp - st), guard = line.substr(0, st);
+        if (op == "IMNMX" || op == "IMNMX.U32") {
+            std::string ty = op == "IMNMX" ? ".S32" : ".U32";
+            size_t c = line.find(',', sp);
+            if (c != std::string::npos) {
+                out.push_back(guard + "V" + op + line.substr(sp, c - sp) + ", PT, PT" + line.substr(c));
+                out.push_back(guard + "VIMNMX" + ty + line.substr(sp));
+            }
+            return out;
+        }
+        if (op.rfind("I2F", 0) == 0 && (op.size() == 3 || op[3] == '.')) {
+            std::string ty = ".S32", rnd;
+            bool ok = true;
+            for (size_t i = 3; ok && i < op.size();) {
+                size_t j = op.find('.', i + 1);
+                std::string m = op.substr(i + 1, j == std::string::npos ? std::string::npos : j - i - 1);
+                if (m == "U32" || m == "S32") ty = "." + m;
+                else if (m == "RZ" || m == "RM" || m == "RP") rnd = "." + m;
+                else if (m != "RN") ok = false;
+                i = j == std::string::npos ? op.size() : j;
+            }
+            if (ok) out.push_back(guard + "I2FP.F32" + ty + rnd + line.substr(sp));
+            return out;
+        }
+    }
     size_t pl = line.find("PLOP3.LUT ");
     if (pl != std::string::npos) {
         size_t c1 = line.rfind(", ");            // before the second LUT
@@ -1451,7 +1482,7 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
         for (int pad = 0; !inst.ok() && arch_ >= sass::Arch::SM_100 && pad < 2; ++pad) {
             size_t comma = line.find(',');
             if (comma == std::string::npos) break;
-            size_t sp = line.find(' ');
+            size_t sp = line.find(' ', line[0] == '@' ? line.find(' ') + 1 : 0);  // after the guard and opcode
             if (sp != std::string::npos && sp + 1 < line.size() && line[sp + 1] == 'R')
                 for (;;) {  // skip the predicate outputs after a register destination
                     size_t b = comma + 2, e = line.find(',', b);
