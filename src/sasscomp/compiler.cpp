@@ -1358,6 +1358,14 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
             for (auto &[key, sb] : wpend) sbs.push_back(sb);
             for (auto &[key, sb] : rpend) sbs.push_back(sb);
             for (int sb : sbs) wait_sb(sb);
+        } else if (s.op == "EXIT") {
+            // an EXIT (also a guarded one) waits for the reads and writes still in flight: the
+            // warp's other lanes may go on along another path (divergence) and overwrite registers
+            // that the exiting lanes' stores have not read yet (the scoreboards are per warp)
+            std::vector<int> sbs;
+            for (auto &[key, sb] : wpend) sbs.push_back(sb);
+            for (auto &[key, sb] : rpend) sbs.push_back(sb);
+            for (int sb : sbs) wait_sb(sb);
         }
         for (int key : s.uses) {
             auto &rt = (s.control && key >= 256 && key < 300) ? ready_ctl : ready;

@@ -54,6 +54,24 @@ const char *const kMustCompileAtomics[] = {
     "atomic_float/atomic_add_f32", "atomic_minmax/atomic_min_max_i32", "atomic_minmax/atomic_min_max_u64",
     "atomic_minmax/atomic_exch_flag",
 };
+// kMustCompile kernels that do not compile on sm_100/sm_120 yet, with the architectures: they must
+// fail there with an error (checked, so the list only shrinks) and compile everywhere else.
+struct NotOn {
+    const char *kernel, *archs;
+};
+const NotOn kMustCompileExcept[] = {
+    {"local_array/local_digits", "sm_100 sm_120"},
+    // sm_120's tables have no ISETP.*.EX (64-bit comparisons) nor ISETP with some immediates
+    {"grid_stride/gs_square_i64", "sm_120"}, {"hash_table/ht_probe", "sm_120"}, {"int64_divmod/div_s64", "sm_120"},
+    {"int64_divmod/div_u64", "sm_120"}, {"int64_divmod/div_u64_by_u32", "sm_120"}, {"map_int64/map_i64_affine", "sm_120"},
+    {"map_int64/map_i64_logic", "sm_120"}, {"min_max_abs/minmax_i64", "sm_120"}, {"ptx_inline/set_testp", "sm_120"},
+    {"select_compare/between_and_or", "sm_120"}, {"select_compare/count_matches_u64", "sm_120"},
+};
+bool ExceptedOn(const std::string &kernel, const std::string &arch) {
+    for (const NotOn &e : kMustCompileExcept)
+        if (kernel == e.kernel && (" " + std::string(e.archs) + " ").find(" " + arch + " ") != std::string::npos) return true;
+    return false;
+}
 const char *const kMustCompileAtomicsNot75[] = {"atomic_float/atomic_add_f64", "atomic_minmax/atomic_inc_dec"};
 
 struct CorpusKernel {
@@ -148,7 +166,10 @@ TEST_P(CompileCorpus, KernelsCompileAndNvidiaToolsAcceptThem) {
     for (auto &[r, n] : reasons) top.push_back({-n, r});
     std::sort(top.begin(), top.end());
     for (size_t i = 0; i < top.size() && i < 8; ++i) std::printf("[sasscomp]   %3d not compiled: %s\n", -top[i].first, top[i].second.c_str());
-    for (const char *must : kMustCompile) EXPECT_TRUE(ok.count(must)) << must << " does not compile for " << arch;
+    for (const char *must : kMustCompile) {
+        if (ExceptedOn(must, arch)) EXPECT_FALSE(ok.count(must)) << must << " compiles for " << arch << " now: remove it from kMustCompileExcept";
+        else EXPECT_TRUE(ok.count(must)) << must << " does not compile for " << arch;
+    }
     for (const char *must : kMustCompileAtomics) EXPECT_TRUE(ok.count(must)) << must << " does not compile for " << arch;
     for (const char *must : kMustCompileAtomicsNot75) {
         if (arch != "sm_75") {
