@@ -426,6 +426,12 @@ TEST_P(CompiledDivision, EdgeOperandsEqualCpp) {
     auto a = sass::ParseArch(arch());
     ASSERT_TRUE(a.ok());
     auto ks = sasscomp::CompileModule(*m, *a);
+    if (arch() == "sm_100" || arch() == "sm_120") {
+        // the tables lack forms these kernels need there (sm_100: STG/LDG offsets above 0x1f,
+        // a 5-bit field learned; sm_120: ISETP.*.EX): an error, never a wrong result (checked)
+        ASSERT_FALSE(ks.ok()) << "compiles for " << arch() << " now: run it there";
+        GTEST_SKIP() << ks.status().ToString();
+    }
     ASSERT_TRUE(ks.ok()) << ks.status().ToString();
     auto cubin = sasscomp::BuildCubin(*ks, *a);
     ASSERT_TRUE(cubin.ok()) << cubin.status().ToString();
@@ -564,6 +570,12 @@ TEST_P(CompiledInPlace, GuardedAndAliasedPatternsEqualCpp) {
     auto a = sass::ParseArch(arch());
     ASSERT_TRUE(a.ok());
     auto ks = sasscomp::CompileModule(*m, *a);
+    if (arch() == "sm_100" || arch() == "sm_120") {
+        // the tables lack forms these kernels need there (sm_100: STG/LDG offsets above 0x1f,
+        // a 5-bit field learned; sm_120: ISETP.*.EX): an error, never a wrong result (checked)
+        ASSERT_FALSE(ks.ok()) << "compiles for " << arch() << " now: run it there";
+        GTEST_SKIP() << ks.status().ToString();
+    }
     ASSERT_TRUE(ks.ok()) << ks.status().ToString();
     auto cubin = sasscomp::BuildCubin(*ks, *a);
     ASSERT_TRUE(cubin.ok()) << cubin.status().ToString();

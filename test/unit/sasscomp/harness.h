@@ -97,6 +97,7 @@ inline const std::vector<UnsupportedTest> &UnsupportedTests() {
         {"SyncTest.BitonicSort", "bitonic_sort/bitonic_sort_u32", ""},
         {"SyncTest.SyncVariants", "sync_variants/block_vote_counts", ""},
         {"SyncTest.Grids", "grid_3d/tiled_transpose_32", "sm_75 sm_80 sm_86 sm_89 sm_90"},
+        {"SyncTest.Grids", "grid_stride/gs_square_i64", "sm_120"},  // ISETP.GE.AND.EX
         {"SyncTest.SpecialRegs", "special_regs/sreg_ids", ""},
         // sm_120's tables have no ISETP.*.EX (64-bit comparisons): an error there
         {"MapTest.MapInt64", "map_int64/map_i64_affine", "sm_120"},
