@@ -190,6 +190,19 @@ private:
     void FoldConstantBank();
     void BranchesToExit();
     void FuseWideAdds();
+    // memory spaces, atomics, barriers and warp collectives (memory.inc)
+    void AnalyseRegisters();
+    Status LayOutShared();
+    bool ConstOf(const Operand &o, uint64_t *v) const;
+    std::string GlobalAddress(int a, int64_t off) const;
+    Status EmitAccess(const ptx::Instruction &inst, bool load, int v, const Operand &mem, uint32_t bits, uint32_t extra,
+                      const std::string &key);
+    Status LowerSymbolMov(const ptx::Instruction &inst, const std::string &key);
+    Status LowerAtomic(const ptx::Instruction &inst, const std::string &key);
+    Status LowerBarrier(const ptx::Instruction &inst, const std::string &key);
+    Status LowerWarp(const ptx::Instruction &inst, const std::string &key);
+    Status LowerFence(const ptx::Instruction &inst, const std::string &key);
+    int Materialise(const ptx::Instruction &inst, uint32_t value);
     Status Allocate();
     Status Schedule(CompiledKernel *k);
 
@@ -205,6 +218,13 @@ private:
     int max_reg_ = -1;
     int carry_ = -1;                 // the carry flag of add.cc/addc chains (a predicate), once used
     std::vector<int> alias_;         // per PTX register: the register it is folded into, or -1
+    std::vector<int> reg_reads_;     // per PTX register: how many operands read it
+    std::vector<int> reg_writes_;    // per PTX register: how many operands write it
+    std::vector<std::optional<uint64_t>> reg_const_;  // per PTX register: its value when its only write is a mov of an immediate
+    std::map<std::pair<int, uint32_t>, uint32_t> shared_at_;  // (SymbolKind, index) -> shared address
+    uint32_t shared_bytes_ = 0;
+    bool uses_shared_ = false;
+    int barriers_ = 0;
     std::vector<bool> folded_copy_;  // per body statement: a copy removed by coalescing
 };
 
@@ -496,32 +516,45 @@ Status KernelCompiler::Expand(const ptx::Instruction &inst, const std::string &p
     return Status::Ok();
 }
 
-// ld.param / ld.global / st.global
+// ld.param / ld/st in global and shared memory, scalars and vectors (split per element)
 Status KernelCompiler::LowerMemory(const ptx::Instruction &inst, const std::string &key) {
     bool load = inst.opcode == ptx::Opcode::LD;
     const Operand &mem = inst.operands[load ? 1 : 0];
     const Operand &val = inst.operands[load ? 0 : 1];
-    if (mem.kind != OperandKind::ADDRESS || inst.mods.vec != ptx::VecWidth::NONE)
-        return Err(inst, "no SASS pattern for " + key);
+    if (mem.kind != OperandKind::ADDRESS) return Err(inst, "no SASS pattern for " + key);
     uint32_t bits = ptx::TypeBits(inst.type);
-    bool is_signed = ptx::TypeKindOf(inst.type) == ptx::TypeKind::SINT;
     if (bits != 8 && bits != 16 && bits != 32 && bits != 64) return Err(inst, "no SASS pattern for " + key);
+    ptx::StateSpace sp = inst.mods.space;
+    if (inst.mods.vec != ptx::VecWidth::NONE) {
+        if (val.kind != OperandKind::VECTOR || sp == ptx::StateSpace::PARAM || sp == ptx::StateSpace::PARAM_ENTRY)
+            return Err(inst, "no SASS pattern for " + key);
+        for (size_t e = 0; e < val.elems.size(); ++e) {
+            const Operand &x = val.elems[e];
+            int v;
+            if (x.kind == OperandKind::SINK) continue;
+            if (x.kind == OperandKind::REG) v = Reg(x.reg);
+            else if (x.kind == OperandKind::IMM && !load && bits == 32) v = Materialise(inst, (uint32_t)x.imm.bits);
+            else return Err(inst, "no SASS pattern for " + key + " with this vector element");
+            if ((vregs_[v].cls == VClass::R64) != (bits == 64) || vregs_[v].cls == VClass::PRED)
+                return Err(inst, "no SASS pattern for " + key + " with a register of another width");
+            RNDN_RETURN_IF_ERROR(EmitAccess(inst, load, v, mem, bits, (uint32_t)(e * bits / 8), key));
+        }
+        return Status::Ok();
+    }
     if (val.kind != OperandKind::REG) return Err(inst, "no SASS pattern for " + key + " with an immediate value");
     int v = Reg(val.reg);
     bool v64 = vregs_[v].cls == VClass::R64;
-    ptx::StateSpace sp = inst.mods.space;
-    if (bits < 32 && sp != ptx::StateSpace::GLOBAL) return Err(inst, "no SASS pattern for " + key);
-    // a narrower access to a 64-bit register: its low half (loads extend into the high half)
-    bool wide_reg = v64 && bits < 64;
-    if (bits == 64 && !v64) return Err(inst, "no SASS pattern for " + key + " with a register of another width");
-    std::vector<int> uses;
-    std::string g = Guard(inst, &uses);
-    if (wide_reg && sp != ptx::StateSpace::GLOBAL) return Err(inst, "no SASS pattern for " + key + " with a register of another width");
+    // a narrower global access to a 64-bit register goes through its low half (EmitAccess)
+    if (bits == 64 ? !v64 : v64 && inst.mods.space != ptx::StateSpace::GLOBAL)
+        return Err(inst, "no SASS pattern for " + key + " with a register of another width");
     if (load && (sp == ptx::StateSpace::PARAM || sp == ptx::StateSpace::PARAM_ENTRY)) {
+        std::vector<int> uses;
+        std::string g = Guard(inst, &uses);
+        if (bits < 32) return Err(inst, "no SASS pattern for " + key);
         if (mem.addr.base != ptx::AddrBase::SYMBOL || mem.addr.sym.kind != ptx::SymbolKind::PARAM)
             return Err(inst, "no SASS pattern for " + key + " from a non-parameter address");
         uint32_t off = ai_.param_base + params_[mem.addr.sym.index].offset + (uint32_t)mem.addr.offset;
-        if (arch_ == sass::Arch::SM_90) {
+        if (arch_ >= sass::Arch::SM_90) {
             Emit(g + (v64 ? "LDC.64 " : "LDC ") + VRef(v, 0) + ", c[0x0][" + Hex(off) + "]", {v}, uses, inst);
         } else {
             Emit(g + "MOV " + VRef(v, 0) + ", c[0x0][" + Hex(off) + "]", {v}, uses, inst);
@@ -529,42 +562,7 @@ Status KernelCompiler::LowerMemory(const ptx::Instruction &inst, const std::stri
         }
         return Status::Ok();
     }
-    if (sp != ptx::StateSpace::GLOBAL) return Err(inst, "no SASS pattern for " + key + " (state space)");
-    if (mem.addr.base != ptx::AddrBase::REG || vregs_[mem.addr.reg].cls != VClass::R64)
-        return Err(inst, "no SASS pattern for " + key + " (address must be a 64-bit register)");
-    int a = Reg(mem.addr.reg);
-    uses.push_back(a);
-    std::string addr;
-    std::string off = mem.addr.offset < 0 ? "+-" + Hex((uint64_t)-mem.addr.offset) : mem.addr.offset ? "+" + Hex((uint64_t)mem.addr.offset) : "";
-    // signed 16-bit loads extend in the load; signed 8-bit ones after it (the tables have no .S8)
-    std::string width = bits == 64 ? ".64" : bits == 16 ? (is_signed && load ? ".S16" : ".U16") : bits == 8 ? ".U8" : "";
-    std::string op;
-    switch (arch_) {
-    case sass::Arch::SM_75:
-        op = std::string(load ? "LDG" : "STG") + ".E" + width + ".SYS";
-        addr = "[" + VRef(a, 0) + off + "]";
-        break;
-    case sass::Arch::SM_90:
-        op = std::string(load ? "LDG" : "STG") + ".E" + width;
-        addr = "desc[UR4][" + VRef(a, 0) + ".64" + off + "]";
-        break;
-    default:
-        op = std::string(load ? "LDG" : "STG") + ".E" + width;
-        addr = "[" + VRef(a, 0) + ".64" + off + "]";
-        break;
-    }
-    if (load) {
-        Emit(g + op + " " + VRef(v, 0) + ", " + addr, {v}, uses, inst);
-        std::vector<int> u2 = uses;
-        u2.back() = v;  // the address is no longer read
-        if (bits == 8 && is_signed) Emit(g + "PRMT " + VRef(v, 0) + ", " + VRef(v, 0) + ", 0x8880, RZ", {v}, u2, inst);
-        if (wide_reg && is_signed) Emit(g + "SHF.R.S32.HI " + VRef(v, 1) + ", RZ, 0x1f, " + VRef(v, 0), {v}, u2, inst);
-        else if (wide_reg) Emit(g + "MOV " + VRef(v, 1) + ", RZ", {v}, u2, inst);
-    } else {
-        uses.push_back(v);
-        Emit(g + op + " " + addr + ", " + VRef(v, 0), {}, uses, inst);
-    }
-    return Status::Ok();
+    return EmitAccess(inst, load, v, mem, bits, 0, key);
 }
 
 // mov from special registers
@@ -620,21 +618,31 @@ Status KernelCompiler::LowerMov(const ptx::Instruction &inst, const std::string 
         const char *s2r;   // S2R source, or null
         uint32_t cbank;    // c[0x0][...] offset otherwise
     };
+    // sm_100/sm_120 moved the launch header: %ntid at c[0x0][0x360], %nctaid at c[0x0][0x370]
     static const SR kSregs[] = {
         {S::TID_X, "SR_TID.X", 0},     {S::TID_Y, "SR_TID.Y", 0},     {S::TID_Z, "SR_TID.Z", 0},
         {S::CTAID_X, "SR_CTAID.X", 0}, {S::CTAID_Y, "SR_CTAID.Y", 0}, {S::CTAID_Z, "SR_CTAID.Z", 0},
         {S::NTID_X, nullptr, 0x0},     {S::NTID_Y, nullptr, 0x4},     {S::NTID_Z, nullptr, 0x8},
         {S::NCTAID_X, nullptr, 0xc},   {S::NCTAID_Y, nullptr, 0x10},  {S::NCTAID_Z, nullptr, 0x14},
+        {S::LANEID, "SR_LANEID", 0},   {S::LANEMASK_EQ, "SR_EQMASK", 0}, {S::LANEMASK_LE, "SR_LEMASK", 0},
+        {S::LANEMASK_LT, "SR_LTMASK", 0}, {S::LANEMASK_GE, "SR_GEMASK", 0}, {S::LANEMASK_GT, "SR_GTMASK", 0},
     };
     for (const SR &s : kSregs) {
         if (s.s != inst.operands[1].sreg) continue;
-        if (s.s2r) Emit(g + "S2R " + VRef(v, 0) + ", " + s.s2r, {v}, uses, inst);
-        else if (arch_ == sass::Arch::SM_90) Emit(g + "LDC " + VRef(v, 0) + ", c[0x0][" + Hex(s.cbank) + "]", {v}, uses, inst);
+        if (s.s2r && arch_ >= sass::Arch::SM_100 && s.s == S::CTAID_Z) {
+            // sm_100/sm_120: ptxas reads %ctaid.z into a uniform register (the tables have no
+            // S2R form for it); UR6 is free (UR4/UR5 hold the memory descriptor)
+            Emit(g + "S2UR UR6, SR_CTAID.Z", {}, uses, inst);
+            Emit(g + "MOV " + VRef(v, 0) + ", UR6", {v}, uses, inst);
+        } else if (s.s2r) Emit(g + "S2R " + VRef(v, 0) + ", " + s.s2r, {v}, uses, inst);
+        else if (arch_ >= sass::Arch::SM_90) Emit(g + "LDC " + VRef(v, 0) + ", c[0x0][" + Hex(s.cbank + (arch_ < sass::Arch::SM_100 ? 0 : s.cbank < 0xc ? 0x360 : 0x364)) + "]", {v}, uses, inst);
         else Emit(g + "MOV " + VRef(v, 0) + ", c[0x0][" + Hex(s.cbank) + "]", {v}, uses, inst);
         return Status::Ok();
     }
     return Err(inst, "no SASS pattern for " + key + " from " + std::string(ptx::SpecialRegName(inst.operands[1].sreg)));
 }
+
+#include "sasscomp/memory_lowering.inc"
 
 Status KernelCompiler::Lower(const ptx::Instruction &inst) {
     std::string key = InstKey(inst);
@@ -657,7 +665,21 @@ Status KernelCompiler::Lower(const ptx::Instruction &inst) {
     case ptx::Opcode::LD:
     case ptx::Opcode::ST:
         return LowerMemory(inst, key);
+    case ptx::Opcode::ATOM:
+    case ptx::Opcode::RED:
+        return LowerAtomic(inst, key);
+    case ptx::Opcode::BAR_SYNC:
+    case ptx::Opcode::BARRIER_SYNC:
+        return LowerBarrier(inst, key);
+    case ptx::Opcode::MEMBAR:
+    case ptx::Opcode::FENCE:
+        return LowerFence(inst, key);
+    case ptx::Opcode::SHFL:
+    case ptx::Opcode::VOTE:
+    case ptx::Opcode::ACTIVEMASK:
+        return LowerWarp(inst, key);
     case ptx::Opcode::MOV: {
+        if (inst.operands.size() == 2 && inst.operands[1].kind == OperandKind::SYMBOL) return LowerSymbolMov(inst, key);
         bool done;
         RNDN_RETURN_IF_ERROR(LowerMov(inst, key, &done));
         if (done) return Status::Ok();
@@ -1155,6 +1177,90 @@ std::string NegativeHexSpelling(const std::string &line) {
     return out;
 }
 
+// Exactly equivalent spellings of an integer comparison, tried when the tables lack the form
+// (sm_100/sm_120 tables learned only the comparisons ptxas writes, which normalises them):
+// EQ/NE do not depend on signedness; LT/LE/GT/GE with two register sources swap them.
+// PLOP3.LUT with PT as its third source: the LUT bits for c = 0 are free (0x55), so the LUT
+// values with the same c = 1 half are equivalent (the tables hold LUTs as fixed values).
+// sm_100/sm_120 renamed two instructions: `IMNMX[.U32] d, a, b, P` is `VIMNMX[.U32] d, PT, PT, a,
+// b, P` on sm_100 and `VIMNMX.S32|.U32 d, a, b, P` on sm_120; `I2F[.U32][.RZ|.RM|.RP] d, a` (32-bit
+// integer to f32) is `I2FP.F32.S32|.U32[...]`.
+std::vector<std::string> EquivalentSpellings(const std::string &line) {
+    std::vector<std::string> out;
+    {
+        size_t st = line[0] == '@' ? line.find(' ') + 1 : 0;
+        size_t sp = line.find(' ', st);
+        std::string op = sp == std::string::npos ? "" : line.substr(st, sp - st), guard = line.substr(0, st);
+        if (op == "IMNMX" || op == "IMNMX.U32") {
+            std::string ty = op == "IMNMX" ? ".S32" : ".U32";
+            size_t c = line.find(',', sp);
+            if (c != std::string::npos) {
+                out.push_back(guard + "V" + op + line.substr(sp, c - sp) + ", PT, PT" + line.substr(c));
+                out.push_back(guard + "VIMNMX" + ty + line.substr(sp));
+            }
+            return out;
+        }
+        if (op.rfind("I2F", 0) == 0 && (op.size() == 3 || op[3] == '.')) {
+            std::string ty = ".S32", rnd;
+            bool ok = true;
+            for (size_t i = 3; ok && i < op.size();) {
+                size_t j = op.find('.', i + 1);
+                std::string m = op.substr(i + 1, j == std::string::npos ? std::string::npos : j - i - 1);
+                if (m == "U32" || m == "S32") ty = "." + m;
+                else if (m == "RZ" || m == "RM" || m == "RP") rnd = "." + m;
+                else if (m != "RN") ok = false;
+                i = j == std::string::npos ? op.size() : j;
+            }
+            if (ok) out.push_back(guard + "I2FP.F32" + ty + rnd + line.substr(sp));
+            return out;
+        }
+    }
+    size_t pl = line.find("PLOP3.LUT ");
+    if (pl != std::string::npos) {
+        size_t c1 = line.rfind(", ");            // before the second LUT
+        size_t c0 = line.rfind(", ", c1 - 1);    // before the first LUT
+        if (c0 == std::string::npos || line.compare(c0 - 4, 4, ", PT") != 0) return out;
+        unsigned lut = (unsigned)std::strtoul(line.c_str() + c0 + 2, nullptr, 16);
+        for (unsigned m = 0; m < 256; ++m) {
+            if (m & ~0x55u) continue;
+            unsigned alt = (lut & 0xaau) | m;
+            if (alt != lut) out.push_back(line.substr(0, c0 + 2) + Hex(alt) + line.substr(c1));
+        }
+        return out;
+    }
+    size_t at = line.find("ISETP.");
+    if (at == std::string::npos || line.find(".X") != std::string::npos) return out;
+    size_t op = at + 6, dot = line.find('.', op);
+    if (dot == std::string::npos) return out;
+    std::string cmp = line.substr(op, dot - op);
+    if (cmp == "EQ" || cmp == "NE") {
+        std::string a = line;
+        size_t u = a.find(".U32", dot);
+        if (u != std::string::npos && u < a.find(' ', at)) a.erase(u, 4);
+        else a.insert(dot, ".U32");
+        out.push_back(a);
+        return out;
+    }
+    static const std::map<std::string, std::string> kSwap = {{"LT", "GT"}, {"GT", "LT"}, {"LE", "GE"}, {"GE", "LE"}};
+    auto sw = kSwap.find(cmp);
+    if (sw == kSwap.end()) return out;
+    // operands: P, P, a, b, P
+    size_t sp = line.find(' ', at);
+    std::vector<std::string> ops;
+    std::string cur;
+    for (size_t i = sp + 1; i < line.size(); ++i) {
+        if (line[i] == ',') ops.push_back(cur), cur.clear();
+        else if (line[i] != ' ') cur += line[i];
+    }
+    ops.push_back(cur);
+    auto is_reg = [](const std::string &o) { return o.size() > 1 && o[0] == 'R' && std::isdigit((unsigned char)o[1]); };
+    if (ops.size() != 5 || !is_reg(ops[2]) || !is_reg(ops[3])) return out;
+    std::string a = line.substr(0, op) + sw->second + line.substr(dot, sp - dot) + " " + ops[0] + ", " + ops[1] + ", " + ops[3] + ", " +
+                    ops[2] + ", " + ops[4];
+    out.push_back(a);
+    return out;
+}
+
 Status KernelCompiler::Schedule(CompiledKernel *k) {
     const LatencyTable &lat = LatenciesFor(arch_);
     RNDN_ASSIGN_OR_RETURN(const sass::Isa *isa, sass::Isa::Get(arch_));
@@ -1171,8 +1277,9 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
     bool needs_desc = ai_.mem_desc != 0;
     if (needs_desc) {
         SchedInst d;
-        d.text = "ULDC.64 UR4, c[0x0][" + Hex(ai_.mem_desc) + "]";
-        d.op = "ULDC";
+        bool ldcu = arch_ >= sass::Arch::SM_100;  // sm_100/sm_120 load uniform constants through LDCU (a scoreboard)
+        d.text = std::string(ldcu ? "LDCU.64" : "ULDC.64") + " UR4, c[0x0][" + Hex(ai_.mem_desc) + "]";
+        d.op = ldcu ? "LDCU" : "ULDC";
         d.defs = {304, 305};
         si.push_back(d);
     }
@@ -1192,8 +1299,20 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
         }
         for (int v : mi.defs) keys_of(v, &s.defs);
         for (int v : mi.uses) keys_of(v, &s.uses);
+        // fixed uniform registers written in the text (S2UR UR6 / MOV R, UR6): a first operand
+        // that is a UR is written; other URs are read (memory descriptors are counted below)
+        {
+            size_t op_end = s.text.find(' ', s.text[0] == '@' ? s.text.find(' ') + 1 : 0);
+            for (size_t p = s.text.find("UR"); p != std::string::npos; p = s.text.find("UR", p + 2)) {
+                if (p + 2 >= s.text.size() || !std::isdigit((unsigned char)s.text[p + 2]) ||
+                    (p > 0 && (std::isalnum((unsigned char)s.text[p - 1]) || s.text[p - 1] == '[')))
+                    continue;
+                int key = 300 + std::atoi(s.text.c_str() + p + 2);
+                (op_end != std::string::npos && p == op_end + 1 ? s.defs : s.uses).push_back(key);
+            }
+        }
         s.op = OpName(s.text);
-        if (needs_desc && (s.op == "LDG" || s.op == "STG")) s.uses.push_back(304), s.uses.push_back(305);
+        if (needs_desc && (s.op == "LDG" || s.op == "STG" || s.op == "ATOMG" || s.op == "RED" || s.op == "REDG")) s.uses.push_back(304), s.uses.push_back(305);
         s.control = mi.is_exit || mi.target >= 0;
         if (mi.label_here >= 0) {
             label_index[mi.label_here] = (int)si.size();
@@ -1235,6 +1354,14 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
             for (auto &[key, r] : ready_ctl) need = std::max(need, r);
             ready.clear();
             ready_ctl.clear();
+            std::vector<int> sbs;
+            for (auto &[key, sb] : wpend) sbs.push_back(sb);
+            for (auto &[key, sb] : rpend) sbs.push_back(sb);
+            for (int sb : sbs) wait_sb(sb);
+        } else if (s.op == "EXIT") {
+            // an EXIT (also a guarded one) waits for the reads and writes still in flight: the
+            // warp's other lanes may go on along another path (divergence) and overwrite registers
+            // that the exiting lanes' stores have not read yet (the scoreboards are per warp)
             std::vector<int> sbs;
             for (auto &[key, sb] : wpend) sbs.push_back(sb);
             for (auto &[key, sb] : rpend) sbs.push_back(sb);
@@ -1349,6 +1476,35 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
                 if (again.ok()) inst = std::move(again), line = alt;
             }
         }
+        for (const std::string &alt : inst.ok() ? std::vector<std::string>{} : EquivalentSpellings(line)) {
+            auto again = isa->Parse(alt, resolve);
+            if (again.ok()) {
+                inst = std::move(again), line = alt;
+                break;
+            }
+        }
+        // sm_100 and sm_120: nvdisasm prints every predicate output of IADD3/LOP3/... (an omitted one
+        // is PT on the older architectures); insert PT after the destination and the predicate
+        // outputs already written (the omitted ones are the last: `IADD3 R0, P0, R1, R2, RZ` is
+        // `IADD3 R0, P0, PT, R1, R2, RZ`), up to two times
+        for (int pad = 0; !inst.ok() && arch_ >= sass::Arch::SM_100 && pad < 2; ++pad) {
+            size_t comma = line.find(',');
+            if (comma == std::string::npos) break;
+            size_t sp = line.find(' ', line[0] == '@' ? line.find(' ') + 1 : 0);  // after the guard and opcode
+            if (sp != std::string::npos && sp + 1 < line.size() && line[sp + 1] == 'R')
+                for (;;) {  // skip the predicate outputs after a register destination
+                    size_t b = comma + 2, e = line.find(',', b);
+                    if (e == std::string::npos || line.compare(b - 2, 2, ", ") != 0) break;
+                    std::string o = line.substr(b, e - b);
+                    if (!(o.size() == 2 && o[0] == 'P' && (o[1] == 'T' || (o[1] >= '0' && o[1] <= '6')))) break;
+                    comma = e;
+                }
+            std::string alt = line;
+            for (int k = 0; k <= pad; ++k) alt.insert(comma, ", PT");
+            auto again = isa->Parse(alt, resolve);
+            if (!again.ok()) again = isa->Parse(NegativeHexSpelling(alt), resolve), alt = NegativeHexSpelling(alt);
+            if (again.ok()) inst = std::move(again), line = alt;
+        }
         if (!inst.ok())
             return Status::Unsupported(f_.name + ": SASS '" + line + "' has no form in the " + ai_.name + " tables (" + inst.status().message() + ")");
         inst->control = ctl[i];
@@ -1393,6 +1549,8 @@ Expected<CompiledKernel> KernelCompiler::Run() {
         if (bits > 64) return Status::Unsupported(f_.name + ": registers of type ." + std::string(ptx::TypeName(r.type)) + " are not supported");
     }
     CoalesceCopies();
+    AnalyseRegisters();
+    RNDN_RETURN_IF_ERROR(LayOutShared());
     for (size_t si = 0; si < f_.body.size(); ++si) {
         const ptx::Statement &st = f_.body[si];
         if (folded_copy_[si]) continue;
@@ -1408,6 +1566,7 @@ Expected<CompiledKernel> KernelCompiler::Run() {
             RNDN_RETURN_IF_ERROR(Lower(st.inst));
             break;
         case ptx::StatementKind::VAR_DECL:
+            if (IsShared(f_.vars[st.id].space)) break;  // laid out by LayOutShared
             return Status::Unsupported(f_.name + ": variables declared in a kernel body are not supported");
         default:
             break;
@@ -1426,6 +1585,9 @@ Expected<CompiledKernel> KernelCompiler::Run() {
     k.name = f_.name;
     k.params = params_;
     k.param_bytes = param_bytes_;
+    k.shared_bytes = shared_bytes_;
+    k.uses_shared = uses_shared_;
+    k.barriers = barriers_;
     RNDN_RETURN_IF_ERROR(Schedule(&k));
     k.registers = std::max(max_reg_ + 1, 2);
     return k;

@@ -8,7 +8,7 @@ namespace rndn::sasscomp {
 namespace {
 
 // .nv.info attribute ids and formats (EIATTR_* / EIFMT_*; facts from ptxas output, anchors.md).
-enum : uint8_t { kFmtNval = 0x01, kFmtHval = 0x03, kFmtSval = 0x04 };
+enum : uint8_t { kFmtNval = 0x01, kFmtBval = 0x02, kFmtHval = 0x03, kFmtSval = 0x04 };
 enum : uint8_t {
     kAttrCtaidzUsed = 0x04,
     kAttrParamCbank = 0x0a,
@@ -19,10 +19,13 @@ enum : uint8_t {
     kAttrMaxregCount = 0x1b,
     kAttrExitInstrOffsets = 0x1c,
     kAttrCrsStackSize = 0x1e,
+    kAttrCoopGroupInstrOffsets = 0x28,
+    kAttrCoopGroupMaskRegids = 0x29,
     kAttrRegcount = 0x2f,
     kAttrNval35 = 0x35,       // no payload; cuobjdump 13 has no name for it
     kAttrSwWar = 0x36,
     kAttrCudaApiVersion = 0x37,
+    kAttrNumBarriers = 0x4c,
     kAttrHval50 = 0x50,       // 16-bit value, unnamed by cuobjdump 13
     kAttrHval5f = 0x5f,       // 16-bit value, unnamed by cuobjdump 13
 };
@@ -41,14 +44,16 @@ constexpr ArchAttrs kArchAttrs[] = {
     {sass::Arch::SM_75, 1, false, -1, 0, true},    {sass::Arch::SM_80, -1, true, -1, 0, true},
     {sass::Arch::SM_86, -1, true, -1, 0, true},    {sass::Arch::SM_89, -1, false, -1, 0, true},
     {sass::Arch::SM_90, 8, false, 0, 0x101, false},
+    // sm_100 / sm_120: sm_90's values, not compared with ptxas (NvInfoParity covers sm_75..sm_90)
+    {sass::Arch::SM_100, 8, false, 0, 0x101, false}, {sass::Arch::SM_120, 8, false, 0, 0x101, false},
 };
 const ArchAttrs &AttrsOf(sass::Arch arch) {
     for (const ArchAttrs &a : kArchAttrs)
         if (a.arch == arch) return a;
     return kArchAttrs[0];
 }
-constexpr uint32_t kShtProgbits = 1, kShtSymtab = 2, kShtStrtab = 3, kShtNvInfo = 0x70000000;
-constexpr uint64_t kShfAlloc = 0x2, kShfExec = 0x4, kShfInfoLink = 0x40;
+constexpr uint32_t kShtProgbits = 1, kShtSymtab = 2, kShtStrtab = 3, kShtNobits = 8, kShtNvInfo = 0x70000000;
+constexpr uint64_t kShfWrite = 0x1, kShfAlloc = 0x2, kShfExec = 0x4, kShfInfoLink = 0x40;
 
 struct Bytes {
     std::vector<uint8_t> v;
@@ -84,7 +89,10 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
     e.type = 2;        // ET_EXEC
     e.machine = 190;   // EM_CUDA
     e.version = 1;
-    e.flags = 0x6000004u | ((uint32_t)ai.sm << 8);  // ABI version, SM number (anchors.md §C3)
+    // ABI version, SM number (anchors.md §C3); ptxas 13 writes 2 instead of 4 in the low byte
+    // from sm_100 on (0x6006402, 0x6007802)
+    bool post90 = arch >= sass::Arch::SM_90;
+    e.flags = (arch >= sass::Arch::SM_100 ? 0x6000002u : 0x6000004u) | ((uint32_t)ai.sm << 8);
     e.shstrndx = 1;
 
     size_t n = kernels.size();
@@ -122,7 +130,7 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
         tx.align = ai.text_align ? ai.text_align : 128, tx.link = 3;
         // up to sm_89 the register count rides in the top byte of sh_info; sm_90 cubins keep it
         // only in .nv.info (REGCOUNT)
-        tx.info = (arch == sass::Arch::SM_90 ? 0u : (uint32_t)ck.registers << 24) | func_sym(k);
+        tx.info = (post90 ? 0u : (uint32_t)ck.registers << 24) | func_sym(k);
         Bytes code;
         for (const sass::Word &w : ck.words) code.U64(w.lo), code.U64(w.hi);
         tx.data = std::move(code.v);
@@ -132,12 +140,12 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
         // [CTAIDZ_USED] [CRS_STACK_SIZE]; sm_90 CUDA_API_VERSION KPARAM_INFO... 0x50 MAXREG_COUNT
         // 0x5f EXIT_INSTR_OFFSETS [CRS_STACK_SIZE] CBANK_PARAM_SIZE PARAM_CBANK SW_WAR.
         const ArchAttrs &aa = AttrsOf(arch);
-        bool sm90 = arch == sass::Arch::SM_90;
+        bool sm90 = post90;
         Bytes a;
         if (!sm90 && aa.sw_war >= 0) a.Attr(kAttrSwWar, {(uint32_t)aa.sw_war});
         a.Attr(kAttrCudaApiVersion, {0x82});
         if (aa.nval35) a.Nval(kAttrNval35);
-        if (!sm90) {
+        if (!sm90) {  // sm_90+: after EXIT_INSTR_OFFSETS
             a.Attr(kAttrParamCbank, {sec_sym_c0(k), ai.param_base | (ck.param_bytes << 16)});
             a.Hval(kAttrCbankParamSize, (uint16_t)ck.param_bytes);
         }
@@ -145,7 +153,24 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
             a.Attr(kAttrKparamInfo, {0, (uint32_t)p | (ck.params[p].offset << 16), 0x1f000u | (ck.params[p].size << 18)});
         if (aa.hval50 >= 0) a.Hval(kAttrHval50, (uint16_t)aa.hval50);
         a.Hval(kAttrMaxregCount, 0xff);
+        if (ck.barriers > 0) a.U8(kFmtBval), a.U8(kAttrNumBarriers), a.U16((uint16_t)ck.barriers);
         if (aa.hval5f >= 0) a.Hval(kAttrHval5f, (uint16_t)aa.hval5f);
+        // warp collectives with a member mask (SHFL, VOTE): COOP_GROUP_MASK_REGIDS (0xffffffff, an
+        // immediate full mask, per instruction) then COOP_GROUP_INSTR_OFFSETS, as ptxas writes them
+        std::vector<uint32_t> coop;
+        for (size_t i = 0; i < ck.text.size(); ++i) {
+            std::string op = ck.text[i];
+            if (!op.empty() && op[0] == '@') op = op.substr(op.find(' ') + 1);
+            // (activemask, `VOTE.ANY R, PT, PT`, has no member mask: not listed)
+            bool activemask = op.rfind("VOTE.ANY R", 0) == 0 && op.size() >= 8 && op.compare(op.size() - 8, 8, ", PT, PT") == 0;
+            if (op.rfind("SHFL.", 0) == 0 || (op.rfind("VOTE.", 0) == 0 && !activemask)) coop.push_back((uint32_t)(16 * i));
+        }
+        if (!coop.empty()) {
+            a.U8(kFmtSval), a.U8(kAttrCoopGroupMaskRegids), a.U16((uint16_t)(4 * coop.size()));
+            for (size_t i = 0; i < coop.size(); ++i) a.U32(0xffffffffu);
+            a.U8(kFmtSval), a.U8(kAttrCoopGroupInstrOffsets), a.U16((uint16_t)(4 * coop.size()));
+            for (uint32_t o : coop) a.U32(o);
+        }
         if (!ck.exit_offsets.empty()) {
             a.U8(kFmtSval), a.U8(kAttrExitInstrOffsets), a.U16((uint16_t)(4 * ck.exit_offsets.size()));
             for (uint32_t o : ck.exit_offsets) a.U32(o);
@@ -177,7 +202,7 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
     // sm_90: the tool notes and the compatibility attributes that cuobjdump requires there
     // (.note.nv.tkinfo: producer strings; .note.nv.cuinfo: SM and CUDA API version, linked to
     // the tkinfo note and the .nv.compat section; .nv.compat: the attribute list ptxas writes)
-    if (arch == sass::Arch::SM_90) {
+    if (post90) {
         uint32_t tk = (uint32_t)S.size(), cu = tk + 1, compat = tk + 2;
         S.resize(S.size() + 3);
         auto note = [](uint32_t type, const std::vector<uint8_t> &desc) {
@@ -207,6 +232,18 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
                                           0x04, 0x0b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
         S[compat].name = ".nv.compat", S[compat].type = 0x70000086, S[compat].align = 4;
         S[compat].data.assign(kCompat, kCompat + sizeof kCompat);
+        // attribute 0x0b (8 bytes) differs per architecture in ptxas's cubins: 0 on sm_90,
+        // 1 on sm_100, 0x50 on sm_120
+        S[compat].data[28] = arch == sass::Arch::SM_100 ? 0x01 : arch == sass::Arch::SM_120 ? 0x50 : 0x00;
+    }
+
+    // .nv.shared.<k>: the kernel's static shared memory (NOBITS, linked to its .text as ptxas does)
+    for (size_t k = 0; k < n; ++k) {
+        if (!kernels[k].uses_shared) continue;
+        sass::ElfSection sh;
+        sh.name = ".nv.shared." + kernels[k].name, sh.type = kShtNobits, sh.flags = kShfWrite | kShfAlloc | kShfInfoLink;
+        sh.align = 16, sh.info = text_idx(k), sh.size = kernels[k].shared_bytes;
+        S.push_back(std::move(sh));
     }
 
     // symbol table

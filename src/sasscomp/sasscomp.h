@@ -37,6 +37,9 @@ struct CompiledKernel {
     bool backward_branch = false;         // the code loops (a branch to itself or an earlier address)
     std::vector<CompiledParam> params;
     uint32_t param_bytes = 0;
+    uint32_t shared_bytes = 0;            // static shared memory (.nv.shared.<k>; sm_90+: with the reserved 1 KiB)
+    bool uses_shared = false;             // any shared variable (static or extern): .nv.shared.<k> is written
+    int barriers = 0;                     // named barriers used (EIATTR_NUM_BARRIERS)
 };
 
 // Compiles every entry function (or only the one named `only`).  Unsupported PTX gives UNSUPPORTED naming the instruction

@@ -1,7 +1,9 @@
 // Corpus kernels compiled by rndn::sasscomp, run in the SASS emulator with the hazard checker on
 // (zero hazards required) and compared with the C++ references of the cpu device's corpus tests
 // (test/unit/cpujit/corpus_*_test.cpp, same launches and expressions), for every architecture.
+#include <climits>
 #include <cmath>
+#include <numeric>
 
 #ifdef RNDN_COMPILED_HARNESS  // test/unit/cuda runs these tests through the CUDA driver API
 #include RNDN_COMPILED_HARNESS
@@ -177,21 +179,162 @@ TEST_P(CompiledCorpus, NarrowStores) {
     }
 }
 
+// shared memory tiles and barriers: block reductions (static and dynamic shared memory)
+TEST_P(CompiledCorpus, SharedMemoryBlockReductions) {
+    const int n = 1500;
+    int nb = Blocks(n, 256);
+    auto in = RandBits<int32_t>(n);
+    int32_t *din = Buf(in), *out = Zeros<int32_t>(nb), *out2 = Zeros<int32_t>(nb);
+    auto block_sum = [&](int b) {
+        uint32_t s = 0;
+        for (int i = b * 256; i < std::min(n, b * 256 + 256); ++i) s += (uint32_t)in[i];
+        return s;
+    };
+    ASSERT_TRUE(Ok(Launch(K("block_reduce", "block_sum_i32"), D1(nb), D1(256), {Arg::Ptr(din), Arg::Ptr(out), Arg::S32(n)})));
+    for (int b = 0; b < nb; ++b) ASSERT_EQ((uint32_t)out[b], block_sum(b)) << b;
+    ASSERT_TRUE(Ok(Launch(K("block_reduce", "block_sum_warp_shfl"), D1(nb), D1(256), {Arg::Ptr(din), Arg::Ptr(out2), Arg::S32(n)})));
+    for (int b = 0; b < nb; ++b) ASSERT_EQ((uint32_t)out2[b], block_sum(b)) << b;
+    const int m = 333;
+    const uint32_t bs = 64;
+    auto d = RandD(m, -100, 100);
+    double *dd = Buf(d), *ds = Zeros<double>(Blocks(m, bs));
+    ASSERT_TRUE(Ok(Launch(K("dynamic_shared", "dyn_double_sum"), D1(Blocks(m, bs)), D1(bs), {Arg::Ptr(dd), Arg::Ptr(ds), Arg::S32(m)}, bs * 8)));
+    for (uint32_t b = 0; b < Blocks(m, bs); ++b) {
+        double sh[64];
+        for (uint32_t t = 0; t < bs; ++t) sh[t] = b * bs + t < (uint32_t)m ? d[b * bs + t] : 0.0;
+        for (int st = bs / 2; st >= 1; st /= 2)
+            for (int t = 0; t < st; ++t) sh[t] = sh[t] + sh[t + st];
+        ASSERT_TRUE(SameD(ds[b], sh[0])) << b;
+    }
+    int32_t *o = Zeros<int32_t>(n);
+    ASSERT_TRUE(Ok(Launch(K("sync_variants", "named_barrier"), D1(Blocks(n, 128)), D1(128), {Arg::Ptr(din), Arg::Ptr(o), Arg::S32(n)})));
+    for (int i = 0; i < n; ++i) ASSERT_EQ(o[i], (i ^ 32) < n ? in[i ^ 32] : 0) << i;
+    // membar.gl / membar.cta (MEMBAR.SC.GPU + ERRBAR, MEMBAR.SC.CTA)
+    int32_t *data = Zeros<int32_t>(n), *flag = Zeros<int32_t>(Blocks(n, 64));
+    ASSERT_TRUE(Ok(Launch(K("sync_variants", "fence_publish"), D1(Blocks(n, 64)), D1(64), {Arg::Ptr(data), Arg::Ptr(flag), Arg::S32(n)})));
+    for (int i = 0; i < n; ++i) ASSERT_EQ(data[i], 3 * i);
+    for (uint32_t b = 0; b < Blocks(n, 64); ++b) ASSERT_EQ(flag[b], 1);
+}
+
+// warp shuffles (down, xor, idx, up) with partial last warps
+TEST_P(CompiledCorpus, WarpShuffles) {
+    const int n = 1000;
+    auto in = RandBits<int32_t>(n);
+    int32_t *din = Buf(in);
+    int nw = Blocks(n, 32);
+    int32_t *out = Zeros<int32_t>(nw + 8), *o2 = Zeros<int32_t>(n);
+    ASSERT_TRUE(Ok(Launch(K("warp_reduce", "warp_sum_down"), D1(Blocks(n, 128)), D1(128), {Arg::Ptr(din), Arg::Ptr(out), Arg::S32(n)})));
+    for (int w = 0; w < nw; ++w) {
+        uint32_t s = 0;
+        for (int i = w * 32; i < std::min(n, w * 32 + 32); ++i) s += (uint32_t)in[i];
+        ASSERT_EQ((uint32_t)out[w], s) << w;
+    }
+    ASSERT_TRUE(Ok(Launch(K("warp_reduce", "warp_sum_xor"), D1(Blocks(n, 64)), D1(64), {Arg::Ptr(din), Arg::Ptr(o2), Arg::S32(n)})));
+    for (int i = 0; i < n; ++i) {
+        uint32_t s = 0;
+        for (int j = i & ~31; j < std::min(n, (i & ~31) + 32); ++j) s += (uint32_t)in[j];
+        ASSERT_EQ((uint32_t)o2[i], s) << i;
+    }
+    ASSERT_TRUE(Ok(Launch(K("warp_reduce", "warp_broadcast"), D1(Blocks(n, 128)), D1(128), {Arg::Ptr(din), Arg::Ptr(o2), Arg::S32(29), Arg::S32(n)})));
+    for (int i = 0; i < n; ++i) ASSERT_EQ(o2[i], (i & ~31) + 29 < n ? in[(i & ~31) + 29] : 0) << i;
+    ASSERT_TRUE(Ok(Launch(K("warp_reduce", "warp_scan_up"), D1(Blocks(n, 128)), D1(128), {Arg::Ptr(din), Arg::Ptr(o2), Arg::S32(n)})));
+    for (int i = 0; i < n; ++i) {
+        uint32_t s = 0;
+        for (int j = i & ~31; j <= i; ++j) s += (uint32_t)in[j];
+        ASSERT_EQ((uint32_t)o2[i], s) << i;
+    }
+}
+
+// vector loads and stores (split per element), lane masks
+TEST_P(CompiledCorpus, VectorsAndLaneMasks) {
+    const int n = 300;
+    auto a = RandF(4 * n, -10, 10), b = RandF(4 * n, -10, 10);
+    float *da = Buf(a), *db = Buf(b), *out = Zeros<float>(4 * n);
+    ASSERT_TRUE(Ok(Launch(K("vector_memory", "vec4_add_f32"), D1(Blocks(n, 64)), D1(64), {Arg::Ptr(da), Arg::Ptr(db), Arg::Ptr(out), Arg::S32(n)})));
+    for (int i = 0; i < 4 * n; ++i) ASSERT_TRUE(SameF(out[i], a[i] + b[i])) << i;
+    auto l = RandBits<int64_t>(2 * n);
+    int64_t *dl = Buf(l), *lo = Zeros<int64_t>(2 * n);
+    ASSERT_TRUE(Ok(Launch(K("vector_memory", "vec2_swap_i64"), D1(Blocks(n, 64)), D1(64), {Arg::Ptr(dl), Arg::Ptr(lo), Arg::S32(n)})));
+    for (int i = 0; i < n; ++i) {
+        ASSERT_EQ(lo[2 * i], l[2 * i + 1]);
+        ASSERT_EQ(lo[2 * i + 1], l[2 * i]);
+    }
+    const uint32_t g = 3, bl = 50, cnt = g * bl;
+    uint32_t *lm = Zeros<uint32_t>(5 * cnt);
+    ASSERT_TRUE(Ok(Launch(K("special_regs", "sreg_lanemasks"), D1(g), D1(bl), {Arg::Ptr(lm)})));
+    for (uint32_t i = 0; i < cnt; ++i) {
+        uint32_t ln = (i % bl) % 32;
+        uint64_t one = 1;
+        ASSERT_EQ(lm[5 * i], (uint32_t)(one << ln)) << i;
+        ASSERT_EQ(lm[5 * i + 1], (uint32_t)((one << ln) - 1)) << i;
+        ASSERT_EQ(lm[5 * i + 2], (uint32_t)((2 * one << ln) - 1)) << i;
+        ASSERT_EQ(lm[5 * i + 3], (uint32_t)~((2 * one << ln) - 1)) << i;
+        ASSERT_EQ(lm[5 * i + 4], (uint32_t)~((one << ln) - 1)) << i;
+    }
+}
+
+// global atomics: RED/REDG when the old value is unused, ATOMG otherwise
+TEST_P(CompiledCorpus, GlobalAtomics) {
+    const int n = 2000;
+    auto in = RandInt<int32_t>(n, -50, 50);
+    std::vector<float> f(in.begin(), in.end());
+    float *df = Buf(f), *sum = Filled<float>(1, 10.f);
+    ASSERT_TRUE(Ok(Launch(K("atomic_float", "atomic_add_f32"), D1(Blocks(n, 128)), D1(128), {Arg::Ptr(df), Arg::Ptr(sum), Arg::S32(n)})));
+    ASSERT_EQ(*sum, 10.f + (float)std::accumulate(in.begin(), in.end(), 0));
+    auto a = RandBits<int32_t>(n);
+    int32_t *da = Buf(a), *mm = Buf(std::vector<int32_t>{INT_MAX, INT_MIN});
+    ASSERT_TRUE(Ok(Launch(K("atomic_minmax", "atomic_min_max_i32"), D1(Blocks(n, 128)), D1(128), {Arg::Ptr(da), Arg::Ptr(mm), Arg::S32(n)})));
+    ASSERT_EQ(mm[0], *std::min_element(a.begin(), a.end()));
+    ASSERT_EQ(mm[1], *std::max_element(a.begin(), a.end()));
+    auto u = RandBits<uint64_t>(n);
+    uint64_t *du = Buf(u), *um = Buf(std::vector<uint64_t>{UINT64_MAX, 0});
+    ASSERT_TRUE(Ok(Launch(K("atomic_minmax", "atomic_min_max_u64"), D1(Blocks(n, 128)), D1(128), {Arg::Ptr(du), Arg::Ptr(um), Arg::S32(n)})));
+    ASSERT_EQ(um[0], *std::min_element(u.begin(), u.end()));
+    ASSERT_EQ(um[1], *std::max_element(u.begin(), u.end()));
+    int32_t *flags = Zeros<int32_t>(4), *win = Zeros<int32_t>(1);
+    ASSERT_TRUE(Ok(Launch(K("atomic_minmax", "atomic_exch_flag"), D1(Blocks(n, 128)), D1(128), {Arg::Ptr(flags), Arg::Ptr(win), Arg::S32(n)})));
+    ASSERT_EQ(win[0], 4);
+    for (int k = 0; k < 4; ++k) ASSERT_NE(flags[k], 0);
+}
+
+// f64 additions and inc/dec: the sm_75 tables hold these RED forms only with a uniform-register
+// address ([UR]), which the compiler does not select (open)
+TEST_P(CompiledCorpus, GlobalAtomicsF64IncDec) {
+    if (arch() == "sm_75") GTEST_SKIP() << "sm_75 tables: RED.E.ADD.F64 / RED.E.INC only with [UR] addresses (open)";
+    const int n = 2000;
+    auto in = RandInt<int32_t>(n, -50, 50);
+    std::vector<double> d(in.begin(), in.end());
+    double *dd = Buf(d), *dsum = Zeros<double>(1);
+    ASSERT_TRUE(Ok(Launch(K("atomic_float", "atomic_add_f64"), D1(Blocks(n, 128)), D1(128), {Arg::Ptr(dd), Arg::Ptr(dsum), Arg::S32(n)})));
+    ASSERT_EQ(*dsum, (double)std::accumulate(in.begin(), in.end(), 0));
+    uint32_t *ctr = Zeros<uint32_t>(2);
+    ASSERT_TRUE(Ok(Launch(K("atomic_minmax", "atomic_inc_dec"), D1(Blocks(1234, 128)), D1(128), {Arg::Ptr(ctr), Arg::S32(1234)})));
+    ASSERT_EQ(ctr[0], 1234u % 10);
+    ASSERT_EQ(ctr[1], (10 - 1234u % 10) % 10);
+}
+
 }  // namespace
 }  // namespace rndn::cpujit::testing
 
-#ifndef RNDN_COMPILED_HARNESS  // the list belongs to the emulator harness
+#ifndef RNDN_COMPILED_HARNESS  // below: the emulator harness's unsupported list and device (not in test/unit/cuda)
 namespace rndn::cpujit::testing {
 namespace {
 
-// Every kernel named in UnsupportedTests() must still fail to compile on every architecture: once it
-// compiles, its test must run (remove it from the list).
+// Every kernel named in UnsupportedTests() must still fail to compile on each architecture it is
+// listed for (once it compiles, its test must run: remove it), and compile on the architectures an
+// entry with a list of architectures does not name.
 TEST(CompiledCorpusList, KnownUnsupportedStillFail) {
-    for (const auto &[test, kernel] : UnsupportedTests()) {
-        std::string file = kernel.substr(0, kernel.find('/')), name = kernel.substr(kernel.find('/') + 1);
-        for (const char *arch : {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"}) {
+    for (const UnsupportedTest &u : UnsupportedTests()) {
+        std::string file = u.kernel.substr(0, u.kernel.find('/')), name = u.kernel.substr(u.kernel.find('/') + 1);
+        for (const std::string &arch : AllArchs()) {
+            if (!u.On(arch)) {
+                auto c = sasscomp::testing::CompileCorpusKernel(arch, file, name);
+                EXPECT_TRUE(c.ok()) << u.kernel << " (" << u.test << ", listed for " << u.archs << ") does not compile for " << arch
+                                    << ": " << c.status().ToString();
+                continue;
+            }
             auto c = sasscomp::testing::CompileCorpusKernel(arch, file, name);
-            EXPECT_FALSE(c.ok()) << kernel << " compiles for " << arch << ": remove " << test << " from UnsupportedTests()";
+            EXPECT_FALSE(c.ok()) << u.kernel << " compiles for " << arch << ": remove " << u.test << " (" << arch << ") from UnsupportedTests()";
             if (!c.ok()) EXPECT_EQ(c.status().message().find("missing corpus file"), std::string::npos) << c.status().ToString();
         }
     }
@@ -199,7 +342,6 @@ TEST(CompiledCorpusList, KnownUnsupportedStillFail) {
 
 }  // namespace
 }  // namespace rndn::cpujit::testing
-#endif
 
 namespace rndn::cpujit::testing {
 namespace {
@@ -285,6 +427,12 @@ TEST_P(CompiledDivision, EdgeOperandsEqualCpp) {
     auto a = sass::ParseArch(arch());
     ASSERT_TRUE(a.ok());
     auto ks = sasscomp::CompileModule(*m, *a);
+    if (arch() == "sm_100" || arch() == "sm_120") {
+        // the tables lack forms these kernels need there (sm_100: STG/LDG offsets above 0x1f,
+        // a 5-bit field learned; sm_120: ISETP.*.EX): an error, never a wrong result (checked)
+        ASSERT_FALSE(ks.ok()) << "compiles for " << arch() << " now: run it there";
+        GTEST_SKIP() << ks.status().ToString();
+    }
     ASSERT_TRUE(ks.ok()) << ks.status().ToString();
     auto cubin = sasscomp::BuildCubin(*ks, *a);
     ASSERT_TRUE(cubin.ok()) << cubin.status().ToString();
@@ -423,6 +571,12 @@ TEST_P(CompiledInPlace, GuardedAndAliasedPatternsEqualCpp) {
     auto a = sass::ParseArch(arch());
     ASSERT_TRUE(a.ok());
     auto ks = sasscomp::CompileModule(*m, *a);
+    if (arch() == "sm_100" || arch() == "sm_120") {
+        // the tables lack forms these kernels need there (sm_100: STG/LDG offsets above 0x1f,
+        // a 5-bit field learned; sm_120: ISETP.*.EX): an error, never a wrong result (checked)
+        ASSERT_FALSE(ks.ok()) << "compiles for " << arch() << " now: run it there";
+        GTEST_SKIP() << ks.status().ToString();
+    }
     ASSERT_TRUE(ks.ok()) << ks.status().ToString();
     auto cubin = sasscomp::BuildCubin(*ks, *a);
     ASSERT_TRUE(cubin.ok()) << cubin.status().ToString();
@@ -455,3 +609,4 @@ TEST_P(CompiledInPlace, GuardedAndAliasedPatternsEqualCpp) {
 
 }  // namespace
 }  // namespace rndn::cpujit::testing
+#endif  // RNDN_COMPILED_HARNESS
