@@ -35,7 +35,8 @@ inline Device &DeviceFor(unsigned threads) {
 }
 
 // Parameter: (arch directory, worker threads).
-class CorpusTest : public ::testing::TestWithParam<std::tuple<std::string, unsigned>> {
+class CorpusTest : public ::testing::TestWithParam<std::tuple<std::string, unsigned>>,
+                   public rndn::testing::CorpusData<CorpusTest> {
 protected:
     Device &dev() { return DeviceFor(std::get<1>(GetParam())); }
     std::string arch() const { return std::get<0>(GetParam()); }
@@ -55,25 +56,10 @@ protected:
         return k;
     }
 
-    template <class T>
-    T *Buf(const std::vector<T> &init) {
-        T *p = static_cast<T *>(dev().Allocate(std::max<size_t>(1, init.size() * sizeof(T))));
-        if (!init.empty()) std::memcpy(p, init.data(), init.size() * sizeof(T));
-        bufs_.push_back(p);
-        return p;
-    }
-    template <class T>
-    T *Zeros(size_t n) {
-        return Buf(std::vector<T>(n));
-    }
-    template <class T>
-    T *Filled(size_t n, T v) {
-        return Buf(std::vector<T>(n, v));
-    }
-    template <class T>
-    static std::vector<T> Get(const T *p, size_t n) {
-        return std::vector<T>(p, p + n);
-    }
+    friend class rndn::testing::CorpusData<CorpusTest>;
+    // CorpusData's buffers come from the device
+    void *AllocateBytes(size_t n) { return dev().Allocate(n); }
+    void FreeBytes(void *p) { dev().Free(p); }
 
     Status Launch(const Kernel *k, Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint32_t dyn = 0) {
         if (!k) return Status::Internal("no kernel");
@@ -84,43 +70,9 @@ protected:
         return dev().Launch(*k, c, args);
     }
 
-    void TearDown() override {
-        for (void *p : bufs_) dev().Free(p);
-        bufs_.clear();
-    }
-
-    std::mt19937_64 rng_{12345};
-    template <class T>
-    std::vector<T> RandInt(size_t n, int64_t lo, int64_t hi) {
-        std::uniform_int_distribution<int64_t> d(lo, hi);
-        std::vector<T> v(n);
-        for (auto &x : v) x = (T)d(rng_);
-        return v;
-    }
-    template <class T>
-    std::vector<T> RandBits(size_t n) {
-        std::vector<T> v(n);
-        for (auto &x : v) {
-            uint64_t r = rng_();
-            std::memcpy(&x, &r, sizeof(T));
-        }
-        return v;
-    }
-    std::vector<float> RandF(size_t n, double lo, double hi) {
-        std::uniform_real_distribution<double> d(lo, hi);
-        std::vector<float> v(n);
-        for (auto &x : v) x = (float)d(rng_);
-        return v;
-    }
-    std::vector<double> RandD(size_t n, double lo, double hi) {
-        std::uniform_real_distribution<double> d(lo, hi);
-        std::vector<double> v(n);
-        for (auto &x : v) x = d(rng_);
-        return v;
-    }
+    void TearDown() override { FreeBuffers(); }
 
 private:
-    std::vector<void *> bufs_;
     std::vector<std::shared_ptr<const Module>> modules_;
 };
 

@@ -68,7 +68,8 @@ inline Expected<std::vector<uint8_t>> CubinFor(const std::string &mode, const st
     return sasscomp::BuildCubin(ks, a);
 }
 
-class CorpusTest : public ::testing::TestWithParam<std::tuple<std::string, unsigned>> {
+class CorpusTest : public ::testing::TestWithParam<std::tuple<std::string, unsigned>>,
+                   public rndn::testing::CorpusData<CorpusTest> {
 protected:
     std::string mode() const { return std::get<0>(GetParam()); }
     // the device itself (tests that load their own cubins); the driver must open
@@ -106,26 +107,14 @@ protected:
         return k;
     }
 
-    template <class T>
-    T *Buf(const std::vector<T> &init) {
+    friend class rndn::testing::CorpusData<CorpusTest>;
+    // CorpusData's buffers: managed memory
+    void *AllocateBytes(size_t n) {
         auto d = TheDevice();
-        if (!d.ok()) return nullptr;
-        T *p = static_cast<T *>((*d)->Allocate(std::max<size_t>(1, init.size() * sizeof(T))));
-        if (p && !init.empty()) std::memcpy(p, init.data(), init.size() * sizeof(T));
-        if (p) bufs_.push_back(p);
-        return p;
+        return d.ok() ? (*d)->Allocate(n) : nullptr;
     }
-    template <class T>
-    T *Zeros(size_t n) {
-        return Buf(std::vector<T>(n));
-    }
-    template <class T>
-    T *Filled(size_t n, T v) {
-        return Buf(std::vector<T>(n, v));
-    }
-    template <class T>
-    static std::vector<T> Get(const T *p, size_t n) {
-        return std::vector<T>(p, p + n);
+    void FreeBytes(void *p) {
+        if (auto d = TheDevice(); d.ok()) (*d)->Free(p);
     }
 
     Status Launch(const Kernel *k, Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint32_t dyn = 0) {
@@ -136,45 +125,7 @@ protected:
         return d->Launch(*k, grid, block, dyn, bytes);
     }
 
-    void TearDown() override {
-        auto d = TheDevice();
-        if (d.ok())
-            for (void *p : bufs_) (*d)->Free(p);
-        bufs_.clear();
-    }
-
-    std::mt19937_64 rng_{12345};
-    template <class T>
-    std::vector<T> RandInt(size_t n, int64_t lo, int64_t hi) {
-        std::uniform_int_distribution<int64_t> dist(lo, hi);
-        std::vector<T> v(n);
-        for (auto &x : v) x = (T)dist(rng_);
-        return v;
-    }
-    template <class T>
-    std::vector<T> RandBits(size_t n) {
-        std::vector<T> v(n);
-        for (auto &x : v) {
-            uint64_t r = rng_();
-            std::memcpy(&x, &r, sizeof(T));
-        }
-        return v;
-    }
-    std::vector<float> RandF(size_t n, double lo, double hi) {
-        std::uniform_real_distribution<double> dist(lo, hi);
-        std::vector<float> v(n);
-        for (auto &x : v) x = (float)dist(rng_);
-        return v;
-    }
-    std::vector<double> RandD(size_t n, double lo, double hi) {
-        std::uniform_real_distribution<double> dist(lo, hi);
-        std::vector<double> v(n);
-        for (auto &x : v) x = dist(rng_);
-        return v;
-    }
-
-private:
-    std::vector<void *> bufs_;
+    void TearDown() override { FreeBuffers(); }
 };
 
 inline ::testing::AssertionResult Ok(const Status &st) {

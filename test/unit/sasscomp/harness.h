@@ -120,7 +120,8 @@ inline const UnsupportedTest *FindUnsupported(const std::string &test, const std
     return nullptr;
 }
 
-class CorpusTest : public ::testing::TestWithParam<std::tuple<std::string, unsigned>> {
+class CorpusTest : public ::testing::TestWithParam<std::tuple<std::string, unsigned>>,
+                   public rndn::testing::CorpusData<CorpusTest> {
 protected:
     void SetUp() override {
         const auto *ti = ::testing::UnitTest::GetInstance()->current_test_info();
@@ -143,25 +144,10 @@ protected:
         return k;
     }
 
-    template <class T>
-    T *Buf(const std::vector<T> &init) {
-        T *p = static_cast<T *>(dev().Allocate(std::max<size_t>(1, init.size() * sizeof(T))));
-        if (!init.empty()) std::memcpy(p, init.data(), init.size() * sizeof(T));
-        bufs_.push_back(p);
-        return p;
-    }
-    template <class T>
-    T *Zeros(size_t n) {
-        return Buf(std::vector<T>(n));
-    }
-    template <class T>
-    T *Filled(size_t n, T v) {
-        return Buf(std::vector<T>(n, v));
-    }
-    template <class T>
-    static std::vector<T> Get(const T *p, size_t n) {
-        return std::vector<T>(p, p + n);
-    }
+    friend class rndn::testing::CorpusData<CorpusTest>;
+    // CorpusData's buffers come from the device
+    void *AllocateBytes(size_t n) { return dev().Allocate(n); }
+    void FreeBytes(void *p) { dev().Free(p); }
 
     Status Launch(const Kernel *k, Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint32_t dyn = 0) {
         if (!k) return Status::Internal("no kernel");
@@ -179,43 +165,8 @@ protected:
         return Status::Internal(msg);
     }
 
-    void TearDown() override {
-        for (void *p : bufs_) dev().Free(p);
-        bufs_.clear();
-    }
+    void TearDown() override { FreeBuffers(); }
 
-    std::mt19937_64 rng_{12345};
-    template <class T>
-    std::vector<T> RandInt(size_t n, int64_t lo, int64_t hi) {
-        std::uniform_int_distribution<int64_t> d(lo, hi);
-        std::vector<T> v(n);
-        for (auto &x : v) x = (T)d(rng_);
-        return v;
-    }
-    template <class T>
-    std::vector<T> RandBits(size_t n) {
-        std::vector<T> v(n);
-        for (auto &x : v) {
-            uint64_t r = rng_();
-            std::memcpy(&x, &r, sizeof(T));
-        }
-        return v;
-    }
-    std::vector<float> RandF(size_t n, double lo, double hi) {
-        std::uniform_real_distribution<double> d(lo, hi);
-        std::vector<float> v(n);
-        for (auto &x : v) x = (float)d(rng_);
-        return v;
-    }
-    std::vector<double> RandD(size_t n, double lo, double hi) {
-        std::uniform_real_distribution<double> d(lo, hi);
-        std::vector<double> v(n);
-        for (auto &x : v) x = d(rng_);
-        return v;
-    }
-
-private:
-    std::vector<void *> bufs_;
 };
 
 inline ::testing::AssertionResult Ok(const Status &st) {
