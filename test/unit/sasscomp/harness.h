@@ -129,7 +129,7 @@ protected:
         suite = suite.substr(suite.find('/') + 1);
         name = name.substr(0, name.find('/'));
         if (const UnsupportedTest *u = FindUnsupported(suite + "." + name, arch()))
-            GTEST_SKIP() << "launches " << u->kernel << ", which rndn::sasscomp cannot compile yet for " << arch() << " (listed in sasscomp/harness.h)";
+            GTEST_SKIP() << "launches " << u->kernel << ", which rndn::sasscomp cannot compile yet for " << arch() << " (listed in sasscomp/harness.h) [known gap]";
     }
 
     Device &dev() { return DeviceFor(std::get<1>(GetParam())); }
