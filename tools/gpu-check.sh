@@ -28,7 +28,7 @@ run() {
 for f in gpucheck/*.cubin; do
     [ -f "$f" ] || continue
     echo "== saxpy from $f"
-    RNDN_LIBCUDA=libcuda.so.1 RNDN_SAXPY_CUBINS=$f timeout 60 build/gpu/cuda_tests --gtest_filter=CudaDriver.SaxpyFromCubinFiles 2>&1 | grep -E '^\[cuda\]|rror' | head -5
+    RNDN_LIBCUDA=libcuda.so.1 RNDN_SAXPY_CUBINS=$f timeout 60 build/gpu/cuda_tests --gtest_also_run_disabled_tests --gtest_filter=CudaDriver.DISABLED_SaxpyFromCubinFiles 2>&1 | grep -E '^\[cuda\]|rror' | head -5
 done 2>&1 | tee -a "$log"
 # diagnosis: a kernel from each cubin listed in gpucheck/kernel.env (RNDN_KERNEL, RNDN_KERNEL_ARGS)
 if [ -f gpucheck/kernel.env ]; then
@@ -36,6 +36,6 @@ if [ -f gpucheck/kernel.env ]; then
     for f in gpucheck/base.cubin gpucheck/n*.cubin; do
         [ -f "$f" ] || continue
         RNDN_LIBCUDA=libcuda.so.1 RNDN_KERNEL=$RNDN_KERNEL RNDN_KERNEL_ARGS=$RNDN_KERNEL_ARGS RNDN_KERNEL_CUBINS=$f timeout 30 \
-            build/gpu/cuda_tests --gtest_filter=CudaDriver.KernelFromCubinFiles 2>&1 | grep -E '^\[cuda\]'
+            build/gpu/cuda_tests --gtest_also_run_disabled_tests --gtest_filter=CudaDriver.DISABLED_KernelFromCubinFiles 2>&1 | grep -E '^\[cuda\]'
     done 2>&1 | tee -a "$log"
 fi
