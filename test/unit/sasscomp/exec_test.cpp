@@ -346,6 +346,38 @@ TEST(CompiledCorpusList, KnownUnsupportedStillFail) {
 namespace rndn::cpujit::testing {
 namespace {
 
+// A fixture for tests whose PTX is their own: CompileOwn compiles it with rndn::sasscomp for the
+// test's architecture, loads it and returns the kernel.  On sm_100/sm_120 the tables lack forms
+// these kernels need (sm_100: STG/LDG offsets above 0x1f, a 5-bit field learned; sm_120:
+// ISETP.*.EX): the compile must fail there (an error, never a wrong result) and the test is
+// skipped as a known gap; the caller returns when IsSkipped() or HasFatalFailure() and asserts the kernel.
+class OwnPtxTest : public CorpusTest {
+protected:
+    void CompileOwn(const char *text, const char *file, const char *kernel, const Kernel *&k) {
+        k = nullptr;
+        auto m = ptx::ParseModule(text, file);
+        ASSERT_TRUE(m.ok()) << m.status().ToString();
+        auto a = sass::ParseArch(arch());
+        ASSERT_TRUE(a.ok());
+        auto ks = sasscomp::CompileModule(*m, *a);
+        if (arch() == "sm_100" || arch() == "sm_120") {
+            ASSERT_FALSE(ks.ok()) << "compiles for " << arch() << " now: run it there";
+            GTEST_SKIP() << ks.status().ToString() << " [known gap]";
+        }
+        ASSERT_TRUE(ks.ok()) << ks.status().ToString();
+        auto cubin = sasscomp::BuildCubin(*ks, *a);
+        ASSERT_TRUE(cubin.ok()) << cubin.status().ToString();
+        auto mod = dev().LoadModule(*cubin);
+        ASSERT_TRUE(mod.ok()) << mod.status().ToString();
+        own_ = *mod;
+        k = own_->Find(kernel);
+    }
+
+private:
+    std::shared_ptr<const Module> own_;
+};
+
+
 // Division, remainder, reciprocal and square root sequences on edge operands (not from the corpus):
 // u64/s64 quotients and remainders against C++, f32 div/sqrt/rcp bit-exact including denormals,
 // zeros, infinities and NaNs (the f64 path), f64 div/sqrt bit-exact for operands and results in the
@@ -418,27 +450,13 @@ bool SameBitsOrNanF(float x, float y) {
     return std::memcmp(&x, &y, 4) == 0;
 }
 
-class CompiledDivision : public CorpusTest {};
+class CompiledDivision : public OwnPtxTest {};
 RNDN_CJ_INSTANTIATE(CompiledDivision);
 
 TEST_P(CompiledDivision, EdgeOperandsEqualCpp) {
-    auto m = ptx::ParseModule(kDivPtx, "divs.ptx");
-    ASSERT_TRUE(m.ok()) << m.status().ToString();
-    auto a = sass::ParseArch(arch());
-    ASSERT_TRUE(a.ok());
-    auto ks = sasscomp::CompileModule(*m, *a);
-    if (arch() == "sm_100" || arch() == "sm_120") {
-        // the tables lack forms these kernels need there (sm_100: STG/LDG offsets above 0x1f,
-        // a 5-bit field learned; sm_120: ISETP.*.EX): an error, never a wrong result (checked)
-        ASSERT_FALSE(ks.ok()) << "compiles for " << arch() << " now: run it there";
-        GTEST_SKIP() << ks.status().ToString() << " [known gap]";
-    }
-    ASSERT_TRUE(ks.ok()) << ks.status().ToString();
-    auto cubin = sasscomp::BuildCubin(*ks, *a);
-    ASSERT_TRUE(cubin.ok()) << cubin.status().ToString();
-    auto mod = dev().LoadModule(*cubin);
-    ASSERT_TRUE(mod.ok()) << mod.status().ToString();
-    const Kernel *k = (*mod)->Find("divs");
+    const Kernel *k = nullptr;
+    CompileOwn(kDivPtx, "divs.ptx", "divs", k);
+    if (IsSkipped() || HasFatalFailure()) return;
     ASSERT_NE(k, nullptr);
 
     // integer operands
@@ -562,27 +580,13 @@ DONE:
 }
 )";
 
-class CompiledInPlace : public CorpusTest {};
+class CompiledInPlace : public OwnPtxTest {};
 RNDN_CJ_INSTANTIATE(CompiledInPlace);
 
 TEST_P(CompiledInPlace, GuardedAndAliasedPatternsEqualCpp) {
-    auto m = ptx::ParseModule(kInPlacePtx, "inplace.ptx");
-    ASSERT_TRUE(m.ok()) << m.status().ToString();
-    auto a = sass::ParseArch(arch());
-    ASSERT_TRUE(a.ok());
-    auto ks = sasscomp::CompileModule(*m, *a);
-    if (arch() == "sm_100" || arch() == "sm_120") {
-        // the tables lack forms these kernels need there (sm_100: STG/LDG offsets above 0x1f,
-        // a 5-bit field learned; sm_120: ISETP.*.EX): an error, never a wrong result (checked)
-        ASSERT_FALSE(ks.ok()) << "compiles for " << arch() << " now: run it there";
-        GTEST_SKIP() << ks.status().ToString() << " [known gap]";
-    }
-    ASSERT_TRUE(ks.ok()) << ks.status().ToString();
-    auto cubin = sasscomp::BuildCubin(*ks, *a);
-    ASSERT_TRUE(cubin.ok()) << cubin.status().ToString();
-    auto mod = dev().LoadModule(*cubin);
-    ASSERT_TRUE(mod.ok()) << mod.status().ToString();
-    const Kernel *k = (*mod)->Find("inplace");
+    const Kernel *k = nullptr;
+    CompileOwn(kInPlacePtx, "inplace.ptx", "inplace", k);
+    if (IsSkipped() || HasFatalFailure()) return;
     ASSERT_NE(k, nullptr);
     const int n = 64;
     auto in = RandBits<uint64_t>(n + 1);
