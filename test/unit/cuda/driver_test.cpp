@@ -72,6 +72,18 @@ TEST(CudaDriver, RndnAndPtxasCubinsAgree) {
 namespace rndn::cpujit::testing {
 namespace {
 
+// The non-empty items of a separated list ("a:b::c" -> a, b, c).
+std::vector<std::string> SplitList(const std::string &list, char sep) {
+    std::vector<std::string> out;
+    for (size_t b = 0; b <= list.size();) {
+        size_t e = list.find(sep, b);
+        if (e == std::string::npos) e = list.size();
+        if (e > b) out.push_back(list.substr(b, e - b));
+        b = e + 1;
+    }
+    return out;
+}
+
 // Diagnosis on a GPU (disabled: tools/gpu-check.sh runs it with --gtest_also_run_disabled_tests):
 // saxpy from each cubin named in RNDN_SAXPY_CUBINS (colon-separated; run one
 // file per process, as a fault poisons the context).  Skipped without the variable.
@@ -80,13 +92,7 @@ TEST(CudaDriver, DISABLED_SaxpyFromCubinFiles) {
     if (!env || !*env) GTEST_SKIP() << "RNDN_SAXPY_CUBINS is not set";
     auto d = TheDevice();
     ASSERT_TRUE(d.ok()) << d.status().ToString();
-    std::string list = env;
-    for (size_t b = 0; b <= list.size();) {
-        size_t e = list.find(':', b);
-        if (e == std::string::npos) e = list.size();
-        const std::string path = list.substr(b, e - b);
-        b = e + 1;
-        if (path.empty()) continue;
+    for (const std::string &path : SplitList(env, ':')) {
         std::string s = rndn::testing::ReadText(path);
         ASSERT_FALSE(s.empty()) << path;
         auto m = (*d)->LoadModule(std::vector<uint8_t>(s.begin(), s.end()));
@@ -121,13 +127,7 @@ TEST(CudaDriver, DISABLED_KernelFromCubinFiles) {
     if (!files || !name || !spec) GTEST_SKIP() << "RNDN_KERNEL_CUBINS, RNDN_KERNEL and RNDN_KERNEL_ARGS are not set";
     auto d = TheDevice();
     ASSERT_TRUE(d.ok()) << d.status().ToString();
-    std::string list = files;
-    for (size_t b = 0; b <= list.size();) {
-        size_t e = list.find(':', b);
-        if (e == std::string::npos) e = list.size();
-        const std::string path = list.substr(b, e - b);
-        b = e + 1;
-        if (path.empty()) continue;
+    for (const std::string &path : SplitList(files, ':')) {
         std::string s = rndn::testing::ReadText(path);
         auto m = (*d)->LoadModule(std::vector<uint8_t>(s.begin(), s.end()));
         ASSERT_TRUE(m.ok()) << path << ": " << m.status().ToString();
@@ -135,18 +135,13 @@ TEST(CudaDriver, DISABLED_KernelFromCubinFiles) {
         ASSERT_NE(k, nullptr) << path;
         std::vector<std::vector<uint8_t>> args;
         std::vector<void *> bufs;
-        std::string sp = spec;
-        for (size_t x = 0; x <= sp.size();) {
-            size_t y = sp.find(',', x);
-            if (y == std::string::npos) y = sp.size();
-            std::string a = sp.substr(x, y - x);
-            x = y + 1;
+        for (const std::string &a : SplitList(spec, ',')) {
             if (a == "p") {
                 void *p = (*d)->Allocate(1 << 20);
                 std::memset(p, 0x3f, 1 << 20);  // floats near 0.75, large integers
                 bufs.push_back(p);
                 args.push_back(sassemu::Arg::Ptr(p).bytes);
-            } else if (!a.empty()) {
+            } else {
                 args.push_back(sassemu::Arg::S32(std::atoi(a.c_str())).bytes);
             }
         }
