@@ -986,7 +986,7 @@ void FnTranslator::Cvt(const kir::Instr &in) {
         if (sat) r = Sat(r);
         return Dst(d, r);
     }
-    if (st.is_float()) {  // float -> int: round as asked, then saturate (NaN -> 0)
+    if (st.is_float()) {  // float -> int: round as asked, then saturate (NaN: see below)
         Value *v = SrcF(a, st.bits);
         if (ftz) v = Ftz(v);
         static const llvm::Intrinsic::ID ids[] = {llvm::Intrinsic::rint, llvm::Intrinsic::trunc, llvm::Intrinsic::floor,
@@ -994,6 +994,8 @@ void FnTranslator::Cvt(const kir::Instr &in) {
         v = Intr(ids[(int)rm], {v->getType()}, {v});
         int w = std::max(dt.bits, 8);
         Value *r = Intr(dt.is_signed() ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat, {I(w), v->getType()}, {v});
+        if (st.bits == 64 || dt.bits == 64)  // PTX ISA 9.0: NaN gives the top bit alone here, 0 otherwise
+            r = B_.CreateSelect(B_.CreateFCmpUNO(v, v), llvm::ConstantInt::get(I(w), llvm::APInt::getSignMask(w)), r);
         return Dst(d, r, dt.is_signed());
     }
     // int -> float

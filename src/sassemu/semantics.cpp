@@ -785,16 +785,19 @@ void ExecF2I(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     SE_FOR_LANES(m, l) {
         double v = d.m[1] ? F64(c, w, d.o[1], l) : (double)(d.m[3] ? Ftz(F32(c, w, d.o[1], l)) : F32(c, w, d.o[1], l));
         v = RoundWith(v, d.m[2]);
+        // NaN: 0 from an f32 source into 32 bits or fewer, else the destination's top bit alone
+        // (PTX ISA 9.0 cvt; measured on an H200: F2I.S64.F64 of NaN is INT64_MIN)
+        bool nan_top = std::isnan(v) && (d.m[1] || d.m[0] == T_S64 || d.m[0] == T_U64);
         switch (d.m[0]) {
-            case T_S32: W32(w, d.o[0].reg, l, (uint32_t)SatConv<int32_t>(v)); break;
-            case T_U32: W32(w, d.o[0].reg, l, SatConv<uint32_t>(v)); break;
+            case T_S32: W32(w, d.o[0].reg, l, nan_top ? 0x80000000u : (uint32_t)SatConv<int32_t>(v)); break;
+            case T_U32: W32(w, d.o[0].reg, l, nan_top ? 0x80000000u : SatConv<uint32_t>(v)); break;
             case T_S64: {
-                int64_t r = std::isnan(v) ? 0 : v >= 9.2233720368547758e18 ? INT64_MAX : v < -9.2233720368547758e18 ? INT64_MIN : (int64_t)v;
+                int64_t r = std::isnan(v) ? INT64_MIN : v >= 9.2233720368547758e18 ? INT64_MAX : v < -9.2233720368547758e18 ? INT64_MIN : (int64_t)v;
                 W64(w, d.o[0].reg, l, (uint64_t)r);
                 break;
             }
             case T_U64: {
-                uint64_t r = std::isnan(v) ? 0 : v >= 1.8446744073709552e19 ? UINT64_MAX : v <= 0 ? 0 : (uint64_t)v;
+                uint64_t r = std::isnan(v) ? (1ull << 63) : v >= 1.8446744073709552e19 ? UINT64_MAX : v <= 0 ? 0 : (uint64_t)v;
                 W64(w, d.o[0].reg, l, r);
                 break;
             }

@@ -320,9 +320,9 @@ TEST_P(MapTest, Conversions) {
     ASSERT_TRUE(Ok(Launch(K("conversions", "f64_to_i64_u64"), D1(Blocks(kN, 128)), D1(128), {Arg::Ptr(dd), Arg::Ptr(s64), Arg::Ptr(u64), Arg::S32(kN)})));
     for (int i = 0; i < kN; ++i) {
         double v = d[i];
-        int64_t es = std::isnan(v) ? 0 : v <= -9223372036854775808.0 ? INT64_MIN : v >= 9223372036854775808.0 ? INT64_MAX : (int64_t)v;
+        int64_t es = std::isnan(v) ? INT64_MIN : v <= -9223372036854775808.0 ? INT64_MIN : v >= 9223372036854775808.0 ? INT64_MAX : (int64_t)v;
         double f = std::floor(v);
-        uint64_t eu = std::isnan(v) || f <= 0 ? 0 : f >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)f;
+        uint64_t eu = std::isnan(v) ? 1ull << 63 : f <= 0 ? 0 : f >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)f;
         ASSERT_EQ(s64[i], es) << i << " " << v;
         ASSERT_EQ(u64[i], eu) << i << " " << v;
     }

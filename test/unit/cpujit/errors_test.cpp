@@ -289,5 +289,67 @@ TEST(CpuJitModule, ModulesAreCachedByText) {
     EXPECT_GT((*a)->kernels()[0]->jit_ms(), 0.0);
 }
 
+// PTX ISA 9.0 cvt, float -> integer of NaN: 0 when the source is f32 and the destination 32 bits
+// or fewer, otherwise the destination's top bit alone (an H200 gave INT64_MIN for
+// cvt.rzi.s64.f64, where this device gave 0 before).
+TEST(CpuJitModule, FloatToIntegerOfNaN) {
+    const char *ptx = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry nan_cvt(.param .u64 out)
+{
+  .reg .b64 %rd<12>;
+  .reg .b32 %r<8>;
+  .reg .b16 %h<2>;
+  .reg .f32 %f<2>;
+  .reg .f64 %fd<2>;
+  ld.param.u64 %rd0, [out];
+  mov.b32 %f0, 0x7fc00000;
+  mov.b64 %fd0, 0x7ff8000000000000;
+  cvt.rzi.s32.f32 %r0, %f0;
+  cvt.rzi.u32.f32 %r1, %f0;
+  cvt.rzi.s32.f64 %r2, %fd0;
+  cvt.rni.u32.f64 %r3, %fd0;
+  cvt.rzi.s64.f32 %rd1, %f0;
+  cvt.rmi.u64.f32 %rd2, %f0;
+  cvt.rzi.s64.f64 %rd3, %fd0;
+  cvt.rpi.u64.f64 %rd4, %fd0;
+  cvt.rzi.s16.f32 %h0, %f0;
+  cvt.rzi.s16.f64 %h1, %fd0;
+  cvt.u64.u32 %rd5, %r0;
+  st.global.u64 [%rd0], %rd5;
+  cvt.u64.u32 %rd5, %r1;
+  st.global.u64 [%rd0+8], %rd5;
+  cvt.u64.u32 %rd5, %r2;
+  st.global.u64 [%rd0+16], %rd5;
+  cvt.u64.u32 %rd5, %r3;
+  st.global.u64 [%rd0+24], %rd5;
+  st.global.u64 [%rd0+32], %rd1;
+  st.global.u64 [%rd0+40], %rd2;
+  st.global.u64 [%rd0+48], %rd3;
+  st.global.u64 [%rd0+56], %rd4;
+  cvt.u64.u16 %rd5, %h0;
+  st.global.u64 [%rd0+64], %rd5;
+  cvt.u64.u16 %rd5, %h1;
+  st.global.u64 [%rd0+72], %rd5;
+  ret;
+}
+)";
+    Device &dev = DeviceFor(1);
+    auto m = dev.LoadModule(ptx);
+    ASSERT_TRUE(m.ok()) << m.status().ToString();
+    const Kernel *k = (*m)->Find("nan_cvt");
+    ASSERT_NE(k, nullptr);
+    auto *out = static_cast<uint64_t *>(dev.Allocate(10 * 8));
+    for (int i = 0; i < 10; ++i) out[i] = 0x5555;
+    LaunchConfig c;
+    c.grid = {1, 1, 1};
+    c.block = {1, 1, 1};
+    ASSERT_TRUE(Ok(dev.Launch(*k, c, {Arg::Ptr(out)})));
+    const uint64_t want[10] = {0, 0, 0x80000000u, 0x80000000u, 1ull << 63, 1ull << 63, 1ull << 63, 1ull << 63, 0, 0x8000};
+    for (int i = 0; i < 10; ++i) EXPECT_EQ(out[i], want[i]) << "conversion " << i;
+    dev.Free(out);
+}
+
 }  // namespace
 }  // namespace rndn::cpujit::testing
