@@ -48,6 +48,7 @@ extern "C" {
 #include "common/numeric_digits.h"
 #include "executor/scan_run.h"
 #include "executor/shared_cache.h"
+#include "horseir/payload_pool.h"
 #include "pg_base/datum_value.h"
 #include "pg_base/guc.h"
 #include "pg_base/pg_call.h"
@@ -61,6 +62,10 @@ uint8_t *HostAllocator::Alloc(int64_t bytes, const char **why) noexcept {
         *why = "rndn.memory_limit exceeded";
         return nullptr;
     }
+    // The interpreter's pooled intermediate buffers (kept between queries) count against the
+    // same limit: they go back to the system before the columns would push the total over it.
+    const int64_t pooled = (int64_t)hir::PooledPayloadBytes();
+    if (pooled > 0 && used() + bytes + pooled > limit()) hir::ReleasePooledPayloads((size_t)(limit() - used() - bytes));
     void *p = counting_.Allocate((size_t)bytes, 64);
     if (p == nullptr) *why = used() + bytes > limit() ? "rndn.memory_limit exceeded" : "out of memory";
     return (uint8_t *)p;
@@ -1175,6 +1180,8 @@ Status LoadRelationsUnsafe(ScanRun &run, void *snapshot_ptr) {
     Snapshot snapshot = (Snapshot)snapshot_ptr;
     MemoryContext tmp = pg::PgCall([] { return AllocSetContextCreate(CurrentMemoryContext, "rndn loader", ALLOCSET_DEFAULT_SIZES); });
     if (g_settings.column_cache_mb <= 0) Cache().clear();
+    // entries of relations dropped or rewritten since this backend last looked leave the shared cache
+    if (g_settings.column_cache_mb > 0) SharedForgetDeadRelations();
     Status st;
     for (const pg::RelationRead &rr : run.relations) {
         const bool gone = g_settings.test_error_site == (int)pg::ErrorSite::LOAD_OPEN;
