@@ -132,12 +132,14 @@ Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program, ParamListIn
 }
 
 Status ExecuteImpl(ScanRun &run, Snapshot snapshot, ParamListInfo params) {
-    // Intermediate payloads recycled by the interpreter go back to the system when this returns,
-    // except for up to an eighth of rndn.column_cache (at most 256 MB) kept for the next query
-    // (the column cache off keeps nothing).
+    // Intermediate payloads recycled by the interpreter stay pooled for the next query, up to
+    // rndn.memory_limit, so that a warm query finds its buffers already faulted in; they count
+    // against that limit while pooled (the loader's allocator and the interpreter's budget hand
+    // them back before the columns and live intermediates would exceed it).  With the column
+    // cache off (rndn.column_cache = 0) nothing is kept.
     struct PoolRelease {
         ~PoolRelease() {
-            const size_t keep = std::min<size_t>(size_t(256) << 20, (size_t)g_settings.column_cache_mb << 17);
+            const size_t keep = g_settings.column_cache_mb == 0 ? 0 : (size_t)g_settings.memory_limit_mb << 20;
             hir::ReleasePooledPayloads(keep);
         }
     } pool_release;

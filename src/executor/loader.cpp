@@ -45,8 +45,11 @@ extern "C" {
 #include <new>
 #include <unordered_map>
 
+#include "common/numeric_digits.h"
 #include "executor/scan_run.h"
 #include "executor/shared_cache.h"
+#include "horseir/payload_pool.h"
+#include "pg_base/datum_value.h"
 #include "pg_base/guc.h"
 #include "pg_base/pg_call.h"
 
@@ -59,6 +62,10 @@ uint8_t *HostAllocator::Alloc(int64_t bytes, const char **why) noexcept {
         *why = "rndn.memory_limit exceeded";
         return nullptr;
     }
+    // The interpreter's pooled intermediate buffers (kept between queries) count against the
+    // same limit: they go back to the system before the columns would push the total over it.
+    const int64_t pooled = (int64_t)hir::PooledPayloadBytes();
+    if (pooled > 0 && used() + bytes + pooled > limit()) hir::ReleasePooledPayloads((size_t)(limit() - used() - bytes));
     void *p = counting_.Allocate((size_t)bytes, 64);
     if (p == nullptr) *why = used() + bytes > limit() ? "rndn.memory_limit exceeded" : "out of memory";
     return (uint8_t *)p;
@@ -76,97 +83,37 @@ Status MemoryError(const HostAllocator &a, const char *why) {
                                std::to_string(a.limit() >> 20) + " MB); raise rndn.memory_limit or set rndn.enabled = off");
 }
 
-int NumericTypmodScale(int32 typmod) {
-    const int32 tm = typmod - VARHDRSZ;
-    return (((tm & 0x7ff) ^ 1024) - 1024);
-}
-
-// PostgreSQL's numeric on-disk form -> integer scaled by 10^scale.  False for NaN/Infinity
-// or digits beyond the scale (cannot happen in a numeric(p,s) column).
-bool NumericToScaled(Datum d, int scale, __int128 *out) {
+// A numeric Datum -> its value times 10^scale in `slot`: an int64 (dec64 column, elem_size 8)
+// or an __int128 (dec128, 16).  The digits are decoded here (common/numeric_digits.h), never by
+// PostgreSQL's numeric code; only a toasted or compressed value is detoasted first, which is a
+// PostgreSQL call (workers give such values back before calling this).  SPECIAL: NaN or an
+// infinity; UNREPRESENTABLE cannot happen for a value PostgreSQL checked against the typmod.
+numeric::Decoded NumericToSlot(Datum d, int scale, int elem_size, uint8_t *slot) {
     struct varlena *raw = (struct varlena *)DatumGetPointer(d);
     struct varlena *v = (VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw))
                             ? pg::PgCall([raw] { return pg_detoast_datum_packed(raw); })
                             : raw;
     const uint8_t *data = (const uint8_t *)VARDATA_ANY(v);
     const int64 size = VARSIZE_ANY_EXHDR(v);
-    uint16 header;
-    std::memcpy(&header, data, 2);
-    bool negative;
-    int weight;
-    const uint8_t *digits;
-    int64 ndigits;
-    if ((header & 0xC000) == 0xC000) return false;  // NaN, +/-Infinity
-    if (header & 0x8000) {                            // short format
-        negative = (header & 0x2000) != 0;
-        weight = (header & 0x0040) ? (int)(~0x003F | (header & 0x003F)) : (int)(header & 0x003F);
-        digits = data + 2;
-        ndigits = (size - 2) / 2;
+    numeric::Decoded r;
+    if (elem_size == 8) {
+        int64_t x = 0;
+        r = numeric::DecodeScaled<int64_t>(data, size, scale, &x);
+        if (r == numeric::Decoded::OK) std::memcpy(slot, &x, sizeof x);
     } else {
-        negative = (header & 0xC000) == 0x4000;
-        int16 w;
-        std::memcpy(&w, data + 2, 2);
-        weight = w;
-        digits = data + 4;
-        ndigits = (size - 4) / 2;
+        __int128 x = 0;
+        r = numeric::DecodeScaled<__int128>(data, size, scale, &x);
+        if (r == numeric::Decoded::OK) std::memcpy(slot, &x, sizeof x);
     }
-    // The usual case (numeric(p,s) values of up to 16 significant digits, short format): exact
-    // in 64-bit arithmetic.
-    if ((header & 0x8000) && ndigits <= 4 && (void *)v == (void *)raw) {
-        static const int64 kPow64[15] = {1LL, 10LL, 100LL, 1000LL, 10000LL, 100000LL, 1000000LL, 10000000LL, 100000000LL,
-                                         1000000000LL, 10000000000LL, 100000000000LL, 1000000000000LL,
-                                         10000000000000LL, 100000000000000LL};
-        int64 acc = 0;
-        bool fits = true;
-        for (int64 i = 0; i < ndigits && fits; ++i) {
-            int16 dig;
-            std::memcpy(&dig, digits + 2 * i, 2);
-            const int e = 4 * (weight - (int)i) + scale;
-            if (e >= 0 && e <= 14) {
-                acc += (int64)dig * kPow64[e];
-            } else if (e < 0 && e >= -3) {
-                const int64 div = kPow64[-e];
-                if (dig % div != 0) fits = false;
-                acc += dig / div;
-            } else if (e < -3) {
-                if (dig != 0) fits = false;
-            } else {
-                fits = false;
-            }
-        }
-        if (fits) {
-            *out = negative ? -(__int128)acc : (__int128)acc;
-            return true;
-        }
-    }
-    static const struct Pow10Table {
-        __int128 p[39];
-        Pow10Table() {
-            p[0] = 1;
-            for (int k = 1; k < 39; ++k) p[k] = p[k - 1] * 10;
-        }
-    } kPow;
-    __int128 acc = 0;
-    for (int64 i = 0; i < ndigits; ++i) {
-        int16 dig;
-        std::memcpy(&dig, digits + 2 * i, 2);
-        const int e = 4 * (weight - (int)i) + scale;  // power of ten of this base-10000 digit
-        if (e >= 0) {
-            if (e > 38) return false;
-            acc += (__int128)dig * kPow.p[e];
-        } else {
-            if (e < -3) {
-                if (dig != 0) return false;
-                continue;
-            }
-            static const int kSmall[] = {1, 10, 100, 1000};
-            if (dig % kSmall[-e] != 0) return false;
-            acc += dig / kSmall[-e];
-        }
-    }
-    if ((void *)v != DatumGetPointer(d)) pfree(v);
-    *out = negative ? -acc : acc;
-    return true;
+    if (v != raw) pfree(v);
+    return r;
+}
+
+Status NumericLoadError(numeric::Decoded r) {
+    return Status::UserError(sqlstate::kFeatureNotSupported,
+                             r == numeric::Decoded::SPECIAL
+                                 ? "rndn cannot load numeric NaN or Infinity; set rndn.enabled = off"
+                                 : "rndn cannot load a numeric value outside its column's precision and scale; set rndn.enabled = off");
 }
 
 Status Grow(ColumnBuilder &b, HostAllocator &alloc, int64_t want);
@@ -189,10 +136,13 @@ Status InitBuilder(ColumnBuilder &b, Relation rel, int attnum, HostAllocator &al
         // int64 microseconds since 2000-01-01, infinities as INT64_MIN/MAX: HorseIR's dt
         case TIMESTAMPOID:
         case TIMESTAMPTZOID: b.hir_type = hir::TypeKind::DT; break;
-        case NUMERICOID:
-            b.scale = NumericTypmodScale(att->atttypmod);
-            b.hir_type = hir::Type::Decimal(hir::TypeKind::DEC128, b.scale);
+        case NUMERICOID: {
+            auto t = pg::ColumnHirTypeOf(NUMERICOID, att->atttypmod);  // dec64 for precision <= 18
+            if (!t) return Status::Internal("loader: numeric column without a supported precision and scale");
+            b.scale = t->scale;
+            b.hir_type = *t;
             break;
+        }
         case TEXTOID:
         case VARCHAROID:
         case BPCHAROID: b.hir_type = hir::TypeKind::STR; break;
@@ -248,12 +198,9 @@ inline bool AppendFast(ColumnBuilder &b, Datum d, bool isnull) {
         case TIMESTAMPOID: *(int64 *)slot = DatumGetTimestamp(d); break;
         case TIMESTAMPTZOID: *(int64 *)slot = DatumGetTimestampTz(d); break;
         case FLOAT8OID: *(float8 *)slot = DatumGetFloat8(d); break;
-        case NUMERICOID: {
-            __int128 v;
-            if (!NumericToScaled(d, b.scale, &v)) return false;
-            std::memcpy(slot, &v, sizeof v);
+        case NUMERICOID:
+            if (NumericToSlot(d, b.scale, b.elem_size, slot) != numeric::Decoded::OK) return false;
             break;
-        }
         default: return false;
     }
     b.length = i + 1;
@@ -280,11 +227,8 @@ Status Append(ColumnBuilder &b, HostAllocator &alloc, Datum d, bool isnull) {
                 case FLOAT8OID: *(float8 *)slot = DatumGetFloat8(d); break;
                 case DATEOID: *(int32 *)slot = DatumGetDateADT(d); break;
                 case NUMERICOID: {
-                    __int128 v;
-                    if (!NumericToScaled(d, b.scale, &v))
-                        return Status::UserError(sqlstate::kFeatureNotSupported,
-                                                 "rndn cannot load numeric NaN or Infinity; set rndn.enabled = off");
-                    std::memcpy(slot, &v, sizeof v);
+                    const numeric::Decoded r = NumericToSlot(d, b.scale, b.elem_size, slot);
+                    if (r != numeric::Decoded::OK) return NumericLoadError(r);
                     break;
                 }
                 default: return Status::Internal("loader: unexpected fixed-width type");
@@ -505,7 +449,7 @@ struct RangeOut {
     }
 };
 
-enum class Put { OK, GIVE_BACK, NUMERIC_SPECIAL };
+enum class Put { OK, GIVE_BACK, NUMERIC_SPECIAL, NUMERIC_UNREPRESENTABLE };
 
 // Stores one value of column k into row `row` / the range's output.  With `on_backend`, toasted
 // values are detoasted (a PostgreSQL call); a worker gives them back instead.
@@ -530,10 +474,10 @@ Put PutValue(const ColumnPlan &c, size_t k, int64_t row, Datum d, bool isnull, R
             case NUMERICOID: {
                 struct varlena *raw = (struct varlena *)DatumGetPointer(d);
                 if (!on_backend && (VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw))) return Put::GIVE_BACK;
-                __int128 v;
-                if (!NumericToScaled(d, c.scale, &v)) return on_backend ? Put::NUMERIC_SPECIAL : Put::GIVE_BACK;
-                std::memcpy(slot, &v, sizeof v);
-                break;
+                const numeric::Decoded r = NumericToSlot(d, c.scale, c.elem_size, slot);
+                if (r == numeric::Decoded::OK) break;
+                if (!on_backend) return Put::GIVE_BACK;
+                return r == numeric::Decoded::SPECIAL ? Put::NUMERIC_SPECIAL : Put::NUMERIC_UNREPRESENTABLE;
             }
             default: return Put::GIVE_BACK;
         }
@@ -646,9 +590,8 @@ Status DeformRangeBackend(const DeformJob &j, TupleDesc desc, RangeOut &out) {
         const int64_t row = j.row0 + (int64_t)t;
         for (size_t k = 0; k < cols.size(); ++k) {
             const Put p = PutValue(cols[k], k, row, values[cols[k].att], isnull[cols[k].att], out, true);
-            if (p == Put::NUMERIC_SPECIAL)
-                return Status::UserError(sqlstate::kFeatureNotSupported,
-                                         "rndn cannot load numeric NaN or Infinity; set rndn.enabled = off");
+            if (p == Put::NUMERIC_SPECIAL) return NumericLoadError(numeric::Decoded::SPECIAL);
+            if (p == Put::NUMERIC_UNREPRESENTABLE) return NumericLoadError(numeric::Decoded::UNREPRESENTABLE);
             if (p != Put::OK) return Status::Internal("loader: unexpected column type");
         }
     }
@@ -1237,6 +1180,8 @@ Status LoadRelationsUnsafe(ScanRun &run, void *snapshot_ptr) {
     Snapshot snapshot = (Snapshot)snapshot_ptr;
     MemoryContext tmp = pg::PgCall([] { return AllocSetContextCreate(CurrentMemoryContext, "rndn loader", ALLOCSET_DEFAULT_SIZES); });
     if (g_settings.column_cache_mb <= 0) Cache().clear();
+    // entries of relations dropped or rewritten since this backend last looked leave the shared cache
+    if (g_settings.column_cache_mb > 0) SharedForgetDeadRelations();
     Status st;
     for (const pg::RelationRead &rr : run.relations) {
         const bool gone = g_settings.test_error_site == (int)pg::ErrorSite::LOAD_OPEN;

@@ -3,6 +3,10 @@
 extern "C" {
 #include "postgres.h"
 
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/objectaccess.h"
+#include "catalog/pg_class.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -11,6 +15,8 @@ extern "C" {
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
 #include "utils/dsa.h"
+#include "utils/inval.h"
+#include "utils/syscache.h"
 #include "utils/timestamp.h"
 #include "utils/tuplestore.h"
 
@@ -119,6 +125,40 @@ void Unpin(ColumnBlock *b) noexcept {
     if (--it->second == 0) pins.erase(it);
     pg_atomic_fetch_sub_u32(&b->refs, 1);
 }
+
+// Relations whose shared entry may belong to a dropped or rewritten (truncated, VACUUM FULL,
+// CLUSTER, ALTER TABLE rewrite) relation: noted by a relcache invalidation or the drop hook,
+// checked against the catalog at this backend's next rndn load (or cache view): an entry whose
+// relation is gone or has another file node than the entry's is unlinked.  Backend-local; no
+// PostgreSQL call while noting.
+constexpr int kMaxPending = 256;
+Oid g_pending[kMaxPending];
+int g_npending = 0;
+bool g_pending_all = false;  // a relcache reset, or more than kMaxPending: check every entry
+object_access_hook_type g_prev_object_access = nullptr;
+
+void NoteRelation(Oid relid) noexcept {
+    if (g_state == nullptr || g_pending_all || MyBackendType != B_BACKEND) return;
+    if (relid == InvalidOid) {
+        g_pending_all = true;
+        return;
+    }
+    for (int i = 0; i < g_npending; ++i)
+        if (g_pending[i] == relid) return;
+    if (g_npending == kMaxPending)
+        g_pending_all = true;
+    else
+        g_pending[g_npending++] = relid;
+}
+
+void NoteInvalidation(Datum, Oid relid) noexcept { NoteRelation(relid); }
+
+void ObjectAccess(ObjectAccessType access, Oid class_id, Oid object_id, int sub_id, void *arg) {
+    if (g_prev_object_access) g_prev_object_access(access, class_id, object_id, sub_id, arg);
+    if (access == OAT_DROP && class_id == RelationRelationId && sub_id == 0) NoteRelation(object_id);
+}
+
+void ForgetDeadAtCommit(XactEvent event, void *);
 
 void ReleasePinsAtExit(int, Datum) {
     std::lock_guard<std::mutex> guard(g_pins_mutex);
@@ -278,6 +318,11 @@ void RegisterSharedCache() {
     shmem_request_hook = RequestShmem;
     g_prev_startup = shmem_startup_hook;
     shmem_startup_hook = StartupShmem;
+    g_prev_object_access = object_access_hook;
+    object_access_hook = ObjectAccess;
+    // inherited by every backend (fork); noting calls nothing, the check runs before commit
+    CacheRegisterRelcacheCallback(NoteInvalidation, (Datum)0);
+    RegisterXactCallback(ForgetDeadAtCommit, nullptr);
 }
 
 bool SharedCacheUsable() {
@@ -371,6 +416,70 @@ void SharedUnpin(SharedHit &hit) noexcept {
     for (void *&p : hit.blocks)
         if (p != nullptr) Unpin((ColumnBlock *)p), p = nullptr;
 }
+
+void SharedForgetDeadRelations() {
+    if (g_npending == 0 && !g_pending_all) return;
+    if (!SharedCacheUsable()) {
+        g_npending = 0;
+        g_pending_all = false;
+        return;
+    }
+    // Taken first: the catalog lookups below may process invalidations that note more.
+    std::vector<Oid> pending(g_pending, g_pending + g_npending);
+    const bool all = g_pending_all;
+    g_npending = 0;
+    g_pending_all = false;
+    struct Candidate {
+        Oid relid;
+        RelFileNode node;
+    };
+    std::vector<Candidate> candidates;
+    candidates.reserve(kMaxEntries);
+    pg::PgCall([&] {
+        LWLockAcquire(g_state->lock, LW_SHARED);
+        for (const Entry &e : g_state->entries)
+            if (e.used && e.db == MyDatabaseId && (all || std::find(pending.begin(), pending.end(), e.relid) != pending.end()))
+                candidates.push_back(Candidate{e.relid, e.node});
+        LWLockRelease(g_state->lock);
+    });
+    for (const Candidate &c : candidates) {
+        // The relation's file node as the catalog now says (this transaction's own changes
+        // included: a rolled-back TRUNCATE or DROP only costs a reload).  0: a mapped relation.
+        bool exists = false;
+        Oid filenode = InvalidOid;
+        pg::PgCall([&] {
+            HeapTuple tp = SearchSysCache1(RELOID, ObjectIdGetDatum(c.relid));
+            if (HeapTupleIsValid(tp)) {
+                exists = true;
+                filenode = ((Form_pg_class)GETSTRUCT(tp))->relfilenode;
+                ReleaseSysCache(tp);
+            }
+        });
+        if (exists && (filenode == InvalidOid || filenode == c.node.relNode)) continue;
+        pg::PgCall([&] {
+            LWLockAcquire(g_state->lock, LW_EXCLUSIVE);
+            Entry *e = Find(MyDatabaseId, c.relid);
+            if (e != nullptr && RelFileNodeEquals(e->node, c.node)) Unlink(*e);
+            SweepRetired();
+            LWLockRelease(g_state->lock);
+        });
+    }
+}
+
+namespace {
+// Before a transaction commits, the relations it dropped or rewritten (its own invalidations
+// were processed at its command boundaries) leave the shared cache: the catalog still answers
+// then, and so the backend that ran DROP or TRUNCATE removes their entries itself.
+void ForgetDeadAtCommit(XactEvent event, void *) {
+    if (event != XACT_EVENT_PRE_COMMIT || (g_npending == 0 && !g_pending_all)) return;
+    if (MyBackendType != B_BACKEND || !OidIsValid(MyDatabaseId) || !IsTransactionState()) return;
+    const pg::Outcome out = pg::RunGuarded([] {
+        SharedForgetDeadRelations();
+        return Status::Ok();
+    });
+    pg::RaiseIfError(out);
+}
+}  // namespace
 
 void SharedDropStale(Oid db, Oid relid, const CacheKey &key) {
     pg::PgCall([&] {
@@ -486,6 +595,7 @@ bool UsableForSql() {
     bool usable = false;
     const rndn::pg::Outcome out = rndn::pg::RunGuarded([&usable] {
         usable = rndn::exec::SharedCacheUsable();
+        if (usable) rndn::exec::SharedForgetDeadRelations();
         return rndn::Status::Ok();
     });
     rndn::pg::RaiseIfError(out);

@@ -74,6 +74,12 @@ void SharedColumnInfo(const SharedHit &hit, size_t k, Oid *type, int32 *typmod, 
 std::shared_ptr<const hir::Vector> SharedVector(SharedHit &hit, size_t k);
 // Drops the pins of `hit` still held (columns not turned into vectors).
 void SharedUnpin(SharedHit &hit) noexcept;
+// Unlinks the entries of this database whose relation was dropped or got a new file node
+// (TRUNCATE, VACUUM FULL, CLUSTER, a rewriting ALTER TABLE) since they were published, among the
+// relations this backend saw invalidated or dropped (a relcache callback and an object-access
+// hook note them; nothing else is checked).  Called before loading and by the cache's SQL
+// functions.  Calls PostgreSQL (through PgCall).
+void SharedForgetDeadRelations();
 // The entry (db, relid) no longer proves its columns: unlinks it if it still has `key`.
 void SharedDropStale(Oid db, Oid relid, const CacheKey &key);
 // Publishes freshly loaded columns of (db, relid) under `key` (added to the entry when the key

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "horseir/internal.h"
+#include "horseir/payload_pool.h"
 
 namespace rndn::hir {
 
@@ -167,6 +168,11 @@ private:
         if (opts_.memory_budget <= 0) return Status::Ok();
         int64_t total = 0;
         for (const auto &v : frame) total += ValueBytes(v);
+        // Freed payloads the pool keeps for reuse are memory this process holds too: they count
+        // against the budget, and go back to the system before live values would exceed it.
+        const size_t pooled = PooledPayloadBytes();
+        if (pooled > 0 && total + (int64_t)pooled > opts_.memory_budget)
+            ReleasePooledPayloads(total < opts_.memory_budget ? (size_t)(opts_.memory_budget - total) : 0);
         if (total > opts_.memory_budget)
             return Status::OutOfMemory("rndn: intermediate results of " + std::to_string(total) + " bytes exceed the memory budget of " +
                                        std::to_string(opts_.memory_budget) + " bytes");

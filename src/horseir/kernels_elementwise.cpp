@@ -48,10 +48,31 @@ Expected<std::shared_ptr<const Vector>> CastVector(const std::shared_ptr<const V
     int64_t n = src.length;
     Type dest = to;
     if (IsDecimal(to.kind) && to.scale == Type::kUnknownScale) dest.scale = ScaleOrZero(from) == Type::kUnknownScale ? src.scale_max : ScaleOrZero(from);
-    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(dest, n));
-    out->validity = src.validity;
     // decimal with per-element scale: values are stored at scale_max
     int from_scale = IsDecimal(from.kind) ? (from.scale == Type::kUnknownScale ? src.scale_max : from.scale) : 0;
+    // The common widening (a dec64 column, or an integer, into dec128 at the same or a larger
+    // scale, as arithmetic and comparisons with dec128 operands need): one tight loop, exact
+    // (|x| < 2^63 times at most 10^19 stays below 2^127).
+    if (to.kind == TypeKind::DEC128 && from.kind != TypeKind::DEC128 && !IsFloat(from.kind) && from.kind != TypeKind::BOOL &&
+        dest.scale >= from_scale && dest.scale - from_scale <= 19) {
+        const __int128 p = Pow10(dest.scale - from_scale);
+        RNDN_ASSIGN_OR_RETURN(auto wide, MakeVectorUninit(dest, n));
+        wide->validity = src.validity;
+        __int128 *o = wide->Data<__int128>();
+        const bool done = VisitFixed(from.kind, [&](auto t) -> bool {
+            using S = decltype(t);
+            if constexpr (std::is_integral_v<S>) {
+                const S *in = src.Data<S>();
+                for (int64_t i = 0; i < n; ++i) o[i] = static_cast<__int128>(in[i]) * p;
+                return true;
+            } else {
+                return false;
+            }
+        });
+        if (done) return std::shared_ptr<const Vector>(wide);
+    }
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(dest, n));
+    out->validity = src.validity;
     if (IsDecimal(from.kind) || IsDecimal(to.kind)) {
         // go through __int128 at a common scale, or double
         auto read = [&](int64_t i) -> __int128 {
@@ -656,6 +677,23 @@ Expected<Value> Compare(Builtin bid, Cmp c, const std::vector<Value> &args) {
             o[i] = CmpResult(c, r < 0 ? -1 : r > 0 ? 1 : 0);
         }
         SetCombinedValidity(a, b, *out);
+        return V(out);
+    }
+    // A dec64 column against a decimal scalar of at most its scale (a literal, a parameter):
+    // compared in 64 bits when the scalar's value fits there at the column's scale, without
+    // widening the column.
+    for (int side = 0; side < 2; ++side) {
+        const auto &col = side == 0 ? pa : pb;
+        const auto &sc = side == 0 ? pb : pa;
+        if (col->type.kind != TypeKind::DEC64 || col->type.scale == Type::kUnknownScale || sc->length != 1 || col->length == 1 ||
+            !IsDecimal(sc->type.kind) || sc->type.scale == Type::kUnknownScale || sc->type.scale > col->type.scale)
+            continue;
+        auto narrow = As(sc, col->type);
+        if (!narrow.ok()) break;  // out of int64's range at that scale: the general path below
+        const auto &ca = side == 0 ? col : narrow.value();
+        const auto &cb = side == 0 ? narrow.value() : col;
+        CompareLoop<int64_t>(c, ca->template Data<int64_t>(), ca->length, cb->template Data<int64_t>(), cb->length, o, n);
+        SetCombinedValidity(*ca, *cb, *out);
         return V(out);
     }
     Type ct = pa->type;

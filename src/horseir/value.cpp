@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "horseir/internal.h"
+#include "horseir/payload_pool.h"
 
 namespace rndn::hir {
 
@@ -102,12 +103,15 @@ void Vector::SetNull(int64_t i) {
 
 namespace {
 // Fixed-width payloads: 16-byte aligned; large ones 2 MiB aligned with transparent huge pages
-// requested.  Large payloads are recycled through a small pool: a column-sized vector is
-// above glibc's mmap threshold, so without reuse every intermediate result of a big query
-// costs a fresh mapping whose pages the kernel must fault in and zero (most of the time of an
-// interpreted TPC-H Q1 at SF 1 went there).  ReleasePooledPayloads() hands the pool back.
+// requested.  Payloads of 64 KiB and more are recycled through a pool: such a vector is above
+// glibc's mmap threshold (or soon trimmed back), so without reuse every intermediate result of
+// a big query costs fresh pages the kernel must fault in and zero (most of the time of an
+// interpreted TPC-H Q1 at SF 1 went there).  Sizes are rounded to 64 KiB (2 MiB from 4 MiB on)
+// so that the vectors of the next step and the next query (the same lengths) find them.
+// ReleasePooledPayloads() hands the pool back; PooledPayloadBytes() says what it holds.
 constexpr size_t kHugeAlign = size_t(2) << 20;
-constexpr size_t kPoolMinBytes = 2 * kHugeAlign;
+constexpr size_t kHugeMinBytes = 2 * kHugeAlign;
+constexpr size_t kPoolMinBytes = size_t(64) << 10;
 constexpr size_t kPoolMaxBytes = size_t(3) << 30;
 
 struct PayloadPool {
@@ -152,6 +156,10 @@ struct PayloadPool {
         }
         for (uint8_t *p : drop) std::free(p);
     }
+    size_t Bytes() {
+        std::lock_guard<std::mutex> lock(mu);
+        return cached;
+    }
 };
 
 PayloadPool &Pool() {
@@ -162,12 +170,14 @@ PayloadPool &Pool() {
 std::shared_ptr<uint8_t[]> AllocPayload(size_t bytes, bool zero) {
     uint8_t *p;
     if (bytes >= kPoolMinBytes) {
-        size_t capacity = (bytes + kHugeAlign - 1) & ~(kHugeAlign - 1);
+        const bool huge = bytes >= kHugeMinBytes;
+        const size_t align = huge ? kHugeAlign : kPoolMinBytes;
+        size_t capacity = (bytes + align - 1) & ~(align - 1);
         p = Pool().Take(capacity, &capacity);
         if (p == nullptr) {
-            p = static_cast<uint8_t *>(std::aligned_alloc(kHugeAlign, capacity));
+            p = static_cast<uint8_t *>(std::aligned_alloc(huge ? kHugeAlign : 64, capacity));
             if (!p) throw std::bad_alloc();
-            madvise(p, capacity, MADV_HUGEPAGE);
+            if (huge) madvise(p, capacity, MADV_HUGEPAGE);
         }
         if (zero) std::memset(p, 0, bytes);
         return std::shared_ptr<uint8_t[]>(p, [capacity](uint8_t *q) { Pool().Give(q, capacity); });
@@ -202,6 +212,7 @@ Expected<std::shared_ptr<Vector>> AllocVector(const Type &type, int64_t length, 
 }  // namespace
 
 void ReleasePooledPayloads(size_t keep_bytes) { Pool().Release(keep_bytes); }
+size_t PooledPayloadBytes() { return Pool().Bytes(); }
 
 Expected<std::shared_ptr<Vector>> MakeVector(const Type &type, int64_t length) { return AllocVector(type, length, true); }
 Expected<std::shared_ptr<Vector>> MakeVectorUninit(const Type &type, int64_t length) { return AllocVector(type, length, false); }

@@ -15,6 +15,7 @@ extern "C" {
 #include <cmath>
 #include <string>
 
+#include "common/numeric_digits.h"
 #include "pg_base/datum_value.h"
 #include "pg_base/pg_call.h"
 
@@ -40,6 +41,14 @@ std::optional<hir::Type> HirTypeOf(unsigned type, int scale) {
             return hir::Type::Decimal(hir::TypeKind::DEC128, scale);
         default: return std::nullopt;
     }
+}
+
+std::optional<hir::Type> ColumnHirTypeOf(unsigned type, int typmod) {
+    if (type != NUMERICOID) return HirTypeOf(type, -1);
+    int precision, scale;
+    if (!numeric::TypmodPrecisionScale(typmod, &precision, &scale)) return std::nullopt;
+    if (scale < 0 || precision > 38 || scale > precision) return std::nullopt;
+    return hir::Type::Decimal(precision <= 18 ? hir::TypeKind::DEC64 : hir::TypeKind::DEC128, scale);
 }
 
 namespace {

@@ -224,7 +224,7 @@ Expected<Translator::RelP> Translator::Scan(Plan *plan, Index scanrelid, List *q
         int32 typmod;
         get_atttypetypmodcoll(relid, a, &type, &typmod, &coll);
         const int scale = type == NUMERICOID ? NumericScale(typmod) : -1;
-        auto t = HirType(type, scale);
+        auto t = pg::ColumnHirTypeOf(type, typmod);  // numeric(p<=18, s): dec64<s>, as the loader loads it
         if (!t) return Unsup(plan, "column of type " + TypeName(type) + (type == NUMERICOID ? " without (precision, scale) <= 38" : ""));
         Col c;
         c.type = type;

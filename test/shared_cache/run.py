@@ -6,6 +6,8 @@ server-start setting): each psql call below is a new connection, so a new backen
     hits) and returns PostgreSQL's rows (rndn.enabled = off in the same run);
   * rndn.shared_cache_size = 8MB: the cache stays within it, evicts the least recently used
     relation, and a relation larger than the cache stays in the loading backend's own cache;
+  * DROP, TRUNCATE and VACUUM FULL remove the relation's entry (in the backend that ran them,
+    before its commit); a rolled-back DROP costs a reload only;
   * rndn.shared_cache_size = 0: no shared cache (nothing listed, every new backend loads);
   * rndn.column_cache = 0 in a session: that backend uses no cache.
 
@@ -127,7 +129,7 @@ def main():
         c.sql("CREATE DATABASE rndn_shared_cache", db="postgres")
         c.sql("CREATE EXTENSION rndn")
         for t in ("t1", "t2", "t3", "t4"):
-            make_table(c, t, 60000)  # about 2.2 MB of columns each: three fit, four do not
+            make_table(c, t, 80000)  # about 2.2 MB of columns each: three fit, four do not
         make_table(c, "big", 300000)  # about 11 MB: larger than the whole cache
         # a database on extension version 0.1 gets the functions with ALTER EXTENSION UPDATE
         c.sql("DROP DATABASE IF EXISTS rndn_shared_cache_up", db="postgres")
@@ -145,7 +147,7 @@ def main():
         src, plan = explain_source(c, QUERY.format(t="t1"))
         check("first backend loads", src == "loaded", plan)
         before = cached(c).get("t1")
-        check("loaded columns listed", before is not None and before[0] == 4 and before[1] == 60000, str(before))
+        check("loaded columns listed", before is not None and before[0] == 4 and before[1] == 80000, str(before))
         src, plan = explain_source(c, QUERY.format(t="t1"))
         check("second backend's first query from the shared cache", src == "shared", plan)
         ok, detail = answers_match(c, QUERY.format(t="t1"))
@@ -239,6 +241,35 @@ def main():
         check("the new columns serve the next backend", src == "shared", plan)
         ok, detail = answers_match(c, QUERY.format(t="t4"))
         check("rows after the replacement", ok, detail)
+
+        # ---- dropped and rewritten relations leave the cache ------------------------------
+        # Each call is a new backend: the one that drops or rewrites a relation removes its
+        # entry before it commits; a rolled-back DROP keeps the relation, loaded again.
+        small = ("d1", "d2", "d3", "d4", "d5")
+        for t in small:
+            make_table(c, t, 3000)
+            c.sql(QUERY.format(t=t))
+        present = cached(c)
+        check("small tables cached", all(t in present for t in small), str(sorted(present)))
+        c.sql("DROP TABLE d1")
+        c.sql("TRUNCATE d2")
+        c.sql("VACUUM FULL d3")
+        c.sql("BEGIN; DROP TABLE d4; ROLLBACK")
+        now = cached(c)
+        check("dropped relation's entry removed", "d1" not in now and not any(
+            l for l in c.sql("SELECT count(*) FROM rndn_column_cache_entries() e WHERE NOT EXISTS "
+                             "(SELECT 1 FROM pg_class WHERE oid = e.relid) AND e.database = "
+                             "(SELECT oid FROM pg_database WHERE datname = current_database())") if l != "0"),
+              str(sorted(now)))
+        check("truncated and rewritten relations' entries removed", "d2" not in now and "d3" not in now,
+              str(sorted(now)))
+        check("an untouched relation stays", "d5" in now, str(sorted(now)))
+        ok, detail = answers_match(c, QUERY.format(t="d2"))
+        check("rows after TRUNCATE", ok and detail.startswith("rndn ['0|"), detail)
+        ok, detail = answers_match(c, QUERY.format(t="d4"))
+        check("rows after a rolled-back DROP", ok, detail)
+        src, plan = explain_source(c, QUERY.format(t="d5"))
+        check("the untouched relation still serves a new backend", src == "shared", plan)
 
         # ---- 0: disabled ------------------------------------------------------------------
         c.start("0")
