@@ -344,16 +344,13 @@ RewriteResult Rewrite(PlannedStmt *stmt) {
     return res;
 }
 
-// Statements that store their query's result in a relation (CREATE MATERIALIZED VIEW, REFRESH
-// MATERIALIZED VIEW, CREATE TABLE AS, SELECT INTO) under way, nested included.
-int g_storing_depth = 0;
 ProcessUtility_hook_type g_prev_utility = nullptr;
 
 void RndnProcessUtility(PlannedStmt *pstmt, const char *query_string, bool read_only_tree, ProcessUtilityContext context,
                         ParamListInfo params, QueryEnvironment *query_env, DestReceiver *dest, QueryCompletion *qc) {
     const bool storing = pstmt->utilityStmt != nullptr &&
                          (IsA(pstmt->utilityStmt, CreateTableAsStmt) || IsA(pstmt->utilityStmt, RefreshMatViewStmt));
-    if (storing) ++g_storing_depth;
+    if (storing) ++rndn::pg::g_storing_depth;
     PG_TRY();
     {
         if (g_prev_utility != nullptr)
@@ -363,26 +360,9 @@ void RndnProcessUtility(PlannedStmt *pstmt, const char *query_string, bool read_
     }
     PG_FINALLY();
     {
-        if (storing) --g_storing_depth;
+        if (storing) --rndn::pg::g_storing_depth;
     }
     PG_END_TRY();
-}
-
-// A stored result keeps the physical form of the values: PostgreSQL's plan stores a text value
-// it passes through as the source row held it (compressed inline when the source row was wide),
-// while rndn's rows are built anew (uncompressed, then compressed only when the new row is
-// wide).  So a statement that stores varlena values keeps PostgreSQL's plan and the relation
-// it makes is the one PostgreSQL makes (pg_column_size equal); fixed-width results still go
-// through rndn.
-bool StoresVarlenaResult(Query *parse) {
-    if (g_storing_depth == 0) return false;
-    ListCell *lc;
-    foreach (lc, parse->targetList) {
-        TargetEntry *te = (TargetEntry *)lfirst(lc);
-        if (te->resjunk) continue;
-        if (get_typlen(exprType((Node *)te->expr)) == -1) return true;
-    }
-    return false;
 }
 
 PlannedStmt *CallPrevPlanner(Query *parse, const char *query_string, int cursor_options, ParamListInfo params) {
@@ -438,11 +418,6 @@ PlannedStmt *RndnPlanner(Query *parse, const char *query_string, int cursor_opti
         AddReason(why);
         return CallPrevPlanner(parse, query_string, cursor_options, params);
     }
-    if (StoresVarlenaResult(parse)) {
-        AddReason("the statement stores text-like values (materialized view, CREATE TABLE AS): PostgreSQL's plan keeps their stored (compressed) form");
-        ereport(DEBUG1, (errmsg("rndn fallback: %s", g_reasons)));
-        return CallPrevPlanner(parse, query_string, cursor_options, params);
-    }
     // The planner changes the Query it is given: keep a copy for a serial plan.
     Query *serial_query = nullptr;
     if ((cursor_options & CURSOR_OPT_PARALLEL_OK) != 0 && max_parallel_workers_per_gather > 0)
@@ -474,8 +449,27 @@ PlannedStmt *RndnPlanner(Query *parse, const char *query_string, int cursor_opti
     return stmt;
 }
 
+void ExplainStoring(Query *query, int cursor_options, IntoClause *into, ExplainState *es, const char *query_string,
+                    ParamListInfo params, QueryEnvironment *query_env);
+
 void RndnExplainOneQuery(Query *query, int cursor_options, IntoClause *into, ExplainState *es,
                          const char *query_string, ParamListInfo params, QueryEnvironment *query_env) {
+    // EXPLAIN ANALYZE CREATE TABLE AS / MATERIALIZED VIEW stores its result here, not through
+    // ProcessUtility: counted as a storing statement for the loader (see g_storing_depth).
+    if (into != nullptr) ++rndn::pg::g_storing_depth;
+    PG_TRY();
+    {
+        ExplainStoring(query, cursor_options, into, es, query_string, params, query_env);
+    }
+    PG_FINALLY();
+    {
+        if (into != nullptr) --rndn::pg::g_storing_depth;
+    }
+    PG_END_TRY();
+}
+
+void ExplainStoring(Query *query, int cursor_options, IntoClause *into, ExplainState *es, const char *query_string,
+                    ParamListInfo params, QueryEnvironment *query_env) {
     if (g_prev_explain) {
         g_prev_explain(query, cursor_options, into, es, query_string, params, query_env);
     } else {
