@@ -449,8 +449,9 @@ PlannedStmt *RndnPlanner(Query *parse, const char *query_string, int cursor_opti
     return stmt;
 }
 
-void ExplainStoring(Query *query, int cursor_options, IntoClause *into, ExplainState *es, const char *query_string,
-                    ParamListInfo params, QueryEnvironment *query_env);
+// EXPLAIN of one query: plan it and explain (and under ANALYZE run) the plan.
+void ExplainQueryPlanned(Query *query, int cursor_options, IntoClause *into, ExplainState *es, const char *query_string,
+                         ParamListInfo params, QueryEnvironment *query_env);
 
 void RndnExplainOneQuery(Query *query, int cursor_options, IntoClause *into, ExplainState *es,
                          const char *query_string, ParamListInfo params, QueryEnvironment *query_env) {
@@ -459,7 +460,7 @@ void RndnExplainOneQuery(Query *query, int cursor_options, IntoClause *into, Exp
     if (into != nullptr) ++rndn::pg::g_storing_depth;
     PG_TRY();
     {
-        ExplainStoring(query, cursor_options, into, es, query_string, params, query_env);
+        ExplainQueryPlanned(query, cursor_options, into, es, query_string, params, query_env);
     }
     PG_FINALLY();
     {
@@ -468,8 +469,8 @@ void RndnExplainOneQuery(Query *query, int cursor_options, IntoClause *into, Exp
     PG_END_TRY();
 }
 
-void ExplainStoring(Query *query, int cursor_options, IntoClause *into, ExplainState *es, const char *query_string,
-                    ParamListInfo params, QueryEnvironment *query_env) {
+void ExplainQueryPlanned(Query *query, int cursor_options, IntoClause *into, ExplainState *es, const char *query_string,
+                         ParamListInfo params, QueryEnvironment *query_env) {
     if (g_prev_explain) {
         g_prev_explain(query, cursor_options, into, es, query_string, params, query_env);
     } else {
