@@ -1,7 +1,7 @@
 """Random differential SQL: queries drawn from the SQL rndn supports, over NULL-heavy tables
 holding every supported type's edge values, each run with rndn.enabled off and on.
 
-    random_sql.py [--seed S] [--count N] [--db NAME] [--locale LOCALE] [--icu ICU_LOCALE] [--device DEV] [--min-through PCT]
+    random_sql.py [--seed S] [--count N] [--db NAME] [--locale LOCALE] [--icu ICU_LOCALE] [--collate] [--stored N] [--device DEV] [--min-through PCT]
     random_sql.py --sqlsmith [--seed S] [--count N] ...   sqlsmith's queries instead (make fuzz-sqlsmith)
 
 Needs PGHOST/PGPORT/PGUSER of a running cluster with rndn preloaded (tools/pgcluster.sh).  The
@@ -13,6 +13,9 @@ such queries must reach --min-through percent.  --device sets rndn.device for th
 collation ICU's (LOCALE_PROVIDER icu); --collate puts one explicit collation per query (libc,
 ICU, an ICU numeric-ordering one and a nondeterministic one, see COLLATIONS) on its text columns
 (drawn from the same generator, so a seed draws other queries with it than without it).
+--stored N also stores the first N compared queries' results by CREATE TABLE AS with rndn off
+and on: tables whose rows print the same must hold the same tuples byte for byte (pageinspect;
+issue 19 item 10), printed as 'random stored: ...'.
 Prints one line per failing query (with its text), then 'random: N queries, M through rndn
 (P%)' and 'K passed, F failed'; exit 1 on any failure.  The same seed always draws the same
 queries.
@@ -471,6 +474,60 @@ def scale_free(line):
 SCALE_TIES = re.compile(r"\b(?:min|max)\(|ORDER BY .* LIMIT ", re.I)
 
 
+# --stored: each query's result also stored by CREATE TABLE AS with rndn off and on; two tables
+# whose rows print the same must hold the same tuples byte for byte (pageinspect's t_bits and
+# t_data, as a multiset: row order is the plan's).  Issue 19 item 10: a stored result is
+# PostgreSQL's bytes.
+STORED_SETUP = """
+CREATE EXTENSION IF NOT EXISTS pageinspect;
+CREATE FUNCTION rnd_stored(rel regclass) RETURNS text[] LANGUAGE sql AS $$
+  SELECT coalesce(array_agg(r ORDER BY r), '{}') FROM (
+    SELECT coalesce(t_bits, '') || ':' || encode(t_data, 'hex') AS r
+      FROM generate_series(0, pg_relation_size(rel) / 8192 - 1) b, heap_page_items(get_raw_page(rel::text, b::int))
+     WHERE t_data IS NOT NULL) t $$;
+"""
+
+
+def stored_differences(db, queries, indexes):
+    """Indexes of the queries whose stored tables differ (or whose CREATE TABLE AS failed on one
+    side only)."""
+    def make(side):
+        lines = ["\\set VERBOSITY terse", f"SET statement_timeout = '{STATEMENT_TIMEOUT}';", "SET client_min_messages = warning;"]
+        for i in indexes:
+            lines += [f"DROP TABLE IF EXISTS rnd_st_{side}_{i};", f"\\echo @@Q {i}",
+                      f"CREATE TABLE rnd_st_{side}_{i} AS {queries[i]};", "\\echo @@S :SQLSTATE"]
+        return run_states(psql(db, "\n".join(lines) + "\n", side))
+    off, on = make("off"), make("on")
+    both = [i for i in indexes if off.get(i) == "00000" and on.get(i) == "00000"]
+    differ = [i for i in indexes if off.get(i) != on.get(i)]
+    lines = []
+    for i in both:
+        # bytes, and the rows as text: where the text differs too, the values differ, which the
+        # comparison of the query's output has judged (-0 against 0 of a min over a join's
+        # order is plan-dependent); equal text in other bytes is a stored form of its own
+        lines += [f"\\echo @@Q {i}",
+                  f"SELECT rnd_stored('rnd_st_off_{i}') = rnd_stored('rnd_st_on_{i}') OR "
+                  f"(SELECT array_agg(x::text ORDER BY x::text) FROM rnd_st_off_{i} x) IS DISTINCT FROM "
+                  f"(SELECT array_agg(x::text ORDER BY x::text) FROM rnd_st_on_{i} x) AS same;"]
+    out = psql(db, "\n".join(lines) + "\n", "off")
+    for block in out.split("@@Q ")[1:]:
+        head, _, rest = block.partition("\n")
+        if head.strip().isdigit() and "\nt\n" not in "\n" + rest:
+            differ.append(int(head))
+    psql(db, "SET client_min_messages = warning;\n" +
+         "".join(f"DROP TABLE IF EXISTS rnd_st_off_{i}, rnd_st_on_{i};\n" for i in indexes), "off")
+    return sorted(set(differ)), both
+
+
+def run_states(out):
+    states = {}
+    for block in out.split("@@Q ")[1:]:
+        head, _, rest = block.partition("\n")
+        if head.strip().isdigit() and "@@S " in rest:
+            states[int(head)] = rest.rpartition("@@S ")[2].strip()
+    return states
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=19)
@@ -479,6 +536,8 @@ def main():
     ap.add_argument("--locale", default=None)
     ap.add_argument("--icu", default=None, help="the database's ICU locale (LOCALE_PROVIDER icu), e.g. en-US, und")
     ap.add_argument("--collate", action="store_true", help="explicit collations on the generator's text columns")
+    ap.add_argument("--stored", type=int, default=0, help="also store the first N compared queries' results "
+                    "(CREATE TABLE AS, rndn off and on) and compare the stored bytes")
     ap.add_argument("--min-through", type=float, default=None)
     ap.add_argument("--sqlsmith", action="store_true", help="sqlsmith's queries instead of the generator's")
     ap.add_argument("--log", default=None, help="server log to read for backends killed by a signal")
@@ -497,7 +556,8 @@ def main():
                   f"ICU_LOCALE '{args.icu}'")
     psql("postgres", f"SET client_min_messages = warning;\nDROP DATABASE IF EXISTS {db};\n"
                      f"CREATE DATABASE {db}{locale};\n", "off")
-    subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", db], input="CREATE EXTENSION IF NOT EXISTS rndn;\n" + SETUP + (COLLATE_SETUP if args.collate else ""),
+    subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", db], input="CREATE EXTENSION IF NOT EXISTS rndn;\n" + SETUP + (COLLATE_SETUP if args.collate else "") +
+                   (STORED_SETUP if args.stored else ""),
                    text=True, check=True, capture_output=True)
     dropped = collections.Counter()
     if args.sqlsmith:
@@ -517,6 +577,7 @@ def main():
     seconds = time.time() - t0
     passed = failed = through = below = crashes = checked_only = scale_ties = 0
     states = collections.Counter()
+    ran_set = set()
     for i, q in enumerate(queries):
         (o_out, o_state), (n_out, n_state) = off.get(i, ("?", "?")), on.get(i, ("?", "?"))
         plan_text = plans.get(i, ("", ""))[0]
@@ -525,6 +586,8 @@ def main():
         fell_back = "Fallback: PostgreSQL plan" in analyzed.get(i, ("", ""))[0]
         ran = root.startswith("Custom Scan (rndn)") and not fell_back
         through += ran
+        if ran:
+            ran_set.add(i)
         below += (not ran) and "Custom Scan (rndn)" in plan_text and not fell_back
         states[o_state if o_state in ("00000", "57014", "CRASH") else "error"] += 1
         if "CRASH" in (o_state, n_state, plans.get(i, ("", ""))[1], analyzed.get(i, ("", ""))[1]):
@@ -573,6 +636,15 @@ def main():
     if share < min_through:
         print(f"{tag} through-rndn share: FAILED ({share:.1f}% < {min_through}%)")
         failed += 1
+    if args.stored:
+        picked = [i for i in range(len(queries)) if compared[i]][:args.stored]
+        differ, stored = stored_differences(db, queries, picked)
+        stored_ran = sum(1 for i in stored if i in ran_set)
+        for i in differ:
+            failed += 1
+            print(f"{tag} q{i} (seed {args.seed}): FAILED stored result (CREATE TABLE AS) differs from PostgreSQL's\n    {queries[i]}")
+        print(f"{tag} stored: {len(picked)} queries stored with rndn off and on, {len(stored)} stored on both sides "
+              f"({stored_ran} of them through rndn), {len(differ)} differ")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
