@@ -6,6 +6,7 @@ extern "C" {
 
 #include "catalog/pg_class.h"
 #include "commands/explain.h"
+#include "executor/executor.h"
 #include "executor/instrument.h"
 #include "miscadmin.h"
 #include "nodes/extensible.h"
@@ -345,6 +346,29 @@ RewriteResult Rewrite(PlannedStmt *stmt) {
 }
 
 ProcessUtility_hook_type g_prev_utility = nullptr;
+ExecutorRun_hook_type g_prev_run = nullptr;
+
+// A statement that writes rows (INSERT, UPDATE, DELETE, MERGE, a data-modifying WITH) stores
+// what the functions it calls return: a SQL function's result, the rows of a set-returning
+// function's RETURN QUERY.  PostgreSQL's plans of the queries inside give those values in their
+// source form (compressed stays compressed), so while such a statement runs it counts as storing
+// (g_storing_depth) for every query rndn runs inside it.
+void RndnExecutorRun(QueryDesc *qd, ScanDirection direction, uint64 count, bool execute_once) {
+    const bool writes = qd->operation != CMD_SELECT || qd->plannedstmt->hasModifyingCTE;
+    if (writes) ++rndn::pg::g_storing_depth;
+    PG_TRY();
+    {
+        if (g_prev_run != nullptr)
+            g_prev_run(qd, direction, count, execute_once);
+        else
+            standard_ExecutorRun(qd, direction, count, execute_once);
+    }
+    PG_FINALLY();
+    {
+        if (writes) --rndn::pg::g_storing_depth;
+    }
+    PG_END_TRY();
+}
 
 void RndnProcessUtility(PlannedStmt *pstmt, const char *query_string, bool read_only_tree, ProcessUtilityContext context,
                         ParamListInfo params, QueryEnvironment *query_env, DestReceiver *dest, QueryCompletion *qc) {
@@ -502,6 +526,8 @@ void InstallHooks() {
     CacheRegisterSyscacheCallback(PROCOID, InvalidateExtensionState, (Datum)0);
     g_prev_utility = ProcessUtility_hook;
     ProcessUtility_hook = RndnProcessUtility;
+    g_prev_run = ExecutorRun_hook;
+    ExecutorRun_hook = RndnExecutorRun;
     g_prev_planner = planner_hook;
     planner_hook = RndnPlanner;
     g_prev_explain = ExplainOneQuery_hook;

@@ -118,8 +118,9 @@ CREATE TABLE cs_wide_off AS SELECT id, t FROM cs_wide;
 CREATE TABLE cs_wide2_off AS SELECT id % 5 AS k, max(t) AS m FROM cs_wide GROUP BY 1;
 CREATE TABLE cs_ext_off AS SELECT id, t FROM cs_ext;
 CREATE TABLE cs_sx_off AS SELECT id, substr(w, 2) AS sw, c FROM cs_src WHERE id % 3 = 0;
-RESET rndn.enabled;
 RESET rndn.force;
+-- the comparisons read the stored values on PostgreSQL's plan (rndn would hand over values of
+-- its own, whose size and compression are not the stored ones); rndn.enabled stays off
 SELECT cs_tuples('cs_sv_on') = cs_tuples('cs_sv_off') AS mv_same_bytes,
        (SELECT count(*) FROM cs_sv_on WHERE pg_column_compression(w) IS NOT NULL) AS mv_compressed,
        cs_tuples('cs_sx_on') = cs_tuples('cs_sx_off') AS ctas_same_bytes,
@@ -138,6 +139,26 @@ SELECT (SELECT sum(pg_column_size(t)) FROM cs_wide_on) = (SELECT sum(pg_column_s
 SELECT count(*) AS ext_rows, count(*) FILTER (WHERE o.t = f.t AND pg_column_size(o.t) = pg_column_size(f.t) AND
          pg_column_compression(o.t) IS NOT DISTINCT FROM pg_column_compression(f.t)) AS ext_same
   FROM cs_ext_on o JOIN cs_ext_off f USING (id);
+RESET rndn.enabled;
+-- A writing statement stores what the functions it calls return: a SQL function's result and
+-- RETURN QUERY's rows keep PostgreSQL's form of the source values there (compressed in cs_wide).
+CREATE FUNCTION cs_fn(i int) RETURNS text LANGUAGE sql STABLE AS 'SELECT t FROM cs_wide WHERE id = i';
+CREATE FUNCTION cs_rq() RETURNS TABLE (id int, t text) LANGUAGE plpgsql AS $$
+BEGIN RETURN QUERY SELECT w.id, w.t FROM cs_wide w WHERE w.id <= 3; END $$;
+CREATE TABLE cs_ins_on (src text, id int, t text);
+CREATE TABLE cs_ins_off (src text, id int, t text);
+SET rndn.force = on;
+INSERT INTO cs_ins_on SELECT 'fn', g, cs_fn(g) FROM generate_series(1, 3) g;
+INSERT INTO cs_ins_on SELECT 'rq', * FROM cs_rq();
+SET rndn.enabled = off;
+INSERT INTO cs_ins_off SELECT 'fn', g, cs_fn(g) FROM generate_series(1, 3) g;
+INSERT INTO cs_ins_off SELECT 'rq', * FROM cs_rq();
+RESET rndn.force;
+SELECT o.src, count(*) AS n, count(*) FILTER (WHERE o.t = f.t AND pg_column_size(o.t) = pg_column_size(f.t) AND
+         pg_column_compression(o.t) IS NOT DISTINCT FROM pg_column_compression(f.t)) AS same,
+       count(*) FILTER (WHERE pg_column_compression(o.t) IS NOT NULL) AS compressed
+  FROM cs_ins_on o JOIN cs_ins_off f USING (src, id) GROUP BY o.src ORDER BY 1;
+RESET rndn.enabled;
 
 -- rndn's scans count in pg_stat_user_tables like PostgreSQL's sequential scans: one scan and
 -- every visible row read, whether the rows were loaded or served from the column cache.
