@@ -295,24 +295,32 @@ def differential(cluster):
 
 # The random differential batch of `make test` (test/differential/random_sql.py): fixed seeds,
 # so a failure is reproducible with the same command; `make fuzz-sql N=... SEED=...` runs more.
-# (seed, count, locale, device): the last batch runs on the cpu device, i.e. through the kernels
-# src/codegen generates (float NaN / -0 semantics, overflow flags), not only the interpreter.
-RANDOM_SQL = [("19", "2000", None, None), ("7", "1000", "C.UTF-8", None), ("23", "500", "en_US.UTF-8", None),
-              ("31", "300", None, "cpu")]
+# (seed, count, locale, device, more arguments): the cpu batch runs on the cpu device, i.e.
+# through the kernels src/codegen generates (float NaN / -0 semantics, overflow flags), not only
+# the interpreter; the first also stores 500 results by CREATE TABLE AS with rndn off and on and
+# compares the stored bytes (--stored); the last puts explicit libc, ICU and nondeterministic
+# collations on the text columns (--collate) in a database whose default collation is ICU's
+# ('icu:' locale).
+RANDOM_SQL = [("19", "2000", None, None, ["--stored", "500"]), ("7", "1000", "C.UTF-8", None, []),
+              ("23", "500", "en_US.UTF-8", None, []), ("31", "300", None, "cpu", []),
+              ("37", "500", "icu:und", None, ["--collate"])]
 
 
 def random_sql(cluster):
-    for seed, count, locale, device in RANDOM_SQL:
-        tag = (f" [{locale}]" if locale else "") + (f" [device {device}]" if device else "")
+    for seed, count, locale, device, more in RANDOM_SQL:
+        tag = (f" [{locale}]" if locale else "") + (f" [device {device}]" if device else "") + \
+              (f" [{' '.join(more)}]" if more else "")
         section(f"random differential SQL (seed {seed}, {count} queries){tag}")
         args = ["--seed", seed, "--count", count]
         if locale:
-            args += ["--locale", locale, "--db", "rndn_random_" + re.sub(r"\W", "_", locale.lower())]
+            db = "rndn_random_" + re.sub(r"\W", "_", locale.lower())
+            args += (["--icu", locale[4:]] if locale.startswith("icu:") else ["--locale", locale]) + ["--db", db]
         if device:
             args += ["--device", device]
+        args += more
         p = run([PY, "test/differential/random_sql.py", *args], env=cluster.env, timeout=3600)
         for line in p.stdout.splitlines():
-            if line.startswith("random:") or line.startswith("    "):
+            if line.startswith("random:") or line.startswith("random stored:") or line.startswith("    "):
                 print("  " + line)
         failed = re.findall(r"^(random \S+ \(seed \d+\)|random server log|random through-rndn share): FAILED(.*)$", p.stdout, re.M)
         for name, detail in failed:

@@ -57,6 +57,26 @@ namespace rndn::exec {
 
 bool InterruptRequested() { return QueryCancelPending || ProcDiePending; }
 
+namespace {
+
+// A statement that stores its result (CREATE MATERIALIZED VIEW, REFRESH, CREATE TABLE AS,
+// SELECT INTO) keeps a value PostgreSQL's plan passes through in the form the source row held
+// it: compressed inline, or fetched compressed from its TOAST table, and then stored compressed
+// even where the new row is narrow.  rndn's rows hold values anew (uncompressed; compressed by
+// the toaster only when the new row is wide), byte for byte what PostgreSQL's plan stores for
+// every value that was neither compressed nor out of line in its source.  So under such a
+// statement the loader reads no cached columns (they no longer say how a value was held) and a
+// compressed or out-of-line varlena value ends the load: the scan runs PostgreSQL's plan instead.
+bool KeepStoredForm() { return pg::g_storing_depth > 0; }
+
+Status StoredFormFallback() {
+    return Status::Unsupported(
+        "the statement stores its result and a source value is compressed or out of line: PostgreSQL's plan "
+        "keeps that stored form");
+}
+
+}  // namespace
+
 uint8_t *HostAllocator::Alloc(int64_t bytes, const char **why) noexcept {
     if (bytes < 0 || used() + bytes > limit()) {
         *why = "rndn.memory_limit exceeded";
@@ -199,6 +219,7 @@ inline bool AppendFast(ColumnBuilder &b, Datum d, bool isnull) {
         case TIMESTAMPTZOID: *(int64 *)slot = DatumGetTimestampTz(d); break;
         case FLOAT8OID: *(float8 *)slot = DatumGetFloat8(d); break;
         case NUMERICOID:
+            if (VARATT_IS_EXTERNAL(DatumGetPointer(d)) || VARATT_IS_COMPRESSED(DatumGetPointer(d))) return false;
             if (NumericToSlot(d, b.scale, b.elem_size, slot) != numeric::Decoded::OK) return false;
             break;
         default: return false;
@@ -227,6 +248,8 @@ Status Append(ColumnBuilder &b, HostAllocator &alloc, Datum d, bool isnull) {
                 case FLOAT8OID: *(float8 *)slot = DatumGetFloat8(d); break;
                 case DATEOID: *(int32 *)slot = DatumGetDateADT(d); break;
                 case NUMERICOID: {
+                    if (KeepStoredForm() && (VARATT_IS_EXTERNAL(DatumGetPointer(d)) || VARATT_IS_COMPRESSED(DatumGetPointer(d))))
+                        return StoredFormFallback();
                     const numeric::Decoded r = NumericToSlot(d, b.scale, b.elem_size, slot);
                     if (r != numeric::Decoded::OK) return NumericLoadError(r);
                     break;
@@ -244,6 +267,7 @@ Status Append(ColumnBuilder &b, HostAllocator &alloc, Datum d, bool isnull) {
         MarkNull(b, i);
     } else {
         struct varlena *raw = (struct varlena *)DatumGetPointer(d);
+        if (KeepStoredForm() && (VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw))) return StoredFormFallback();
         struct varlena *t = (VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw))
                                 ? pg::PgCall([raw] { return pg_detoast_datum_packed(raw); })
                                 : raw;
@@ -449,7 +473,7 @@ struct RangeOut {
     }
 };
 
-enum class Put { OK, GIVE_BACK, NUMERIC_SPECIAL, NUMERIC_UNREPRESENTABLE };
+enum class Put { OK, GIVE_BACK, NUMERIC_SPECIAL, NUMERIC_UNREPRESENTABLE, STORED_FORM };
 
 // Stores one value of column k into row `row` / the range's output.  With `on_backend`, toasted
 // values are detoasted (a PostgreSQL call); a worker gives them back instead.
@@ -474,6 +498,7 @@ Put PutValue(const ColumnPlan &c, size_t k, int64_t row, Datum d, bool isnull, R
             case NUMERICOID: {
                 struct varlena *raw = (struct varlena *)DatumGetPointer(d);
                 if (!on_backend && (VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw))) return Put::GIVE_BACK;
+                if (KeepStoredForm() && (VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw))) return Put::STORED_FORM;
                 const numeric::Decoded r = NumericToSlot(d, c.scale, c.elem_size, slot);
                 if (r == numeric::Decoded::OK) break;
                 if (!on_backend) return Put::GIVE_BACK;
@@ -493,6 +518,7 @@ Put PutValue(const ColumnPlan &c, size_t k, int64_t row, Datum d, bool isnull, R
     struct varlena *raw = (struct varlena *)DatumGetPointer(d);
     const bool toasted = VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw);
     if (toasted && !on_backend) return Put::GIVE_BACK;
+    if (toasted && KeepStoredForm()) return Put::STORED_FORM;
     struct varlena *t = toasted ? pg::PgCall([raw] { return pg_detoast_datum_packed(raw); }) : raw;
     const char *p = VARDATA_ANY(t);
     size_t n = VARSIZE_ANY_EXHDR(t);
@@ -590,6 +616,7 @@ Status DeformRangeBackend(const DeformJob &j, TupleDesc desc, RangeOut &out) {
         const int64_t row = j.row0 + (int64_t)t;
         for (size_t k = 0; k < cols.size(); ++k) {
             const Put p = PutValue(cols[k], k, row, values[cols[k].att], isnull[cols[k].att], out, true);
+            if (p == Put::STORED_FORM) return StoredFormFallback();
             if (p == Put::NUMERIC_SPECIAL) return NumericLoadError(numeric::Decoded::SPECIAL);
             if (p == Put::NUMERIC_UNREPRESENTABLE) return NumericLoadError(numeric::Decoded::UNREPRESENTABLE);
             if (p != Put::OK) return Status::Internal("loader: unexpected column type");
@@ -1000,7 +1027,7 @@ Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snap
         std::vector<hir::Value> cols;
         for (int a : rr.attnums) names.push_back("a" + std::to_string(a));
 
-        const bool cacheable = CacheUsable(rel, snapshot);
+        const bool cacheable = CacheUsable(rel, snapshot) && !KeepStoredForm();
         if (cacheable) {
             auto it = Cache().find(rr.relid);
             bool have_all = it != Cache().end();

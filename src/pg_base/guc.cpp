@@ -11,6 +11,7 @@ extern "C" {
 namespace rndn::pg {
 
 Settings g_settings;
+int g_storing_depth = 0;
 
 namespace {
 const struct config_enum_entry kDeviceOptions[] = {

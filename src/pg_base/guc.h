@@ -27,6 +27,13 @@ struct Settings {
 
 extern Settings g_settings;
 
+// Statements that store their query's result in a relation (CREATE MATERIALIZED VIEW, REFRESH
+// MATERIALIZED VIEW, CREATE TABLE AS, SELECT INTO, EXPLAIN ANALYZE of those, and statements
+// that write rows) under way in this backend, nested included: counted by the planner hook's
+// ProcessUtility, ExplainOneQuery and ExecutorRun hooks, read by the loader (a stored value keeps PostgreSQL's physical form, see
+// src/executor/README.md).
+extern int g_storing_depth;
+
 // Define every rndn.* GUC; called once from _PG_init.
 void DefineSettings();
 

@@ -6,6 +6,7 @@ extern "C" {
 
 #include "catalog/pg_class.h"
 #include "commands/explain.h"
+#include "executor/executor.h"
 #include "executor/instrument.h"
 #include "miscadmin.h"
 #include "nodes/extensible.h"
@@ -344,16 +345,36 @@ RewriteResult Rewrite(PlannedStmt *stmt) {
     return res;
 }
 
-// Statements that store their query's result in a relation (CREATE MATERIALIZED VIEW, REFRESH
-// MATERIALIZED VIEW, CREATE TABLE AS, SELECT INTO) under way, nested included.
-int g_storing_depth = 0;
 ProcessUtility_hook_type g_prev_utility = nullptr;
+ExecutorRun_hook_type g_prev_run = nullptr;
+
+// A statement that writes rows (INSERT, UPDATE, DELETE, MERGE, a data-modifying WITH) stores
+// what the functions it calls return: a SQL function's result, the rows of a set-returning
+// function's RETURN QUERY.  PostgreSQL's plans of the queries inside give those values in their
+// source form (compressed stays compressed), so while such a statement runs it counts as storing
+// (g_storing_depth) for every query rndn runs inside it.
+void RndnExecutorRun(QueryDesc *qd, ScanDirection direction, uint64 count, bool execute_once) {
+    const bool writes = qd->operation != CMD_SELECT || qd->plannedstmt->hasModifyingCTE;
+    if (writes) ++rndn::pg::g_storing_depth;
+    PG_TRY();
+    {
+        if (g_prev_run != nullptr)
+            g_prev_run(qd, direction, count, execute_once);
+        else
+            standard_ExecutorRun(qd, direction, count, execute_once);
+    }
+    PG_FINALLY();
+    {
+        if (writes) --rndn::pg::g_storing_depth;
+    }
+    PG_END_TRY();
+}
 
 void RndnProcessUtility(PlannedStmt *pstmt, const char *query_string, bool read_only_tree, ProcessUtilityContext context,
                         ParamListInfo params, QueryEnvironment *query_env, DestReceiver *dest, QueryCompletion *qc) {
     const bool storing = pstmt->utilityStmt != nullptr &&
                          (IsA(pstmt->utilityStmt, CreateTableAsStmt) || IsA(pstmt->utilityStmt, RefreshMatViewStmt));
-    if (storing) ++g_storing_depth;
+    if (storing) ++rndn::pg::g_storing_depth;
     PG_TRY();
     {
         if (g_prev_utility != nullptr)
@@ -363,26 +384,9 @@ void RndnProcessUtility(PlannedStmt *pstmt, const char *query_string, bool read_
     }
     PG_FINALLY();
     {
-        if (storing) --g_storing_depth;
+        if (storing) --rndn::pg::g_storing_depth;
     }
     PG_END_TRY();
-}
-
-// A stored result keeps the physical form of the values: PostgreSQL's plan stores a text value
-// it passes through as the source row held it (compressed inline when the source row was wide),
-// while rndn's rows are built anew (uncompressed, then compressed only when the new row is
-// wide).  So a statement that stores varlena values keeps PostgreSQL's plan and the relation
-// it makes is the one PostgreSQL makes (pg_column_size equal); fixed-width results still go
-// through rndn.
-bool StoresVarlenaResult(Query *parse) {
-    if (g_storing_depth == 0) return false;
-    ListCell *lc;
-    foreach (lc, parse->targetList) {
-        TargetEntry *te = (TargetEntry *)lfirst(lc);
-        if (te->resjunk) continue;
-        if (get_typlen(exprType((Node *)te->expr)) == -1) return true;
-    }
-    return false;
 }
 
 PlannedStmt *CallPrevPlanner(Query *parse, const char *query_string, int cursor_options, ParamListInfo params) {
@@ -438,11 +442,6 @@ PlannedStmt *RndnPlanner(Query *parse, const char *query_string, int cursor_opti
         AddReason(why);
         return CallPrevPlanner(parse, query_string, cursor_options, params);
     }
-    if (StoresVarlenaResult(parse)) {
-        AddReason("the statement stores text-like values (materialized view, CREATE TABLE AS): PostgreSQL's plan keeps their stored (compressed) form");
-        ereport(DEBUG1, (errmsg("rndn fallback: %s", g_reasons)));
-        return CallPrevPlanner(parse, query_string, cursor_options, params);
-    }
     // The planner changes the Query it is given: keep a copy for a serial plan.
     Query *serial_query = nullptr;
     if ((cursor_options & CURSOR_OPT_PARALLEL_OK) != 0 && max_parallel_workers_per_gather > 0)
@@ -474,8 +473,28 @@ PlannedStmt *RndnPlanner(Query *parse, const char *query_string, int cursor_opti
     return stmt;
 }
 
+// EXPLAIN of one query: plan it and explain (and under ANALYZE run) the plan.
+void ExplainQueryPlanned(Query *query, int cursor_options, IntoClause *into, ExplainState *es, const char *query_string,
+                         ParamListInfo params, QueryEnvironment *query_env);
+
 void RndnExplainOneQuery(Query *query, int cursor_options, IntoClause *into, ExplainState *es,
                          const char *query_string, ParamListInfo params, QueryEnvironment *query_env) {
+    // EXPLAIN ANALYZE CREATE TABLE AS / MATERIALIZED VIEW stores its result here, not through
+    // ProcessUtility: counted as a storing statement for the loader (see g_storing_depth).
+    if (into != nullptr) ++rndn::pg::g_storing_depth;
+    PG_TRY();
+    {
+        ExplainQueryPlanned(query, cursor_options, into, es, query_string, params, query_env);
+    }
+    PG_FINALLY();
+    {
+        if (into != nullptr) --rndn::pg::g_storing_depth;
+    }
+    PG_END_TRY();
+}
+
+void ExplainQueryPlanned(Query *query, int cursor_options, IntoClause *into, ExplainState *es, const char *query_string,
+                         ParamListInfo params, QueryEnvironment *query_env) {
     if (g_prev_explain) {
         g_prev_explain(query, cursor_options, into, es, query_string, params, query_env);
     } else {
@@ -507,6 +526,8 @@ void InstallHooks() {
     CacheRegisterSyscacheCallback(PROCOID, InvalidateExtensionState, (Datum)0);
     g_prev_utility = ProcessUtility_hook;
     ProcessUtility_hook = RndnProcessUtility;
+    g_prev_run = ExecutorRun_hook;
+    ExecutorRun_hook = RndnExecutorRun;
     g_prev_planner = planner_hook;
     planner_hook = RndnPlanner;
     g_prev_explain = ExplainOneQuery_hook;
