@@ -137,6 +137,7 @@ struct VReg {
     int start = -1, end = -1;  // live interval over machine-instruction indices
     int phys = -1;
     bool local = false;  // a temporary of one PTX instruction's expansion: never live across a branch
+    bool no_spill = false;  // a spill reload/store temporary (spilling it again cannot help)
 };
 
 // A machine instruction before allocation: text with virtual-register references
@@ -193,6 +194,7 @@ private:
     // memory spaces, atomics, barriers and warp collectives (memory.inc)
     void AnalyseRegisters();
     Status LayOutShared();
+    Status LayOutLocal();
     bool ConstOf(const Operand &o, uint64_t *v) const;
     std::string GlobalAddress(int a, int64_t off) const;
     Status EmitAccess(const ptx::Instruction &inst, bool load, int v, const Operand &mem, uint32_t bits, uint32_t extra,
@@ -203,7 +205,8 @@ private:
     Status LowerWarp(const ptx::Instruction &inst, const std::string &key);
     Status LowerFence(const ptx::Instruction &inst, const std::string &key);
     int Materialise(const ptx::Instruction &inst, uint32_t value);
-    Status Allocate();
+    Status Allocate(int *spill);
+    void SpillPredicate(int v);
     Status Schedule(CompiledKernel *k);
 
     const ptx::Module &m_;
@@ -223,6 +226,9 @@ private:
     std::vector<std::optional<uint64_t>> reg_const_;  // per PTX register: its value when its only write is a mov of an immediate
     std::map<std::pair<int, uint32_t>, uint32_t> shared_at_;  // (SymbolKind, index) -> shared address
     uint32_t shared_bytes_ = 0;
+    std::map<uint32_t, uint32_t> local_at_;  // kernel-body .local variable -> offset in the stack frame
+    uint32_t frame_bytes_ = 0;               // the stack frame (.local variables)
+    int sp_ = -1;                            // the frame's base (a local-window address), when there is a frame
     bool uses_shared_ = false;
     int barriers_ = 0;
     std::vector<bool> folded_copy_;  // per body statement: a copy removed by coalescing
@@ -642,6 +648,7 @@ Status KernelCompiler::LowerMov(const ptx::Instruction &inst, const std::string 
     return Err(inst, "no SASS pattern for " + key + " from " + std::string(ptx::SpecialRegName(inst.operands[1].sreg)));
 }
 
+bool FormExists(const sass::Isa &isa, const std::string &text);  // below: the tables hold this text's form
 #include "sasscomp/memory_lowering.inc"
 
 Status KernelCompiler::Lower(const ptx::Instruction &inst) {
@@ -1029,7 +1036,12 @@ void KernelCompiler::BranchesToExit() {
 }
 
 // ----------------------------------------------------------------------------- allocation
-Status KernelCompiler::Allocate() {
+// Out of predicate registers, *spill names the predicate to move into a general register (the
+// one live furthest among those holding the 7 registers at that point, never a spill temporary).
+Status KernelCompiler::Allocate(int *spill) {
+    *spill = -1;
+    max_reg_ = -1;
+    for (VReg &r : vregs_) r.start = r.end = r.phys = -1;
     int n = (int)code_.size();
     for (int i = 0; i < n; ++i) {
         for (int v : code_[i].defs) {
@@ -1119,7 +1131,15 @@ Status KernelCompiler::Allocate() {
                     break;
                 }
             }
-            if (r.phys < 0) return Status::Unsupported(f_.name + ": out of predicate registers (spilling is not implemented)");
+            if (r.phys < 0) {
+                int best = r.no_spill ? -1 : v;
+                for (int p = 0; p < 7; ++p) {
+                    int o = powner[p];
+                    if (o >= 0 && !vregs_[o].no_spill && (best < 0 || vregs_[o].end > vregs_[best].end)) best = o;
+                }
+                *spill = best;
+                return Status::Unsupported(f_.name + ": out of predicate registers (every live one is a spill temporary)");
+            }
         } else {
             int step = r.cls == VClass::R64 ? 2 : 1;
             for (int q = 0; q + step <= 254; q += step)
@@ -1134,6 +1154,57 @@ Status KernelCompiler::Allocate() {
         }
     }
     return Status::Ok();
+}
+
+// Predicate spilling: predicate `v` lives in a general register instead (0 or 1, as ptxas keeps
+// spilled predicates in registers).  Each instruction that reads it gets a short-lived predicate
+// reloaded just before (`ISETP.NE`), each one that writes it a short-lived predicate copied out
+// just after (`SEL home, RZ, 0x1, !t`); a guarded writer reloads first, so the unguarded copy-out
+// keeps the old value when the guard is false.
+void KernelCompiler::SpillPredicate(int v) {
+    int home = NewTemp(VClass::R32, false);
+    vregs_[home].no_spill = true;
+    const std::string from = VRef(v, 2);
+    std::vector<MInst> out;
+    out.reserve(code_.size() + 8);
+    for (MInst &mi : code_) {
+        bool used = std::find(mi.uses.begin(), mi.uses.end(), v) != mi.uses.end();
+        bool defined = std::find(mi.defs.begin(), mi.defs.end(), v) != mi.defs.end();
+        if (!used && !defined) {
+            out.push_back(std::move(mi));
+            continue;
+        }
+        bool guarded = !mi.text.empty() && mi.text[0] == '@';
+        int t = NewTemp(VClass::PRED, true);
+        vregs_[t].no_spill = true;
+        const std::string to = VRef(t, 2);
+        for (size_t at = mi.text.find(from); at != std::string::npos; at = mi.text.find(from, at + to.size()))
+            mi.text.replace(at, from.size(), to);
+        std::replace(mi.uses.begin(), mi.uses.end(), v, t);
+        std::replace(mi.defs.begin(), mi.defs.end(), v, t);
+        if (used || (defined && guarded)) {
+            MInst r;
+            r.text = "ISETP.NE.AND " + to + ", PT, " + VRef(home, 0) + ", RZ, PT";
+            r.defs = {t};
+            r.uses = {home};
+            r.loc = mi.loc;
+            r.label_here = mi.label_here;
+            mi.label_here = -1;
+            out.push_back(std::move(r));
+            if (defined && guarded && !used) mi.uses.push_back(t);
+        }
+        ptx::SourceLoc loc = mi.loc;
+        out.push_back(std::move(mi));
+        if (defined) {
+            MInst w;
+            w.text = "SEL " + VRef(home, 0) + ", RZ, 0x1, !" + to;
+            w.defs = {home};
+            w.uses = {t};
+            w.loc = loc;
+            out.push_back(std::move(w));
+        }
+    }
+    code_ = std::move(out);
 }
 
 // ----------------------------------------------------------------------------- control codes
@@ -1551,6 +1622,7 @@ Expected<CompiledKernel> KernelCompiler::Run() {
     CoalesceCopies();
     AnalyseRegisters();
     RNDN_RETURN_IF_ERROR(LayOutShared());
+    RNDN_RETURN_IF_ERROR(LayOutLocal());
     for (size_t si = 0; si < f_.body.size(); ++si) {
         const ptx::Statement &st = f_.body[si];
         if (folded_copy_[si]) continue;
@@ -1567,6 +1639,7 @@ Expected<CompiledKernel> KernelCompiler::Run() {
             break;
         case ptx::StatementKind::VAR_DECL:
             if (IsShared(f_.vars[st.id].space)) break;  // laid out by LayOutShared
+            if (f_.vars[st.id].space == ptx::StateSpace::LOCAL) break;  // laid out by LayOutLocal
             return Status::Unsupported(f_.name + ": variables declared in a kernel body are not supported");
         default:
             break;
@@ -1580,7 +1653,13 @@ Expected<CompiledKernel> KernelCompiler::Run() {
     FoldConstantBank();
     FuseWideAdds();
     BranchesToExit();
-    RNDN_RETURN_IF_ERROR(Allocate());
+    for (int spilled = 0;; ++spilled) {
+        int spill = -1;
+        Status st = Allocate(&spill);
+        if (st.ok()) break;
+        if (spill < 0 || spilled >= (int)vregs_.size()) return st;
+        SpillPredicate(spill);
+    }
     CompiledKernel k;
     k.name = f_.name;
     k.params = params_;
@@ -1588,6 +1667,7 @@ Expected<CompiledKernel> KernelCompiler::Run() {
     k.shared_bytes = shared_bytes_;
     k.uses_shared = uses_shared_;
     k.barriers = barriers_;
+    k.frame_bytes = frame_bytes_;
     RNDN_RETURN_IF_ERROR(Schedule(&k));
     k.registers = std::max(max_reg_ + 1, 2);
     return k;

@@ -194,8 +194,8 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
         info.data = std::move(a.v);
 
         global_info.Attr(kAttrRegcount, {func_sym(k), (uint32_t)ck.registers});
-        global_info.Attr(kAttrFrameSize, {func_sym(k), 0});
-        global_info.Attr(kAttrMinStackSize, {func_sym(k), 0});
+        global_info.Attr(kAttrFrameSize, {func_sym(k), kernels[k].frame_bytes});
+        global_info.Attr(kAttrMinStackSize, {func_sym(k), kernels[k].frame_bytes});
     }
     S[4].data = std::move(global_info.v);
 

@@ -40,6 +40,7 @@ struct CompiledKernel {
     uint32_t shared_bytes = 0;            // static shared memory (.nv.shared.<k>; sm_90+: with the reserved 1 KiB)
     bool uses_shared = false;             // any shared variable (static or extern): .nv.shared.<k> is written
     int barriers = 0;                     // named barriers used (EIATTR_NUM_BARRIERS)
+    uint32_t frame_bytes = 0;             // stack frame for .local variables (EIATTR_FRAME_SIZE, MIN_STACK_SIZE)
 };
 
 // Compiles every entry function (or only the one named `only`).  Unsupported PTX gives UNSUPPORTED naming the instruction

@@ -47,6 +47,12 @@ const char *const kMustCompile[] = {
     "vector_memory/volatile_copy",
     // shared memory, barriers, warp collectives, vectors (issue 15: memory, synchronisation)
     "block_reduce/block_sum_i32", "block_reduce/block_sum_warp_shfl", "dynamic_shared/dyn_double_sum", "warp_reduce/warp_sum_down", "warp_reduce/warp_sum_xor", "warp_reduce/warp_broadcast", "warp_reduce/warp_scan_up", "vector_memory/vec4_add_f32", "vector_memory/vec2_swap_i64", "sync_variants/named_barrier", "special_regs/sreg_lanemasks", "sync_variants/fence_publish",
+    // local memory (.local arrays: LDL/STL and the stack frame) and predicate spilling
+    "local_array/local_sort8", "local_array/local_lookup", "bitonic_sort/bitonic_sort_u32",
+    // shared accesses at negative offsets ([R+-0x4]); LDS.64 with an offset through an address
+    // register where the tables have only [R] (sm_75..sm_89)
+    "block_scan/scan_inclusive_i32", "block_scan/scan_exclusive_i32", "grid_3d/tiled_transpose_32",
+    "block_scan/scan_inclusive_u64", "block_reduce/block_min_max_i64",
 };
 // global atomics (RED/REDG, ATOMG) on every architecture; f64 additions and inc/dec on all but
 // sm_75 (its tables hold those RED forms only with [UR] addresses: open)
@@ -61,6 +67,11 @@ struct NotOn {
 };
 const NotOn kMustCompileExcept[] = {
     {"local_array/local_digits", "sm_100 sm_120"},
+    // sm_100/sm_120: no LDL/STL forms in their tables (ptxas keeps these arrays in registers there);
+    // bitonic: PLOP3.LUT with three predicate sources
+    {"local_array/local_sort8", "sm_100 sm_120"}, {"local_array/local_lookup", "sm_100 sm_120"},
+    {"bitonic_sort/bitonic_sort_u32", "sm_100 sm_120"},
+    {"block_reduce/block_min_max_i64", "sm_120"},
     // sm_120's tables have no ISETP.*.EX (64-bit comparisons) nor ISETP with some immediates
     {"grid_stride/gs_square_i64", "sm_120"}, {"hash_table/ht_probe", "sm_120"}, {"int64_divmod/div_s64", "sm_120"},
     {"int64_divmod/div_u64", "sm_120"}, {"int64_divmod/div_u64_by_u32", "sm_120"}, {"map_int64/map_i64_affine", "sm_120"},
