@@ -225,7 +225,13 @@ def pg_cancel_case(expected_check):
     env = dict(os.environ)
     env["PGOPTIONS"] = (env.get("PGOPTIONS", "") + " -c rndn.force=on").strip()
     lats = []
-    for rep in range(ARGS.reps):
+    # The cancel is sent a delay after the victim is seen running; when loading the table took
+    # longer than that (a loaded machine), the cancel lands in the load phase: that attempt is
+    # repeated with twice the delay (the case is about cancelling the program's execution).
+    delay, attempts, landed_early = 0.4, 0, []
+    rep = 0
+    while rep < ARGS.reps:
+        attempts += 1
         script = f"""SET application_name = 'rndn_cancel_victim';
 SET rndn.device = interp;
 SELECT sum(a), sum(b), sum(c) FROM cw;
@@ -265,7 +271,7 @@ SELECT pg_sleep(0.3);
         sender.stdin.write("SELECT 'ready';\n")
         sender.stdin.flush()
         sender.stdout.readline()
-        time.sleep(0.4)
+        time.sleep(delay)
         sent = time.time()
         sender.stdin.write(f"SELECT pg_cancel_backend({pid});\n")
         sender.stdin.flush()
@@ -291,6 +297,10 @@ SELECT pg_sleep(0.3);
         if "canceling statement due to user request" not in err_text:
             return False, "the query was not cancelled: " + err_text.strip()[:200]
         ph = re.search(r"rndn: canceled while (.*)$", err_text, re.M)
+        if ph and ph.group(1).startswith("loading") and attempts < ARGS.reps + 4:
+            landed_early.append(f"{ph.group(1)} after {delay:.1f} s")
+            delay *= 2
+            continue
         if not ph or not ph.group(1).startswith("executing"):
             return False, f"cancelled outside the program's execution ({ph.group(1) if ph else 'no rndn phase'})"
         o = segments(out)
@@ -298,8 +308,11 @@ SELECT pg_sleep(0.3);
             return False, f"check query after the cancel gave {o.get('check', '').strip()[:80]!r}"
         # the cancel call itself was measured from before it was sent: its own round trip counts
         lats.append((got - sent) * 1000.0)
+        rep += 1
     med, mx = statistics.median(lats), max(lats)
     detail = f"median {med:.0f} ms, max {mx:.0f} ms over {len(lats)} runs"
+    if landed_early:
+        detail += f" (repeated {len(landed_early)}: landed while {'; '.join(landed_early)})"
     if med >= LIMIT_MS:
         return False, f"cancel took effect too late: {detail}, limit {LIMIT_MS:.0f} ms"
     return True, detail
