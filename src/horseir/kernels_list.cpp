@@ -138,6 +138,74 @@ Expected<Value> KEach(KernelCtx &ctx, const std::vector<Value> &args) {
     return MakeListValue(std::move(out));
 }
 
+// @frame(fn, x, start, end): fn over each row's frame [start, end) of x.  Rows whose frame
+// equals the previous row's (peers under a RANGE frame, whole partitions) share one call.
+// @count and @len come from prefix counts.  A frame that keeps the previous row's start and
+// only grows at its end (a running frame) continues the previous result for the reductions that
+// compose (@min, @max, @any, @all, and @sum whose result type is its input's: i64, f64,
+// decimal): fn(previous result, the new rows), which adds a float sum's values in the same
+// order as reducing the whole frame.  Any other frame is gathered and reduced from its first
+// row on: the order in which PostgreSQL accumulates a frame whose aggregate has no inverse
+// transition (it restarts the aggregate when the frame's start moves: float sums).
+Expected<Value> KFrame(KernelCtx &ctx, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedFunc(args[0], "frame"));
+    for (int i = 1; i < 4; ++i)
+        if (!args[i].is_vector()) return TypeError("@frame: argument " + std::to_string(i + 1) + " must be a vector");
+    const Vector &x = args[1].vector();
+    RNDN_ASSIGN_OR_RETURN(auto sv, As(args[2].vector_ptr(), TypeKind::I64));
+    RNDN_ASSIGN_OR_RETURN(auto ev, As(args[3].vector_ptr(), TypeKind::I64));
+    if (sv->length != ev->length) return ShapeError("@frame: frame starts and ends differ in length");
+    if (sv->HasNulls() || ev->HasNulls()) return ShapeError("@frame: NULL frame bound");
+    const int64_t n = sv->length;
+    const int64_t *st = sv->Data<int64_t>(), *en = ev->Data<int64_t>();
+    std::vector<int64_t> rows(static_cast<size_t>(x.length));
+    for (int64_t i = 0; i < x.length; ++i) PollCancel(i), rows[static_cast<size_t>(i)] = i;
+    for (int64_t i = 0; i < n; ++i)
+        if (st[i] < 0 || std::max(en[i], st[i]) > x.length)
+            return ShapeError("@frame: frame [" + std::to_string(st[i]) + ", " + std::to_string(en[i]) + ") outside a vector of length " +
+                              std::to_string(x.length));
+    const FuncRef &fn = args[0].func();
+    const int b = fn.builtin;
+    if (b == static_cast<int>(Builtin::COUNT) || b == static_cast<int>(Builtin::LEN)) {
+        std::vector<int64_t> before(static_cast<size_t>(x.length) + 1, 0);  // counted rows before each row
+        for (int64_t i = 0; i < x.length; ++i)
+            PollCancel(i), before[static_cast<size_t>(i) + 1] = before[static_cast<size_t>(i)] + (b == static_cast<int>(Builtin::LEN) || x.IsValid(i));
+        RNDN_ASSIGN_OR_RETURN(auto cnt, MakeVectorUninit(TypeKind::I64, n));
+        for (int64_t i = 0; i < n; ++i)
+            PollCancel(i), cnt->Data<int64_t>()[i] = before[static_cast<size_t>(std::max(en[i], st[i]))] - before[static_cast<size_t>(st[i])];
+        return V(cnt);
+    }
+    const bool composes = b == static_cast<int>(Builtin::MIN) || b == static_cast<int>(Builtin::MAX) || b == static_cast<int>(Builtin::ANY) ||
+                          b == static_cast<int>(Builtin::ALL) ||
+                          (b == static_cast<int>(Builtin::SUM) &&
+                           (x.type.kind == TypeKind::I64 || x.type.kind == TypeKind::F64 || x.type.kind == TypeKind::DEC128));
+    std::vector<Value> out;
+    out.reserve(static_cast<size_t>(n));
+    int64_t prev_s = -1, prev_e = -1;
+    for (int64_t i = 0; i < n; ++i) {
+        if ((i & 0x3ff) == 0 && ctx.Cancelled()) return Status::Cancelled();
+        const int64_t s = st[i], e = std::max(en[i], s);
+        if (i > 0 && s == prev_s && e == prev_e) {
+            out.push_back(out.back());
+            continue;
+        }
+        Value r;
+        if (composes && i > 0 && s == prev_s && e > prev_e && prev_e > prev_s) {
+            RNDN_ASSIGN_OR_RETURN(auto added, Gather(x, rows.data() + prev_e, e - prev_e));
+            RNDN_ASSIGN_OR_RETURN(Value both, KAppend(ctx, {out.back(), Value(added)}));
+            RNDN_ASSIGN_OR_RETURN(r, CallOne(ctx, fn, {both}, "frame"));
+        } else {
+            RNDN_ASSIGN_OR_RETURN(auto part, Gather(x, rows.data() + s, e - s));
+            RNDN_ASSIGN_OR_RETURN(r, CallOne(ctx, fn, {Value(part)}, "frame"));
+        }
+        if (!r.is_vector() || r.vector().length != 1) return TypeError("@frame: the function must return one value");
+        out.push_back(std::move(r));
+        prev_s = s;
+        prev_e = e;
+    }
+    return KRaze(ctx, {MakeListValue(std::move(out))});
+}
+
 Expected<Value> KEachLeft(KernelCtx &ctx, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedFunc(args[0], "each_left"));
     RNDN_RETURN_IF_ERROR(NeedList(args[1], "each_left", 1));

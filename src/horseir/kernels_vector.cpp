@@ -1275,6 +1275,91 @@ Expected<Value> KFloatVar(KernelCtx &, const std::vector<Value> &args) {
     return V(out);
 }
 
+// @clip(x, lo, hi): min(max(x, lo), hi) per element.
+Expected<Value> KClip(KernelCtx &, const std::vector<Value> &args) {
+    std::shared_ptr<const Vector> v[3];
+    for (int i = 0; i < 3; ++i) {
+        RNDN_RETURN_IF_ERROR(NeedVector(args[static_cast<size_t>(i)], "clip", i));
+        if (!IsInteger(args[static_cast<size_t>(i)].vector().type.kind)) return TypeError("@clip: expects integer arguments");
+        RNDN_ASSIGN_OR_RETURN(v[i], As(args[static_cast<size_t>(i)].vector_ptr(), TypeKind::I64));
+    }
+    RNDN_ASSIGN_OR_RETURN(int64_t n, BroadcastLength(v[0]->length, v[1]->length, "clip"));
+    RNDN_ASSIGN_OR_RETURN(n, BroadcastLength(n, v[2]->length, "clip"));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(TypeKind::I64, n));
+    const int64_t *x = v[0]->Data<int64_t>(), *lo = v[1]->Data<int64_t>(), *hi = v[2]->Data<int64_t>();
+    const bool bx = v[0]->length == 1, bl = v[1]->length == 1, bh = v[2]->length == 1;
+    int64_t *o = out->Data<int64_t>();
+    bool nulls = false;
+    for (int i = 0; i < 3; ++i) nulls = nulls || v[i]->HasNulls();
+    for (int64_t i = 0; i < n; ++i) {
+        PollCancel(i);
+        o[i] = std::min(std::max(x[bx ? 0 : i], lo[bl ? 0 : i]), hi[bh ? 0 : i]);
+    }
+    if (nulls) {
+        out->EnsureValidity();
+        for (int64_t i = 0; i < n; ++i)
+            if (!ValidAt(*v[0], i) || !ValidAt(*v[1], i) || !ValidAt(*v[2], i)) out->SetNull(i);
+    }
+    return V(out);
+}
+
+// @order_top(keys, flags, k): the first k row numbers of @order(keys, flags).  A bounded heap
+// keeps the k smallest rows under @order's comparison (NULLs above every value, so last
+// ascending and first descending; ties by row number: a stable order), then only those are
+// sorted: O(n log k) instead of a sort of every row.  Keys whose values carry their own
+// decimal scales, and a k near n, take @order's path.
+Expected<Value> KOrderTop(KernelCtx &ctx, const std::vector<Value> &args) {
+    std::vector<std::shared_ptr<const Vector>> keys;
+    RNDN_RETURN_IF_ERROR(KeyColumns(args[0], "order_top", keys));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], "order_top", 1));
+    const Vector &flags = args[1].vector();
+    if (flags.type.kind != TypeKind::BOOL) return TypeError("@order_top: direction flags must be bool");
+    if (flags.length != 1 && flags.length != static_cast<int64_t>(keys.size()))
+        return ShapeError("@order_top: " + std::to_string(flags.length) + " direction flags for " + std::to_string(keys.size()) + " keys");
+    RNDN_ASSIGN_OR_RETURN(int64_t k, ScalarInt(args[2], "order_top"));
+    if (k < 0) return ShapeError("@order_top: negative count");
+    const int64_t n = keys[0]->length;
+    for (const auto &c : keys)
+        if (c->length != n) return ShapeError("@order_top: keys differ in length");
+    k = std::min(k, n);
+    bool plain = true;
+    for (const auto &c : keys) plain = plain && !(IsDecimal(c->type.kind) && (c->type.scale == Type::kUnknownScale || !c->elem_scale.empty()));
+    if (!plain || k > n / 4) {
+        RNDN_ASSIGN_OR_RETURN(Value full, KOrder(ctx, {args[0], args[1]}));
+        if (k == n) return full;
+        RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::I64, k));
+        if (k > 0) std::memcpy(out->Data<int64_t>(), full.vector().Data<int64_t>(), static_cast<size_t>(k) * sizeof(int64_t));
+        return V(out);
+    }
+    std::vector<uint8_t> asc(keys.size());
+    for (size_t j = 0; j < keys.size(); ++j) asc[j] = flags.Data<uint8_t>()[flags.length == 1 ? 0 : j];
+    auto less = [&](int64_t a, int64_t b) {
+        for (size_t j = 0; j < keys.size(); ++j) {
+            int c = CompareElements(*keys[j], a, *keys[j], b);
+            if (c != 0) return asc[j] ? c < 0 : c > 0;
+        }
+        return a < b;
+    };
+    std::vector<int64_t> heap;
+    heap.reserve(static_cast<size_t>(k));
+    if (k > 0) {
+        for (int64_t i = 0; i < n; ++i) {
+            PollCancel(i);
+            if (static_cast<int64_t>(heap.size()) < k) {
+                heap.push_back(i);
+                std::push_heap(heap.begin(), heap.end(), less);
+            } else if (less(i, heap.front())) {
+                std::pop_heap(heap.begin(), heap.end(), less);
+                heap.back() = i;
+                std::push_heap(heap.begin(), heap.end(), less);
+            }
+        }
+    }
+    std::sort_heap(heap.begin(), heap.end(), less);
+    RNDN_ASSIGN_OR_RETURN(auto out, I64FromVector(heap));
+    return V(out);
+}
+
 Expected<Value> KAny(KernelCtx &, const std::vector<Value> &a) { return AnyAll(a, true); }
 Expected<Value> KAll(KernelCtx &, const std::vector<Value> &a) { return AnyAll(a, false); }
 
