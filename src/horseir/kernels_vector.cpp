@@ -1126,6 +1126,37 @@ Expected<Value> KSum(KernelCtx &ctx, const std::vector<Value> &args) {
     return V(r);
 }
 
+namespace {
+struct FloatAccum {
+    double n = 0, sx = 0, sxx = 0;
+};
+// float8_accum over the non-NULL values of a float vector, in order
+Expected<FloatAccum> FloatAccumulate(const std::shared_ptr<const Vector> &in) {
+    RNDN_ASSIGN_OR_RETURN(auto v, As(in, TypeKind::F64));
+    const double *x = v->Data<double>();
+    double n = 0, sx = 0, sxx = 0;
+    for (int64_t i = 0; i < v->length; ++i) {
+        PollCancel(i);
+        if (!v->IsValid(i)) continue;
+        const double old_n = n, old_sx = sx, val = x[i];
+        n += 1.0;
+        sx += val;
+        if (old_n > 0.0) {
+            const double tmp = val * n - sx;
+            sxx += tmp * tmp / (n * old_n);
+            if (std::isinf(sx) || std::isinf(sxx)) {
+                if (!std::isinf(old_sx) && !std::isinf(val))
+                    return Status::UserError(sqlstate::kNumericOutOfRange, "value out of range: overflow");
+                sxx = std::numeric_limits<double>::quiet_NaN();
+            }
+        } else if (std::isnan(val) || std::isinf(val)) {
+            sxx = std::numeric_limits<double>::quiet_NaN();
+        }
+    }
+    return FloatAccum{n, sx, sxx};
+}
+}  // namespace
+
 Expected<Value> KAvg(KernelCtx &, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[0], "avg", 0));
     RNDN_ASSIGN_OR_RETURN(Type rt, ReduceType(Builtin::AVG, args[0]));
@@ -1144,6 +1175,15 @@ Expected<Value> KAvg(KernelCtx &, const std::vector<Value> &args) {
         out->Data<__int128>()[0] = q;
         out->scale_max = rs;
         out->elem_scale = {static_cast<uint8_t>(rs)};
+        return V(out);
+    }
+    if (IsFloat(v.type.kind)) {
+        // PostgreSQL's avg(float4/float8) is float8_accum (Youngs-Cramer): Sx summed from 0,
+        // and its Sxx overflowing on finite inputs raises, as for variance
+        RNDN_ASSIGN_OR_RETURN(FloatAccum acc, FloatAccumulate(args[0].vector_ptr()));
+        RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(rt, 1));
+        if (rt.kind == TypeKind::F32) out->Data<float>()[0] = static_cast<float>(acc.sx / acc.n);
+        else out->Data<double>()[0] = acc.sx / acc.n;
         return V(out);
     }
     RNDN_ASSIGN_OR_RETURN(auto sum, SumVector(v, IsFloat(v.type.kind) ? Type(TypeKind::F64) : Type(TypeKind::I64)));
@@ -1238,31 +1278,13 @@ Expected<Value> AnyAll(const std::vector<Value> &args, bool any) {
 // PostgreSQL 15's float8_accum (Youngs-Cramer): N, Sx, Sxx over the non-NULL values in order,
 // then float8_var_pop/var_samp/stddev_pop/stddev_samp.  Finite inputs whose sums overflow are
 // "value out of range: overflow"; an infinite or NaN input makes Sxx NaN.
+
 Expected<Value> KFloatVar(KernelCtx &, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[0], "float_var", 0));
     RNDN_ASSIGN_OR_RETURN(int64_t kind, ScalarInt(args[1], "float_var"));
     if (kind < 0 || kind > 3) return ShapeError("@float_var: kind must be 0..3");
-    RNDN_ASSIGN_OR_RETURN(auto v, As(args[0].vector_ptr(), TypeKind::F64));
-    const double *x = v->Data<double>();
-    double n = 0, sx = 0, sxx = 0;
-    for (int64_t i = 0; i < v->length; ++i) {
-        PollCancel(i);
-        if (!v->IsValid(i)) continue;
-        const double old_n = n, old_sx = sx, val = x[i];
-        n += 1.0;
-        sx += val;
-        if (old_n > 0.0) {
-            const double tmp = val * n - sx;
-            sxx += tmp * tmp / (n * old_n);
-            if (std::isinf(sx) || std::isinf(sxx)) {
-                if (!std::isinf(old_sx) && !std::isinf(val))
-                    return Status::UserError(sqlstate::kNumericOutOfRange, "value out of range: overflow");
-                sxx = std::numeric_limits<double>::quiet_NaN();
-            }
-        } else if (std::isnan(val) || std::isinf(val)) {
-            sxx = std::numeric_limits<double>::quiet_NaN();
-        }
-    }
+    RNDN_ASSIGN_OR_RETURN(FloatAccum acc, FloatAccumulate(args[0].vector_ptr()));
+    const double n = acc.n, sxx = acc.sxx;
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::F64, 1));
     const bool samp = kind == 1 || kind == 3;
     if (n < (samp ? 2.0 : 1.0)) {
