@@ -462,6 +462,13 @@ R RuleClip(RuleCtx &c) {
     if (!Int(c.args[0]) || !Int(c.args[1]) || !Int(c.args[2])) return Fail(c, "expects integer arguments");
     return One(TypeKind::I64);
 }
+R RuleRunBounds(RuleCtx &c) {
+    Types cells;
+    bool keys_ok = Orderable(c.args[0]) ||
+                   (ListCells(c.args[0], cells) && !cells.empty() && std::all_of(cells.begin(), cells.end(), Orderable));
+    if (!keys_ok || K(c.args[1]) != TypeKind::BOOL) return Fail(c, "expects (orderable vector or list, bool)");
+    return One(TypeKind::I64);
+}
 R RuleOrderTop(RuleCtx &c) {
     if (!Int(c.args[2])) return Fail(c, "expects an integer count");
     return RuleOrder(c);

@@ -138,6 +138,95 @@ Expected<Value> KEach(KernelCtx &ctx, const std::vector<Value> &args) {
     return MakeListValue(std::move(out));
 }
 
+namespace {
+// @frame's typed loop for @sum, @min and @max whose result has x's own type (sum: i64, f64,
+// decimal of a fixed scale; min/max: every fixed-width type but decimals of per-element scale)
+// under SQL's empty-aggregate rule (no value: NULL): per row, the previous row's accumulator
+// continued when the frame keeps its start and grows, else restarted at the frame's start, the
+// values taken in row order as @sum/@min/@max take them (a float sum from -0; of equal floats
+// the later one wins, as float8larger/float8smaller keep).  false: not such a case.
+Expected<bool> FrameFixed(KernelCtx &ctx, const FuncRef &fn, const Vector &x, const int64_t *st, const int64_t *en,
+                          int64_t n, Value &result) {
+    const int b = fn.builtin;
+    const bool sum = b == static_cast<int>(Builtin::SUM), mx = b == static_cast<int>(Builtin::MAX);
+    if (!(sum || mx || b == static_cast<int>(Builtin::MIN))) return false;
+    if (!ctx.options || !ctx.options->sql_empty_aggregates) return false;
+    if (IsString(x.type.kind) || !IsBasic(x.type.kind) || !x.elem_scale.empty() ||
+        (IsDecimal(x.type.kind) && x.type.scale == Type::kUnknownScale))
+        return false;
+    if (sum && x.type.kind != TypeKind::I64 && x.type.kind != TypeKind::F64 && x.type.kind != TypeKind::DEC128) return false;
+    std::vector<Type> types{x.type};
+    std::vector<const FuncRef *> funcs{nullptr};
+    RuleCtx rc{types, funcs, nullptr};
+    auto rt = GetBuiltin(b).rule(rc);
+    if (!rt.ok() || rt.value().size() != 1 || !(rt.value()[0] == x.type)) return false;
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(x.type, n));
+    out->scale_max = x.scale_max;
+    Status err = Status::Ok();
+    std::vector<int64_t> empty_rows;
+    VisitFixed(x.type.kind, [&](auto t) {
+        using T = decltype(t);
+        const T *v = x.Data<T>();
+        T *o = out->template Data<T>();
+        const bool nulls = x.HasNulls();
+        using Acc = std::conditional_t<std::is_floating_point_v<T>, double, __int128>;
+        Acc acc = 0;
+        T best{};
+        int64_t cnt = 0, ps = -1, pe = -1;
+        for (int64_t i = 0; i < n && err.ok(); ++i) {
+            PollCancel(i);
+            const int64_t s = st[i], e = std::max(en[i], s);
+            int64_t from = s;
+            if (i > 0 && s == ps && e >= pe) {
+                from = pe;  // continue the previous frame
+            } else {
+                acc = std::is_floating_point_v<T> ? Acc(-0.0) : Acc(0);
+                cnt = 0;
+            }
+            for (int64_t r = from; r < e; ++r) {
+                if (nulls && !x.IsValid(r)) continue;
+                if (sum) {
+                    if constexpr (std::is_floating_point_v<T>) {
+                        acc += v[r];
+                    } else if (__builtin_add_overflow(acc, static_cast<__int128>(v[r]), &acc)) {
+                        err = Status::UserError(sqlstate::kNumericOutOfRange, "value overflows numeric format");
+                        break;
+                    }
+                } else if (cnt == 0 || (mx ? SqlCompare(v[r], best) >= 0 : SqlCompare(v[r], best) <= 0)) {
+                    best = v[r];
+                }
+                ++cnt;
+            }
+            ps = s;
+            pe = e;
+            if (cnt == 0) {
+                empty_rows.push_back(i);
+                continue;
+            }
+            if (!sum) {
+                o[i] = best;
+            } else if constexpr (std::is_floating_point_v<T>) {
+                o[i] = static_cast<T>(acc);
+            } else {
+                if (x.type.kind == TypeKind::I64 && (acc > INT64_MAX || acc < INT64_MIN)) {
+                    err = IntegerOutOfRange(TypeKind::I64);
+                    break;
+                }
+                o[i] = static_cast<T>(acc);
+            }
+        }
+        return 0;
+    });
+    RNDN_RETURN_IF_ERROR(err);
+    if (!empty_rows.empty()) {
+        out->EnsureValidity();
+        for (int64_t r : empty_rows) out->SetNull(r);
+    }
+    result = V(out);
+    return true;
+}
+}  // namespace
+
 // @frame(fn, x, start, end): fn over each row's frame [start, end) of x.  Rows whose frame
 // equals the previous row's (peers under a RANGE frame, whole partitions) share one call.
 // @count and @len come from prefix counts.  A frame that keeps the previous row's start and
@@ -166,6 +255,7 @@ Expected<Value> KFrame(KernelCtx &ctx, const std::vector<Value> &args) {
                               std::to_string(x.length));
     const FuncRef &fn = args[0].func();
     const int b = fn.builtin;
+    Value out_fast;
     if (b == static_cast<int>(Builtin::COUNT) || b == static_cast<int>(Builtin::LEN)) {
         std::vector<int64_t> before(static_cast<size_t>(x.length) + 1, 0);  // counted rows before each row
         for (int64_t i = 0; i < x.length; ++i)
@@ -174,6 +264,10 @@ Expected<Value> KFrame(KernelCtx &ctx, const std::vector<Value> &args) {
         for (int64_t i = 0; i < n; ++i)
             PollCancel(i), cnt->Data<int64_t>()[i] = before[static_cast<size_t>(std::max(en[i], st[i]))] - before[static_cast<size_t>(st[i])];
         return V(cnt);
+    }
+    {
+        RNDN_ASSIGN_OR_RETURN(bool done, FrameFixed(ctx, fn, x, st, en, n, out_fast));
+        if (done) return out_fast;
     }
     const bool composes = b == static_cast<int>(Builtin::MIN) || b == static_cast<int>(Builtin::MAX) || b == static_cast<int>(Builtin::ANY) ||
                           b == static_cast<int>(Builtin::ALL) ||

@@ -1382,6 +1382,27 @@ Expected<Value> KOrderTop(KernelCtx &ctx, const std::vector<Value> &args) {
     return V(out);
 }
 
+// @run_bounds(keys, end): runs of consecutive rows whose keys @group puts in one group.
+Expected<Value> KRunBounds(KernelCtx &, const std::vector<Value> &args) {
+    std::vector<int64_t> ids;
+    int64_t m = 0;
+    RNDN_RETURN_IF_ERROR(GroupIds(args[0], "run_bounds", ids, &m));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], "run_bounds", 1));
+    const Vector &flag = args[1].vector();
+    if (flag.type.kind != TypeKind::BOOL || flag.length != 1 || !flag.IsValid(0)) return TypeError("@run_bounds: expects one bool");
+    const bool end = flag.Data<uint8_t>()[0] != 0;
+    const int64_t n = static_cast<int64_t>(ids.size());
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(TypeKind::I64, n));
+    int64_t *o = out->Data<int64_t>();
+    const int64_t *id = ids.data();
+    if (!end) {
+        for (int64_t i = 0; i < n; ++i) PollCancel(i), o[i] = (i > 0 && id[i] == id[i - 1]) ? o[i - 1] : i;
+    } else {
+        for (int64_t i = n - 1; i >= 0; --i) PollCancel(i), o[i] = (i + 1 < n && id[i] == id[i + 1]) ? o[i + 1] : i + 1;
+    }
+    return V(out);
+}
+
 Expected<Value> KAny(KernelCtx &, const std::vector<Value> &a) { return AnyAll(a, true); }
 Expected<Value> KAll(KernelCtx &, const std::vector<Value> &a) { return AnyAll(a, false); }
 

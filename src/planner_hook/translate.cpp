@@ -854,7 +854,7 @@ Expected<Translator::RelP> Translator::WindowAggNode(WindowAgg *wa, RelP in) {
     // Runs of equal keys: per run its index list (@values of @group, each ascending), per row
     // its run's number and its position in the run.
     struct Runs {
-        Op vals, row_run, row_pos, first, lens;  // first: per run its first row; lens: its rows
+        Op vals, row_run, row_pos, first;  // first: per run its first row
     };
     auto runs_of = [&](const std::vector<Op> &keys) -> Runs {
         Runs r;
@@ -867,7 +867,6 @@ Expected<Translator::RelP> Translator::WindowAggNode(WindowAgg *wa, RelP in) {
         r.row_run = Emit(B::INDEX_A, {zeros, pos, Emit(B::RAZE, {Emit(B::EACH_ITEM, {Fn(B::VECTOR), lens_l, Emit(B::TOLIST, {ids})})})});
         r.row_pos = Emit(B::INDEX_A, {zeros, pos, Emit(B::RAZE, {Emit(B::EACH, {Fn(B::RANGE), lens_l})})});
         r.first = Emit(B::RAZE, {Emit(B::EACH, {Fn(B::MIN), r.vals})});
-        r.lens = lens;
         return r;
     };
     std::optional<Runs> part, peer;
@@ -881,15 +880,21 @@ Expected<Translator::RelP> Translator::WindowAggNode(WindowAgg *wa, RelP in) {
     };
     // Per row: its number, its partition's rows [pstart, pend) and its peers' [peer_start, peer_end).
     std::optional<Op> rowid, pstart, pend, peer_start, peer_end;
+    // (@run_bounds: no list of runs, which costs an allocation per run)
+    auto run_bound = [&](const std::vector<Op> &keys, bool end) -> Op {
+        if (keys.empty()) return end ? Emit(B::VECTOR, {n, n}) : zeros;
+        return Emit(B::RUN_BOUNDS, {KeyList(keys), b_.Bool(end)});
+    };
     auto bounds = [&]() {
         if (rowid) return;
         rowid = Emit(B::RANGE, {n});
-        const Runs &pr = get_part();
-        pstart = Emit(B::MINUS, {*rowid, pr.row_pos});
-        pend = Emit(B::PLUS, {*pstart, Emit(B::INDEX, {pr.lens, pr.row_run})});
-        const Runs &pe = get_peer();
-        peer_start = Emit(B::MINUS, {*rowid, pe.row_pos});
-        peer_end = Emit(B::PLUS, {*peer_start, Emit(B::INDEX, {pe.lens, pe.row_run})});
+        pstart = run_bound(part_keys, false);
+        pend = run_bound(part_keys, true);
+    };
+    auto peer_bounds = [&]() {
+        if (peer_start) return;
+        peer_start = run_bound(peer_keys, false);
+        peer_end = run_bound(peer_keys, true);
     };
     // A frame offset: a constant, not NULL, not negative (PostgreSQL raises for the others:
     // its plan stays).  Offsets past any partition are cut to 2^61 (no overflow in row + offset).
@@ -912,6 +917,7 @@ Expected<Translator::RelP> Translator::WindowAggNode(WindowAgg *wa, RelP in) {
         if (!rows && (opts & (FRAMEOPTION_START_OFFSET | FRAMEOPTION_END_OFFSET)))
             return Unsup(plan, "RANGE window frame with an offset");
         bounds();
+        if (!rows) peer_bounds();
         Op s, e;
         int64_t off = 0;
         if (opts & FRAMEOPTION_START_UNBOUNDED_PRECEDING) {
@@ -982,27 +988,27 @@ Expected<Translator::RelP> Translator::WindowAggNode(WindowAgg *wa, RelP in) {
         if (!wf->winagg) {
             if (wf->aggfilter != nullptr) return Unsup(plan, "window function with FILTER");
             if (name == "row_number") {
-                out.var = Emit(B::PLUS, {get_part().row_pos, b_.I64(1)});
-            } else if (name == "rank" || name == "dense_rank") {
+                bounds();
+                out.var = Emit(B::PLUS, {Emit(B::MINUS, {*rowid, *pstart}), b_.I64(1)});
+            } else if (name == "rank") {
+                bounds();
+                peer_bounds();
+                out.var = Emit(B::PLUS, {Emit(B::MINUS, {*peer_start, *pstart}), b_.I64(1)});
+            } else if (name == "dense_rank") {
                 const Runs &pr = get_part();
                 const Runs &pe = get_peer();
                 Op peer_first = Emit(B::INDEX, {pe.first, pe.row_run});  // per row, its peer run's first row
-                if (name == "rank") {
-                    Op part_first = Emit(B::INDEX, {pr.first, pr.row_run});
-                    out.var = Emit(B::PLUS, {Emit(B::MINUS, {peer_first, part_first}), b_.I64(1)});
-                } else {
-                    // the peer runs in row order, numbered within their partition
-                    Op firsts = Emit(B::INDEX, {pe.first, Emit(B::ORDER, {pe.first, b_.Bool(true)})});
-                    Op firsts_part = Emit(B::INDEX, {pr.row_run, firsts});
-                    Op g2 = Emit(B::GROUP, {firsts_part});
-                    Op vals2 = Emit(B::VALUES, {g2});
-                    Op pos2 = Emit(B::RAZE, {vals2});
-                    Op lens2 = Emit(B::TOLIST, {Emit(B::RAZE, {Emit(B::EACH, {Fn(B::LEN), vals2})})});
-                    Op zeros2 = Emit(B::VECTOR, {Emit(B::LEN, {firsts}), b_.I64(0)});
-                    Op dense = Emit(B::INDEX_A, {zeros2, pos2, Emit(B::RAZE, {Emit(B::EACH, {Fn(B::RANGE), lens2})})});
-                    Op at = Emit(B::INDEX_OF, {peer_first, firsts});
-                    out.var = Emit(B::PLUS, {Emit(B::INDEX, {dense, at}), b_.I64(1)});
-                }
+                // the peer runs in row order, numbered within their partition
+                Op firsts = Emit(B::INDEX, {pe.first, Emit(B::ORDER, {pe.first, b_.Bool(true)})});
+                Op firsts_part = Emit(B::INDEX, {pr.row_run, firsts});
+                Op g2 = Emit(B::GROUP, {firsts_part});
+                Op vals2 = Emit(B::VALUES, {g2});
+                Op pos2 = Emit(B::RAZE, {vals2});
+                Op lens2 = Emit(B::TOLIST, {Emit(B::RAZE, {Emit(B::EACH, {Fn(B::LEN), vals2})})});
+                Op zeros2 = Emit(B::VECTOR, {Emit(B::LEN, {firsts}), b_.I64(0)});
+                Op dense = Emit(B::INDEX_A, {zeros2, pos2, Emit(B::RAZE, {Emit(B::EACH, {Fn(B::RANGE), lens2})})});
+                Op at = Emit(B::INDEX_OF, {peer_first, firsts});
+                out.var = Emit(B::PLUS, {Emit(B::INDEX, {dense, at}), b_.I64(1)});
             } else if (name == "lag" || name == "lead") {
                 // the row `offset` rows before (lag) or after (lead) in the partition, else the
                 // default (NULL without one); nodeWindowAgg.c's window_lag_common

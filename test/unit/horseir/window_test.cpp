@@ -16,6 +16,18 @@ TEST(Window, ClipBoundsEachElement) {
     EXPECT_EQ(TypeOf("@clip(1.5:f64, 0:i64, 4:i64)").rfind("ERROR", 0), 0u);
 }
 
+TEST(Window, RunBoundsOfConsecutiveEqualKeys) {
+    const std::string k = "a:? = (1,1,null,null,2,1,1):i32; b:? = (0,0,5,5,5,0,1):i64; k:? = @list(a, b);";
+    EXPECT_EQ(E("@run_bounds(a, 0:bool)", k), "0,0,2,2,4,5,5");
+    EXPECT_EQ(E("@run_bounds(a, 1:bool)", k), "2,2,4,4,5,7,7");
+    EXPECT_EQ(E("@run_bounds(k, 0:bool)", k), "0,0,2,2,4,5,6");
+    EXPECT_EQ(E("@run_bounds(k, 1:bool)", k), "2,2,4,4,5,6,7");
+    // -0 and 0 are one group, as are two NaNs
+    EXPECT_EQ(E("@run_bounds(x, 1:bool)", "z:? = @minus(0:f64, 0:f64); n:? = @div(z, z); y:? = @append((-0.0,0.0,1):f64, n); x:? = @append(y, n);"),
+              "2,2,3,5,5");
+    EXPECT_EQ(E("@run_bounds((\"b\",\"b\",\"\"):str, 0:bool)"), "0,0,2");
+}
+
 TEST(Window, FrameReducesEachRowsRange) {
     const std::string x = "x:? = (1.5,2,null,4,-0.5):f64; s:? = (0,0,1,2,4):i64; e:? = (1,3,4,5,5):i64;";
     EXPECT_EQ(E("@frame(@sum, x, s, e)", x), "1.5,3.5,6,3.5,-0.5");
@@ -32,6 +44,56 @@ TEST(Window, FrameReducesEachRowsRange) {
     EXPECT_EQ(TypeOf("@frame(@sum, (1,2):i32, (0,0):i64, (1,2):i64)"), TypeOf("@sum((1,2):i32)"));
     EXPECT_EQ(TypeOf("@frame(@avg, (1,2):f32, (0,0):i64, (1,2):i64)"), TypeOf("@avg((1,2):f32)"));
     EXPECT_EQ(E("@frame(@max, (\"b\",\"a\",\"c\"):str, (0,1,1):i64, (2,2,3):i64)"), "b,a,c");
+}
+
+// Under SQL's empty-aggregate rule @frame takes its typed loop for @sum/@min/@max (continued
+// running frames, restarted sliding ones): equal to @each over the frames written out as index
+// lists, on random frames (running, sliding, empty, whole) of values with NULLs, ties, -0 and NaN.
+TEST(Window, FrameTypedLoopEqualsEachUnderSqlRules) {
+    InterpretOptions sql;
+    sql.sql_empty_aggregates = true;
+    auto run = [&](const std::string &stmts) {
+        auto p = ParseProgram(Wrap(stmts), "frame.hir");
+        if (!p.ok()) return "PARSE " + p.status().ToString();
+        if (Status st = CheckProgram(*p); !st.ok()) return "CHECK " + st.ToString();
+        DataRegistry reg;
+        auto r = Interpret(*p, reg, sql);
+        return r.ok() ? Show(*r) : std::string("ERROR ") + r.status().message();
+    };
+    std::mt19937 rng(4);
+    const char *values[] = {"(3,null,-2,7,7,0,null,5,-9,1,4,4):i64",
+                            "(1.5,null,-0.0,0.0,2.25,1e300,-1e300,0.1,null,0.2,0.3,-0.0):f64",
+                            "(1.25,null,-3.50,7.00,7.00,0.01,null,5.55,-9.99,1.00,4.40,4.40):dec128(2)",
+                            "(3,null,-2,7,7,0,null,5,-9,1,4,4):i32"};
+    for (int round = 0; round < 30; ++round) {
+        const int n = 12;
+        std::vector<int64_t> st(n), en(n);
+        const int mode = round % 3;  // running, sliding, random
+        for (int i = 0; i < n; ++i) {
+            if (mode == 0) st[static_cast<size_t>(i)] = i < 6 ? 0 : 6, en[static_cast<size_t>(i)] = i + 1 - static_cast<int>(rng() % 2);
+            else if (mode == 1) st[static_cast<size_t>(i)] = std::max(0, i - 2), en[static_cast<size_t>(i)] = std::min(n, i + 2);
+            else st[static_cast<size_t>(i)] = rng() % n, en[static_cast<size_t>(i)] = rng() % (n + 1);
+        }
+        std::string ss = "(", es = "(", lists = "@list(";
+        for (int i = 0; i < n; ++i) {
+            ss += (i ? "," : "") + std::to_string(st[static_cast<size_t>(i)]);
+            es += (i ? "," : "") + std::to_string(en[static_cast<size_t>(i)]);
+            std::string cell = "(";
+            for (int64_t r = st[static_cast<size_t>(i)]; r < en[static_cast<size_t>(i)]; ++r) cell += (cell.size() > 1 ? "," : "") + std::to_string(r);
+            lists += std::string(i ? ", " : "") + (cell.size() > 1 ? cell + "):i64" : "z");
+        }
+        ss += "):i64";
+        es += "):i64";
+        lists += ")";
+        for (const char *vals : values) {
+            for (const char *fn : {"@sum", "@min", "@max"}) {
+                const std::string setup = std::string("x:? = ") + vals + "; s:? = " + ss + "; e:? = " + es + "; z:? = @compress(0:bool, (0):i64);";
+                EXPECT_EQ(run(setup + " r:? = @frame(" + fn + ", x, s, e); return r;"),
+                          run(setup + " l:? = " + lists + "; p:? = @each_right(@index, x, l); m:? = @each(" + fn + ", p); r:? = @raze(m); return r;"))
+                    << fn << " over " << vals << " frames " << ss << " " << es;
+            }
+        }
+    }
 }
 
 std::string Ints(const std::vector<int> &v, bool nulls) {
