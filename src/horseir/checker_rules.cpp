@@ -451,6 +451,28 @@ R RuleFloatVar(RuleCtx &c) {
     if (!Int(c.args[1])) return Fail(c, "expects an integer kind");
     return One(TypeKind::F64);
 }
+R RuleFrame(RuleCtx &c) {
+    if (!c.funcs[0]) return Fail(c, "expects a reduction as first argument");
+    if (!Basic(c.args[1]) || !Int(c.args[2]) || !Int(c.args[3])) return Fail(c, "expects (function, basic vector, integer, integer)");
+    RNDN_ASSIGN_OR_RETURN(Types r, c.apply(*c.funcs[0], Types{c.args[1]}));
+    if (r.size() != 1 || r[0].kind == TypeKind::LIST) return Fail(c, "the function must return one basic value");
+    return One(r[0]);
+}
+R RuleClip(RuleCtx &c) {
+    if (!Int(c.args[0]) || !Int(c.args[1]) || !Int(c.args[2])) return Fail(c, "expects integer arguments");
+    return One(TypeKind::I64);
+}
+R RuleRunBounds(RuleCtx &c) {
+    Types cells;
+    bool keys_ok = Orderable(c.args[0]) ||
+                   (ListCells(c.args[0], cells) && !cells.empty() && std::all_of(cells.begin(), cells.end(), Orderable));
+    if (!keys_ok || K(c.args[1]) != TypeKind::BOOL) return Fail(c, "expects (orderable vector or list, bool)");
+    return One(TypeKind::I64);
+}
+R RuleOrderTop(RuleCtx &c) {
+    if (!Int(c.args[2])) return Fail(c, "expects an integer count");
+    return RuleOrder(c);
+}
 R RuleIsNull(RuleCtx &c) {
     if (!Basic(c.args[0])) return Fail(c, "expects a basic vector");
     return One(TypeKind::BOOL);

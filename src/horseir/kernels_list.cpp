@@ -138,6 +138,168 @@ Expected<Value> KEach(KernelCtx &ctx, const std::vector<Value> &args) {
     return MakeListValue(std::move(out));
 }
 
+namespace {
+// @frame's typed loop for @sum, @min and @max whose result has x's own type (sum: i64, f64,
+// decimal of a fixed scale; min/max: every fixed-width type but decimals of per-element scale)
+// under SQL's empty-aggregate rule (no value: NULL): per row, the previous row's accumulator
+// continued when the frame keeps its start and grows, else restarted at the frame's start, the
+// values taken in row order as @sum/@min/@max take them (a float sum from -0; of equal floats
+// the later one wins, as float8larger/float8smaller keep).  false: not such a case.
+Expected<bool> FrameFixed(KernelCtx &ctx, const FuncRef &fn, const Vector &x, const int64_t *st, const int64_t *en,
+                          int64_t n, Value &result) {
+    const int b = fn.builtin;
+    const bool sum = b == static_cast<int>(Builtin::SUM), mx = b == static_cast<int>(Builtin::MAX);
+    if (!(sum || mx || b == static_cast<int>(Builtin::MIN))) return false;
+    if (!ctx.options || !ctx.options->sql_empty_aggregates) return false;
+    if (IsString(x.type.kind) || !IsBasic(x.type.kind) || !x.elem_scale.empty() ||
+        (IsDecimal(x.type.kind) && x.type.scale == Type::kUnknownScale))
+        return false;
+    if (sum && x.type.kind != TypeKind::I64 && x.type.kind != TypeKind::F64 && x.type.kind != TypeKind::DEC128) return false;
+    std::vector<Type> types{x.type};
+    std::vector<const FuncRef *> funcs{nullptr};
+    RuleCtx rc{types, funcs, nullptr};
+    auto rt = GetBuiltin(b).rule(rc);
+    if (!rt.ok() || rt.value().size() != 1 || !(rt.value()[0] == x.type)) return false;
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(x.type, n));
+    out->scale_max = x.scale_max;
+    Status err = Status::Ok();
+    std::vector<int64_t> empty_rows;
+    VisitFixed(x.type.kind, [&](auto t) {
+        using T = decltype(t);
+        const T *v = x.Data<T>();
+        T *o = out->template Data<T>();
+        const bool nulls = x.HasNulls();
+        using Acc = std::conditional_t<std::is_floating_point_v<T>, double, __int128>;
+        Acc acc = 0;
+        T best{};
+        int64_t cnt = 0, ps = -1, pe = -1;
+        for (int64_t i = 0; i < n && err.ok(); ++i) {
+            PollCancel(i);
+            const int64_t s = st[i], e = std::max(en[i], s);
+            int64_t from = s;
+            if (i > 0 && s == ps && e >= pe) {
+                from = pe;  // continue the previous frame
+            } else {
+                acc = std::is_floating_point_v<T> ? Acc(-0.0) : Acc(0);
+                cnt = 0;
+            }
+            for (int64_t r = from; r < e; ++r) {
+                if (nulls && !x.IsValid(r)) continue;
+                if (sum) {
+                    if constexpr (std::is_floating_point_v<T>) {
+                        acc += v[r];
+                    } else if (__builtin_add_overflow(acc, static_cast<__int128>(v[r]), &acc)) {
+                        err = Status::UserError(sqlstate::kNumericOutOfRange, "value overflows numeric format");
+                        break;
+                    }
+                } else if (cnt == 0 || (mx ? SqlCompare(v[r], best) >= 0 : SqlCompare(v[r], best) <= 0)) {
+                    best = v[r];
+                }
+                ++cnt;
+            }
+            ps = s;
+            pe = e;
+            if (cnt == 0) {
+                empty_rows.push_back(i);
+                continue;
+            }
+            if (!sum) {
+                o[i] = best;
+            } else if constexpr (std::is_floating_point_v<T>) {
+                o[i] = static_cast<T>(acc);
+            } else {
+                if (x.type.kind == TypeKind::I64 && (acc > INT64_MAX || acc < INT64_MIN)) {
+                    err = IntegerOutOfRange(TypeKind::I64);
+                    break;
+                }
+                o[i] = static_cast<T>(acc);
+            }
+        }
+        return 0;
+    });
+    RNDN_RETURN_IF_ERROR(err);
+    if (!empty_rows.empty()) {
+        out->EnsureValidity();
+        for (int64_t r : empty_rows) out->SetNull(r);
+    }
+    result = V(out);
+    return true;
+}
+}  // namespace
+
+// @frame(fn, x, start, end): fn over each row's frame [start, end) of x.  Rows whose frame
+// equals the previous row's (peers under a RANGE frame, whole partitions) share one call.
+// @count and @len come from prefix counts.  A frame that keeps the previous row's start and
+// only grows at its end (a running frame) continues the previous result for the reductions that
+// compose (@min, @max, @any, @all, and @sum whose result type is its input's: i64, f64,
+// decimal): fn(previous result, the new rows), which adds a float sum's values in the same
+// order as reducing the whole frame.  Any other frame is gathered and reduced from its first
+// row on: the order in which PostgreSQL accumulates a frame whose aggregate has no inverse
+// transition (it restarts the aggregate when the frame's start moves: float sums).
+Expected<Value> KFrame(KernelCtx &ctx, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedFunc(args[0], "frame"));
+    for (int i = 1; i < 4; ++i)
+        if (!args[i].is_vector()) return TypeError("@frame: argument " + std::to_string(i + 1) + " must be a vector");
+    const Vector &x = args[1].vector();
+    RNDN_ASSIGN_OR_RETURN(auto sv, As(args[2].vector_ptr(), TypeKind::I64));
+    RNDN_ASSIGN_OR_RETURN(auto ev, As(args[3].vector_ptr(), TypeKind::I64));
+    if (sv->length != ev->length) return ShapeError("@frame: frame starts and ends differ in length");
+    if (sv->HasNulls() || ev->HasNulls()) return ShapeError("@frame: NULL frame bound");
+    const int64_t n = sv->length;
+    const int64_t *st = sv->Data<int64_t>(), *en = ev->Data<int64_t>();
+    std::vector<int64_t> rows(static_cast<size_t>(x.length));
+    for (int64_t i = 0; i < x.length; ++i) PollCancel(i), rows[static_cast<size_t>(i)] = i;
+    for (int64_t i = 0; i < n; ++i)
+        if (st[i] < 0 || std::max(en[i], st[i]) > x.length)
+            return ShapeError("@frame: frame [" + std::to_string(st[i]) + ", " + std::to_string(en[i]) + ") outside a vector of length " +
+                              std::to_string(x.length));
+    const FuncRef &fn = args[0].func();
+    const int b = fn.builtin;
+    Value out_fast;
+    if (b == static_cast<int>(Builtin::COUNT) || b == static_cast<int>(Builtin::LEN)) {
+        std::vector<int64_t> before(static_cast<size_t>(x.length) + 1, 0);  // counted rows before each row
+        for (int64_t i = 0; i < x.length; ++i)
+            PollCancel(i), before[static_cast<size_t>(i) + 1] = before[static_cast<size_t>(i)] + (b == static_cast<int>(Builtin::LEN) || x.IsValid(i));
+        RNDN_ASSIGN_OR_RETURN(auto cnt, MakeVectorUninit(TypeKind::I64, n));
+        for (int64_t i = 0; i < n; ++i)
+            PollCancel(i), cnt->Data<int64_t>()[i] = before[static_cast<size_t>(std::max(en[i], st[i]))] - before[static_cast<size_t>(st[i])];
+        return V(cnt);
+    }
+    {
+        RNDN_ASSIGN_OR_RETURN(bool done, FrameFixed(ctx, fn, x, st, en, n, out_fast));
+        if (done) return out_fast;
+    }
+    const bool composes = b == static_cast<int>(Builtin::MIN) || b == static_cast<int>(Builtin::MAX) || b == static_cast<int>(Builtin::ANY) ||
+                          b == static_cast<int>(Builtin::ALL) ||
+                          (b == static_cast<int>(Builtin::SUM) &&
+                           (x.type.kind == TypeKind::I64 || x.type.kind == TypeKind::F64 || x.type.kind == TypeKind::DEC128));
+    std::vector<Value> out;
+    out.reserve(static_cast<size_t>(n));
+    int64_t prev_s = -1, prev_e = -1;
+    for (int64_t i = 0; i < n; ++i) {
+        if ((i & 0x3ff) == 0 && ctx.Cancelled()) return Status::Cancelled();
+        const int64_t s = st[i], e = std::max(en[i], s);
+        if (i > 0 && s == prev_s && e == prev_e) {
+            out.push_back(out.back());
+            continue;
+        }
+        Value r;
+        if (composes && i > 0 && s == prev_s && e > prev_e && prev_e > prev_s) {
+            RNDN_ASSIGN_OR_RETURN(auto added, Gather(x, rows.data() + prev_e, e - prev_e));
+            RNDN_ASSIGN_OR_RETURN(Value both, KAppend(ctx, {out.back(), Value(added)}));
+            RNDN_ASSIGN_OR_RETURN(r, CallOne(ctx, fn, {both}, "frame"));
+        } else {
+            RNDN_ASSIGN_OR_RETURN(auto part, Gather(x, rows.data() + s, e - s));
+            RNDN_ASSIGN_OR_RETURN(r, CallOne(ctx, fn, {Value(part)}, "frame"));
+        }
+        if (!r.is_vector() || r.vector().length != 1) return TypeError("@frame: the function must return one value");
+        out.push_back(std::move(r));
+        prev_s = s;
+        prev_e = e;
+    }
+    return KRaze(ctx, {MakeListValue(std::move(out))});
+}
+
 Expected<Value> KEachLeft(KernelCtx &ctx, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedFunc(args[0], "each_left"));
     RNDN_RETURN_IF_ERROR(NeedList(args[1], "each_left", 1));

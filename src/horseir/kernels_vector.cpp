@@ -1126,6 +1126,37 @@ Expected<Value> KSum(KernelCtx &ctx, const std::vector<Value> &args) {
     return V(r);
 }
 
+namespace {
+struct FloatAccum {
+    double n = 0, sx = 0, sxx = 0;
+};
+// float8_accum over the non-NULL values of a float vector, in order
+Expected<FloatAccum> FloatAccumulate(const std::shared_ptr<const Vector> &in) {
+    RNDN_ASSIGN_OR_RETURN(auto v, As(in, TypeKind::F64));
+    const double *x = v->Data<double>();
+    double n = 0, sx = 0, sxx = 0;
+    for (int64_t i = 0; i < v->length; ++i) {
+        PollCancel(i);
+        if (!v->IsValid(i)) continue;
+        const double old_n = n, old_sx = sx, val = x[i];
+        n += 1.0;
+        sx += val;
+        if (old_n > 0.0) {
+            const double tmp = val * n - sx;
+            sxx += tmp * tmp / (n * old_n);
+            if (std::isinf(sx) || std::isinf(sxx)) {
+                if (!std::isinf(old_sx) && !std::isinf(val))
+                    return Status::UserError(sqlstate::kNumericOutOfRange, "value out of range: overflow");
+                sxx = std::numeric_limits<double>::quiet_NaN();
+            }
+        } else if (std::isnan(val) || std::isinf(val)) {
+            sxx = std::numeric_limits<double>::quiet_NaN();
+        }
+    }
+    return FloatAccum{n, sx, sxx};
+}
+}  // namespace
+
 Expected<Value> KAvg(KernelCtx &, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[0], "avg", 0));
     RNDN_ASSIGN_OR_RETURN(Type rt, ReduceType(Builtin::AVG, args[0]));
@@ -1144,6 +1175,15 @@ Expected<Value> KAvg(KernelCtx &, const std::vector<Value> &args) {
         out->Data<__int128>()[0] = q;
         out->scale_max = rs;
         out->elem_scale = {static_cast<uint8_t>(rs)};
+        return V(out);
+    }
+    if (IsFloat(v.type.kind)) {
+        // PostgreSQL's avg(float4/float8) is float8_accum (Youngs-Cramer): Sx summed from 0,
+        // and its Sxx overflowing on finite inputs raises, as for variance
+        RNDN_ASSIGN_OR_RETURN(FloatAccum acc, FloatAccumulate(args[0].vector_ptr()));
+        RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(rt, 1));
+        if (rt.kind == TypeKind::F32) out->Data<float>()[0] = static_cast<float>(acc.sx / acc.n);
+        else out->Data<double>()[0] = acc.sx / acc.n;
         return V(out);
     }
     RNDN_ASSIGN_OR_RETURN(auto sum, SumVector(v, IsFloat(v.type.kind) ? Type(TypeKind::F64) : Type(TypeKind::I64)));
@@ -1238,31 +1278,13 @@ Expected<Value> AnyAll(const std::vector<Value> &args, bool any) {
 // PostgreSQL 15's float8_accum (Youngs-Cramer): N, Sx, Sxx over the non-NULL values in order,
 // then float8_var_pop/var_samp/stddev_pop/stddev_samp.  Finite inputs whose sums overflow are
 // "value out of range: overflow"; an infinite or NaN input makes Sxx NaN.
+
 Expected<Value> KFloatVar(KernelCtx &, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[0], "float_var", 0));
     RNDN_ASSIGN_OR_RETURN(int64_t kind, ScalarInt(args[1], "float_var"));
     if (kind < 0 || kind > 3) return ShapeError("@float_var: kind must be 0..3");
-    RNDN_ASSIGN_OR_RETURN(auto v, As(args[0].vector_ptr(), TypeKind::F64));
-    const double *x = v->Data<double>();
-    double n = 0, sx = 0, sxx = 0;
-    for (int64_t i = 0; i < v->length; ++i) {
-        PollCancel(i);
-        if (!v->IsValid(i)) continue;
-        const double old_n = n, old_sx = sx, val = x[i];
-        n += 1.0;
-        sx += val;
-        if (old_n > 0.0) {
-            const double tmp = val * n - sx;
-            sxx += tmp * tmp / (n * old_n);
-            if (std::isinf(sx) || std::isinf(sxx)) {
-                if (!std::isinf(old_sx) && !std::isinf(val))
-                    return Status::UserError(sqlstate::kNumericOutOfRange, "value out of range: overflow");
-                sxx = std::numeric_limits<double>::quiet_NaN();
-            }
-        } else if (std::isnan(val) || std::isinf(val)) {
-            sxx = std::numeric_limits<double>::quiet_NaN();
-        }
-    }
+    RNDN_ASSIGN_OR_RETURN(FloatAccum acc, FloatAccumulate(args[0].vector_ptr()));
+    const double n = acc.n, sxx = acc.sxx;
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::F64, 1));
     const bool samp = kind == 1 || kind == 3;
     if (n < (samp ? 2.0 : 1.0)) {
@@ -1272,6 +1294,112 @@ Expected<Value> KFloatVar(KernelCtx &, const std::vector<Value> &args) {
     double r = sxx / (samp ? n - 1.0 : n);
     if (kind >= 2) r = std::sqrt(r);
     out->Data<double>()[0] = r;
+    return V(out);
+}
+
+// @clip(x, lo, hi): min(max(x, lo), hi) per element.
+Expected<Value> KClip(KernelCtx &, const std::vector<Value> &args) {
+    std::shared_ptr<const Vector> v[3];
+    for (int i = 0; i < 3; ++i) {
+        RNDN_RETURN_IF_ERROR(NeedVector(args[static_cast<size_t>(i)], "clip", i));
+        if (!IsInteger(args[static_cast<size_t>(i)].vector().type.kind)) return TypeError("@clip: expects integer arguments");
+        RNDN_ASSIGN_OR_RETURN(v[i], As(args[static_cast<size_t>(i)].vector_ptr(), TypeKind::I64));
+    }
+    RNDN_ASSIGN_OR_RETURN(int64_t n, BroadcastLength(v[0]->length, v[1]->length, "clip"));
+    RNDN_ASSIGN_OR_RETURN(n, BroadcastLength(n, v[2]->length, "clip"));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(TypeKind::I64, n));
+    const int64_t *x = v[0]->Data<int64_t>(), *lo = v[1]->Data<int64_t>(), *hi = v[2]->Data<int64_t>();
+    const bool bx = v[0]->length == 1, bl = v[1]->length == 1, bh = v[2]->length == 1;
+    int64_t *o = out->Data<int64_t>();
+    bool nulls = false;
+    for (int i = 0; i < 3; ++i) nulls = nulls || v[i]->HasNulls();
+    for (int64_t i = 0; i < n; ++i) {
+        PollCancel(i);
+        o[i] = std::min(std::max(x[bx ? 0 : i], lo[bl ? 0 : i]), hi[bh ? 0 : i]);
+    }
+    if (nulls) {
+        out->EnsureValidity();
+        for (int64_t i = 0; i < n; ++i)
+            if (!ValidAt(*v[0], i) || !ValidAt(*v[1], i) || !ValidAt(*v[2], i)) out->SetNull(i);
+    }
+    return V(out);
+}
+
+// @order_top(keys, flags, k): the first k row numbers of @order(keys, flags).  A bounded heap
+// keeps the k smallest rows under @order's comparison (NULLs above every value, so last
+// ascending and first descending; ties by row number: a stable order), then only those are
+// sorted: O(n log k) instead of a sort of every row.  Keys whose values carry their own
+// decimal scales, and a k near n, take @order's path.
+Expected<Value> KOrderTop(KernelCtx &ctx, const std::vector<Value> &args) {
+    std::vector<std::shared_ptr<const Vector>> keys;
+    RNDN_RETURN_IF_ERROR(KeyColumns(args[0], "order_top", keys));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], "order_top", 1));
+    const Vector &flags = args[1].vector();
+    if (flags.type.kind != TypeKind::BOOL) return TypeError("@order_top: direction flags must be bool");
+    if (flags.length != 1 && flags.length != static_cast<int64_t>(keys.size()))
+        return ShapeError("@order_top: " + std::to_string(flags.length) + " direction flags for " + std::to_string(keys.size()) + " keys");
+    RNDN_ASSIGN_OR_RETURN(int64_t k, ScalarInt(args[2], "order_top"));
+    if (k < 0) return ShapeError("@order_top: negative count");
+    const int64_t n = keys[0]->length;
+    for (const auto &c : keys)
+        if (c->length != n) return ShapeError("@order_top: keys differ in length");
+    k = std::min(k, n);
+    bool plain = true;
+    for (const auto &c : keys) plain = plain && !(IsDecimal(c->type.kind) && (c->type.scale == Type::kUnknownScale || !c->elem_scale.empty()));
+    if (!plain || k > n / 4) {
+        RNDN_ASSIGN_OR_RETURN(Value full, KOrder(ctx, {args[0], args[1]}));
+        if (k == n) return full;
+        RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::I64, k));
+        if (k > 0) std::memcpy(out->Data<int64_t>(), full.vector().Data<int64_t>(), static_cast<size_t>(k) * sizeof(int64_t));
+        return V(out);
+    }
+    std::vector<uint8_t> asc(keys.size());
+    for (size_t j = 0; j < keys.size(); ++j) asc[j] = flags.Data<uint8_t>()[flags.length == 1 ? 0 : j];
+    auto less = [&](int64_t a, int64_t b) {
+        for (size_t j = 0; j < keys.size(); ++j) {
+            int c = CompareElements(*keys[j], a, *keys[j], b);
+            if (c != 0) return asc[j] ? c < 0 : c > 0;
+        }
+        return a < b;
+    };
+    std::vector<int64_t> heap;
+    heap.reserve(static_cast<size_t>(k));
+    if (k > 0) {
+        for (int64_t i = 0; i < n; ++i) {
+            PollCancel(i);
+            if (static_cast<int64_t>(heap.size()) < k) {
+                heap.push_back(i);
+                std::push_heap(heap.begin(), heap.end(), less);
+            } else if (less(i, heap.front())) {
+                std::pop_heap(heap.begin(), heap.end(), less);
+                heap.back() = i;
+                std::push_heap(heap.begin(), heap.end(), less);
+            }
+        }
+    }
+    std::sort_heap(heap.begin(), heap.end(), less);
+    RNDN_ASSIGN_OR_RETURN(auto out, I64FromVector(heap));
+    return V(out);
+}
+
+// @run_bounds(keys, end): runs of consecutive rows whose keys @group puts in one group.
+Expected<Value> KRunBounds(KernelCtx &, const std::vector<Value> &args) {
+    std::vector<int64_t> ids;
+    int64_t m = 0;
+    RNDN_RETURN_IF_ERROR(GroupIds(args[0], "run_bounds", ids, &m));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], "run_bounds", 1));
+    const Vector &flag = args[1].vector();
+    if (flag.type.kind != TypeKind::BOOL || flag.length != 1 || !flag.IsValid(0)) return TypeError("@run_bounds: expects one bool");
+    const bool end = flag.Data<uint8_t>()[0] != 0;
+    const int64_t n = static_cast<int64_t>(ids.size());
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(TypeKind::I64, n));
+    int64_t *o = out->Data<int64_t>();
+    const int64_t *id = ids.data();
+    if (!end) {
+        for (int64_t i = 0; i < n; ++i) PollCancel(i), o[i] = (i > 0 && id[i] == id[i - 1]) ? o[i - 1] : i;
+    } else {
+        for (int64_t i = n - 1; i >= 0; --i) PollCancel(i), o[i] = (i + 1 < n && id[i] == id[i + 1]) ? o[i + 1] : i + 1;
+    }
     return V(out);
 }
 

@@ -367,7 +367,13 @@ Expected<Translator::RelP> Translator::IndexScanNode(Plan *plan, Oid indexid, In
 
 // Aggregate of one input column; `group_vals` is the @values of the grouping dictionary, or
 // null for a plain aggregate.
-Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const Plan *node) {
+Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const Plan *node, const std::pair<Op, Op> *frame) {
+    const bool grouped = group_vals != nullptr || frame != nullptr;
+    // fn over each group's (or each row's frame's) values of v, one result per group (row)
+    auto per_group = [&](B fn, const Op &v) -> Op {
+        if (frame) return Emit(B::FRAME, {Fn(fn), v, frame->first, frame->second});
+        return Emit(B::RAZE, {Emit(B::EACH, {Fn(fn), Emit(B::EACH_RIGHT, {Fn(B::INDEX), v, *group_vals})})});
+    };
     const bool distinct = a->aggdistinct != NIL;
     if (distinct && FuncName(a->aggfnoid) != "count") return Unsup(node, "aggregate with DISTINCT other than count");
     if (a->aggorder != NIL) return Unsup(node, "ordered aggregate");
@@ -413,12 +419,13 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
         x.scalar = false;
         x.var = Emit(B::INDEX_A, {Emit(B::VECTOR, {n, nl}), rows, xc.var});
         if (a->aggstar) {  // count(*) FILTER: the markers that are not NULL
-            out.var = group_vals ? Emit(B::RAZE, {Emit(B::EACH, {Fn(B::COUNT), Emit(B::EACH_RIGHT, {Fn(B::INDEX), x.var, *group_vals})})})
-                                 : Emit(B::COUNT, {x.var});
+            out.var = grouped ? per_group(B::COUNT, x.var) : Emit(B::COUNT, {x.var});
             return out;
         }
     } else if (a->aggstar) {
-        if (group_vals) {
+        if (frame) {
+            out.var = Emit(B::MINUS, {frame->second, frame->first});  // frames are clipped: end >= start
+        } else if (group_vals) {
             out.var = Emit(B::RAZE, {Emit(B::EACH, {Fn(B::LEN), *group_vals})});
         } else {
             RNDN_ASSIGN_OR_RETURN(Op lv, in.len_var());
@@ -435,6 +442,7 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
     std::optional<std::string> rank_coll;  // min/max of text under a collation (RankCollation)
     int scale = x.scale;
     if (name == "count" && distinct) {
+        if (frame) return Unsup(node, "count(DISTINCT) over a window frame");
         if (!HirType(at, at == NUMERICOID ? std::max(x.scale, 0) : 0)) return Unsup(node, "count(DISTINCT " + TypeName(at) + ")");
         if (group_vals) {
             Op parts = Emit(B::EACH_RIGHT, {Fn(B::INDEX), x.var, *group_vals});
@@ -474,6 +482,7 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
         // numeric inputs give numeric with PostgreSQL's own scale rules: not here
         if (at != FLOAT4OID && at != FLOAT8OID) return Unsup(node, name + "(" + TypeName(at) + ")");
         const int64_t kind = (name.rfind("stddev", 0) == 0 ? 2 : 0) + (name.find("_pop") == std::string::npos ? 1 : 0);
+        if (frame) return Unsup(node, name + " over a window frame");
         if (group_vals) {
             Op parts = Emit(B::EACH_RIGHT, {Fn(B::INDEX), x.var, *group_vals});
             out.var = Emit(B::RAZE, {Emit(B::EACH_LEFT, {Fn(B::FLOAT_VAR), parts, b_.I64(kind)})});
@@ -497,23 +506,21 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
         // the extreme rank, then the first row that holds it (a NULL rank, or none: the NULL
         // appended after the rows)
         Op r = CollRank(xv, *rank_coll);
-        Op m = group_vals ? Emit(B::RAZE, {Emit(B::EACH, {Fn(builtin), Emit(B::EACH_RIGHT, {Fn(B::INDEX), r, *group_vals})})})
-                          : Emit(builtin, {r});
+        Op m = grouped ? per_group(builtin, r) : Emit(builtin, {r});
         RNDN_ASSIGN_OR_RETURN(Op nl, NullLiteral(out, node));
         Op v = Emit(B::INDEX, {Emit(B::APPEND, {xv, nl}), Emit(B::INDEX_OF, {m, r})});
         out.var = v;
-        if (group_vals) return out;
+        if (grouped) return out;
         Op cnt = Emit(B::COUNT, {xv});
         Op none = Emit(B::WHERE, {Emit(B::EQ, {cnt, b_.I64(0)})});
         out.var = Emit(B::INDEX_A, {v, none, nl});
         return out;
     }
-    if (group_vals) {
-        Op parts = Emit(B::EACH_RIGHT, {Fn(B::INDEX), xv, *group_vals});
-        out.var = Emit(B::RAZE, {Emit(B::EACH, {Fn(builtin), parts})});
+    if (grouped) {
+        out.var = per_group(builtin, xv);
         if (builtin == B::ANY || builtin == B::ALL) {
             // @any/@all of a group without a value are false/true; SQL wants NULL
-            Op cnt = Emit(B::RAZE, {Emit(B::EACH, {Fn(B::COUNT), parts})});
+            Op cnt = per_group(B::COUNT, xv);
             Op none = Emit(B::WHERE, {Emit(B::EQ, {cnt, b_.I64(0)})});
             out.var = Emit(B::INDEX_A, {out.var, none, b_.Null(hir::TypeKind::BOOL)});
         }
@@ -810,8 +817,10 @@ bool CollectWindowFuncs(Node *n, void *ctx) {
 }  // namespace
 
 // WindowAgg (nodeWindowAgg.c) over its input sorted by the partition and ORDER BY keys:
-// row_number, rank, dense_rank, and the plain aggregates over a whole partition (no ORDER BY:
-// every row is a peer of every other, so the default frame is the partition).  The rows stay in
+// row_number, rank, dense_rank, lag, lead, first_value, last_value, nth_value, and the plain
+// aggregates over a whole partition (@each over its rows) or over each row's frame (@frame):
+// ROWS frames and RANGE frames without offsets (GROUPS, EXCLUDE and RANGE offsets stay with
+// PostgreSQL).  The rows stay in
 // input order.  Partitions and peer groups are contiguous runs of that order: a row's position
 // in its @group cell is its position in the run.
 Expected<Translator::RelP> Translator::WindowAggNode(WindowAgg *wa, RelP in) {
@@ -869,6 +878,107 @@ Expected<Translator::RelP> Translator::WindowAggNode(WindowAgg *wa, RelP in) {
         if (!peer) peer = runs_of(peer_keys);
         return *peer;
     };
+    // Per row: its number, its partition's rows [pstart, pend) and its peers' [peer_start, peer_end).
+    std::optional<Op> rowid, pstart, pend, peer_start, peer_end;
+    // (@run_bounds: no list of runs, which costs an allocation per run)
+    auto run_bound = [&](const std::vector<Op> &keys, bool end) -> Op {
+        if (keys.empty()) return end ? Emit(B::VECTOR, {n, n}) : zeros;
+        return Emit(B::RUN_BOUNDS, {KeyList(keys), b_.Bool(end)});
+    };
+    auto bounds = [&]() {
+        if (rowid) return;
+        rowid = Emit(B::RANGE, {n});
+        pstart = run_bound(part_keys, false);
+        pend = run_bound(part_keys, true);
+    };
+    auto peer_bounds = [&]() {
+        if (peer_start) return;
+        peer_start = run_bound(peer_keys, false);
+        peer_end = run_bound(peer_keys, true);
+    };
+    // A frame offset: a constant, not NULL, not negative (PostgreSQL raises for the others:
+    // its plan stays).  Offsets past any partition are cut to 2^61 (no overflow in row + offset).
+    auto frame_offset = [&](Node *off, int64_t *v) -> Status {
+        if (off == nullptr || !IsA(off, Const) || ((Const *)off)->consttype != INT8OID || ((Const *)off)->constisnull)
+            return Unsup(plan, "window frame offset that is not a constant bigint");
+        *v = DatumGetInt64(((Const *)off)->constvalue);
+        if (*v < 0) return Unsup(plan, "negative window frame offset");
+        *v = std::min<int64_t>(*v, int64_t(1) << 61);
+        return Status::Ok();
+    };
+    // The frame of every row, [start, end) clipped to its partition (end >= start); nodeWindowAgg.c's
+    // update_frameheadpos/update_frametailpos for ROWS frames and RANGE frames without offsets.
+    std::optional<std::pair<Op, Op>> frame;
+    auto get_frame = [&]() -> Expected<std::pair<Op, Op>> {
+        if (frame) return *frame;
+        if (opts & FRAMEOPTION_GROUPS) return Unsup(plan, "GROUPS window frame");
+        if (opts & FRAMEOPTION_EXCLUSION) return Unsup(plan, "window frame with EXCLUDE");
+        const bool rows = opts & FRAMEOPTION_ROWS;
+        if (!rows && (opts & (FRAMEOPTION_START_OFFSET | FRAMEOPTION_END_OFFSET)))
+            return Unsup(plan, "RANGE window frame with an offset");
+        bounds();
+        if (!rows) peer_bounds();
+        Op s, e;
+        int64_t off = 0;
+        if (opts & FRAMEOPTION_START_UNBOUNDED_PRECEDING) {
+            s = *pstart;
+        } else if (opts & FRAMEOPTION_START_CURRENT_ROW) {
+            s = rows ? *rowid : *peer_start;
+        } else if (opts & (FRAMEOPTION_START_OFFSET_PRECEDING | FRAMEOPTION_START_OFFSET_FOLLOWING)) {
+            RNDN_RETURN_IF_ERROR(frame_offset(wa->startOffset, &off));
+            s = Emit((opts & FRAMEOPTION_START_OFFSET_PRECEDING) ? B::MINUS : B::PLUS, {*rowid, b_.I64(off)});
+        } else {
+            return Unsup(plan, "window frame start");
+        }
+        if (opts & FRAMEOPTION_END_UNBOUNDED_FOLLOWING) {
+            e = *pend;
+        } else if (opts & FRAMEOPTION_END_CURRENT_ROW) {
+            e = rows ? Emit(B::PLUS, {*rowid, b_.I64(1)}) : *peer_end;
+        } else if (opts & (FRAMEOPTION_END_OFFSET_PRECEDING | FRAMEOPTION_END_OFFSET_FOLLOWING)) {
+            RNDN_RETURN_IF_ERROR(frame_offset(wa->endOffset, &off));
+            e = Emit(B::PLUS, {*rowid, b_.I64((opts & FRAMEOPTION_END_OFFSET_PRECEDING) ? 1 - off : off + 1)});
+        } else {
+            return Unsup(plan, "window frame end");
+        }
+        s = Emit(B::CLIP, {s, *pstart, *pend});
+        e = Emit(B::CLIP, {e, s, *pend});
+        frame = std::make_pair(s, e);
+        return *frame;
+    };
+    // A value argument read at other rows than the current one: a column or a constant (an
+    // expression that could raise would be evaluated at rows PostgreSQL never reads).
+    auto plain_arg = [](Node *e) {
+        while (e != nullptr && IsA(e, RelabelType)) e = (Node *)((RelabelType *)e)->arg;
+        return e != nullptr && (IsA(e, Var) || IsA(e, Const));
+    };
+    Ctx arg_ctx;
+    arg_ctx.node = plan;
+    arg_ctx.outer = in;
+    arg_ctx.len_var = in->len_var;
+    auto int_const = [](Node *e, int64_t *v) {
+        if (e == nullptr || !IsA(e, Const) || ((Const *)e)->constisnull || ((Const *)e)->consttype != INT4OID) return false;
+        *v = DatumGetInt32(((Const *)e)->constvalue);
+        return true;
+    };
+    // x at row idx where ok (a bool vector) holds; elsewhere `other` (a Col, or NULL)
+    auto pick = [&](const Col &x, const Op &idx, const Op &ok, const Col *other, Col &out) -> Status {
+        RNDN_ASSIGN_OR_RETURN(Col xv, Materialize(x, in->len_var));
+        Op v = Emit(B::INDEX, {xv.var, idx});
+        Op miss = Emit(B::WHERE, {Emit(B::NOT, {ok})});
+        Op fill;
+        if (other != nullptr) {
+            fill = other->scalar ? other->var : Emit(B::INDEX, {other->var, miss});
+            out.scale = other->scale == x.scale ? x.scale : -1;
+        } else {
+            Col proto = x;
+            proto.scalar = false;
+            if (proto.type == NUMERICOID && proto.scale < 0) proto.scale = 0;
+            RNDN_ASSIGN_OR_RETURN(fill, NullLiteral(proto, plan));
+            out.scale = x.scale;
+        }
+        out.var = Emit(B::INDEX_A, {v, miss, fill});
+        return Status::Ok();
+    };
     auto funcs = std::make_shared<std::map<const WindowFunc *, LazyPtr>>();
     for (WindowFunc *wf : wfs) {
         if (wf->winref != wa->winref) return Unsup(plan, "window function of another window");
@@ -878,32 +988,65 @@ Expected<Translator::RelP> Translator::WindowAggNode(WindowAgg *wa, RelP in) {
         if (!wf->winagg) {
             if (wf->aggfilter != nullptr) return Unsup(plan, "window function with FILTER");
             if (name == "row_number") {
-                out.var = Emit(B::PLUS, {get_part().row_pos, b_.I64(1)});
-            } else if (name == "rank" || name == "dense_rank") {
+                bounds();
+                out.var = Emit(B::PLUS, {Emit(B::MINUS, {*rowid, *pstart}), b_.I64(1)});
+            } else if (name == "rank") {
+                bounds();
+                peer_bounds();
+                out.var = Emit(B::PLUS, {Emit(B::MINUS, {*peer_start, *pstart}), b_.I64(1)});
+            } else if (name == "dense_rank") {
                 const Runs &pr = get_part();
                 const Runs &pe = get_peer();
                 Op peer_first = Emit(B::INDEX, {pe.first, pe.row_run});  // per row, its peer run's first row
-                if (name == "rank") {
-                    Op part_first = Emit(B::INDEX, {pr.first, pr.row_run});
-                    out.var = Emit(B::PLUS, {Emit(B::MINUS, {peer_first, part_first}), b_.I64(1)});
-                } else {
-                    // the peer runs in row order, numbered within their partition
-                    Op firsts = Emit(B::INDEX, {pe.first, Emit(B::ORDER, {pe.first, b_.Bool(true)})});
-                    Op firsts_part = Emit(B::INDEX, {pr.row_run, firsts});
-                    Op g2 = Emit(B::GROUP, {firsts_part});
-                    Op vals2 = Emit(B::VALUES, {g2});
-                    Op pos2 = Emit(B::RAZE, {vals2});
-                    Op lens2 = Emit(B::TOLIST, {Emit(B::RAZE, {Emit(B::EACH, {Fn(B::LEN), vals2})})});
-                    Op zeros2 = Emit(B::VECTOR, {Emit(B::LEN, {firsts}), b_.I64(0)});
-                    Op dense = Emit(B::INDEX_A, {zeros2, pos2, Emit(B::RAZE, {Emit(B::EACH, {Fn(B::RANGE), lens2})})});
-                    Op at = Emit(B::INDEX_OF, {peer_first, firsts});
-                    out.var = Emit(B::PLUS, {Emit(B::INDEX, {dense, at}), b_.I64(1)});
+                // the peer runs in row order, numbered within their partition
+                Op firsts = Emit(B::INDEX, {pe.first, Emit(B::ORDER, {pe.first, b_.Bool(true)})});
+                Op firsts_part = Emit(B::INDEX, {pr.row_run, firsts});
+                Op g2 = Emit(B::GROUP, {firsts_part});
+                Op vals2 = Emit(B::VALUES, {g2});
+                Op pos2 = Emit(B::RAZE, {vals2});
+                Op lens2 = Emit(B::TOLIST, {Emit(B::RAZE, {Emit(B::EACH, {Fn(B::LEN), vals2})})});
+                Op zeros2 = Emit(B::VECTOR, {Emit(B::LEN, {firsts}), b_.I64(0)});
+                Op dense = Emit(B::INDEX_A, {zeros2, pos2, Emit(B::RAZE, {Emit(B::EACH, {Fn(B::RANGE), lens2})})});
+                Op at = Emit(B::INDEX_OF, {peer_first, firsts});
+                out.var = Emit(B::PLUS, {Emit(B::INDEX, {dense, at}), b_.I64(1)});
+            } else if (name == "lag" || name == "lead") {
+                // the row `offset` rows before (lag) or after (lead) in the partition, else the
+                // default (NULL without one); nodeWindowAgg.c's window_lag_common
+                const int nargs = list_length(wf->args);
+                int64_t off = 1;
+                if (nargs >= 2 && !int_const((Node *)lsecond(wf->args), &off))
+                    return Unsup(plan, name + " with an offset that is not a constant");
+                if (!plain_arg((Node *)linitial(wf->args)) || (nargs >= 3 && !plain_arg((Node *)lthird(wf->args))))
+                    return Unsup(plan, name + " of an expression");
+                RNDN_ASSIGN_OR_RETURN(Col x, X((Expr *)linitial(wf->args), arg_ctx));
+                std::optional<Col> def;
+                if (nargs >= 3) {
+                    RNDN_ASSIGN_OR_RETURN(Col d, X((Expr *)lthird(wf->args), arg_ctx));
+                    if (d.type != x.type) return Unsup(plan, name + " default of another type");
+                    def = d;
                 }
+                bounds();
+                Op t = Emit(B::PLUS, {*rowid, b_.I64(name == "lag" ? -off : off)});
+                Op ok = Emit(B::AND, {Emit(B::GEQ, {t, *pstart}), Emit(B::LT, {t, *pend})});
+                Op idx = Emit(B::CLIP, {t, *pstart, Emit(B::MINUS, {*pend, b_.I64(1)})});
+                RNDN_RETURN_IF_ERROR(pick(x, idx, ok, def ? &*def : nullptr, out));
+            } else if (name == "first_value" || name == "last_value" || name == "nth_value") {
+                // a row of the frame: its first, its last, its nth (NULL past its end)
+                int64_t nth = 1;
+                if (name == "nth_value" && (!int_const((Node *)lsecond(wf->args), &nth) || nth < 1))
+                    return Unsup(plan, "nth_value with a position that is not a positive constant");
+                if (!plain_arg((Node *)linitial(wf->args))) return Unsup(plan, name + " of an expression");
+                RNDN_ASSIGN_OR_RETURN(Col x, X((Expr *)linitial(wf->args), arg_ctx));
+                RNDN_ASSIGN_OR_RETURN(auto fr, get_frame());
+                Op t = name == "last_value" ? Emit(B::MINUS, {fr.second, b_.I64(1)}) : Emit(B::PLUS, {fr.first, b_.I64(nth - 1)});
+                // first/nth: the row is before the frame's end; last: the frame is not empty
+                Op ok = name == "last_value" ? Emit(B::GEQ, {t, fr.first}) : Emit(B::LT, {t, fr.second});
+                Op idx = Emit(B::CLIP, {t, *pstart, Emit(B::MINUS, {*pend, b_.I64(1)})});
+                RNDN_RETURN_IF_ERROR(pick(x, idx, ok, nullptr, out));
             } else {
                 return Unsup(plan, "window function " + name);
             }
         } else {
-            if (!whole_partition) return Unsup(plan, "window aggregate over a running frame");
             Aggref *a = makeNode(Aggref);
             a->aggfnoid = wf->winfnoid;
             a->aggtype = wf->wintype;
@@ -916,11 +1059,23 @@ Expected<Translator::RelP> Translator::WindowAggNode(WindowAgg *wa, RelP in) {
             ListCell *ac;
             int k = 1;
             foreach (ac, wf->args) a->args = lappend(a->args, makeTargetEntry((Expr *)lfirst(ac), (AttrNumber)k++, nullptr, false));
-            const Runs &pr = get_part();
-            RNDN_ASSIGN_OR_RETURN(Col c, AggCol(a, *in, &pr.vals, plan));
-            out = c;
-            out.scalar = false;
-            out.var = Emit(B::INDEX, {c.var, pr.row_run});
+            if (whole_partition) {
+                const Runs &pr = get_part();
+                RNDN_ASSIGN_OR_RETURN(Col c, AggCol(a, *in, &pr.vals, plan));
+                out = c;
+                out.scalar = false;
+                out.var = Emit(B::INDEX, {c.var, pr.row_run});
+            } else {
+                // A frame that starts after or ends before the current row can leave rows out of
+                // every frame: PostgreSQL never evaluates the argument there, so it must not raise.
+                if ((opts & (FRAMEOPTION_START_OFFSET_FOLLOWING | FRAMEOPTION_END_OFFSET_PRECEDING)) &&
+                    (wf->aggfilter != nullptr || (wf->args != NIL && !plain_arg((Node *)linitial(wf->args)))))
+                    return Unsup(plan, "window aggregate of an expression over a frame that skips rows");
+                RNDN_ASSIGN_OR_RETURN(auto fr, get_frame());
+                RNDN_ASSIGN_OR_RETURN(Col c, AggCol(a, *in, nullptr, plan, &fr));
+                out = c;
+                out.scalar = false;
+            }
         }
         (*funcs)[wf] = std::make_shared<LazyCol>([out]() -> Expected<Col> { return out; });
     }
@@ -937,7 +1092,7 @@ Expected<Translator::RelP> Translator::WindowAggNode(WindowAgg *wa, RelP in) {
 }
 
 Expected<Translator::RelP> Translator::SortNode(Plan *plan, int nkeys, AttrNumber *cols, Oid *ops, Oid *colls,
-                                                bool *nulls_first, RelP in) {
+                                                bool *nulls_first, RelP in, int64_t top) {
     std::vector<Op> keys;
     std::vector<bool> flags;
     for (int i = 0; i < nkeys; ++i) {
@@ -968,7 +1123,8 @@ Expected<Translator::RelP> Translator::SortNode(Plan *plan, int nkeys, AttrNumbe
         flags.push_back(!desc);
     }
     if (keys.empty()) return in;
-    Op order = Emit(B::ORDER, {KeyList(keys), b_.Bools(flags)});
+    Op order = top >= 0 ? Emit(B::ORDER_TOP, {KeyList(keys), b_.Bools(flags), b_.I64(top)})
+                        : Emit(B::ORDER, {KeyList(keys), b_.Bools(flags)});
     return Take(in, order, false, ConstLen(order));
 }
 
@@ -1678,6 +1834,30 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
             if (const Plan *join = HugeJoinUnderLimit(plan))
                 return Unsup(plan, "LIMIT over a join of about " + std::to_string((int64_t)join->plan_rows) +
                                        " rows (PostgreSQL stops early)");
+            // Top-N: a LIMIT k OFFSET m (constants) right above a Sort needs only the first k + m
+            // rows of the order; @order_top selects them and sorts only those.
+            Limit *limit = (Limit *)plan;
+            Plan *below = plan->lefttree;
+            if (below != nullptr && IsA(below, Sort) && below->initPlan == NIL && limit->limitOption == LIMIT_OPTION_COUNT &&
+                limit->limitCount != nullptr && IsA(limit->limitCount, Const) && !((Const *)limit->limitCount)->constisnull &&
+                ((Const *)limit->limitCount)->consttype == INT8OID &&
+                (limit->limitOffset == nullptr ||
+                 (IsA(limit->limitOffset, Const) && ((Const *)limit->limitOffset)->consttype == INT8OID))) {
+                const int64_t k = DatumGetInt64(((Const *)limit->limitCount)->constvalue);
+                int64_t m = 0;
+                if (limit->limitOffset != nullptr && !((Const *)limit->limitOffset)->constisnull)
+                    m = DatumGetInt64(((Const *)limit->limitOffset)->constvalue);
+                int64_t top;
+                if (k >= 0 && m >= 0 && !__builtin_add_overflow(k, m, &top)) {
+                    Sort *s = (Sort *)below;
+                    RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(below->lefttree));
+                    RNDN_ASSIGN_OR_RETURN(RelP sorted, SortNode(below, s->numCols, s->sortColIdx, s->sortOperators, s->collations,
+                                                                s->nullsFirst, child, top));
+                    RNDN_ASSIGN_OR_RETURN(RelP sp, ProjectOver(below, sorted, nullptr));
+                    RNDN_ASSIGN_OR_RETURN(RelP lim, LimitNode(limit, sp));
+                    return ProjectOver(plan, lim, nullptr);
+                }
+            }
             RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
             RNDN_ASSIGN_OR_RETURN(RelP lim, LimitNode((Limit *)plan, child));
             return ProjectOver(plan, lim, nullptr);

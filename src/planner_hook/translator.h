@@ -307,7 +307,9 @@ private:
     Expected<RelP> AggNode(Agg *agg, RelP in, const std::vector<int> &extra_keys = {});
     Expected<Col> SubPlanX(SubPlan *sp, const Ctx &ctx);
     Status InitPlans(Plan *plan);
-    Expected<RelP> SortNode(Plan *plan, int nkeys, AttrNumber *cols, Oid *ops, Oid *colls, bool *nulls_first, RelP in);
+    // top >= 0: only the first `top` rows of the order are needed (a LIMIT above: @order_top).
+    Expected<RelP> SortNode(Plan *plan, int nkeys, AttrNumber *cols, Oid *ops, Oid *colls, bool *nulls_first, RelP in,
+                            int64_t top = -1);
     Expected<RelP> LimitNode(Limit *limit, RelP in);
     Expected<RelP> UniqueNode(Plan *plan, int ncols, AttrNumber *cols, RelP in);
     Expected<RelP> SetOpNode(SetOp *op, RelP in);
@@ -336,7 +338,10 @@ private:
     Expected<Op> VectorLiteral(Oid type, const std::vector<Datum> &values, const std::vector<bool> &nulls, int scale,
                                const Plan *node, bool widen = false);
     Expected<Col> CastToScale(const Col &c, int scale);
-    Expected<Col> AggCol(Aggref *a, Rel &in, const Op *group_vals, const Plan *node);
+    // group_vals: the rows of each group (a list of index vectors); frame: instead, per row its
+    // window frame [first, second) of rows (@frame); neither: one aggregate over all rows.
+    Expected<Col> AggCol(Aggref *a, Rel &in, const Op *group_vals, const Plan *node,
+                         const std::pair<Op, Op> *frame = nullptr);
     Expected<Op> NullLiteral(const Col &c, const Plan *node);
     // A query parameter (PARAM_EXTERN) of a generic plan: a parameter of main.
     Expected<Col> ExternParam(Param *p, const Plan *node);

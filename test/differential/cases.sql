@@ -138,6 +138,31 @@ INSERT INTO an2 SELECT * FROM an WHERE id IN (1, 3, 4, 4, 7);
 INSERT INTO an2 SELECT * FROM an WHERE id IN (4, 9);
 INSERT INTO an2 VALUES (10, 5, 5, 50, 5.00, 5.5, 'e', '2005-05-05', true);
 
+-- issue 18 item 4: window functions over frames, lag/lead/first/last/nth_value
+CREATE TABLE wn (id int, g int, o int, i2 smallint, i4 int, i8 bigint, f4 real, f8 float8,
+                 n numeric(10,2), d date, ts timestamp, t text, b bool);
+INSERT INTO wn VALUES
+  (1, 1, 1, 1, 10, 100, 1.5, 0.1, 1.10, '2000-01-01', '2000-01-01 10:00', 'a', true),
+  (2, 1, 2, 2, 20, 200, -2.5, 0.2, 2.20, '2000-01-02', '2000-01-02 11:00', 'b', false),
+  (3, 1, 2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+  (4, 1, 3, 4, 40, 400, 4.25, 0.3, -3.30, '2000-01-04', '2000-01-04 12:30', 'd', true),
+  (5, 1, NULL, 5, 50, 500, 1e30, 1e300, 99999999.99, '1999-12-31', '1999-12-31 23:59', 'e', false),
+  (6, 2, 1, 6, 60, 9000000000, 0.5, -0.0, 0.00, '2024-02-29', '2024-02-29 00:00', '', true),
+  (7, 3, 5, 7, 70, 700, -0.0, 'NaN', 7.77, '2001-01-01', '2001-01-01 01:01', 'zz', NULL),
+  (8, 3, 5, 8, 80, 800, 'Infinity', 1.5, 8.88, '2002-02-02', '2002-02-02 02:02', 'y', true),
+  (9, 3, 6, 9, 90, 900, 2.5, 'Infinity', -8.88, '2003-03-03', '2003-03-03 03:03', 'x', false),
+  (10, NULL, 1, 10, 100, 1000, 3.5, 2.5, 10.00, '2004-04-04', '2004-04-04 04:04', 'w', true),
+  (11, NULL, 1, NULL, 110, NULL, NULL, 1e-300, NULL, '2005-05-05', NULL, 'v', NULL),
+  (12, 4, 1, 12, 120, 1200, 0.1, 0.1, 0.10, '2006-06-06', '2006-06-06 06:06', 'u', false),
+  (13, 4, 2, 13, 130, 1300, 0.2, 0.2, 0.20, '2007-07-07', '2007-07-07 07:07', 'u', true),
+  (14, 4, 3, 14, 140, 1400, 0.3, 0.3, 0.30, '2008-08-08', '2008-08-08 08:08', 't', false),
+  (15, 4, 4, 15, 150, 1500, 0.4, 0.7, 0.40, '2009-09-09', '2009-09-09 09:09', 's', true);
+CREATE TABLE topn (k int, s text, f float8, n numeric(12,3), d date);
+INSERT INTO topn SELECT i, 's' || (i * 7919 % 1000), CASE WHEN i % 11 = 0 THEN NULL ELSE (i * 31 % 997) / 8.0 END,
+  (i * 13 % 5003) / 1000.0, DATE '2000-01-01' + (i * 17 % 4000)
+  FROM generate_series(1, 50000) AS i;
+INSERT INTO topn VALUES (NULL, NULL, NULL, NULL, NULL), (NULL, 's1', 'NaN', NULL, NULL), (0, 's0', '-0', 0, NULL);
+
 ANALYZE;
 
 -- query: scan_all_types
@@ -873,8 +898,92 @@ FROM big WHERE k % 97 = 0 ORDER BY g, s, 3;
 -- query: window_two_windows
 SELECT id, row_number() OVER (ORDER BY id DESC), dense_rank() OVER (PARTITION BY b ORDER BY g) FROM an ORDER BY id;
 -- query: window_running_sum
--- fallback: window aggregate over a running frame
 SELECT id, sum(n) OVER (ORDER BY id) FROM an ORDER BY id;
+-- query: window_running_peers_all_types
+SELECT id, sum(i2) OVER w, sum(i4) OVER w, sum(i8) OVER w, sum(f4) OVER w, sum(f8) OVER w, sum(n) OVER w,
+       count(*) OVER w, count(t) OVER w, avg(i4) OVER w, avg(f8) OVER w, avg(n) OVER w, min(t) OVER w, max(d) OVER w,
+       min(ts) OVER w, max(f4) OVER w, bool_and(b) OVER w, bool_or(b) OVER w
+FROM wn WINDOW w AS (PARTITION BY g ORDER BY o) ORDER BY id;
+-- query: window_running_desc_nulls
+SELECT id, sum(n) OVER (PARTITION BY g ORDER BY o DESC NULLS LAST), count(f8) OVER (ORDER BY o NULLS FIRST, id),
+       max(t) OVER (PARTITION BY g ORDER BY t DESC) FROM wn ORDER BY id;
+-- query: window_rows_frames
+SELECT id, sum(i4) OVER (PARTITION BY g ORDER BY o, id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING),
+       sum(f8) OVER (PARTITION BY g ORDER BY o, id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW),
+       avg(n) OVER (PARTITION BY g ORDER BY o, id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING),
+       count(*) OVER (PARTITION BY g ORDER BY o, id ROWS BETWEEN 1 FOLLOWING AND 3 FOLLOWING),
+       min(t) OVER (PARTITION BY g ORDER BY o, id ROWS BETWEEN 3 PRECEDING AND 1 PRECEDING),
+       max(f4) OVER (PARTITION BY g ORDER BY o, id ROWS 1 PRECEDING),
+       sum(i8) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+FROM wn ORDER BY id;
+-- query: window_rows_offsets_beyond
+SELECT id, sum(n) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 100 PRECEDING AND 100 FOLLOWING),
+       count(*) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 5 FOLLOWING AND 9 FOLLOWING),
+       sum(i4) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 9 PRECEDING AND 7 PRECEDING),
+       sum(f8) OVER (ORDER BY id ROWS BETWEEN 9223372036854775807 PRECEDING AND 0 FOLLOWING),
+       count(*) OVER (ORDER BY id ROWS BETWEEN 2 FOLLOWING AND 1 FOLLOWING)
+FROM wn ORDER BY id;
+-- query: window_range_current_row
+SELECT id, sum(f8) OVER (PARTITION BY g ORDER BY o RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING),
+       count(*) OVER (ORDER BY o RANGE BETWEEN CURRENT ROW AND CURRENT ROW),
+       last_value(t) OVER (PARTITION BY g ORDER BY o, id RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)
+FROM wn ORDER BY id;
+-- query: window_float_sum_order
+SELECT id, sum(f8) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW),
+       sum(f8) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND 2 FOLLOWING), avg(f8) OVER (ORDER BY id ROWS 3 PRECEDING)
+FROM (VALUES (1, float8 '1e16'), (2, 1.0), (3, -1e16), (4, 1.0), (5, 3.0), (6, 1e-16), (7, -3.0)) v(id, f8) ORDER BY id;
+-- query: window_lag_lead
+SELECT id, lag(i4) OVER w, lead(i4) OVER w, lag(t, 2) OVER w, lead(n, 2, 0.5) OVER w, lag(d, 1, '1900-01-01') OVER w,
+       lead(f8, -1) OVER w, lag(ts, 0) OVER w, lag(b, 3, true) OVER w, lead(i8, 100) OVER w, lag(f4, 1, f4) OVER w,
+       lead(i2) OVER (ORDER BY id), lag(t, 1, 'none') OVER (ORDER BY id)
+FROM wn WINDOW w AS (PARTITION BY g ORDER BY o, id) ORDER BY id;
+-- query: window_first_last_nth
+SELECT id, first_value(t) OVER w, last_value(t) OVER w, nth_value(t, 2) OVER w, first_value(n) OVER w,
+       last_value(f8) OVER w, nth_value(i8, 3) OVER w, nth_value(d, 10) OVER w,
+       last_value(i4) OVER (PARTITION BY g ORDER BY o ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING),
+       first_value(b) OVER (PARTITION BY g ORDER BY o, id ROWS BETWEEN 1 FOLLOWING AND 2 FOLLOWING),
+       nth_value(t, 2) OVER (PARTITION BY g ORDER BY o, id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING)
+FROM wn WINDOW w AS (PARTITION BY g ORDER BY o, id) ORDER BY id;
+-- query: window_frames_empty_and_one_row
+SELECT k, lag(x) OVER (ORDER BY k), sum(x) OVER (ORDER BY k ROWS 2 PRECEDING), first_value(s) OVER (ORDER BY k) FROM empty;
+SELECT id, lag(t) OVER (PARTITION BY id), lead(t, 1, 'd') OVER (PARTITION BY id ORDER BY o), sum(n) OVER (PARTITION BY id ORDER BY o),
+       nth_value(i4, 1) OVER (PARTITION BY id ORDER BY o), count(*) OVER (PARTITION BY id ORDER BY o ROWS 1 PRECEDING) FROM wn ORDER BY id;
+-- query: window_frames_big
+SELECT k, sum(x) OVER (PARTITION BY g ORDER BY k), avg(y) OVER (PARTITION BY g ORDER BY k ROWS BETWEEN 3 PRECEDING AND 3 FOLLOWING),
+       lag(s, 2) OVER (PARTITION BY g ORDER BY k), max(k) OVER (PARTITION BY g ORDER BY s)
+FROM big WHERE k % 53 = 0 ORDER BY k;
+-- query: window_range_offset
+-- fallback: RANGE window frame with an offset
+SELECT id, sum(i4) OVER (ORDER BY o RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM wn ORDER BY id;
+-- query: window_groups_frame
+-- fallback: GROUPS window frame
+SELECT id, sum(i4) OVER (ORDER BY o GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM wn ORDER BY id;
+-- query: window_exclude
+-- fallback: window frame with EXCLUDE
+SELECT id, sum(i4) OVER (ORDER BY o, id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE CURRENT ROW) FROM wn ORDER BY id;
+-- query: window_frame_offset_errors
+-- fallback: negative window frame offset
+SELECT id, sum(i4) OVER (ORDER BY id ROWS BETWEEN -1 PRECEDING AND CURRENT ROW) FROM wn ORDER BY id;
+-- query: window_nth_value_zero
+-- fallback: nth_value with a position that is not a positive constant
+SELECT id, nth_value(t, 0) OVER (ORDER BY id) FROM wn ORDER BY id;
+-- query: window_lag_expression
+-- fallback: lag of an expression
+SELECT id, lag(100 / i4) OVER (ORDER BY id) FROM wn WHERE i4 <> 0 ORDER BY id;
+-- query: topn_basic
+SELECT k, s FROM topn ORDER BY s, k LIMIT 10;
+SELECT k, f FROM topn ORDER BY f DESC, k LIMIT 7 OFFSET 3;
+SELECT k, f FROM topn ORDER BY f NULLS FIRST, k LIMIT 12;
+SELECT k, n, d FROM topn ORDER BY n DESC NULLS LAST, d, k LIMIT 5;
+-- query: topn_ties_stable
+SELECT s FROM topn ORDER BY s LIMIT 25;
+SELECT d, n FROM topn ORDER BY d DESC, n, k LIMIT 3 OFFSET 2;
+-- query: topn_edges
+SELECT k FROM topn ORDER BY k LIMIT 0;
+SELECT k FROM topn ORDER BY k DESC LIMIT 5 OFFSET 49999;
+SELECT k FROM wn, topn WHERE topn.k = wn.id ORDER BY k DESC LIMIT 100;
+SELECT id FROM wn ORDER BY t LIMIT 4;
+SELECT k, s FROM topn ORDER BY f, s, k LIMIT 20000 OFFSET 10;
 -- query: float_stddev_variance
 SELECT stddev(f), stddev_samp(f), stddev_pop(f), variance(f), var_samp(f), var_pop(f) FROM an WHERE id <> 7;
 -- query: float_stddev_grouped

@@ -312,8 +312,22 @@ class Gen:
             okey = self.col("a", self.pick(["int", "text", "date", "num"]))
             agg = self.agg("a", False)
             agg = "count(*)" if "DISTINCT" in agg else agg
+            # issue 18 item 4: lag/lead/first_value/last_value/nth_value and aggregates over the
+            # default (running) frame and ROWS frames; ORDER BY ends in a.k so that no two rows
+            # are peers (PostgreSQL's sort orders peers arbitrarily, and frames see that order)
+            vcol = self.col("a", self.pick(["int", "text", "date", "num", "float", "bool"]))
+            ordu = f"ORDER BY {okey}{self.pick(['', ' DESC'])}, a.k"
+            n1, n2 = self.rng.randint(0, 3), self.rng.randint(0, 3)
+            frame = self.pick(["", "", " ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW", f" ROWS BETWEEN {n1} PRECEDING AND {n2} FOLLOWING",
+                               " ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING", f" ROWS {n1} PRECEDING",
+                               " RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING", f" ROWS BETWEEN {n1} FOLLOWING AND {n1 + n2} FOLLOWING",
+                               f" ROWS BETWEEN {n1 + n2} PRECEDING AND {n1} PRECEDING"])
             fn = self.pick([f"row_number() OVER ({part}ORDER BY {okey}, a.k)", f"rank() OVER ({part}ORDER BY {okey})",
-                            f"dense_rank() OVER ({part}ORDER BY {okey} DESC)", f"{agg} OVER ({part.strip()})"])
+                            f"dense_rank() OVER ({part}ORDER BY {okey} DESC)", f"{agg} OVER ({part.strip()})",
+                            f"{self.pick(['lag', 'lead'])}({vcol}{self.pick(['', f', {n1}', f', {n1 - 1}, {vcol}'])}) OVER ({part}{ordu})",
+                            f"{self.pick(['first_value', 'last_value'])}({vcol}) OVER ({part}{ordu}{frame})",
+                            f"nth_value({vcol}, {n1 + 1}) OVER ({part}{ordu}{frame})",
+                            f"{agg} OVER ({part}{ordu}{frame})", f"{agg} OVER ({part}{ordu}{frame})"])
             sel = ["a.k", okey, fn]
             q = f"SELECT {', '.join(sel)} FROM ra a{where}"
         else:  # projection
