@@ -936,10 +936,14 @@ public:
         Emit("and.b64 " + slot + ", " + slot + ", " + mask);
         Emit("bra $GPROBE");
         body_ << "$GFOUND:\n";
-        std::string oa = Q(), s32 = R();
+        // the row writes the row that claimed its group's slot (itself after a successful CAS,
+        // where old is -1): the host numbers groups over row-sized arrays, not the table
+        std::string oa = Q(), s32 = R(), owner = Q(), mine_claim = P();
+        Emit("setp.eq.s64 " + mine_claim + ", " + old + ", -1");
+        Emit("selp.b64 " + owner + ", " + i + ", " + old + ", " + mine_claim);
         Emit("shl.b64 " + oa + ", " + i + ", 2");
         Emit("add.u64 " + oa + ", " + slots + ", " + oa);
-        Emit("cvt.u32.u64 " + s32 + ", " + slot);
+        Emit("cvt.u32.u64 " + s32 + ", " + owner);
         Emit("st.global.u32 [" + oa + "], " + s32);
         Emit("add.u64 " + i + ", " + i + ", " + stride);
         Emit("setp.lt.u64 " + pi + ", " + i + ", " + n);

@@ -580,21 +580,25 @@ private:
         stats_.kernel_ms += Ms(t0);
         ++stats_.kernels_launched;
         if (err != 0) return Redo(k);
-        // Groups by first appearance: a claimed slot (a row number >= 0) becomes -(group + 2).
+        // Groups by first appearance: each row names the row that claimed its group's slot; the
+        // claimer's entry in `num` (row-sized, far smaller than the table) gets the group number.
+        std::vector<int64_t>().swap(table);
         std::vector<int64_t> first;
         std::vector<uint32_t> &gid = slots;  // reused: row -> group (first-appearance numbering)
-        for (int64_t r = 0; r < n; ++r) {
-            if ((r & 0xfffff) == 0 && opts_.should_cancel && opts_.should_cancel()) return Status::Cancelled();
-            int64_t &t = table[slots[static_cast<size_t>(r)]];
-            if (t >= 0) {
-                t = -static_cast<int64_t>(first.size()) - 2;
-                first.push_back(r);
-            } else if (t == -1) {
-                return Status::Internal("group kernel left a row's slot empty");
+        {
+            std::vector<uint32_t> num(static_cast<size_t>(std::max<int64_t>(n, 1)), UINT32_MAX);
+            for (int64_t r = 0; r < n; ++r) {
+                if ((r & 0xfffff) == 0 && opts_.should_cancel && opts_.should_cancel()) return Status::Cancelled();
+                const uint32_t c = slots[static_cast<size_t>(r)];
+                if (c >= static_cast<uint64_t>(n)) return Status::Internal("group kernel left a row without its group");
+                uint32_t &g = num[c];
+                if (g == UINT32_MAX) {
+                    g = static_cast<uint32_t>(first.size());
+                    first.push_back(r);
+                }
+                gid[static_cast<size_t>(r)] = g;
             }
-            gid[static_cast<size_t>(r)] = static_cast<uint32_t>(-t - 2);
         }
-        std::vector<int64_t>().swap(table);
         const int64_t m = static_cast<int64_t>(first.size());
         // The interpreter's order of the groups (ascending key tuples, each column by its element
         // type's order: bool/char unsigned, integers/dates/decimals signed, strings by bytes as
@@ -628,6 +632,24 @@ private:
             };
             std::vector<int64_t> ord(static_cast<size_t>(m));
             for (int64_t j = 0; j < m; ++j) ord[static_cast<size_t>(j)] = j;
+            const hir::Vector &k0 = *in[0];
+            const bool one_int = in.size() == 1 && !k0.HasNulls() &&
+                                 (k0.type.kind == hir::TypeKind::I32 || k0.type.kind == hir::TypeKind::DATE || k0.type.kind == hir::TypeKind::I64 ||
+                                  k0.type.kind == hir::TypeKind::DEC64 || k0.type.kind == hir::TypeKind::I16);
+            if (one_int) {
+                // one integer key without NULLs (Q18's l_orderkey): sort (key, group) pairs
+                // directly; keys of distinct groups differ, so the order is the comparator's
+                std::vector<std::pair<int64_t, int64_t>> kv(static_cast<size_t>(m));
+                for (int64_t j = 0; j < m; ++j) {
+                    const int64_t r = first[static_cast<size_t>(j)];
+                    int64_t key = k0.type.kind == hir::TypeKind::I16 ? k0.Data<int16_t>()[r]
+                                  : (k0.type.kind == hir::TypeKind::I32 || k0.type.kind == hir::TypeKind::DATE) ? k0.Data<int32_t>()[r]
+                                                                                                               : k0.Data<int64_t>()[r];
+                    kv[static_cast<size_t>(j)] = {key, j};
+                }
+                std::sort(kv.begin(), kv.end());
+                for (int64_t pos = 0; pos < m; ++pos) ord[static_cast<size_t>(pos)] = kv[static_cast<size_t>(pos)].second;
+            } else
             std::sort(ord.begin(), ord.end(), [&](int64_t ga, int64_t gb) {
                 const int64_t a = first[static_cast<size_t>(ga)], b = first[static_cast<size_t>(gb)];
                 for (const auto &x : in) {
