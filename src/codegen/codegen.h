@@ -41,6 +41,7 @@ enum class Form : uint8_t {
     RAZE,       // r = @raze(M): the per-cell results written as one vector (R-O7)
     GROUP,      // G = @group(K): hash-based grouping (a library kernel, thesis §4.7)
     GROUPKEYS,  // K = @list(k1, ...) read only by one @group: never built, the kernel reads k1...
+    GROUPVALUES,  // V = @values(G) read only by per-cell reductions by rows: the member lists are never built
 };
 
 // A symbolic length.  ROWS: the length of an interpreter-produced value (all columns of one
@@ -97,6 +98,14 @@ struct Kernel {
     // per cell; params: n (cells), offsets (n+1 i64), indices, then each gathered source (ptr,
     // validity, length), the outputs (one element per cell), err.
     int segments = -1;
+    // A per-cell reduction kernel by rows (GROUPREDUCE; segments = V = @values(G) of a group
+    // kernel's G): one thread per row of the keys' geometry; each row adds its x into its group's
+    // record (lo, hi, top, count: a 192-bit sum by carries from the atomics' old values, min/max by
+    // atom.min/max) at the group's interpreter position, which the group kernel leaves per row.
+    // Records per CTA (few groups) or one set in all; the host adds them up and writes the cells.
+    // Params: n (rows), rowgroup (u32 per row), m (groups), per-CTA stride (bytes, 0: shared),
+    // then each x (ptr, validity), the records of each output, err.
+    bool by_rows = false;
     // A group-by kernel (G = @group(K), group = slot of G; inputs: the key columns, fixed-width
     // or str/sym, not f64): the library kernel of grouping (thesis §4.7, not counted in Table 7.3's kernels).
     // algorithm "hash": each row inserts its key tuple into a global open-addressing table by
@@ -107,6 +116,11 @@ struct Kernel {
     // Params: n, keys (ptr [+ bytes for str/sym] + validity), table, mask, slots, err.
     int group = -1;
     std::string algorithm;  // group kernels: "hash" (the sort-based form of the thesis is not built)
+    // Group kernels: V = @values(G) read by per-cell reductions by rows (-1: none): the group
+    // kernel leaves each row's group position for them; group_lists: G's member lists are built
+    // (false when only @keys and those reductions read G).
+    int group_values = -1;
+    bool group_lists = true;
     bool library() const { return group >= 0; }
     // Launch geometry: a grid-stride loop, kBlock threads per CTA, at most kMaxGrid CTAs.
     static constexpr uint32_t kBlock = 128;

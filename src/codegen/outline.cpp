@@ -70,15 +70,21 @@ struct Outliner {
         int a = -1;      // absorbed @each_right statement (-1: none)
         int c = -1;      // the @raze statement
         int geo = -1;    // cells(G)
+        int grp = -1;    // by rows (GROUPREDUCE): the @group statement whose @values is G
     };
     struct Grp {
         std::vector<int> keys;   // key column slots
         std::vector<Type> types;
         int list = -1;           // absorbed @list statement (-1: none; the key is one column or a list built elsewhere)
         int geo = -1;            // geometry of the key columns
+        int vslot = -1;          // V = @values(G) read by per-cell reductions by rows (-1: none)
+        int values = -1;         // the @values statement, absorbed (never built; -1: interpreted)
+        bool lists = true;       // G's member lists are built
     };
     std::map<int, Grp> groups;          // @group statement -> its keys
     std::set<int> group_lists;          // absorbed @list statements
+    std::set<int> group_values;         // absorbed @values statements
+    std::set<int> no_absorb;            // masks whose element-wise kernel a compaction may not take over
     std::map<int, Seg> seg_b;           // @each statement -> its chain
     std::map<int, int> seg_c;           // @raze statement -> its @each statement
     std::set<int> seg_a;                // absorbed @each_right statements
@@ -326,6 +332,51 @@ struct Outliner {
         }
     }
 
+    // Per-cell reductions by rows (GROUPREDUCE): a per-cell reduction over V = @values(G) of a
+    // group kernel's G, whose x has the keys' geometry, adds each row into its group's record
+    // (one thread per row) instead of reading member lists.  V itself is absorbed (never built)
+    // when only such reductions read it, and G's member lists are built only when something else
+    // than @keys and that @values reads G.
+    void GroupReduces() {
+        for (auto &[gi, g] : groups) {
+            const int gslot = fn.body[static_cast<size_t>(gi)].targets[0].slot;
+            int v = -1;
+            bool other = returned[static_cast<size_t>(gslot)];
+            for (int u : users[static_cast<size_t>(gslot)]) {
+                const Stmt &us = fn.body[static_cast<size_t>(u)];
+                const std::string c = CalleeName(us.expr);
+                const bool one = us.kind == Stmt::Kind::ASSIGN && us.targets.size() == 1 && us.expr.args.size() == 1 &&
+                                 us.expr.args[0].kind == Operand::Kind::NAME && us.expr.args[0].slot == gslot;
+                if (one && c == "values" && v < 0) v = u;
+                else if (!(one && c == "keys")) other = true;
+            }
+            if (v < 0) continue;
+            const int vslot = fn.body[static_cast<size_t>(v)].targets[0].slot;
+            int fused = 0;
+            for (auto &[b, sg] : seg_b) {
+                if (sg.g != vslot) continue;
+                if (sg.x >= 0 && out.slot_geometry[static_cast<size_t>(sg.x)] != g.geo) continue;
+                sg.grp = gi;
+                ++fused;
+            }
+            if (!fused) continue;
+            g.vslot = vslot;
+            // V absorbed: every reader of V is a by-rows reduction (its absorbed @each_right, or @len's @each)
+            bool absorb = mode != FusionMode::NONE && !returned[static_cast<size_t>(vslot)];
+            for (int u : users[static_cast<size_t>(vslot)]) {
+                bool ok = false;
+                for (const auto &[b, sg] : seg_b)
+                    if (sg.grp == gi && ((sg.a >= 0 && sg.a == u) || (sg.x < 0 && b == u))) ok = true;
+                if (!ok) absorb = false;
+            }
+            if (absorb) {
+                g.values = v;
+                g.lists = other;
+                group_values.insert(v);
+            }
+        }
+    }
+
     // Type of the gathered source of a per-cell reduction.
     Type XType(int b) {
         const Seg &sg = seg_b[b];
@@ -484,6 +535,7 @@ struct Outliner {
             const int ki = static_cast<int>(k);
             if (seg_a.count(ki)) continue;  // placed with its reduction
             if (group_lists.count(ki)) continue;  // placed with its @group
+            if (group_values.count(ki)) continue;  // placed with its @group
             if (groups.count(ki)) {
                 const Grp &g = groups[ki];
                 Kernel K;
@@ -491,6 +543,8 @@ struct Outliner {
                 K.domain = g.geo;
                 K.group = s.targets[0].slot;
                 K.algorithm = "hash";
+                K.group_values = g.vslot;
+                K.group_lists = g.lists;
                 out.kernels.push_back(K);
                 Step st;
                 st.kind = Step::Kind::KERNEL;
@@ -500,11 +554,12 @@ struct Outliner {
                 std::vector<int> stmts;
                 if (g.list >= 0) stmts.push_back(g.list);
                 stmts.push_back(ki);
+                if (g.values >= 0) stmts.push_back(g.values);
                 for (int sk : stmts) {
                     KernelStmt ks;
                     ks.stmt = sk;
-                    ks.form = sk == ki ? Form::GROUP : Form::GROUPKEYS;
-                    ks.op = sk == ki ? "group" : "list";
+                    ks.form = sk == ki ? Form::GROUP : sk == g.values ? Form::GROUPVALUES : Form::GROUPKEYS;
+                    ks.op = sk == ki ? "group" : sk == g.values ? "values" : "list";
                     out.kernels.back().stmts.push_back(ks);
                     kernel_of[static_cast<size_t>(sk)] = st.kernel;
                     int ts = fn.body[static_cast<size_t>(sk)].targets[0].slot;
@@ -524,13 +579,14 @@ struct Outliner {
                     };
                     for (int kk = static_cast<int>(out.kernels.size()) - 1; mode != FusionMode::NONE && kk >= 0 && chosen < 0; --kk) {
                         const Kernel &K = out.kernels[static_cast<size_t>(kk)];
-                        if (K.segments == sg.g && ready(sg.x, kk) && ready(sg.g, kk)) chosen = kk;
+                        if (K.segments == sg.g && K.by_rows == (sg.grp >= 0) && ready(sg.x, kk) && ready(sg.g, kk)) chosen = kk;
                     }
                     if (chosen < 0) {
                         Kernel K;
                         K.name = "k" + std::to_string(out.kernels.size());
-                        K.domain = sg.geo;
+                        K.domain = sg.grp >= 0 ? groups[sg.grp].geo : sg.geo;
                         K.segments = sg.g;
+                        K.by_rows = sg.grp >= 0;
                         out.kernels.push_back(K);
                         Step st;
                         st.kind = Step::Kind::KERNEL;
@@ -586,7 +642,7 @@ struct Outliner {
                     if (K.domain != domain[k]) continue;
                     bool absorb = false;  // a compaction taking over the element-wise kernel that computes its mask
                     if (K.compact_mask != mask_slot) {
-                        if (!(compaction && mode == FusionMode::FULL && K.compact_mask < 0 && K.segments < 0 &&
+                        if (!(compaction && mode == FusionMode::FULL && K.compact_mask < 0 && K.segments < 0 && !no_absorb.count(mask_slot) &&
                               slot_kernel[static_cast<size_t>(mask_slot)] == kk && OnlyFeedsCompaction(kk, mask_slot, kernel_of)))
                             continue;  // compactions fuse only with compactions of one mask
                         absorb = true;
@@ -708,7 +764,7 @@ struct Outliner {
                         KernelInput in;
                         in.slot = x;
                         in.name = Name(x);
-                        in.random_access = true;
+                        in.random_access = !K.by_rows;  // by rows: x has the rows' geometry
                         in.type = XType(ks.stmt);
                         K.inputs.push_back(in);
                     }
@@ -751,6 +807,13 @@ struct Outliner {
                 bool used_outside = returned[static_cast<size_t>(slot)];
                 for (int u : users[static_cast<size_t>(slot)])
                     if (kernel_of[static_cast<size_t>(u)] != static_cast<int>(kk)) used_outside = true;
+                // a compaction kernel that took over its mask's element-wise kernel writes only
+                // compressed values: a later reader of the mask outside it (a compaction of the
+                // same mask that could not join, TPC-H Q3) keeps the mask's kernel apart (re-run)
+                if (K.compact_mask >= 0 && ks.form == Form::ELEMENTWISE && used_outside) {
+                    no_absorb.insert(K.compact_mask);
+                    return -2;
+                }
                 if (ks.form == Form::REDUCE || (K.compact_mask >= 0 && ks.form == Form::COMPRESS) ||
                     (used_outside && !virt[static_cast<size_t>(slot)])) {
                     KernelOutput o;
@@ -843,9 +906,11 @@ struct Outliner {
         Geometries();
         Segments();
         Groups();
+        GroupReduces();
         for (int attempt = 0; attempt < 1000; ++attempt) {
             Forms();
             int bad = Fuse();
+            if (bad == -2) continue;  // a mask kept out of its compaction kernel (no_absorb)
             if (bad < 0) return std::move(out);
             forced.insert(bad);
         }
@@ -921,7 +986,10 @@ std::string Print(const OutlinedProgram &p) {
                 if (K.group >= 0) os << "library group(" << K.algorithm << ") ";
                 os << "launch " << K.name << " over g" << K.domain << " (" << p.geometries[static_cast<size_t>(K.domain)].text
                    << ") grid=min(ceil(n/" << Kernel::kBlock << ")," << Kernel::kMaxGrid << ") block=" << Kernel::kBlock;
-                if (K.group >= 0) os << "; alloc table:i64 x pow2(2n) (-1: empty), slots:u32 x n; host: first appearance, interpreter order, member lists";
+                if (K.group >= 0)
+                    os << "; alloc table:i64 x pow2(2n) (-1: empty), slots:u32 x n; host: first appearance, interpreter order"
+                       << (K.group_lists ? ", member lists" : ", no member lists") << (K.group_values >= 0 ? ", group per row" : "");
+                if (K.by_rows) os << "; by rows: alloc records 32 B x groups (x CTAs when few groups), atomics; host: cells";
                 for (const auto &o : K.outputs) {
                     if (K.group >= 0) break;
                     os << "; alloc " << o.name << ":" << hir::TypeToString(o.type) << " x ";
@@ -939,6 +1007,7 @@ std::string Print(const OutlinedProgram &p) {
     for (const auto &K : p.kernels) {
         os << "kernel " << K.name << " domain=g" << K.domain;
         if (K.group >= 0) os << " library=group algorithm=" << K.algorithm;
+        if (K.by_rows) os << " by-rows";
         os << " inputs:";
         for (const auto &in : K.inputs) os << " " << in.name << ":" << hir::TypeToString(in.type) << (in.scalar ? "[1]" : in.random_access ? "[*]" : in.segments ? "[cells]" : "[n]");
         os << " outputs:";
@@ -946,7 +1015,7 @@ std::string Print(const OutlinedProgram &p) {
         os << "\n";
         for (const auto &ks : K.stmts) {
             const auto &s = body[static_cast<size_t>(ks.stmt)];
-            static const char *kFormNames[] = {"map", "compress", "reduce", "gather", "cells", "reduce-cells", "raze", "group", "group-keys"};
+            static const char *kFormNames[] = {"map", "compress", "reduce", "gather", "cells", "reduce-cells", "raze", "group", "group-keys", "group-values"};
             const char *f = kFormNames[static_cast<int>(ks.form)];
             os << "  " << f << " " << StmtText(s);
             int g = p.slot_geometry[static_cast<size_t>(s.targets[0].slot)];

@@ -480,7 +480,7 @@ public:
             if (ks.form != Form::SEGREDUCE) continue;
             Acc a{&ks, 0, Q(), Q(), Q()};
             if (ks.source >= 0) {
-                while (a.input < k_.inputs.size() && !(k_.inputs[a.input].random_access && k_.inputs[a.input].slot == ks.source)) ++a.input;
+                while (a.input < k_.inputs.size() && !((k_.inputs[a.input].random_access || k_.by_rows) && k_.inputs[a.input].slot == ks.source)) ++a.input;
                 if (a.input == k_.inputs.size()) return Status::Internal("per-cell source missing from the kernel inputs");
             }
             Emit("mov.u64 " + a.lo + ", " + (ks.op == "min" ? "9223372036854775807" : ks.op == "max" ? "-9223372036854775808" : "0"));
@@ -584,6 +584,134 @@ public:
         std::string one = R();
         Emit("mov.u32 " + one + ", 1");
         Emit("@" + ovf_any + " st.global.u32 [" + err + "], " + one);
+        Emit("ret");
+        std::ostringstream os;
+        os << ".visible .entry " << k_.name << "(" << params.str() << ")\n{\n";
+        os << ".reg .pred %p<" << np_ + 1 << ">;\n.reg .b32 %r<" << nr_ + 1 << ">;\n.reg .b64 %rd<" << nq_ + 1 << ">;\n.reg .f64 %fd<"
+           << nf_ + 1 << ">;\n";
+        os << body_.str() << "}\n";
+        return os.str();
+    }
+
+    // A per-cell reduction kernel by rows (Kernel::by_rows, GROUPREDUCE): one thread per row of
+    // the keys' geometry; the row's x goes into the record of its group (rowgroup: the group's
+    // interpreter position, left by the group kernel) with atomics.  Record (lo, hi, count, top):
+    // sums as a 192-bit add whose carries come from the old words the atomics return (the host
+    // sees a 128-bit overflow as top != the sign of hi), min/max by atom.min/max.s64 on lo, count
+    // of the rows included (NULLs add nothing); @len needs no record (the host counts the rows).
+    Expected<std::string> RunGroupReduce() {
+        std::ostringstream params;
+        params << ".param .u64 n, .param .u64 rowgroup, .param .u64 cstride";
+        zero32_ = R();
+        Emit("mov.u32 " + zero32_ + ", 0");
+        std::string n = Q(), cstride = Q();
+        Emit("ld.param.u64 " + n + ", [n]");
+        Emit("ld.param.u64 " + cstride + ", [cstride]");
+        std::string rowgroup = Param("rowgroup");
+        std::vector<std::string> in_ptr(k_.inputs.size()), in_vptr(k_.inputs.size());
+        for (size_t i = 1; i < k_.inputs.size(); ++i) {
+            params << ", .param .u64 in" << i;
+            in_ptr[i] = Param("in" + std::to_string(i));
+            if (Nullable(i)) {
+                params << ", .param .u64 inv" << i;
+                in_vptr[i] = Param("inv" + std::to_string(i));
+            }
+        }
+        std::vector<std::string> rec(k_.outputs.size());
+        for (size_t o = 0; o < k_.outputs.size(); ++o) {
+            params << ", .param .u64 rec" << o;
+            rec[o] = Param("rec" + std::to_string(o));
+        }
+        params << ", .param .u64 err";
+        std::string tid = R(), ntid = R(), ctaid = R(), nctaid = R(), gid = R();
+        Emit("mov.u32 " + tid + ", %tid.x");
+        Emit("mov.u32 " + ntid + ", %ntid.x");
+        Emit("mov.u32 " + ctaid + ", %ctaid.x");
+        Emit("mov.u32 " + nctaid + ", %nctaid.x");
+        Emit("mad.lo.u32 " + gid + ", " + ctaid + ", " + ntid + ", " + tid);
+        // this CTA's records: rec + ctaid * cstride
+        std::string cta_off = Q();
+        Emit("mul.wide.u32 " + cta_off + ", " + ctaid + ", 1");
+        Emit("mul.lo.u64 " + cta_off + ", " + cta_off + ", " + cstride);
+        for (auto &r : rec) Emit("add.u64 " + r + ", " + r + ", " + cta_off);
+        std::string i = Q(), stride = Q(), pi = P();
+        Emit("cvt.u64.u32 " + i + ", " + gid);
+        Emit("mul.wide.u32 " + stride + ", " + ntid + ", " + nctaid);
+        Emit("setp.ge.u64 " + pi + ", " + i + ", " + n);
+        Emit("@" + pi + " bra $RDONE");
+        body_ << "$RROW:\n";
+        std::string ga = Q(), g32 = R(), goff = Q();
+        Emit("shl.b64 " + ga + ", " + i + ", 2");
+        Emit("add.u64 " + ga + ", " + rowgroup + ", " + ga);
+        Emit("ld.global.u32 " + g32 + ", [" + ga + "]");
+        Emit("mul.wide.u32 " + goff + ", " + g32 + ", 32");
+        const auto &body = p_.entry->body;
+        std::map<size_t, Val> loaded;
+        for (size_t o = 0; o < k_.outputs.size(); ++o) {
+            const KernelOutput &ko = k_.outputs[o];
+            // the @each whose @raze writes this output
+            const KernelStmt *red = nullptr;
+            for (const auto &rz : k_.stmts) {
+                if (rz.form != Form::RAZE || body[static_cast<size_t>(rz.stmt)].targets[0].slot != ko.slot) continue;
+                for (const auto &ks : k_.stmts)
+                    if (ks.form == Form::SEGREDUCE && body[static_cast<size_t>(ks.stmt)].targets[0].slot == body[static_cast<size_t>(rz.stmt)].expr.args[0].slot)
+                        red = &ks;
+            }
+            if (!red) return Status::Internal("per-cell output without its reduction");
+            if (red->op == "len" || red->source < 0) continue;
+            size_t in = 1;
+            while (in < k_.inputs.size() && k_.inputs[in].slot != red->source) ++in;
+            if (in == k_.inputs.size()) return Status::Internal("per-cell source missing from the kernel inputs");
+            if (!loaded.count(in)) {
+                RNDN_ASSIGN_OR_RETURN(Val v, Load(k_.inputs[in].type, in_ptr[in], in_vptr[in], i));
+                loaded[in] = v;
+            }
+            const Val &x = loaded[in];
+            std::string inc = Include(x, true);
+            std::string a = Q();
+            Emit("add.u64 " + a + ", " + rec[o] + ", " + goff);
+            std::string old = Q();
+            Emit("@" + inc + " atom.global.add.u64 " + old + ", [" + a + "+16], 1");
+            if (red->op == "count") continue;
+            std::string lo = Q(), hi = Q();
+            if (x.cls == VClass::S32) {
+                Emit("cvt.s64.s32 " + lo + ", " + x.r);
+                Emit("shr.s64 " + hi + ", " + lo + ", 63");
+            } else if (x.cls == VClass::S64) {
+                Emit("mov.b64 " + lo + ", " + x.r);
+                Emit("shr.s64 " + hi + ", " + lo + ", 63");
+            } else if (x.cls == VClass::DEC) {
+                Emit("mov.b64 " + lo + ", " + x.r);
+                Emit("mov.b64 " + hi + ", " + x.hi);
+            } else {
+                return Status::Unsupported("per-cell reduction of " + hir::TypeToString(k_.inputs[in].type));
+            }
+            if (red->op == "min" || red->op == "max") {
+                Emit("@" + inc + " atom.global." + red->op + ".s64 " + old + ", [" + a + "], " + lo);
+                continue;
+            }
+            if (red->op != "sum") return Status::Internal("per-cell reduction " + red->op);
+            std::string t = Q(), c = Q(), addhi = Q(), cb = Q(), top = Q(), pc = P();
+            Emit("@" + inc + " atom.global.add.u64 " + old + ", [" + a + "], " + lo);
+            Emit("add.u64 " + t + ", " + old + ", " + lo);
+            Emit("setp.lt.u64 " + pc + ", " + t + ", " + old);
+            Emit("selp.u64 " + c + ", 1, 0, " + pc);
+            Emit("add.u64 " + addhi + ", " + hi + ", " + c);
+            Emit("setp.lt.u64 " + pc + ", " + addhi + ", " + hi);
+            Emit("selp.u64 " + cb + ", 1, 0, " + pc);
+            Emit("@" + inc + " atom.global.add.u64 " + old + ", [" + a + "+8], " + addhi);
+            Emit("add.u64 " + t + ", " + old + ", " + addhi);
+            Emit("setp.lt.u64 " + pc + ", " + t + ", " + old);
+            Emit("selp.u64 " + c + ", 1, 0, " + pc);
+            Emit("shr.s64 " + top + ", " + hi + ", 63");
+            Emit("add.u64 " + top + ", " + top + ", " + cb);
+            Emit("add.u64 " + top + ", " + top + ", " + c);
+            Emit("@" + inc + " atom.global.add.u64 " + old + ", [" + a + "+24], " + top);
+        }
+        Emit("add.u64 " + i + ", " + i + ", " + stride);
+        Emit("setp.lt.u64 " + pi + ", " + i + ", " + n);
+        Emit("@" + pi + " bra $RROW");
+        body_ << "$RDONE:\n";
         Emit("ret");
         std::ostringstream os;
         os << ".visible .entry " << k_.name << "(" << params.str() << ")\n{\n";
@@ -808,10 +936,14 @@ public:
         Emit("and.b64 " + slot + ", " + slot + ", " + mask);
         Emit("bra $GPROBE");
         body_ << "$GFOUND:\n";
-        std::string oa = Q(), s32 = R();
+        // the row writes the row that claimed its group's slot (itself after a successful CAS,
+        // where old is -1): the host numbers groups over row-sized arrays, not the table
+        std::string oa = Q(), s32 = R(), owner = Q(), mine_claim = P();
+        Emit("setp.eq.s64 " + mine_claim + ", " + old + ", -1");
+        Emit("selp.b64 " + owner + ", " + i + ", " + old + ", " + mine_claim);
         Emit("shl.b64 " + oa + ", " + i + ", 2");
         Emit("add.u64 " + oa + ", " + slots + ", " + oa);
-        Emit("cvt.u32.u64 " + s32 + ", " + slot);
+        Emit("cvt.u32.u64 " + s32 + ", " + owner);
         Emit("st.global.u32 [" + oa + "], " + s32);
         Emit("add.u64 " + i + ", " + i + ", " + stride);
         Emit("setp.lt.u64 " + pi + ", " + i + ", " + n);
@@ -1373,7 +1505,7 @@ Expected<std::string> KernelPtxText(const OutlinedProgram &p, int kernel, const 
     std::vector<bool> nullable;
     if (static_cast<size_t>(kernel) < options.nullable.size()) nullable = options.nullable[static_cast<size_t>(kernel)];
     Gen g(p, k, nullable, options.warp_reduce);
-    RNDN_ASSIGN_OR_RETURN(std::string t, k.group >= 0 ? g.RunGroup() : k.segments >= 0 ? g.RunSegmented() : k.compact_mask >= 0 ? g.RunCompaction() : g.Run());
+    RNDN_ASSIGN_OR_RETURN(std::string t, k.group >= 0 ? g.RunGroup() : k.by_rows && options.warp_reduce ? g.RunGroupReduce() : k.segments >= 0 ? g.RunSegmented() : k.compact_mask >= 0 ? g.RunCompaction() : g.Run());
     if (output_nullable) *output_nullable = g.output_nullable();
     return t;
 }

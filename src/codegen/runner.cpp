@@ -1,6 +1,8 @@
 // Hybrid execution: kernels on the cpu device, everything else on the interpreter (see codegen.h).
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -108,8 +110,28 @@ public:
 
     Expected<hir::Value> Run() {
         const auto &body = p_.entry->body;
+        // RNDN_CODEGEN_TRACE=1: each step's wall time on stderr (a profile of the schedule)
+        static const bool trace = std::getenv("RNDN_CODEGEN_TRACE") != nullptr;
         for (const auto &step : p_.steps) {
             if (opts_.should_cancel && opts_.should_cancel()) return Status::Cancelled();
+            auto t0 = Clock::now();
+            const double k0 = stats_.kernel_ms;
+            struct Trace {
+                const Step &st;
+                const OutlinedProgram &p;
+                Clock::time_point t0;
+                const double &kms;
+                double k0;
+                ~Trace() {
+                    if (!trace) return;
+                    const auto &b = p.entry->body;
+                    std::string what = st.kind == Step::Kind::KERNEL ? "kernel " + p.kernels[static_cast<size_t>(st.kernel)].name
+                                                                      : "interp " + (b[static_cast<size_t>(st.stmt)].targets.empty() ? std::string("return") : b[static_cast<size_t>(st.stmt)].targets[0].name);
+                    if (st.kind != Step::Kind::KERNEL && b[static_cast<size_t>(st.stmt)].expr.kind == hir::Expr::Kind::CALL)
+                        what += " = @" + b[static_cast<size_t>(st.stmt)].expr.callee.name;
+                    std::fprintf(stderr, "rndn-trace %9.3f ms  %s (launches %.3f ms)\n", Ms(t0), what.c_str(), kms - k0);
+                }
+            } tr{step, p_, t0, stats_.kernel_ms, k0};
             switch (step.kind) {
                 case Step::Kind::INTERP: RNDN_RETURN_IF_ERROR(Interp(body[static_cast<size_t>(step.stmt)])); break;
                 case Step::Kind::RETURN: {
@@ -179,6 +201,14 @@ private:
             ++stats_.ptx_generated;
         }
         stats_.ptx_ms += Ms(t0);
+        // RNDN_CODEGEN_DUMP=DIR: each kernel's module text as the device gets it (DIR/<kernel>.ptx)
+        static const char *dump = std::getenv("RNDN_CODEGEN_DUMP");
+        if (dump) {
+            if (FILE *f = std::fopen((std::string(dump) + "/" + k.name + ".ptx").c_str(), "w")) {
+                std::fputs(text.c_str(), f);
+                std::fclose(f);
+            }
+        }
         t0 = Clock::now();
         RNDN_ASSIGN_OR_RETURN(*mod, dev_.LoadModule(text, &opts_.should_cancel));
         stats_.jit_ms += Ms(t0);
@@ -219,6 +249,7 @@ private:
 
     Status Kernel(int index) {
         const codegen::Kernel &k = p_.kernels[static_cast<size_t>(index)];
+        if (k.by_rows && warp_reduce_) return GroupReduce(index);  // the atomic (GPU) form; the cpu form reads cells
         if (k.segments >= 0) return Segmented(index);
         if (k.group >= 0) return Group(index);
         // inputs as the outliner expected them?
@@ -268,6 +299,9 @@ private:
         std::vector<std::shared_ptr<hir::Vector>> outs(k.outputs.size());
         std::vector<std::vector<uint8_t>> out_valid(k.outputs.size());
         std::vector<std::vector<uint64_t>> partials(k.outputs.size());
+        // the PTX's parameter order (ptxgen): the vector outputs (each with its validity bytes),
+        // then the reductions' records
+        std::vector<cpujit::Arg> red_args;
         for (size_t o = 0; o < k.outputs.size(); ++o) {
             const KernelOutput &ko = k.outputs[o];
             if (ko.reduction) {
@@ -275,7 +309,7 @@ private:
                 if (warp_reduce_ && (ko.op == "min" || ko.op == "max"))
                     partials[o][0] = static_cast<uint64_t>(ko.op == "min" ? INT64_MAX : INT64_MIN);
                 regs.Add(partials[o].data(), partials[o].size() * 8);
-                args.push_back(cpujit::Arg::Ptr(partials[o].data()));
+                red_args.push_back(cpujit::Arg::Ptr(partials[o].data()));
                 continue;
             }
             RNDN_ASSIGN_OR_RETURN(outs[o], hir::MakeVector(ko.type, n));
@@ -289,6 +323,7 @@ private:
                 args.push_back(cpujit::Arg::Ptr(out_valid[o].data()));
             }
         }
+        args.insert(args.end(), red_args.begin(), red_args.end());
         uint32_t err = 0;
         regs.Add(&err, sizeof err);
         args.push_back(cpujit::Arg::Ptr(&err));
@@ -370,18 +405,35 @@ private:
     // A per-cell reduction kernel: G's cells flattened to offsets + indices.
     Status Segmented(int index) {
         const codegen::Kernel &k = p_.kernels[static_cast<size_t>(index)];
-        const hir::Value &gv = frame_[static_cast<size_t>(k.inputs[0].slot)];
-        if (gv.kind() != hir::ValueKind::LIST) return Redo(k);
-        const auto &cells = gv.list().cells;
-        int64_t n = static_cast<int64_t>(cells.size());
-        if (n == 0) return Redo(k);
-        std::vector<int64_t> offsets(static_cast<size_t>(n) + 1, 0), indices;
-        for (int64_t c = 0; c < n; ++c) {
-            const hir::Value &cv = cells[static_cast<size_t>(c)];
-            if (!cv.is_vector() || cv.vector().type.kind != hir::TypeKind::I64 || cv.vector().HasNulls()) return Redo(k);
-            const hir::Vector &v = cv.vector();
-            indices.insert(indices.end(), v.Data<int64_t>(), v.Data<int64_t>() + v.length);
-            offsets[static_cast<size_t>(c) + 1] = static_cast<int64_t>(indices.size());
+        auto redo = [&]() { return k.by_rows ? RedoByRows(k) : Redo(k); };
+        std::vector<int64_t> offsets, indices;
+        int64_t n = 0;
+        if (k.by_rows) {
+            // the cpu form of a by-rows kernel: the cells straight from the group kernel's rows
+            // (a counting sort, rows ascending per group; no lists built), one thread per cell
+            auto git = group_rows_.find(k.inputs[0].slot);
+            if (git == group_rows_.end()) return redo();
+            const GroupRows &g = *git->second;
+            n = g.m;  // (no groups: launched over no cells)
+            offsets.assign(static_cast<size_t>(n) + 1, 0);
+            for (int64_t c = 0; c < n; ++c) offsets[static_cast<size_t>(c) + 1] = offsets[static_cast<size_t>(c)] + g.count[static_cast<size_t>(c)];
+            indices.resize(g.row_group.size());
+            std::vector<int64_t> at(offsets.begin(), offsets.end() - 1);
+            for (size_t r = 0; r < g.row_group.size(); ++r) indices[static_cast<size_t>(at[g.row_group[r]]++)] = static_cast<int64_t>(r);
+        } else {
+            const hir::Value &gv = frame_[static_cast<size_t>(k.inputs[0].slot)];
+            if (gv.kind() != hir::ValueKind::LIST) return Redo(k);
+            const auto &cells = gv.list().cells;
+            n = static_cast<int64_t>(cells.size());
+            if (n == 0) return Redo(k);
+            offsets.assign(static_cast<size_t>(n) + 1, 0);
+            for (int64_t c = 0; c < n; ++c) {
+                const hir::Value &cv = cells[static_cast<size_t>(c)];
+                if (!cv.is_vector() || cv.vector().type.kind != hir::TypeKind::I64 || cv.vector().HasNulls()) return Redo(k);
+                const hir::Vector &v = cv.vector();
+                indices.insert(indices.end(), v.Data<int64_t>(), v.Data<int64_t>() + v.length);
+                offsets[static_cast<size_t>(c) + 1] = static_cast<int64_t>(indices.size());
+            }
         }
         // Few large cells (Q1: 4 groups): split each into pieces of kPiece rows so that many
         // threads share the work; the host then combines the pieces' results per cell.
@@ -399,15 +451,16 @@ private:
             n = static_cast<int64_t>(owner.size());
         }
         PtxOptions po;
+        po.warp_reduce = warp_reduce_;
         po.nullable.assign(p_.kernels.size(), {});
         auto &nullable = po.nullable[static_cast<size_t>(index)];
         nullable.assign(k.inputs.size(), false);
         std::vector<std::shared_ptr<const hir::Vector>> in(k.inputs.size());
         for (size_t i = 1; i < k.inputs.size(); ++i) {
             const hir::Value &v = frame_[static_cast<size_t>(k.inputs[i].slot)];
-            if (!v.is_vector()) return Redo(k);
+            if (!v.is_vector()) return redo();
             in[i] = v.vector_ptr();
-            if (!SameType(in[i]->type, k.inputs[i].type) || !in[i]->elem_scale.empty()) return Redo(k);
+            if (!SameType(in[i]->type, k.inputs[i].type) || !in[i]->elem_scale.empty()) return redo();
             nullable[i] = in[i]->HasNulls();
         }
         std::shared_ptr<const void> mod;
@@ -447,17 +500,17 @@ private:
         cpujit::LaunchConfig cfg;
         cfg.cancel = &opts_.should_cancel;
         stats_.phase = "kernel";
-        cfg.grid.x = static_cast<uint32_t>(std::min<int64_t>((n + codegen::Kernel::kBlock - 1) / codegen::Kernel::kBlock, codegen::Kernel::kMaxGrid));
+        cfg.grid.x = static_cast<uint32_t>(std::min<int64_t>(std::max<int64_t>(1, (n + codegen::Kernel::kBlock - 1) / codegen::Kernel::kBlock), codegen::Kernel::kMaxGrid));
         cfg.block.x = codegen::Kernel::kBlock;
         t0 = Clock::now();
         RNDN_RETURN_IF_ERROR(dev_.Launch(ck, cfg.grid.x, cfg.block.x, ArgBytes(args), cfg.cancel));
         stats_.kernel_ms += Ms(t0);
         ++stats_.kernels_launched;
-        if (err != 0) return Redo(k);
+        if (err != 0) return redo();
         if (!owner.empty()) {
             for (size_t o = 0; o < k.outputs.size(); ++o) {
                 auto combined = CombinePieces(*outs[o], owner, cells_n, k.outputs[o].op);
-                if (!combined) return Redo(k);  // a combined sum left its type's range
+                if (!combined) return redo();  // a combined sum left its type's range
                 outs[o] = combined;
             }
         }
@@ -527,21 +580,25 @@ private:
         stats_.kernel_ms += Ms(t0);
         ++stats_.kernels_launched;
         if (err != 0) return Redo(k);
-        // Groups by first appearance: a claimed slot (a row number >= 0) becomes -(group + 2).
+        // Groups by first appearance: each row names the row that claimed its group's slot; the
+        // claimer's entry in `num` (row-sized, far smaller than the table) gets the group number.
+        std::vector<int64_t>().swap(table);
         std::vector<int64_t> first;
         std::vector<uint32_t> &gid = slots;  // reused: row -> group (first-appearance numbering)
-        for (int64_t r = 0; r < n; ++r) {
-            if ((r & 0xfffff) == 0 && opts_.should_cancel && opts_.should_cancel()) return Status::Cancelled();
-            int64_t &t = table[slots[static_cast<size_t>(r)]];
-            if (t >= 0) {
-                t = -static_cast<int64_t>(first.size()) - 2;
-                first.push_back(r);
-            } else if (t == -1) {
-                return Status::Internal("group kernel left a row's slot empty");
+        {
+            std::vector<uint32_t> num(static_cast<size_t>(std::max<int64_t>(n, 1)), UINT32_MAX);
+            for (int64_t r = 0; r < n; ++r) {
+                if ((r & 0xfffff) == 0 && opts_.should_cancel && opts_.should_cancel()) return Status::Cancelled();
+                const uint32_t c = slots[static_cast<size_t>(r)];
+                if (c >= static_cast<uint64_t>(n)) return Status::Internal("group kernel left a row without its group");
+                uint32_t &g = num[c];
+                if (g == UINT32_MAX) {
+                    g = static_cast<uint32_t>(first.size());
+                    first.push_back(r);
+                }
+                gid[static_cast<size_t>(r)] = g;
             }
-            gid[static_cast<size_t>(r)] = static_cast<uint32_t>(-t - 2);
         }
-        std::vector<int64_t>().swap(table);
         const int64_t m = static_cast<int64_t>(first.size());
         // The interpreter's order of the groups (ascending key tuples, each column by its element
         // type's order: bool/char unsigned, integers/dates/decimals signed, strings by bytes as
@@ -575,6 +632,24 @@ private:
             };
             std::vector<int64_t> ord(static_cast<size_t>(m));
             for (int64_t j = 0; j < m; ++j) ord[static_cast<size_t>(j)] = j;
+            const hir::Vector &k0 = *in[0];
+            const bool one_int = in.size() == 1 && !k0.HasNulls() &&
+                                 (k0.type.kind == hir::TypeKind::I32 || k0.type.kind == hir::TypeKind::DATE || k0.type.kind == hir::TypeKind::I64 ||
+                                  k0.type.kind == hir::TypeKind::DEC64 || k0.type.kind == hir::TypeKind::I16);
+            if (one_int) {
+                // one integer key without NULLs (Q18's l_orderkey): sort (key, group) pairs
+                // directly; keys of distinct groups differ, so the order is the comparator's
+                std::vector<std::pair<int64_t, int64_t>> kv(static_cast<size_t>(m));
+                for (int64_t j = 0; j < m; ++j) {
+                    const int64_t r = first[static_cast<size_t>(j)];
+                    int64_t key = k0.type.kind == hir::TypeKind::I16 ? k0.Data<int16_t>()[r]
+                                  : (k0.type.kind == hir::TypeKind::I32 || k0.type.kind == hir::TypeKind::DATE) ? k0.Data<int32_t>()[r]
+                                                                                                               : k0.Data<int64_t>()[r];
+                    kv[static_cast<size_t>(j)] = {key, j};
+                }
+                std::sort(kv.begin(), kv.end());
+                for (int64_t pos = 0; pos < m; ++pos) ord[static_cast<size_t>(pos)] = kv[static_cast<size_t>(pos)].second;
+            } else
             std::sort(ord.begin(), ord.end(), [&](int64_t ga, int64_t gb) {
                 const int64_t a = first[static_cast<size_t>(ga)], b = first[static_cast<size_t>(gb)];
                 for (const auto &x : in) {
@@ -626,24 +701,215 @@ private:
             if (!ok.is_vector() || ok.vector().length != m) return Status::Internal("group order: one group per distinct key expected");
             for (int64_t pos = 0; pos < m; ++pos) rank[static_cast<size_t>(ok.vector().Data<int64_t>()[pos])] = pos;
         }
-        // member lists, rows ascending (a counting sort by group)
+        // each row's group position (interpreter order), the groups' sizes
+        std::vector<uint32_t> &row_group = slots;  // reused again: row -> position
         std::vector<int64_t> count(static_cast<size_t>(m), 0);
-        for (int64_t r = 0; r < n; ++r) ++count[static_cast<size_t>(rank[gid[static_cast<size_t>(r)]])];
+        for (int64_t r = 0; r < n; ++r) {
+            uint32_t pos = static_cast<uint32_t>(rank[gid[static_cast<size_t>(r)]]);
+            row_group[static_cast<size_t>(r)] = pos;
+            ++count[static_cast<size_t>(pos)];
+        }
         RNDN_ASSIGN_OR_RETURN(auto keys, hir::MakeVector(hir::Type(hir::TypeKind::I64), m));
+        for (int64_t j = 0; j < m; ++j) keys->Data<int64_t>()[rank[static_cast<size_t>(j)]] = first[static_cast<size_t>(j)];
+        auto d = std::make_shared<hir::Dict>();
+        d->keys = hir::Value(keys);
+        auto rows = std::make_shared<GroupRows>();
+        rows->m = m;
+        rows->count = std::move(count);
+        rows->row_group = std::move(slots);
+        rows->row_group.resize(static_cast<size_t>(n));  // (one placeholder element when n = 0)
+        if (k.group_lists) {
+            RNDN_ASSIGN_OR_RETURN(d->values, MemberLists(*rows));
+        } else {
+            d->values = hir::Value(std::shared_ptr<const hir::List>(std::make_shared<hir::List>()));  // never read: only @keys reads G
+        }
+        for (const auto &ks : k.stmts)
+            if (ks.form == Form::GROUPVALUES && k.group_lists) frame_[static_cast<size_t>(body[static_cast<size_t>(ks.stmt)].targets[0].slot)] = d->values;
+        if (k.group_values >= 0) group_rows_[k.group_values] = std::move(rows);
+        frame_[static_cast<size_t>(k.outputs[0].slot)] = hir::Value(std::shared_ptr<const hir::Dict>(d));
+        stats_.statements_compiled += static_cast<int>(k.stmts.size());
+        return Status::Ok();
+    }
+
+    // What a group kernel leaves for the per-cell reductions by rows of its @values.
+    struct GroupRows {
+        int64_t m = 0;                   // groups
+        std::vector<int64_t> count;      // rows per group (interpreter order)
+        std::vector<uint32_t> row_group; // row -> group position
+    };
+
+    // @group's member lists (rows ascending, a counting sort by group).
+    static Expected<hir::Value> MemberLists(const GroupRows &g) {
         auto vals = std::make_shared<hir::List>();
-        vals->cells.reserve(static_cast<size_t>(m));
-        std::vector<int64_t *> dst(static_cast<size_t>(m));
-        for (int64_t pos = 0; pos < m; ++pos) {
-            RNDN_ASSIGN_OR_RETURN(auto cell, hir::MakeVector(hir::Type(hir::TypeKind::I64), count[static_cast<size_t>(pos)]));
+        vals->cells.reserve(static_cast<size_t>(g.m));
+        std::vector<int64_t *> dst(static_cast<size_t>(g.m));
+        for (int64_t pos = 0; pos < g.m; ++pos) {
+            RNDN_ASSIGN_OR_RETURN(auto cell, hir::MakeVector(hir::Type(hir::TypeKind::I64), g.count[static_cast<size_t>(pos)]));
             dst[static_cast<size_t>(pos)] = cell->Data<int64_t>();
             vals->cells.emplace_back(std::shared_ptr<const hir::Vector>(cell));
         }
-        for (int64_t j = 0; j < m; ++j) keys->Data<int64_t>()[rank[static_cast<size_t>(j)]] = first[static_cast<size_t>(j)];
-        for (int64_t r = 0; r < n; ++r) *dst[static_cast<size_t>(rank[gid[static_cast<size_t>(r)]])]++ = r;
-        auto d = std::make_shared<hir::Dict>();
-        d->keys = hir::Value(keys);
-        d->values = hir::Value(std::shared_ptr<const hir::List>(vals));
-        frame_[static_cast<size_t>(k.outputs[0].slot)] = hir::Value(std::shared_ptr<const hir::Dict>(d));
+        const int64_t n = static_cast<int64_t>(g.row_group.size());
+        for (int64_t r = 0; r < n; ++r) *dst[g.row_group[static_cast<size_t>(r)]]++ = r;
+        return hir::Value(std::shared_ptr<const hir::List>(vals));
+    }
+
+    // A by-rows kernel re-run on the interpreter: its @values first, when the group kernel did
+    // not build it.
+    Status RedoByRows(const codegen::Kernel &k) {
+        const int v = k.inputs[0].slot;
+        auto it = group_rows_.find(v);
+        if (frame_[static_cast<size_t>(v)].kind() != hir::ValueKind::LIST && it != group_rows_.end()) {
+            RNDN_ASSIGN_OR_RETURN(frame_[static_cast<size_t>(v)], MemberLists(*it->second));
+        }
+        return Redo(k);
+    }
+
+    // Per-cell reductions by rows (Kernel::by_rows): each row adds its x into the record of its
+    // group with atomics; records per CTA when the groups are few (no contention between the
+    // device's workers), else one set; the host adds the records up and writes the cells.
+    Status GroupReduce(int index) {
+        const codegen::Kernel &k = p_.kernels[static_cast<size_t>(index)];
+        auto git = group_rows_.find(k.inputs[0].slot);
+        if (git == group_rows_.end()) return RedoByRows(k);  // the group kernel ran on the interpreter
+        const GroupRows &g = *git->second;
+        const int64_t n = static_cast<int64_t>(g.row_group.size()), m = g.m;
+        PtxOptions po;
+        po.warp_reduce = warp_reduce_;
+        po.nullable.assign(p_.kernels.size(), {});
+        auto &nullable = po.nullable[static_cast<size_t>(index)];
+        nullable.assign(k.inputs.size(), false);
+        std::vector<std::shared_ptr<const hir::Vector>> in(k.inputs.size());
+        for (size_t i = 1; i < k.inputs.size(); ++i) {
+            const hir::Value &v = frame_[static_cast<size_t>(k.inputs[i].slot)];
+            if (!v.is_vector()) return RedoByRows(k);
+            in[i] = v.vector_ptr();
+            if (!SameType(in[i]->type, k.inputs[i].type) || !in[i]->elem_scale.empty() || in[i]->length != n) return RedoByRows(k);
+            nullable[i] = in[i]->HasNulls();
+        }
+        // the reduction of each output (the @each its @raze reads)
+        const auto &body = p_.entry->body;
+        std::vector<const KernelStmt *> red(k.outputs.size(), nullptr);
+        std::vector<bool> red_nullable(k.outputs.size(), false);
+        for (size_t o = 0; o < k.outputs.size(); ++o) {
+            for (const auto &rz : k.stmts) {
+                if (rz.form != Form::RAZE || body[static_cast<size_t>(rz.stmt)].targets[0].slot != k.outputs[o].slot) continue;
+                for (const auto &ks : k.stmts)
+                    if (ks.form == Form::SEGREDUCE && body[static_cast<size_t>(ks.stmt)].targets[0].slot == body[static_cast<size_t>(rz.stmt)].expr.args[0].slot)
+                        red[o] = &ks;
+            }
+            if (!red[o]) return Status::Internal("per-cell output without its reduction");
+            for (size_t i = 1; i < k.inputs.size(); ++i)
+                if (k.inputs[i].slot == red[o]->source) red_nullable[o] = nullable[i];
+        }
+        std::vector<std::shared_ptr<hir::Vector>> outs(k.outputs.size());
+        for (size_t o = 0; o < k.outputs.size(); ++o) {
+            RNDN_ASSIGN_OR_RETURN(outs[o], hir::MakeVector(k.outputs[o].type, m));
+        }
+        const uint32_t grid = static_cast<uint32_t>(std::min<int64_t>(std::max<int64_t>(1, (n + codegen::Kernel::kBlock - 1) / codegen::Kernel::kBlock),
+                                                                      codegen::Kernel::kMaxGrid));
+        // records per CTA while they stay small (few groups), else one set shared by all rows
+        const size_t copies = m <= 256 ? grid : 1;
+        std::vector<std::vector<uint64_t>> recs(k.outputs.size());
+        {  // (launched for @len alone and for no rows too: it reads only the rows' groups then)
+            std::shared_ptr<const void> mod;
+            RNDN_ASSIGN_OR_RETURN(const void *ck, LoadKernel(k, index, po, nullptr, &mod));
+            Registrations regs(dev_);
+            regs.Add(dummy_, sizeof dummy_);
+            std::vector<cpujit::Arg> args;
+            args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(n)));
+            const void *rg = g.row_group.empty() ? static_cast<const void *>(dummy_) : g.row_group.data();
+            regs.Add(rg, g.row_group.size() * 4);
+            args.push_back(cpujit::Arg::Ptr(rg));
+            args.push_back(cpujit::Arg::U64(copies > 1 ? static_cast<uint64_t>(m) * 32 : 0));
+            for (size_t i = 1; i < in.size(); ++i) {
+                const hir::Vector &x = *in[i];
+                size_t bytes = static_cast<size_t>(x.length) * static_cast<size_t>(kernel::ElementBytes(x.type));
+                const void *ptr = bytes ? static_cast<const void *>(x.data.get()) : dummy_;
+                regs.Add(ptr, bytes);
+                args.push_back(cpujit::Arg::Ptr(ptr));
+                if (nullable[i]) {
+                    regs.Add(x.validity.data(), x.validity.size() * 8);
+                    args.push_back(cpujit::Arg::Ptr(x.validity.data()));
+                }
+            }
+            for (size_t o = 0; o < k.outputs.size(); ++o) {
+                if (red[o]->op == "len") {
+                    args.push_back(cpujit::Arg::Ptr(dummy_));
+                    continue;
+                }
+                recs[o].assign(copies * static_cast<size_t>(m) * 4, 0);
+                if (red[o]->op == "min" || red[o]->op == "max")
+                    for (size_t r = 0; r < copies * static_cast<size_t>(m); ++r)
+                        recs[o][r * 4] = static_cast<uint64_t>(red[o]->op == "min" ? INT64_MAX : INT64_MIN);
+                const void *rp = recs[o].empty() ? static_cast<const void *>(dummy_) : recs[o].data();
+                regs.Add(rp, recs[o].size() * 8);
+                args.push_back(cpujit::Arg::Ptr(rp));
+            }
+            uint32_t err = 0;
+            regs.Add(&err, sizeof err);
+            args.push_back(cpujit::Arg::Ptr(&err));
+            stats_.phase = "kernel";
+            auto t0 = Clock::now();
+            RNDN_RETURN_IF_ERROR(dev_.Launch(ck, grid, codegen::Kernel::kBlock, ArgBytes(args), &opts_.should_cancel));
+            stats_.kernel_ms += Ms(t0);
+            ++stats_.kernels_launched;
+            if (err != 0) return RedoByRows(k);
+        }
+        for (size_t o = 0; o < k.outputs.size(); ++o) {
+            const std::string &op = red[o]->op;
+            hir::Vector &out = *outs[o];
+            for (int64_t j = 0; j < m; ++j) {
+                __int128 sum = 0;
+                int64_t mn = INT64_MAX, mx = INT64_MIN;
+                uint64_t cnt = 0;
+                if (op == "len") {
+                    cnt = static_cast<uint64_t>(g.count[static_cast<size_t>(j)]);
+                } else {
+                    for (size_t c = 0; c < copies; ++c) {
+                        const uint64_t *rec = &recs[o][(c * static_cast<size_t>(m) + static_cast<size_t>(j)) * 4];
+                        if (rec[2] == 0) continue;
+                        cnt += rec[2];
+                        if (op == "sum") {
+                            // bits 128-191 of the record's sum: the sign of hi unless 128 bits overflowed
+                            if (rec[3] != (static_cast<int64_t>(rec[1]) < 0 ? ~uint64_t{0} : 0)) return RedoByRows(k);
+                            __int128 v = static_cast<__int128>((static_cast<unsigned __int128>(rec[1]) << 64) | rec[0]);
+                            if (__builtin_add_overflow(sum, v, &sum)) return RedoByRows(k);
+                        }
+                        mn = std::min(mn, static_cast<int64_t>(rec[0]));
+                        mx = std::max(mx, static_cast<int64_t>(rec[0]));
+                    }
+                }
+                if (op == "count" || op == "len") {
+                    out.Data<int64_t>()[j] = static_cast<int64_t>(cnt);
+                    continue;
+                }
+                // a cell without a valid element: the interpreter decides (NULL)
+                if (cnt == 0 && (op != "sum" || red_nullable[o])) return RedoByRows(k);
+                int64_t val = op == "min" ? mn : mx;
+                switch (out.type.kind) {
+                    case hir::TypeKind::DEC128: out.Data<__int128>()[j] = sum; break;
+                    case hir::TypeKind::I64:
+                        if (op == "sum") {
+                            if (sum > INT64_MAX || sum < INT64_MIN) return RedoByRows(k);
+                            val = static_cast<int64_t>(sum);
+                        }
+                        out.Data<int64_t>()[j] = val;
+                        break;
+                    case hir::TypeKind::DEC64: out.Data<int64_t>()[j] = val; break;
+                    case hir::TypeKind::I16: out.Data<int16_t>()[j] = static_cast<int16_t>(val); break;
+                    case hir::TypeKind::I32:
+                    case hir::TypeKind::DATE:
+                        if (op == "sum") {
+                            if (sum > INT32_MAX || sum < INT32_MIN) return RedoByRows(k);
+                            val = static_cast<int64_t>(sum);
+                        }
+                        out.Data<int32_t>()[j] = static_cast<int32_t>(val);
+                        break;
+                    default: return RedoByRows(k);
+                }
+            }
+        }
+        for (size_t o = 0; o < k.outputs.size(); ++o) frame_[static_cast<size_t>(k.outputs[o].slot)] = hir::Value(outs[o]);
         stats_.statements_compiled += static_cast<int>(k.stmts.size());
         return Status::Ok();
     }
@@ -774,6 +1040,7 @@ private:
     RunStats &stats_;
     std::vector<hir::Value> frame_;
     bool warp_reduce_ = false;
+    std::map<int, std::shared_ptr<GroupRows>> group_rows_;  // @values slot -> what its group kernel left
     uint64_t dummy_[4] = {};  // stands in for empty buffers (registered per launch, per run)
 };
 

@@ -43,20 +43,7 @@ EXACT_KERNELS = {"q6": 1}
 # Queries whose kernels fail on the cpu device today (code generator gaps: the device then runs
 # the whole program on the interpreter, and EXPLAIN ANALYZE says "Rerun On Interpreter").  A
 # query listed must show the rerun, one not listed must not: fixing a gap means removing it here.
-CPU_RERUNS = {
-    "q3": "compaction kernel: no value for slot -1 (runner)",
-    "q19": "kernel failure (rerun on the interpreter)",
-    "q2": "out-of-bounds store in a kernel",
-    "q8": "out-of-bounds store in a kernel",
-    "q10": "out-of-bounds store in a kernel",
-    "q12": "out-of-bounds store in a kernel",
-    "q18": "out-of-bounds store in a kernel",
-    "q20": "out-of-bounds store in a kernel",
-    "q21": "out-of-bounds store in a kernel",
-    "qgen q10": "out-of-bounds store in a kernel",
-    "qgen q12": "out-of-bounds store in a kernel",
-    "qgen q20": "out-of-bounds store in a kernel",
-}
+CPU_RERUNS = {}
 
 
 def psql(db: str, sql: str, settings: dict, timeout: int = 600):

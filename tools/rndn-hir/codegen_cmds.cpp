@@ -1,3 +1,5 @@
+#include <chrono>
+#include <cstdlib>
 // rndn-hir compile (outlined program or PTX) and run --device=cpu (hybrid execution on the cpu
 // device).  Kept apart from main.cpp so that the interpreter commands stay as they are.
 #include <cstdio>
@@ -46,6 +48,15 @@ Expected<hir::Value> RunOnCpu(const hir::Program &prog, hir::DataRegistry &data,
     codegen::Runner runner(dev);
     codegen::RunStats st;
     auto r = runner.Run(out, data, opts, &st);
+    // RNDN_HIR_REPEAT=N: N more warm runs (modules cached), each timed on stderr
+    const char *rep = std::getenv("RNDN_HIR_REPEAT");
+    for (int i = 0, n = rep ? std::atoi(rep) : 0; i < n && r.ok(); ++i) {
+        codegen::RunStats wst;
+        auto t0 = std::chrono::steady_clock::now();
+        r = runner.Run(out, data, opts, &wst);
+        std::fprintf(stderr, "warm run %d: %.1f ms (kernels %.1f ms)\n", i + 1,
+                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(), wst.kernel_ms);
+    }
     if (timing)
         std::fprintf(stderr, "cpu: %d kernels launched (%d re-run on the interpreter), %d statements compiled, %d interpreted; ptx %.1f ms, jit %.1f ms, kernels %.1f ms\n",
                      st.kernels_launched, st.kernels_redone, st.statements_compiled, st.statements_interpreted, st.ptx_ms, st.jit_ms,

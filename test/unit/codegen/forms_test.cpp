@@ -461,7 +461,12 @@ TEST(KernelForms, GroupByPtxAcceptedByPtxas) {
         GTEST_SKIP() << "no ptxas";
     }
     for (const auto &cols : std::vector<std::vector<std::string>>{{"c1", "h1", "w1"}, {"i1", "l1", "b1"}, {"m1", "s1"}}) {
-        auto p = hir::ParseProgram(Program("nulls", cols, GroupBody(cols.size(), "    r:? = ky;\n")), "grp");
+        // with three keys a by-rows kernel too (a sum and a max per group)
+        std::string body = cols[0] == "c1" ? "    l:? = @each_right(@index, c, v);\n    m:? = @each(@sum, l);\n    r0:? = @raze(m);\n"
+                                              "    l2:? = @each_right(@index, b, v);\n    m2:? = @each(@max, l2);\n    r1:? = @raze(m2);\n"
+                                              "    r:? = @list(r0, r1);\n"
+                                            : "    r:? = ky;\n";
+        auto p = hir::ParseProgram(Program("nulls", cols, GroupBody(cols.size(), body)), "grp");
         ASSERT_TRUE(p.ok());
         ASSERT_TRUE(hir::CheckProgram(*p).ok());
         auto out = Outline(*p, FusionMode::FULL);
@@ -476,6 +481,7 @@ TEST(KernelForms, GroupByPtxAcceptedByPtxas) {
                 ASSERT_TRUE(mod.ok()) << mod.status().ToString();
                 std::string text = ptx::Print(*mod);
                 ASSERT_NE(text.find("atom.global.cas.b64"), std::string::npos);
+                if (cols[0] == "c1") ASSERT_NE(text.find("atom.global.max.s64"), std::string::npos);  // the by-rows kernel
                 std::string file = ::testing::TempDir() + "group_" + arch + ".ptx";
                 {
                     std::ofstream f(file);
@@ -484,6 +490,140 @@ TEST(KernelForms, GroupByPtxAcceptedByPtxas) {
                 std::string msg;
                 EXPECT_EQ(RunShell(std::string(ptxas) + " -arch=" + arch + " " + file + " -o " + file + ".cubin", &msg), 0) << arch << "\n" << msg;
             }
+    }
+}
+
+// GROUPREDUCE: per-cell reductions over @values of a group kernel run by rows (atomics into
+// per-group records, no member lists when only they read the groups) — against the interpreter
+// on every reduction class, few groups (records per CTA), many groups (one shared set), one
+// group, NULLs, empty and one-row tables, and overflow (the interpreter's error after a re-run).
+struct ByRows {
+    int by_rows = 0;       // by-rows kernels
+    int lists = 0;         // group kernels that build member lists
+    int groups = 0;        // group kernels
+};
+ByRows ByRowsOf(const std::string &text) {
+    ByRows b;
+    auto p = hir::ParseProgram(text, "gr");
+    if (!p.ok() || !hir::CheckProgram(*p).ok()) return b;
+    auto out = Outline(*p, FusionMode::FULL);
+    if (!out.ok()) return b;
+    for (const auto &k : out->kernels) {
+        b.by_rows += k.by_rows;
+        b.groups += k.group >= 0;
+        b.lists += k.group >= 0 && k.group_lists;
+    }
+    return b;
+}
+
+std::string ReduceBody(const std::string &key_stmt, const std::string &key, const std::string &op) {
+    const std::string x = op == "len" ? "v" : "l";
+    return key_stmt + "    g:? = @group(" + key + ");\n    ky:? = @keys(g);\n    v:? = @values(g);\n" +
+           (op == "len" ? "" : "    l:? = @each_right(@index, a, v);\n") + "    m:? = @each(@" + op + ", " + x + ");\n    r:? = @raze(m);\n";
+}
+
+TEST(KernelForms, GroupReduceByRows) {
+    struct R {
+        const char *col, *op;
+    };
+    const R cases[] = {{"i1", "sum"}, {"l1", "sum"}, {"m1", "sum"}, {"w1", "sum"}, {"i1", "min"}, {"l1", "max"},
+                       {"d1", "max"}, {"m1", "min"}, {"h1", "max"}, {"f1", "count"}, {"c1", "len"}};
+    // keys: few groups (c2: about ten values; records per CTA), many groups (ix: random row
+    // numbers; one shared set of records), one group (a = a is true on every row without NULLs)
+    const std::pair<const char *, const char *> keys[] = {{"few", ""}, {"many", ""}, {"one", "    k:? = @eq(c, c);\n"}};
+    int n = 0;
+    for (const auto &c : cases)
+        for (const auto &[kname, kstmt] : keys)
+            for (const char *t : {"empty", "one", "big", "nulls", "onenull", "allnull", "long", "longnulls"}) {
+                if (std::string(kname) == "one" && std::string(t).find("null") != std::string::npos) continue;
+                std::vector<std::string> cols = {c.col, std::string(kname) == "many" ? "ix" : "c2", "i2"};
+                std::string body = ReduceBody(kstmt, std::string(kname) == "one" ? "k" : "b", c.op);
+                std::string text = Program(t, cols, body);
+                const ByRows b = ByRowsOf(text);
+                ASSERT_EQ(b.by_rows, 1) << text;
+                EXPECT_EQ(b.lists, 0) << text;  // only @keys and the reduction read the groups
+                // the cpu form (cells from the group kernel's rows) and the GPU form (atomics by rows)
+                Check(text, std::string("by rows ") + c.op + " " + c.col + " " + kname + " " + t);
+                if (std::string(t).rfind("long", 0) != 0)
+                    Check(text, std::string("by rows atomics ") + c.op + " " + c.col + " " + kname + " " + t, false, true);
+                ++n;
+            }
+    EXPECT_EQ(n, 11 * (3 * 8 - 4));
+    // several reductions in one by-rows kernel, and the member lists kept for another reader of @values
+    for (const char *t : {"big", "nulls", "long"}) {
+        std::string body =
+            "    g:? = @group(b);\n    v:? = @values(g);\n    l:? = @each_right(@index, a, v);\n"
+            "    m:? = @each(@sum, l);\n    r0:? = @raze(m);\n    l2:? = @each_right(@index, c, v);\n    m2:? = @each(@max, l2);\n"
+            "    r1:? = @raze(m2);\n    e:? = @each(@len, v);\n    r2:? = @raze(e);\n    s:? = @raze(v);\n    sn:? = @len(s);\n"
+            "    t1:? = @plus(r0, r1);\n    t2:? = @plus(t1, r2);\n    r:? = @plus(t2, sn);\n";
+        std::string text = Program(t, {"i1", "c2", "l1"}, body);
+        const ByRows b = ByRowsOf(text);
+        EXPECT_EQ(b.by_rows, 1) << text;
+        EXPECT_EQ(b.lists, 1) << text;
+        Check(text, std::string("by rows, lists kept ") + t);
+        Check(text, std::string("by rows, lists kept, atomics ") + t, false, true);
+    }
+    // overflow: an i32/i64 group sum out of range, and 128-bit sums whose top word shows it
+    // (v1: 2^121 per row, a CTA's few rows fit, a group of ~70 rows does not; w1: 2^126)
+    for (const char *col : {"i1", "l1", "v1", "w1"})
+        for (const char *key : {"c2", "ix"}) {
+            if (std::string(col) == "v1" && std::string(key) == "ix") continue;  // groups of 1-3 rows: 2^121 each fits
+            for (bool atomics : {false, true})
+                Check(Program("extreme", {col, key, "i2"}, ReduceBody("", "b", "sum")),
+                      std::string("by rows overflow ") + col + " " + key + (atomics ? " atomics" : ""), true, atomics);
+        }
+}
+
+// A kernel whose reduction output comes before a vector output (the translator's @len of a join
+// index fused with the gathers through it, TPC-H Q18): the arguments follow the PTX's order
+// (vector outputs, then the reductions' records), or a store lands out of bounds.
+TEST(KernelForms, ReductionOutputBeforeAVectorOutput) {
+    for (const char *t : {"empty", "one", "big", "nulls"}) {
+        std::string text = Program(t, {"i1", "i2"}, "    n:? = @len(a);\n    x:? = @plus(a, b);\n    r:? = @plus(x, n);\n");
+        auto p = hir::ParseProgram(text, "redvec");
+        ASSERT_TRUE(p.ok());
+        ASSERT_TRUE(hir::CheckProgram(*p).ok());
+        auto out = Outline(*p, FusionMode::FULL);
+        ASSERT_TRUE(out.ok());
+        bool red_first = false;
+        for (const auto &k : out->kernels)
+            for (size_t o = 0; o + 1 < k.outputs.size(); ++o) red_first |= k.outputs[o].reduction && !k.outputs[o + 1].reduction;
+        ASSERT_TRUE(red_first) << Print(*out);
+        Check(text, std::string("reduction before a vector output ") + t);
+    }
+}
+
+// A compaction that took over its mask's kernel, and a later compaction of the same mask that
+// cannot join it (its column comes after a reader of the first one, TPC-H Q3): the mask is then
+// computed apart and read by both (a compaction kernel writes only compressed values).
+TEST(KernelForms, MaskReadByACompactionThatCannotJoin) {
+    for (const char *t : {"empty", "one", "big", "nulls"}) {
+        std::string text = Program(t, {"i1", "i2"},
+                                   "    m:? = @lt(a, 0:i32);\n    p:? = @compress(m, a);\n    u:? = @unique(p);\n    bb:? = @abs(b);\n"
+                                   "    c2:? = @compress(m, bb);\n    r:? = @unique(c2);\n");
+        Check(text, std::string("mask read by a later compaction ") + t);
+    }
+}
+
+// The group kernel left to the interpreter (over the memory budget): the by-rows kernel then
+// re-runs on the interpreter too, over the @values the interpreter built.
+TEST(KernelForms, GroupReduceAfterAnInterpretedGroup) {
+    std::string text = Program("long", {"i1", "l1", "i2"}, ReduceBody("", "b", "sum"));
+    auto p = hir::ParseProgram(text, "grp");
+    ASSERT_TRUE(p.ok());
+    ASSERT_TRUE(hir::CheckProgram(*p).ok());
+    auto out = Outline(*p, FusionMode::FULL);
+    ASSERT_TRUE(out.ok());
+    for (int64_t budget : {int64_t{2} << 20, int64_t{64} << 20}) {
+        hir::InterpretOptions opts;
+        opts.memory_budget = budget;
+        auto want = hir::Interpret(*p, Registry(), opts);
+        ASSERT_TRUE(want.ok()) << want.status().ToString();
+        Runner runner(Dev());
+        RunStats st;
+        auto got = runner.Run(*out, Registry(), opts, &st);
+        EXPECT_EQ(Show(got), Show(want)) << budget;
+        EXPECT_EQ(st.kernels_redone, budget < (int64_t{32} << 20) ? 2 : 0) << budget;
     }
 }
 
