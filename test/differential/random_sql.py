@@ -154,10 +154,21 @@ class Gen:
                           c, f"COALESCE({c}, 'q')", f"COALESCE(a.n, a.m)", f"COALESCE(a.m, 0)", f"a.n::int",
                           f"a.s::int * 2", f"a.b8 / 1000", f"CASE WHEN a.bo THEN a.n END",
                           f"length({self.col(a, 'text')})", f"substring({self.col(a, 'text')} from 2 for 3)",
-                          f"upper({self.col(a, 'text')})", f"({self.col(a, 'text')} || 'x')",
+                          self.str_fn(a), f"({self.col(a, 'text')} || 'x')",
                           f"extract({self.pick(['hour', 'minute', 'day', 'month'])} FROM a.ts)",
                           f"date_trunc('{self.pick(['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'])}', a.ts)",
                           "a.ts", f"char_length({self.col(a, 'text')})"])
+
+    def str_fn(self, a):
+        """One of the string functions and regular expressions (UTF-8 characters, PostgreSQL's
+        NULL rules: concat skips NULLs, || propagates them)."""
+        c = self.col(a, "text")
+        return self.pick([f"upper({c})", f"lower({c})", f"initcap({c})", f"strpos({c}, 'a')", f"left({c}, 2)",
+                          f"right({c}, -1)", f"btrim({c}, 'a')", f"ltrim({c})", f"replace({c}, 'a', 'A')",
+                          f"concat({c}, '-', {c})", f"concat_ws('/', {c}, NULL, {c})", f"split_part({c}, 'a', 2)",
+                          f"split_part({c}, 'l', -1)", f"repeat({c}, 2)", f"reverse({c})", f"starts_with({c}, 'a')",
+                          f"lpad({c}, 6, '*')", f"rpad({c}, 6)", f"regexp_replace({c}, '[aeiou]+', '_', 'g')",
+                          f"regexp_replace({c}, '^(.)(.*)$', '\\2\\1')", f"({c} ~ '^[a-m]')", f"({c} !~* 'A.')"])
 
     def scalar(self, a):
         kind = self.pick(["int", "int", "num", "float", "text", "date", "bool", "misc"])
