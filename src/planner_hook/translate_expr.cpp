@@ -850,6 +850,40 @@ Expected<Col> Translator::CoalesceX(CoalesceExpr *ce, const Ctx &ctx) {
     return acc;
 }
 
+// GREATEST / LEAST: NULL arguments ignored (NULL only when all are); each step keeps the
+// running value unless the next argument compares above (below) it.
+Expected<Col> Translator::MinMaxX(MinMaxExpr *m, const Ctx &ctx) {
+    const Oid type = m->minmaxtype;
+    if (IsTextType(type)) {
+        if (type == BPCHAROID) return Unsup(ctx.node, "GREATEST/LEAST of char(n)");
+        if (!ByteOrderCollation(m->inputcollid)) return Unsup(ctx.node, "GREATEST/LEAST of text under a non-C collation");
+    } else if (!IsIntType(type) && type != NUMERICOID && type != FLOAT4OID && type != FLOAT8OID && type != DATEOID &&
+               type != TIMESTAMPOID) {
+        return Unsup(ctx.node, "GREATEST/LEAST of " + TypeName(type));
+    }
+    std::vector<Col> xs;
+    ListCell *lc;
+    foreach (lc, m->args) {
+        RNDN_ASSIGN_OR_RETURN(Col c, X((Expr *)lfirst(lc), ctx));
+        RNDN_ASSIGN_OR_RETURN(c, Materialize(c, ctx.len_var));
+        xs.push_back(c);
+    }
+    if (type == NUMERICOID)
+        for (const auto &x : xs)
+            if (x.scale < 0 || x.scale != xs[0].scale) return Unsup(ctx.node, "GREATEST/LEAST over numerics of different scales");
+    const B cmp = m->op == IS_GREATEST ? B::GT : B::LT;
+    Col acc = xs[0];
+    for (size_t i = 1; i < xs.size(); ++i) {
+        Op base = Emit(B::COALESCE, {acc.var, xs[i].var});
+        Op c = Emit(cmp, {xs[i].var, base});
+        acc.var = Emit(B::INDEX_A, {base, Emit(B::WHERE, {c}), Emit(B::COMPRESS, {c, xs[i].var})});
+    }
+    acc.type = type;
+    acc.typmod = -1;
+    acc.scalar = false;
+    return acc;
+}
+
 Expected<Col> Translator::ArrayOp(ScalarArrayOpExpr *sa, const Ctx &ctx) {
     const Oid fn = sa->opfuncid ? sa->opfuncid : get_opcode(sa->opno);
     const FnRow *row = LookupFunction(fn);
@@ -986,6 +1020,42 @@ Expected<Col> Translator::X(Expr *e, const Ctx &ctx) {
             out.var = Emit(nt->nulltesttype == IS_NULL ? B::IS_NULL : B::IS_NOT_NULL, {c.var});
             return out;
         }
+        case T_BooleanTest: {
+            // IS [NOT] TRUE / FALSE / UNKNOWN: never NULL
+            BooleanTest *bt = (BooleanTest *)e;
+            RNDN_ASSIGN_OR_RETURN(Col c, X(bt->arg, ctx));
+            Col out;
+            out.type = BOOLOID;
+            out.scalar = c.scalar;
+            switch (bt->booltesttype) {
+                case IS_TRUE: out.var = Emit(B::COALESCE, {c.var, b_.Bool(false)}); break;
+                case IS_NOT_TRUE: out.var = Emit(B::NOT, {Emit(B::COALESCE, {c.var, b_.Bool(false)})}); break;
+                case IS_FALSE: out.var = Emit(B::NOT, {Emit(B::COALESCE, {c.var, b_.Bool(true)})}); break;
+                case IS_NOT_FALSE: out.var = Emit(B::COALESCE, {c.var, b_.Bool(true)}); break;
+                case IS_UNKNOWN: out.var = Emit(B::IS_NULL, {c.var}); break;
+                case IS_NOT_UNKNOWN: out.var = Emit(B::IS_NOT_NULL, {c.var}); break;
+            }
+            return out;
+        }
+        case T_DistinctExpr: {
+            // a IS DISTINCT FROM b: NOT (a = b) where both are non-NULL, else "exactly one is
+            // NULL" (IS NOT DISTINCT FROM is NOT over this node)
+            DistinctExpr *d = (DistinctExpr *)e;
+            const Oid fn = d->opfuncid ? d->opfuncid : get_opcode(d->opno);
+            const FnRow *row = LookupFunction(fn);
+            if (row == nullptr || row->kind != FnKind::BINARY || row->builtin != B::EQ)
+                return Unsup(ctx.node, "IS DISTINCT FROM with operator " + FuncName(fn));
+            RNDN_ASSIGN_OR_RETURN(Col eq, Call(fn, d->args, BOOLOID, -1, d->inputcollid, ctx));
+            RNDN_ASSIGN_OR_RETURN(Col a, X((Expr *)linitial(d->args), ctx));
+            RNDN_ASSIGN_OR_RETURN(Col b, X((Expr *)lsecond(d->args), ctx));
+            Op one_null = Emit(B::XOR, {Emit(B::IS_NULL, {a.var}), Emit(B::IS_NULL, {b.var})});
+            Col out;
+            out.type = BOOLOID;
+            out.scalar = eq.scalar;
+            out.var = Emit(B::COALESCE, {Emit(B::NOT, {eq.var}), one_null});
+            return out;
+        }
+        case T_MinMaxExpr: return MinMaxX((MinMaxExpr *)e, ctx);
         case T_ScalarArrayOpExpr: return ArrayOp((ScalarArrayOpExpr *)e, ctx);
         case T_CaseExpr: return CaseX((CaseExpr *)e, ctx);
         case T_NullIfExpr: {

@@ -332,6 +332,7 @@ private:
     Expected<Op> StringCall(const FnRow &row, List *args, const std::vector<Col> &a, Oid collation, const Ctx &ctx);
     Expected<Col> CaseX(CaseExpr *ce, const Ctx &ctx);
     Expected<Col> CoalesceX(CoalesceExpr *ce, const Ctx &ctx);
+    Expected<Col> MinMaxX(MinMaxExpr *m, const Ctx &ctx);
     Expected<Col> ArrayOp(ScalarArrayOpExpr *sa, const Ctx &ctx);
     // The literal of a value of PostgreSQL type `type` (numeric: of that scale), NULL included.
     Expected<Op> ScalarLiteral(Oid type, Datum d, bool isnull, int scale, const Plan *node);

@@ -987,3 +987,21 @@ SELECT id, regexp_replace(s, '[а-я]+', 'R', 'g'), regexp_replace(s, '(.)(.)$',
 SELECT id, regexp_replace(s, '^', '>', 'g'), regexp_replace(s, '$', '<', 'g'), s ~ 'line1.line2', regexp_replace(s, '\n', ' ') FROM rx ORDER BY id;
 -- query: regex_heldout_capture_alternation_first_branch
 SELECT id, regexp_replace(s, '(?:(a)|(ab))(c*)', '1=\1 2=\2 3=\3'), regexp_replace(s, '(b|bb)(b*)', '[\1,\2]', 'g') FROM rx ORDER BY id;
+-- query: greatest_least_mixed_nulls
+SELECT id, greatest(i4, i2, 25), least(i4, i2), greatest(f8, f4), least(n, 10.50), greatest(d, DATE '1995-01-01'),
+       least(t, v), greatest(t, 'beta') FROM nums ORDER BY id;
+-- query: greatest_least_all_null_and_floats
+SELECT id, greatest(NULL::int, i4), least(f8, -1.5::float8), greatest(f8, 1e300::float8), least(f8, f4, NULL) FROM nums ORDER BY id;
+-- query: greatest_numeric_scales_differ
+-- fallback: GREATEST over numerics of different scales
+SELECT id, greatest(n, n4) FROM nums ORDER BY id;
+-- query: is_distinct_from
+SELECT id, i4 IS DISTINCT FROM i2 * 10, i4 IS NOT DISTINCT FROM NULL, t IS DISTINCT FROM v, n IS NOT DISTINCT FROM 10.5,
+       d IS DISTINCT FROM DATE '1994-01-01' FROM nums ORDER BY id;
+-- query: is_distinct_from_where
+SELECT count(*) FROM nums WHERE i2 IS DISTINCT FROM i4 / 10;
+-- query: boolean_tests
+SELECT id, b IS TRUE, b IS NOT TRUE, b IS FALSE, b IS NOT FALSE, b IS UNKNOWN, b IS NOT UNKNOWN, (i4 > 20) IS NOT TRUE
+  FROM nums ORDER BY id;
+-- query: boolean_tests_where_group
+SELECT b IS NOT FALSE AS k, count(*) FROM nums WHERE (i4 > 10) IS NOT FALSE GROUP BY 1 ORDER BY 1;

@@ -155,6 +155,7 @@ class Gen:
                           f"a.s::int * 2", f"a.b8 / 1000", f"CASE WHEN a.bo THEN a.n END",
                           f"length({self.col(a, 'text')})", f"substring({self.col(a, 'text')} from 2 for 3)",
                           self.str_fn(a), f"({self.col(a, 'text')} || 'x')",
+                          f"{self.pick(['greatest', 'least'])}({self.col(a, 'int')}, {self.col(a, 'int')}, 3)",
                           f"extract({self.pick(['hour', 'minute', 'day', 'month'])} FROM a.ts)",
                           f"date_trunc('{self.pick(['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'])}', a.ts)",
                           "a.ts", f"char_length({self.col(a, 'text')})"])
@@ -193,7 +194,10 @@ class Gen:
         if r < 0.25:
             return f"NOT ({self.pred(a, depth + 1)})"
         if r < 0.3:
-            return f"{self.col(a, self.pick(['int', 'text', 'float', 'num', 'date']))} IS {self.pick(['', 'NOT '])}NULL"
+            kind = self.pick(['int', 'text', 'float', 'num', 'date'])
+            return self.pick([f"{self.col(a, kind)} IS {self.pick(['', 'NOT '])}NULL",
+                              f"{self.col(a, kind)} IS {self.pick(['', 'NOT '])}DISTINCT FROM {self.col(a, kind)}",
+                              f"({self.col(a, 'int')} > 5) IS {self.pick(['', 'NOT '])}{self.pick(['TRUE', 'FALSE', 'UNKNOWN'])}"])
         if r < 0.4:
             return f"{self.col(a, 'int')} IN ({', '.join(str(self.rng.randint(-2, 12)) for _ in range(3))}{self.pick(['', ', NULL'])})"
         if r < 0.45:
