@@ -292,6 +292,10 @@ Status FnRegexReplace(const SA *a, size_t, Res &r, StrState &st) {
     regex::Text &t = st.text;
     regex::Decode(s, t);
     const size_t n = t.cp.size();
+    if (!regex::Exists(*st.prog, t)) {  // one linear pass settles the rows without a match
+        r.s = s;
+        return Status::Ok();
+    }
     size_t search = 0, data = 0;
     while (search <= n && regex::Search(*st.prog, t, search, st.caps)) {
         const size_t so = static_cast<size_t>(st.caps[0].first), eo = static_cast<size_t>(st.caps[0].second);
