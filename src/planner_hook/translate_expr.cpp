@@ -682,11 +682,10 @@ Expected<Op> Translator::StringCall(const FnRow &row, List *args, const std::vec
     const std::string fname = row.prosrc;
     for (int i = 0; i < nargs; ++i) {
         const Oid t = exprType((Node *)list_nth(args, i));
-        if (t == BPCHAROID && row.kind != FnKind::CONCAT)
-            return Unsup(ctx.node, fname + " of char(n) (PostgreSQL's blank-padding rules)");
+        // char(n): concat prints the blank padding, the other functions see it trimmed
+        if (t == BPCHAROID) return Unsup(ctx.node, fname + " of char(n) (PostgreSQL's blank-padding rules)");
         if ((row.kind == FnKind::CONCAT || row.builtin == B::STR_CONCAT_WS || row.builtin == B::STR_CONCAT) && !IsTextType(t))
             return Unsup(ctx.node, fname + " of " + TypeName(t) + " (text arguments only)");
-        if (t == BPCHAROID) return Unsup(ctx.node, fname + " of char(n) (PostgreSQL's blank-padding rules)");
     }
     if ((row.flags & F_DETERM) && OidIsValid(collation) && !get_collation_isdeterministic(collation))
         return Unsup(ctx.node, fname + " under a nondeterministic collation");

@@ -935,6 +935,9 @@ SELECT upper(s), replace(s, 'a', 'b'), split_part(s, ',', 2), s ~ 'a' FROM empty
 -- query: str_concat_non_text
 -- fallback: concat of an integer argument (text arguments only)
 SELECT concat(s, n) FROM strs;
+-- query: str_concat_char_n
+-- fallback: concat of char(n) (PostgreSQL prints the blank padding)
+SELECT id, concat(c, '|'), c || '|' FROM nums ORDER BY id;
 -- query: str_repeat_non_constant
 -- fallback: repeat with a non-constant count
 SELECT repeat(s, n) FROM strs;
