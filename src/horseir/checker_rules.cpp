@@ -489,6 +489,25 @@ R RuleCoalesce(RuleCtx &c) {
     return Fail(c, "operands have incompatible types");
 }
 
+
+// The string builtins of string_fns.def: each argument checked against its signature letter
+// (s a string, i an integer), the result from the signature's first letter.
+R StrSig(RuleCtx &c, std::string_view sig) {
+    std::string_view args = sig.substr(2);
+    const bool repeat = !args.empty() && args.back() == '*';
+    if (repeat) args.remove_suffix(1);
+    for (size_t i = 0; i < c.args.size(); ++i) {
+        if (i >= args.size() && !repeat) return Fail(c, "expects fewer arguments");
+        const char want = args[std::min(i, args.size() - 1)];
+        if (want == 's' && !Str(c.args[i])) return Fail(c, "expects a string argument");
+        if (want == 'i' && !Int(c.args[i])) return Fail(c, "expects an integer argument");
+    }
+    return One(sig[0] == 's' ? TypeKind::STR : sig[0] == 'b' ? TypeKind::BOOL : TypeKind::I32);
+}
+#define STR_FN(ID, SIG, IMPL) \
+    R RuleStr_##ID(RuleCtx &c) { return StrSig(c, SIG); }
+#include "horseir/string_fns.def"
+#undef STR_FN
 }  // namespace
 
 }  // namespace rndn::hir

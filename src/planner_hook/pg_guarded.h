@@ -37,6 +37,7 @@ extern "C" {
 #define get_ordering_op_properties(...) RNDN_PG_GUARDED(::get_ordering_op_properties(__VA_ARGS__))
 #define get_collation_isdeterministic(...) RNDN_PG_GUARDED(::get_collation_isdeterministic(__VA_ARGS__))
 #define lc_collate_is_c(...) RNDN_PG_GUARDED(::lc_collate_is_c(__VA_ARGS__))
+#define lc_ctype_is_c(...) RNDN_PG_GUARDED(::lc_ctype_is_c(__VA_ARGS__))
 #define RelationIdGetRelation(...) RNDN_PG_GUARDED(::RelationIdGetRelation(__VA_ARGS__))
 // type output and names
 #define format_type_be(...) RNDN_PG_GUARDED(::format_type_be(__VA_ARGS__))

@@ -445,6 +445,8 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
         if ((row->kind == FnKind::EXTRACT || row->kind == FnKind::TRUNC) && i == 0) continue;
         if ((row->kind == FnKind::DATE_TS && i == 1) || (row->kind == FnKind::TS_DATE && i == 0)) continue;
         if (row->kind == FnKind::ROUND && i == 1) continue;
+        if ((row->kind == FnKind::REGEX || row->kind == FnKind::NOTREGEX) && i > 0) continue;
+        if (row->kind == FnKind::REGEXREPL && (i == 1 || i == 3)) continue;
         RNDN_ASSIGN_OR_RETURN(Col c, X(arg, ctx));
         a.push_back(c);
     }
@@ -495,8 +497,12 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             break;
         }
         case FnKind::RELABEL:
-            if (std::string(row->prosrc) == "rtrim1" && exprType((Node *)linitial(args)) != BPCHAROID)
-                return Unsup(ctx.node, "rtrim of text");
+            if (std::string(row->prosrc) == "rtrim1" && exprType((Node *)linitial(args)) != BPCHAROID) {
+                // rtrim(text): trailing blanks off (for char(n) the same function is the cast)
+                if (GetDatabaseEncoding() != PG_UTF8) ascii_guard_ = true;
+                out.var = Emit(B::STR_RTRIM, {a[0].var, b_.Str(" ")});
+                break;
+            }
             if (result_type == BPCHAROID && exprType((Node *)linitial(args)) != BPCHAROID && !IsA(linitial(args), Const))
                 return Unsup(ctx.node, "text or varchar compared as char(n) (trailing blanks ignored)");
             out = a[0];
@@ -532,6 +538,14 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             if (start < 1 || len < 0) return Unsup(ctx.node, "substring start < 1 or negative length");
             if (pg_database_encoding_max_length() > 1) ascii_guard_ = true;
             out.var = Emit(row->builtin, {a[0].var, b_.I64s({start, len})});
+            break;
+        }
+        case FnKind::STRFN:
+        case FnKind::CONCAT:
+        case FnKind::REGEX:
+        case FnKind::NOTREGEX:
+        case FnKind::REGEXREPL: {
+            RNDN_ASSIGN_OR_RETURN(out.var, StringCall(*row, args, a, inputcollid, ctx));
             break;
         }
         case FnKind::ROUND: {
@@ -619,6 +633,119 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
     }
     out.scalar = all_scalar;
     return out;
+}
+
+// The collation's ctype for case mapping and regular-expression classes: "C" (the C/POSIX
+// ctype), "libc:NAME", or nothing (ICU, or an encoding other than UTF-8).
+std::optional<std::string> CtypeOf(Oid collation) {
+    if (!OidIsValid(collation)) return std::nullopt;
+    if (lc_ctype_is_c(collation)) return std::string("C");
+    if (GetDatabaseEncoding() != PG_UTF8) return std::nullopt;
+    if (collation == DEFAULT_COLLATION_OID) {
+        if (default_locale.provider == COLLPROVIDER_ICU) return std::nullopt;
+        const char *name = setlocale(LC_CTYPE, nullptr);  // PostgreSQL set it from datctype
+        if (name == nullptr) return std::nullopt;
+        return std::string("libc:") + name;
+    }
+    HeapTuple tp = SearchSysCache1(COLLOID, ObjectIdGetDatum(collation));
+    if (!HeapTupleIsValid(tp)) return std::nullopt;
+    Form_pg_collation form = (Form_pg_collation)GETSTRUCT(tp);
+    std::optional<std::string> out;
+    if (form->collprovider == COLLPROVIDER_LIBC) {
+        bool isnull = true;
+        Datum d = SysCacheGetAttr(COLLOID, tp, Anum_pg_collation_collctype, &isnull);
+        if (!isnull) {
+            char *name = TextDatumGetCString(d);
+            out = std::string("libc:") + name;
+            pfree(name);
+        }
+    }
+    ReleaseSysCache(tp);
+    return out;
+}
+
+namespace {
+std::optional<std::string> ConstText(Expr *e) {
+    if (!IsA(e, Const) || ((Const *)e)->constisnull || !IsTextType(((Const *)e)->consttype)) return std::nullopt;
+    char *c = TextDatumGetCString(((Const *)e)->constvalue);
+    std::string out(c);
+    pfree(c);
+    return out;
+}
+}  // namespace
+
+// The string functions of pg_functions.def (STRFN, CONCAT, REGEX, NOTREGEX, REGEXREPL); `a`
+// holds the translated arguments (for the regular expressions without the constant pattern and
+// flags).
+Expected<Op> Translator::StringCall(const FnRow &row, List *args, const std::vector<Col> &a, Oid collation, const Ctx &ctx) {
+    const int nargs = list_length(args);
+    const std::string fname = row.prosrc;
+    for (int i = 0; i < nargs; ++i) {
+        const Oid t = exprType((Node *)list_nth(args, i));
+        // char(n): concat prints the blank padding, the other functions see it trimmed
+        if (t == BPCHAROID) return Unsup(ctx.node, fname + " of char(n) (PostgreSQL's blank-padding rules)");
+        if ((row.kind == FnKind::CONCAT || row.builtin == B::STR_CONCAT_WS || row.builtin == B::STR_CONCAT) && !IsTextType(t))
+            return Unsup(ctx.node, fname + " of " + TypeName(t) + " (text arguments only)");
+    }
+    if ((row.flags & F_DETERM) && OidIsValid(collation) && !get_collation_isdeterministic(collation))
+        return Unsup(ctx.node, fname + " under a nondeterministic collation");
+    if (GetDatabaseEncoding() != PG_UTF8) ascii_guard_ = true;  // characters as UTF-8: ASCII text only
+    std::vector<Op> ops;
+    for (const Col &c : a) ops.push_back(c.var);
+    if (row.flags & F_CONSTN) {
+        Expr *n = (Expr *)lsecond(args);
+        if (!IsA(n, Const) || ((Const *)n)->constisnull) return Unsup(ctx.node, fname + " with a non-constant length");
+        const int32 v = DatumGetInt32(((Const *)n)->constvalue);
+        if (v < -1000000 || v > 1000000) return Unsup(ctx.node, fname + " to a length beyond 10^6");
+    }
+    switch (row.kind) {
+        case FnKind::CONCAT: {
+            if (ops.empty()) return Unsup(ctx.node, "concat()");
+            ops.insert(ops.begin(), b_.Str(""));
+            return Emit(row.builtin, ops);
+        }
+        case FnKind::REGEX:
+        case FnKind::NOTREGEX:
+        case FnKind::REGEXREPL: {
+            const auto pat = ConstText((Expr *)lsecond(args));
+            if (!pat) return Unsup(ctx.node, "regular expression with a non-constant pattern");
+            std::string flags;
+            bool icase = (row.flags & F_ICASE) != 0;
+            if (row.kind == FnKind::REGEXREPL && nargs == 4) {
+                const auto f = ConstText((Expr *)lfourth(args));
+                if (!f) return Unsup(ctx.node, "regexp_replace with non-constant flags");
+                for (char ch : *f) {
+                    if (ch == 'g') flags += 'g';
+                    else if (ch == 'i') icase = true;
+                    else if (ch == 'c') icase = false;
+                    else return Unsup(ctx.node, std::string("regexp_replace flag '") + ch + "'");
+                }
+            } else if (row.kind == FnKind::REGEXREPL && nargs != 3) {
+                return Unsup(ctx.node, "regexp_replace with a start position");
+            }
+            if (icase) flags += 'i';
+            hir::regex::Options o;
+            o.icase = icase;
+            auto prog = hir::regex::Compile(*pat, o);
+            if (!prog.ok()) return Unsup(ctx.node, prog.status().message());
+            const auto ctype = CtypeOf(collation);
+            const bool c_ctype = ctype && *ctype == "C";
+            if (!c_ctype && icase) return Unsup(ctx.node, "case-insensitive regular expression under a non-C ctype");
+            if (!c_ctype && hir::regex::UsesClasses(**prog))
+                return Unsup(ctx.node, "regular expression class escape (\\d \\s \\w) under a non-C ctype");
+            if (row.kind == FnKind::REGEXREPL) return Emit(row.builtin, {ops[0], b_.Str(*pat), ops[1], b_.Str(flags)});
+            Op m = Emit(row.builtin, {ops[0], b_.Str(*pat), b_.Str(flags)});
+            return row.kind == FnKind::NOTREGEX ? Emit(B::NOT, {m}) : m;
+        }
+        default: break;
+    }
+    if ((row.flags & F_SPACE) && ops.size() == 1) ops.push_back(b_.Str(" "));
+    if (row.flags & F_CTYPE) {
+        const auto ctype = CtypeOf(collation);
+        if (!ctype) return Unsup(ctx.node, fname + " under an ICU collation or a non-UTF-8 encoding");
+        ops.push_back(b_.Str(*ctype));
+    }
+    return Emit(row.builtin, ops);
 }
 
 Expected<Col> Translator::CaseX(CaseExpr *ce, const Ctx &ctx) {
@@ -719,6 +846,40 @@ Expected<Col> Translator::CoalesceX(CoalesceExpr *ce, const Ctx &ctx) {
     }
     acc.type = ce->coalescetype;
     acc.scale = ce->coalescetype == NUMERICOID ? scale : -1;
+    return acc;
+}
+
+// GREATEST / LEAST: NULL arguments ignored (NULL only when all are); each step keeps the
+// running value unless the next argument compares above (below) it.
+Expected<Col> Translator::MinMaxX(MinMaxExpr *m, const Ctx &ctx) {
+    const Oid type = m->minmaxtype;
+    if (IsTextType(type)) {
+        if (type == BPCHAROID) return Unsup(ctx.node, "GREATEST/LEAST of char(n)");
+        if (!ByteOrderCollation(m->inputcollid)) return Unsup(ctx.node, "GREATEST/LEAST of text under a non-C collation");
+    } else if (!IsIntType(type) && type != NUMERICOID && type != FLOAT4OID && type != FLOAT8OID && type != DATEOID &&
+               type != TIMESTAMPOID) {
+        return Unsup(ctx.node, "GREATEST/LEAST of " + TypeName(type));
+    }
+    std::vector<Col> xs;
+    ListCell *lc;
+    foreach (lc, m->args) {
+        RNDN_ASSIGN_OR_RETURN(Col c, X((Expr *)lfirst(lc), ctx));
+        RNDN_ASSIGN_OR_RETURN(c, Materialize(c, ctx.len_var));
+        xs.push_back(c);
+    }
+    if (type == NUMERICOID)
+        for (const auto &x : xs)
+            if (x.scale < 0 || x.scale != xs[0].scale) return Unsup(ctx.node, "GREATEST/LEAST over numerics of different scales");
+    const B cmp = m->op == IS_GREATEST ? B::GT : B::LT;
+    Col acc = xs[0];
+    for (size_t i = 1; i < xs.size(); ++i) {
+        Op base = Emit(B::COALESCE, {acc.var, xs[i].var});
+        Op c = Emit(cmp, {xs[i].var, base});
+        acc.var = Emit(B::INDEX_A, {base, Emit(B::WHERE, {c}), Emit(B::COMPRESS, {c, xs[i].var})});
+    }
+    acc.type = type;
+    acc.typmod = -1;
+    acc.scalar = false;
     return acc;
 }
 
@@ -858,6 +1019,42 @@ Expected<Col> Translator::X(Expr *e, const Ctx &ctx) {
             out.var = Emit(nt->nulltesttype == IS_NULL ? B::IS_NULL : B::IS_NOT_NULL, {c.var});
             return out;
         }
+        case T_BooleanTest: {
+            // IS [NOT] TRUE / FALSE / UNKNOWN: never NULL
+            BooleanTest *bt = (BooleanTest *)e;
+            RNDN_ASSIGN_OR_RETURN(Col c, X(bt->arg, ctx));
+            Col out;
+            out.type = BOOLOID;
+            out.scalar = c.scalar;
+            switch (bt->booltesttype) {
+                case IS_TRUE: out.var = Emit(B::COALESCE, {c.var, b_.Bool(false)}); break;
+                case IS_NOT_TRUE: out.var = Emit(B::NOT, {Emit(B::COALESCE, {c.var, b_.Bool(false)})}); break;
+                case IS_FALSE: out.var = Emit(B::NOT, {Emit(B::COALESCE, {c.var, b_.Bool(true)})}); break;
+                case IS_NOT_FALSE: out.var = Emit(B::COALESCE, {c.var, b_.Bool(true)}); break;
+                case IS_UNKNOWN: out.var = Emit(B::IS_NULL, {c.var}); break;
+                case IS_NOT_UNKNOWN: out.var = Emit(B::IS_NOT_NULL, {c.var}); break;
+            }
+            return out;
+        }
+        case T_DistinctExpr: {
+            // a IS DISTINCT FROM b: NOT (a = b) where both are non-NULL, else "exactly one is
+            // NULL" (IS NOT DISTINCT FROM is NOT over this node)
+            DistinctExpr *d = (DistinctExpr *)e;
+            const Oid fn = d->opfuncid ? d->opfuncid : get_opcode(d->opno);
+            const FnRow *row = LookupFunction(fn);
+            if (row == nullptr || row->kind != FnKind::BINARY || row->builtin != B::EQ)
+                return Unsup(ctx.node, "IS DISTINCT FROM with operator " + FuncName(fn));
+            RNDN_ASSIGN_OR_RETURN(Col eq, Call(fn, d->args, BOOLOID, -1, d->inputcollid, ctx));
+            RNDN_ASSIGN_OR_RETURN(Col a, X((Expr *)linitial(d->args), ctx));
+            RNDN_ASSIGN_OR_RETURN(Col b, X((Expr *)lsecond(d->args), ctx));
+            Op one_null = Emit(B::XOR, {Emit(B::IS_NULL, {a.var}), Emit(B::IS_NULL, {b.var})});
+            Col out;
+            out.type = BOOLOID;
+            out.scalar = eq.scalar;
+            out.var = Emit(B::COALESCE, {Emit(B::NOT, {eq.var}), one_null});
+            return out;
+        }
+        case T_MinMaxExpr: return MinMaxX((MinMaxExpr *)e, ctx);
         case T_ScalarArrayOpExpr: return ArrayOp((ScalarArrayOpExpr *)e, ctx);
         case T_CaseExpr: return CaseX((CaseExpr *)e, ctx);
         case T_NullIfExpr: {

@@ -11,6 +11,7 @@
 
 // Before PostgreSQL's headers: utils/datetime.h defines MONTH, elog.h LOG (names in horseir.h).
 #include "horseir/horseir.h"
+#include "horseir/regex.h"
 #include "pg_base/datum_value.h"
 
 extern "C" {
@@ -61,8 +62,10 @@ namespace rndn::plan::internal {
 // ---------------------------------------------------------------------------------------------
 // The function table (pg_functions.def)
 
-enum class FnKind : uint8_t { BINARY, UNARY, CAST, RELABEL, LIKE, NOTLIKE, SUBSTR, EXTRACT, DATE_TS, TS_DATE, ROUND, TRUNC };
-enum : unsigned { F_DIV = 1, F_NZCONST = 2, F_ORDERED = 4, F_EQ = 8, F_CHARS = 16 };
+enum class FnKind : uint8_t { BINARY, UNARY, CAST, RELABEL, LIKE, NOTLIKE, SUBSTR, EXTRACT, DATE_TS, TS_DATE, ROUND, TRUNC,
+                              STRFN, CONCAT, REGEX, NOTREGEX, REGEXREPL };
+enum : unsigned { F_DIV = 1, F_NZCONST = 2, F_ORDERED = 4, F_EQ = 8, F_CHARS = 16, F_CTYPE = 32, F_SPACE = 64, F_CONSTN = 128,
+                  F_ICASE = 256, F_DETERM = 512 };
 
 struct FnRow {
     const char *prosrc;
@@ -328,8 +331,10 @@ private:
     Expected<Col> X(Expr *e, const Ctx &ctx);
     Expected<Col> Const_(Const *c, const Plan *node);
     Expected<Col> Call(Oid fn, List *args, Oid result_type, int32 result_typmod, Oid inputcollid, const Ctx &ctx);
+    Expected<Op> StringCall(const FnRow &row, List *args, const std::vector<Col> &a, Oid collation, const Ctx &ctx);
     Expected<Col> CaseX(CaseExpr *ce, const Ctx &ctx);
     Expected<Col> CoalesceX(CoalesceExpr *ce, const Ctx &ctx);
+    Expected<Col> MinMaxX(MinMaxExpr *m, const Ctx &ctx);
     Expected<Col> ArrayOp(ScalarArrayOpExpr *sa, const Ctx &ctx);
     // The literal of a value of PostgreSQL type `type` (numeric: of that scale), NULL included.
     Expected<Op> ScalarLiteral(Oid type, Datum d, bool isnull, int scale, const Plan *node);

@@ -113,6 +113,20 @@ CREATE TABLE tsb (k int, t timestamp);
 INSERT INTO tsb SELECT i, TIMESTAMP '2013-07-01 00:00:00' + (i * 37) * INTERVAL '1 second'
   FROM generate_series(1, 20000) AS i;
 
+CREATE TABLE strs (id int, s text, t text, n int, v varchar(30));
+INSERT INTO strs VALUES
+  (1, 'hello world', 'o', 3, 'Mixed Case Words'), (2, '  padded  ', ' ', -2, 'ÄRGER über'),
+  (3, 'a,b,,c', ',', 0, 'x'), (4, '', '', 1, ''), (5, NULL, 'x', NULL, NULL),
+  (6, 'погода в норме', 'о', 2, 'ǅemal ŉ ß'), (7, 'a€b€c', '€', -1, '123abc DEF'),
+  (8, 'xxabcxx', 'x', 7, 'o''neil-smith_jr'), (9, 'abc', NULL, 5, 'tab	sep'), (10, '𝄞 clef 𝄞', '𝄞', -5, 'ÉCOLE élève');
+CREATE TABLE rx (id int, s text);
+INSERT INTO rx VALUES
+  (1, 'https://www.example.com/path/to?q=1'), (2, 'http://example.org/'), (3, 'ftp://files.example.net/x'),
+  (4, 'https://sub.domain.co.uk/a/b/c'), (5, 'http://www./'), (6, ''), (7, NULL), (8, 'abcabcabc'),
+  (9, 'aaa bbb  ccc'), (10, 'ABC abc AbC'), (11, 'line1
+line2'), (12, 'año 2024 – ключ 42'), (13, 'xyz'), (14, 'a.b.c'), (15, '12-34-5678'),
+  (16, 'https://example.com'), (17, 'foo_bar baz9'), (18, 'aXbXXcXXXd');
+
 CREATE TABLE tz (id int, t timestamptz);
 INSERT INTO tz VALUES (1, '2013-07-14 10:15:30.25+04'), (2, '2013-03-31 01:30:00 UTC'), (3, NULL),
   (4, 'infinity'), (5, '1969-12-31 23:59:59.5-08'), (6, '0044-03-15 12:00:00+00 BC'),
@@ -1002,3 +1016,104 @@ SELECT g, stddev(f) FILTER (WHERE f > -1), var_pop(f) OVER (PARTITION BY g) FROM
 -- query: numeric_stddev
 -- fallback: stddev of numeric (numeric result of PostgreSQL's own scale)
 SELECT stddev(n) FROM an;
+-- query: str_position_left_right
+SELECT id, strpos(s, t), position(t IN s), left(s, n), right(s, n), left(s, 2), right(s, -2) FROM strs ORDER BY id;
+-- query: str_trims
+SELECT id, btrim(s), ltrim(s), rtrim(s), btrim(s, 'xa '), ltrim(s, t), rtrim(s, t), '[' || btrim(v, 'É') || ']' FROM strs ORDER BY id;
+-- query: str_replace_concat
+SELECT id, replace(s, t, '<>'), replace(s, 'o', ''), s || t, s || '-' || v, concat(s, t, v), concat_ws('|', s, t, v),
+       concat_ws(t, s, v) FROM strs ORDER BY id;
+-- query: str_split_part
+SELECT id, split_part(s, t, 1), split_part(s, t, 2), split_part(s, t, -1), split_part(s, t, -2), split_part(s, ',', 3),
+       split_part(s, '', 1), split_part(s, '', 2) FROM strs ORDER BY id;
+-- query: str_split_part_zero_field
+SELECT split_part(s, t, n) FROM strs WHERE id = 3;
+-- query: str_repeat_reverse_starts
+SELECT id, repeat(s, 2), repeat(t, -1), reverse(s), reverse(v), starts_with(s, t), starts_with(s, '') FROM strs ORDER BY id;
+-- query: str_pad
+SELECT id, lpad(s, 12), rpad(s, 12), lpad(s, 4, 'ab'), rpad(s, 15, '€x'), lpad(s, -1, 'x'), rpad(s, 5, ''), lpad(t, 3, 'ж') FROM strs ORDER BY id;
+-- query: str_case_default_collation
+SELECT id, upper(s), lower(v), initcap(v), upper(v), initcap(s) FROM strs ORDER BY id;
+-- query: str_case_c_collation
+SELECT id, upper(v COLLATE "C"), lower(v COLLATE "C"), initcap(v COLLATE "C"), upper(s COLLATE "POSIX") FROM strs ORDER BY id;
+-- query: str_functions_group_where
+SELECT lower(left(s, 1)) AS k, count(*), max(reverse(s)) FROM strs WHERE strpos(coalesce(s, ''), 'b') > 0 OR length(s) > 8
+  GROUP BY 1 ORDER BY 1;
+-- query: str_functions_empty_table
+SELECT upper(s), replace(s, 'a', 'b'), split_part(s, ',', 2), s ~ 'a' FROM empty;
+-- query: str_concat_non_text
+-- fallback: concat of an integer argument (text arguments only)
+SELECT concat(s, n) FROM strs;
+-- query: str_concat_char_n
+-- fallback: concat of char(n) (PostgreSQL prints the blank padding)
+SELECT id, concat(c, '|'), c || '|' FROM nums ORDER BY id;
+-- query: str_repeat_non_constant
+-- fallback: repeat with a non-constant count
+SELECT repeat(s, n) FROM strs;
+-- query: regex_clickbench_referer
+SELECT id, regexp_replace(s, '^https?://(?:www\.)?([^/]+)/.*$', '\1') FROM rx ORDER BY id;
+-- query: regex_match_operators
+SELECT id, s ~ 'b+c', s !~ '^a', (s COLLATE "C") ~* 'abc', (s COLLATE "C") !~* 'X{2,}', (s COLLATE "C") ~ '\d{2}', s ~ '^$' FROM rx ORDER BY id;
+-- query: regex_replace_flags_and_escapes
+SELECT id, regexp_replace(s, 'b', 'B'), regexp_replace(s, 'b', 'B', 'g'), regexp_replace(s, '[a-c]+', '<\&>', 'g'),
+       regexp_replace(s, 'X*', '-', 'g'), regexp_replace(s COLLATE "C", '(a)(b|c)', '\2\1\3\\\x', 'gi') FROM rx ORDER BY id;
+-- query: regex_where_group
+SELECT s ~ '^https?://', count(*) FROM rx GROUP BY 1 ORDER BY 1;
+-- query: regex_backreference_in_pattern
+-- fallback: back reference in the pattern
+SELECT id, s ~ '(a)\1' FROM rx ORDER BY id;
+-- query: regex_non_greedy
+-- fallback: non-greedy quantifier
+SELECT id, regexp_replace(s, 'a.*?c', 'X') FROM rx ORDER BY id;
+-- query: regex_quantified_capture
+-- fallback: quantified group holding a capture
+SELECT id, regexp_replace(s, '(a)(b)?', '\2\1') FROM rx ORDER BY id;
+-- query: regex_lookahead
+-- fallback: lookahead
+SELECT id, s ~ 'a(?=b)' FROM rx ORDER BY id;
+-- query: regex_posix_class
+-- fallback: POSIX class not built
+SELECT id, s ~ '[[:alpha:]]+' FROM rx ORDER BY id;
+-- query: regex_non_constant_pattern
+-- fallback: non-constant pattern
+SELECT id, s ~ s FROM rx ORDER BY id;
+-- query: regex_class_under_icu
+-- fallback: \w under an ICU collation's ctype
+SELECT id, (s COLLATE "und-x-icu") ~ '\w+' FROM rx ORDER BY id;
+-- query: str_upper_under_icu
+-- fallback: upper under an ICU collation
+SELECT id, upper(s COLLATE "und-x-icu") FROM strs ORDER BY id;
+-- query: regex_class_under_c_collation
+SELECT id, (s COLLATE "C") ~ '\w+\s\w', regexp_replace(s COLLATE "C", '\W+', '_', 'g'), regexp_replace(s COLLATE "C", '(\d+)-(\d+)', '\2:\1') FROM rx ORDER BY id;
+-- query: regex_heldout_alternation_longest
+SELECT id, regexp_replace(s, '(a|ab)(c|bcd)', '[\1|\2]', 'g'), regexp_replace(s, 'abc|abcabc', '#') FROM rx ORDER BY id;
+-- query: regex_heldout_prefix_merge
+SELECT id, regexp_replace(s, 'a*(?:ab)?(b?)', '[\1]'), regexp_replace(s, '(a*)((?:a|b)*)', '<\1|\2>') FROM rx ORDER BY id;
+-- query: regex_heldout_nested_groups
+SELECT id, regexp_replace(s COLLATE "C", '((\w)\w*)\.(\w+)', '\3/\2/\1', 'g'), regexp_replace(s, '(([a-z]+))', '{\1}') FROM rx ORDER BY id;
+-- query: regex_heldout_bounds_brackets
+SELECT id, regexp_replace(s, '[^a-z0-9]{1,3}', '.', 'g'), s ~ '^[a-c]{3}$', s ~ '[]x-]', regexp_replace(s, '(X{1,2})(X?)', '<\1,\2>', 'g') FROM rx ORDER BY id;
+-- query: regex_heldout_nonascii
+SELECT id, regexp_replace(s, '[а-я]+', 'R', 'g'), regexp_replace(s, '(.)(.)$', '\2\1'), s ~ '–', regexp_replace(s, '.', '*', 'g') FROM rx ORDER BY id;
+-- query: regex_heldout_anchors_newline
+SELECT id, regexp_replace(s, '^', '>', 'g'), regexp_replace(s, '$', '<', 'g'), s ~ 'line1.line2', regexp_replace(s, '\n', ' ') FROM rx ORDER BY id;
+-- query: regex_heldout_capture_alternation_first_branch
+SELECT id, regexp_replace(s, '(?:(a)|(ab))(c*)', '1=\1 2=\2 3=\3'), regexp_replace(s, '(b|bb)(b*)', '[\1,\2]', 'g') FROM rx ORDER BY id;
+-- query: greatest_least_mixed_nulls
+SELECT id, greatest(i4, i2, 25), least(i4, i2), greatest(f8, f4), least(n, 10.50), greatest(d, DATE '1995-01-01'),
+       least(t, v), greatest(t, 'beta') FROM nums ORDER BY id;
+-- query: greatest_least_all_null_and_floats
+SELECT id, greatest(NULL::int, i4), least(f8, -1.5::float8), greatest(f8, 1e300::float8), least(f8, f4, NULL) FROM nums ORDER BY id;
+-- query: greatest_numeric_scales_differ
+-- fallback: GREATEST over numerics of different scales
+SELECT id, greatest(n, n4) FROM nums ORDER BY id;
+-- query: is_distinct_from
+SELECT id, i4 IS DISTINCT FROM i2 * 10, i4 IS NOT DISTINCT FROM NULL, t IS DISTINCT FROM v, n IS NOT DISTINCT FROM 10.5,
+       d IS DISTINCT FROM DATE '1994-01-01' FROM nums ORDER BY id;
+-- query: is_distinct_from_where
+SELECT count(*) FROM nums WHERE i2 IS DISTINCT FROM i4 / 10;
+-- query: boolean_tests
+SELECT id, b IS TRUE, b IS NOT TRUE, b IS FALSE, b IS NOT FALSE, b IS UNKNOWN, b IS NOT UNKNOWN, (i4 > 20) IS NOT TRUE
+  FROM nums ORDER BY id;
+-- query: boolean_tests_where_group
+SELECT b IS NOT FALSE AS k, count(*) FROM nums WHERE (i4 > 10) IS NOT FALSE GROUP BY 1 ORDER BY 1;

@@ -174,10 +174,22 @@ class Gen:
                           c, f"COALESCE({c}, 'q')", f"COALESCE(a.n, a.m)", f"COALESCE(a.m, 0)", f"a.n::int",
                           f"a.s::int * 2", f"a.b8 / 1000", f"CASE WHEN a.bo THEN a.n END",
                           f"length({self.col(a, 'text')})", f"substring({self.col(a, 'text')} from 2 for 3)",
-                          f"upper({self.col(a, 'text')})", f"({self.col(a, 'text')} || 'x')",
+                          self.str_fn(a), f"({self.col(a, 'text')} || 'x')",
+                          f"{self.pick(['greatest', 'least'])}({self.col(a, 'int')}, {self.col(a, 'int')}, 3)",
                           f"extract({self.pick(['hour', 'minute', 'day', 'month'])} FROM a.ts)",
                           f"date_trunc('{self.pick(['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'])}', a.ts)",
                           "a.ts", f"char_length({self.col(a, 'text')})"])
+
+    def str_fn(self, a):
+        """One of the string functions and regular expressions (UTF-8 characters, PostgreSQL's
+        NULL rules: concat skips NULLs, || propagates them)."""
+        c = self.col(a, "text")
+        return self.pick([f"upper({c})", f"lower({c})", f"initcap({c})", f"strpos({c}, 'a')", f"left({c}, 2)",
+                          f"right({c}, -1)", f"btrim({c}, 'a')", f"ltrim({c})", f"replace({c}, 'a', 'A')",
+                          f"concat({c}, '-', {c})", f"concat_ws('/', {c}, NULL, {c})", f"split_part({c}, 'a', 2)",
+                          f"split_part({c}, 'l', -1)", f"repeat({c}, 2)", f"reverse({c})", f"starts_with({c}, 'a')",
+                          f"lpad({c}, 6, '*')", f"rpad({c}, 6)", f"regexp_replace({c}, '[aeiou]+', '_', 'g')",
+                          f"regexp_replace({c}, '^(.)(.*)$', '\\2\\1')", f"({c} ~ '^[a-m]')", f"({c} !~* 'A.')"])
 
     def scalar(self, a):
         kind = self.pick(["int", "int", "num", "float", "text", "date", "bool", "misc"])
@@ -202,7 +214,10 @@ class Gen:
         if r < 0.25:
             return f"NOT ({self.pred(a, depth + 1)})"
         if r < 0.3:
-            return f"{self.col(a, self.pick(['int', 'text', 'float', 'num', 'date']))} IS {self.pick(['', 'NOT '])}NULL"
+            kind = self.pick(['int', 'text', 'float', 'num', 'date'])
+            return self.pick([f"{self.col(a, kind)} IS {self.pick(['', 'NOT '])}NULL",
+                              f"{self.col(a, kind)} IS {self.pick(['', 'NOT '])}DISTINCT FROM {self.col(a, kind)}",
+                              f"({self.col(a, 'int')} > 5) IS {self.pick(['', 'NOT '])}{self.pick(['TRUE', 'FALSE', 'UNKNOWN'])}"])
         if r < 0.4:
             return f"{self.col(a, 'int')} IN ({', '.join(str(self.rng.randint(-2, 12)) for _ in range(3))}{self.pick(['', ', NULL'])})"
         if r < 0.45:
