@@ -532,8 +532,27 @@ SELECT a.id, b.id FROM fe a JOIN fe b ON a.x = b.x ORDER BY 1, 2;
 -- query: issue19_float_nan_case
 SELECT id, CASE WHEN x > 100 THEN 'big' ELSE 'small' END, x = r, x < 1e308, r > x FROM fe ORDER BY id;
 -- query: issue19_float_nan_constant
--- fallback: float constant NaN or Infinity
 SELECT id FROM fe WHERE x = 'NaN' OR x < '-Infinity' ORDER BY id;
+-- query: float_nonfinite_constants_compare
+SELECT id, x = 'NaN'::float8, x < 'Infinity', x > '-Infinity'::float8, r <> 'NaN'::real, r >= '-Infinity'::float4,
+       x <= 'NaN', 'NaN'::float8 = 'NaN'::float8 FROM fe ORDER BY id;
+-- query: float_nonfinite_constants_arith
+SELECT id, x + 'Infinity'::float8, x - '-Infinity'::float8, x * 'NaN'::float8, r + 'Infinity'::real,
+       'Infinity'::float8 - 'Infinity'::float8, -('-Infinity'::float8), abs('-Infinity'::float8) FROM fe ORDER BY id;
+-- query: float_nonfinite_constants_select_group
+SELECT coalesce(x, 'NaN'), count(*), max(coalesce(r, '-Infinity')), min(CASE WHEN id > 4 THEN 'Infinity'::float8 ELSE x END)
+  FROM fe GROUP BY 1 ORDER BY 1;
+-- query: float_nonfinite_constants_in_list
+SELECT id FROM fe WHERE x IN ('NaN', 'Infinity', 2) ORDER BY id;
+-- query: float_nonfinite_constants_empty
+SELECT max(x), 'NaN'::float8, count(*) FROM fe_one WHERE x < 'Infinity';
+-- query: float_nonfinite_params
+SET plan_cache_mode = force_generic_plan;
+PREPARE fnp(float8) AS SELECT id, x < $1, x = $1 FROM fe ORDER BY id;
+EXECUTE fnp('NaN');
+EXECUTE fnp('-Infinity');
+EXECUTE fnp('Infinity');
+EXECUTE fnp(2);
 -- query: issue19_numeric_nan_falls_back
 -- fallback: numeric NaN cannot be loaded (run time)
 SELECT sum(n), max(n), min(n) FROM fe;
