@@ -113,6 +113,21 @@ CREATE TABLE tsb (k int, t timestamp);
 INSERT INTO tsb SELECT i, TIMESTAMP '2013-07-01 00:00:00' + (i * 37) * INTERVAL '1 second'
   FROM generate_series(1, 20000) AS i;
 
+-- issue 18: every extract/date_part field over ISO-week and year boundaries, leap days, BC
+-- dates and the ends of the timestamp range (one row per day around 2000 and around 1 BC, and
+-- samples from 4714 BC to 288000 AD)
+CREATE TABLE dfx (id int, d date, t timestamp);
+INSERT INTO dfx SELECT i, DATE '1999-12-20' + i, TIMESTAMP '1999-12-20 00:00:00' + i * INTERVAL '1 day 1 hour 1 minute 1.234567 second'
+  FROM generate_series(0, 4000) i;
+INSERT INTO dfx SELECT 10000 + i, DATE '0012-12-20 BC' + i, TIMESTAMP '0012-12-20 00:00:00 BC' + i * INTERVAL '23:59:59.999999'
+  FROM generate_series(0, 4500) i;
+INSERT INTO dfx SELECT 20000 + i, DATE '4714-11-24 BC' + i * 48611, TIMESTAMP '4714-11-24 00:00:00 BC' + i * INTERVAL '48611 days 13:17:19.000321'
+  FROM generate_series(0, 2200) i;
+INSERT INTO dfx VALUES (30000, NULL, NULL), (30001, '5874897-12-31', '294276-12-31 23:59:59.999999'),
+  (30002, '0001-01-01', '0001-01-01 00:00:00'), (30003, '0001-12-31 BC', '0001-12-31 23:59:59.999999 BC'),
+  (30004, '2000-02-29', '2000-02-29 12:00:00.5'), (30005, '1900-02-28', '1900-03-01 00:00:00.000001'),
+  (30006, '2004-12-31', '1970-01-01 00:00:00'), (30007, '2008-12-29', '1969-12-31 23:59:59.999999');
+
 CREATE TABLE tz (id int, t timestamptz);
 INSERT INTO tz VALUES (1, '2013-07-14 10:15:30.25+04'), (2, '2013-03-31 01:30:00 UTC'), (3, NULL),
   (4, 'infinity'), (5, '1969-12-31 23:59:59.5-08'), (6, '0044-03-15 12:00:00+00 BC'),
@@ -728,8 +743,80 @@ SELECT id, extract(year FROM t) FROM ts WHERE id NOT IN (6, 7, 13) ORDER BY id;
 -- fallback: extract(year) of an infinite timestamp is +-Infinity (run time)
 SELECT id, extract(year FROM t) FROM ts ORDER BY id;
 -- query: ts_extract_second
--- fallback: extract(second) of a timestamp (numeric with microseconds) not translated
 SELECT id, extract(second FROM t) FROM ts ORDER BY id;
+-- query: dfx_extract_date_fields
+SELECT id, extract(century FROM d), extract(decade FROM d), extract(millennium FROM d),
+       extract(isoyear FROM d), extract(quarter FROM d), extract(month FROM d), extract(week FROM d), extract(day FROM d),
+       extract(dow FROM d), extract(isodow FROM d), extract(doy FROM d), extract(epoch FROM d), extract(julian FROM d)
+  FROM dfx WHERE id <> 30001 ORDER BY id;
+-- query: dfx_extract_date_fields_last_date
+SELECT id, extract(century FROM d), extract(decade FROM d), extract(millennium FROM d), extract(isoyear FROM d),
+       extract(week FROM d), extract(dow FROM d), extract(doy FROM d), extract(epoch FROM d), extract(julian FROM d)
+  FROM dfx WHERE id >= 30000 ORDER BY id;
+-- query: dfx_extract_year_past_32767
+-- fallback: extract(year) beyond year 32767 (run time)
+SELECT id, extract(year FROM d) FROM dfx WHERE id >= 30000 ORDER BY id;
+-- query: dfx_extract_timestamp_fields
+SELECT id, extract(century FROM t), extract(decade FROM t), extract(millennium FROM t), extract(isoyear FROM t),
+       extract(quarter FROM t), extract(week FROM t), extract(dow FROM t), extract(isodow FROM t), extract(doy FROM t),
+       extract(hour FROM t), extract(minute FROM t), extract(second FROM t), extract(milliseconds FROM t),
+       extract(microseconds FROM t), extract(epoch FROM t)
+  FROM dfx WHERE id <> 30001 ORDER BY id;
+-- query: dfx_extract_epoch_last_timestamp
+-- fallback: extract(epoch) after 294247 AD divides numerics in PostgreSQL (run time)
+SELECT id, extract(epoch FROM t) FROM dfx WHERE id >= 30000 ORDER BY id;
+-- query: dfx_extract_last_timestamp
+SELECT id, extract(second FROM t), extract(week FROM t), extract(isoyear FROM t), extract(microseconds FROM t)
+  FROM dfx WHERE id >= 30000 ORDER BY id;
+-- query: dfx_date_part_timestamp
+SELECT id, date_part('century', t), date_part('decade', t), date_part('millennium', t), date_part('isoyear', t),
+       date_part('quarter', t), date_part('week', t), date_part('dow', t), date_part('isodow', t), date_part('doy', t),
+       date_part('second', t), date_part('milliseconds', t), date_part('microseconds', t), date_part('epoch', t),
+       date_part('julian', t), date_part('year', t)
+  FROM dfx ORDER BY id;
+-- query: dfx_date_part_date
+SELECT id, date_part('century', d), date_part('isoyear', d), date_part('week', d), date_part('dow', d), date_part('doy', d),
+       date_part('epoch', d), date_part('julian', d), date_part('hour', d), date_part('second', d), date_part('year', d),
+       date_part('day', d)
+  FROM dfx WHERE id <> 30001 ORDER BY id;
+-- query: dfx_date_part_date_beyond_timestamps
+SELECT id, date_part('dow', d) FROM dfx ORDER BY id;
+-- query: dfx_extract_group_and_filter
+SELECT extract(isodow FROM t) AS w, extract(quarter FROM d) AS q, count(*), min(extract(epoch FROM t)), max(date_part('julian', d))
+  FROM dfx WHERE extract(week FROM d) IN (1, 52, 53) AND id < 20000 GROUP BY 1, 2 ORDER BY 1, 2;
+-- query: dfx_date_part_aliases
+SELECT id, date_part('msecs', t), date_part('us', t), date_part('secs', t), date_part('mins', t), date_part('hrs', t),
+       date_part('days', t), date_part('w', t), date_part('mons', t), date_part('qtr', t), date_part('yrs', t),
+       date_part('decs', t), date_part('cent', t), date_part('millennia', t), date_part('J', t), date_part('ISODOW', t)
+  FROM dfx WHERE id >= 30000 ORDER BY id;
+-- query: ts_extract_fields_infinity
+SELECT id, extract(dow FROM t), extract(week FROM t), extract(second FROM t), extract(milliseconds FROM t),
+       extract(microseconds FROM t), date_part('epoch', t), date_part('julian', t), date_part('isoyear', t),
+       date_part('century', t), date_part('doy', t)
+  FROM ts ORDER BY id;
+-- query: ts_extract_epoch_infinity
+-- fallback: extract(epoch) of an infinite timestamp is numeric ±Infinity (run time)
+SELECT id, extract(epoch FROM t) FROM ts ORDER BY id;
+-- query: date_extract_fields_infinity
+SELECT id, extract(dow FROM d), extract(week FROM d), extract(quarter FROM d), extract(doy FROM d), extract(isodow FROM d)
+  FROM dd ORDER BY id;
+-- query: date_extract_century_infinity
+-- fallback: extract(century) of an infinite date is numeric ±Infinity (run time)
+SELECT id, extract(century FROM d) FROM dd ORDER BY id;
+-- query: date_extract_century_finite
+SELECT id, extract(century FROM d), extract(millennium FROM d), extract(isoyear FROM d), extract(julian FROM d),
+       extract(epoch FROM d) FROM dd WHERE id NOT IN (2, 3) ORDER BY id;
+-- query: date_extract_hour_rejected
+-- fallback: extract(hour) of a date (PostgreSQL raises "unit not supported for type date")
+SELECT id, extract(hour FROM d) FROM dd ORDER BY id;
+-- query: ts_extract_julian_numeric
+-- fallback: extract(julian) of a timestamp divides numerics (not translated)
+SELECT id, extract(julian FROM t) FROM ts WHERE id NOT IN (6, 7) ORDER BY id;
+-- query: ts_extract_fields_empty
+SELECT extract(isodow FROM t), count(*), max(extract(second FROM t)), sum(date_part('epoch', t)) FROM ts_empty GROUP BY 1;
+-- query: ts_extract_fields_min_timestamp
+SELECT id, extract(week FROM t), extract(isoyear FROM t), extract(dow FROM t), extract(epoch FROM t), date_part('julian', t)
+  FROM ts_min ORDER BY id;
 -- query: ts_date_part
 SELECT id, date_part('minute', t), date_part('hour', t), date_part('day', t) FROM ts ORDER BY id;
 -- query: ts_extract_group

@@ -131,7 +131,7 @@ class Gen:
             return self.col(a, "float")
         if r < 0.6:
             return f"abs({self.float_expr(a, depth + 1)})"
-        return f"({self.float_expr(a, depth + 1)} {self.pick(['+', '-', '*'])} {self.pick(['1.5', '2', self.col(a, 'float')])})"
+        return f"({self.float_expr(a, depth + 1)} {self.pick(['+', '-', '*'])} {self.pick(['1.5', '2', self.col(a, 'float'), "'Infinity'::float8", "'NaN'::float8"])})"
 
     def text_expr(self, a):
         r = self.rng.random()
@@ -157,7 +157,13 @@ class Gen:
                           f"upper({self.col(a, 'text')})", f"({self.col(a, 'text')} || 'x')",
                           f"extract({self.pick(['hour', 'minute', 'day', 'month'])} FROM a.ts)",
                           f"date_trunc('{self.pick(['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'])}', a.ts)",
-                          "a.ts", f"char_length({self.col(a, 'text')})"])
+                          "a.ts", f"char_length({self.col(a, 'text')})",
+                          # issue 18: every extract/date_part field (growing fields of a.ts, which
+                          # holds infinities, through date_part: extract's numeric ±Infinity falls back)
+                          f"extract({self.pick(['dow', 'isodow', 'week', 'doy', 'quarter', 'second', 'milliseconds', 'microseconds'])} FROM a.ts)",
+                          f"date_part('{self.pick(['epoch', 'julian', 'isoyear', 'century', 'decade', 'millennium', 'second', 'week'])}', a.ts)",
+                          f"extract({self.pick(['isoyear', 'week', 'dow', 'doy', 'century', 'millennium', 'decade', 'epoch', 'julian', 'quarter'])} FROM {d})",
+                          f"date_part('{self.pick(['dow', 'epoch', 'week', 'julian', 'hour'])}', {d})"])
 
     def scalar(self, a):
         kind = self.pick(["int", "int", "num", "float", "text", "date", "bool", "misc"])
@@ -196,7 +202,7 @@ class Gen:
         if kind == "int":
             return f"{self.int_expr(a, 1)} {op} {self.rng.randint(-5, 120)}"
         if kind == "float":
-            return f"{self.col(a, 'float')} {op} {self.pick(['0', '1.5', '-0.0', '1e10', self.col(a, 'float')])}"
+            return f"{self.col(a, 'float')} {op} {self.pick(['0', '1.5', '-0.0', '1e10', self.col(a, 'float'), "'NaN'", "'-Infinity'", "'Infinity'::float8"])}"
         if kind == "num":
             return f"{self.col(a, 'num')} {op} {self.pick(['0', '1.25', '-7.5', '10.00'])}"
         if kind == "text":
