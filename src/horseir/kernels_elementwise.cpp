@@ -1340,6 +1340,80 @@ Expected<Value> KDateFieldF(KernelCtx &, const std::vector<Value> &args) {
 }
 
 namespace {
+constexpr int64_t kEndTimestamp = 9223371331200000000LL;  // 294277-01-01 (PostgreSQL's END_TIMESTAMP)
+bool ValidTimestamp(int64_t t) { return kMinTimestamp <= t && t < kEndTimestamp; }
+Status TimestampOutOfRange() { return Status::UserError(sqlstate::kDatetimeOverflow, "timestamp out of range"); }
+int32_t DaysInMonth(int64_t y, int32_t m) {
+    static const int32_t kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    return kDays[m - 1] + (m == 2 && leap ? 1 : 0);
+}
+// timestamp_pl_interval on a finite timestamp: each step a valid timestamp or the error.
+Expected<int64_t> AddInterval(int64_t t, int64_t months, int64_t days, int64_t micros) {
+    if (months != 0) {
+        const int64_t day = FloorDivI(t, kDayMicros), tod = t - day * kDayMicros;
+        int32_t y, m, d;
+        CivilFromDays(static_cast<int32_t>(day), &y, &m, &d);
+        const int64_t total = static_cast<int64_t>(y) * 12 + (m - 1) + months;
+        const int64_t ny = FloorDivI(total, 12);
+        const int32_t nm = static_cast<int32_t>(total - ny * 12 + 1);
+        if (ny < -4714 || ny > 294277) return TimestampOutOfRange();
+        const int32_t nd = std::min(d, DaysInMonth(ny, nm));
+        t = static_cast<int64_t>(DaysFromCivil(static_cast<int32_t>(ny), nm, nd)) * kDayMicros + tod;
+        if (!ValidTimestamp(t)) return TimestampOutOfRange();
+    }
+    if (days != 0) {
+        const int64_t day = FloorDivI(t, kDayMicros), tod = t - day * kDayMicros;
+        const int64_t nday = day + days;
+        if (nday < FloorDivI(kMinTimestamp, kDayMicros) || nday >= kEndTimestamp / kDayMicros) return TimestampOutOfRange();
+        t = nday * kDayMicros + tod;
+        if (!ValidTimestamp(t)) return TimestampOutOfRange();
+    }
+    // PostgreSQL adds the microseconds in int64 arithmetic that wraps (-fwrapv), then checks
+    t = static_cast<int64_t>(static_cast<uint64_t>(t) + static_cast<uint64_t>(micros));
+    if (!ValidTimestamp(t)) return TimestampOutOfRange();
+    return t;
+}
+}  // namespace
+
+Expected<Value> KIntervalAdd(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "interval_add", 0));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], "interval_add", 1));
+    RNDN_RETURN_IF_ERROR(RuntimeType(Builtin::INTERVAL_ADD, args).status());
+    const Vector &a = args[0].vector();
+    const Vector &iv = args[1].vector();
+    if (iv.length != 3 || iv.HasNulls()) return ShapeError("@interval_add: the interval is (months, days, microseconds), three i64");
+    const int64_t months = iv.Data<int64_t>()[0], days = iv.Data<int64_t>()[1], micros = iv.Data<int64_t>()[2];
+    const bool date = a.type.kind == TypeKind::DATE;
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::DT, a.length));
+    SetUnaryValidity(a, *out);
+    int64_t *o = out->Data<int64_t>();
+    for (int64_t i = 0; i < a.length; ++i) {
+        o[i] = 0;
+        if (!a.IsValid(i)) continue;
+        int64_t t;
+        if (date) {  // date2timestamp
+            const int32_t d = a.Data<int32_t>()[i];
+            if (d == INT32_MIN || d == INT32_MAX) {
+                o[i] = d == INT32_MIN ? INT64_MIN : INT64_MAX;
+                continue;
+            }
+            if (d >= kEndTimestamp / kDayMicros)
+                return Status::UserError(sqlstate::kDatetimeOverflow, "date out of range for timestamp");
+            t = static_cast<int64_t>(d) * kDayMicros;
+        } else {
+            t = a.Data<int64_t>()[i];
+            if (t == INT64_MIN || t == INT64_MAX) {
+                o[i] = t;
+                continue;
+            }
+        }
+        RNDN_ASSIGN_OR_RETURN(o[i], AddInterval(t, months, days, micros));
+    }
+    return V(out);
+}
+
+namespace {
 Expected<Value> DatetimeShift(Builtin bid, const std::vector<Value> &args, int sign) {
     const char *fn = GetBuiltin(bid).name;
     for (int i = 0; i < 3; ++i) RNDN_RETURN_IF_ERROR(NeedVector(args[static_cast<size_t>(i)], fn, i));

@@ -478,6 +478,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             arg = (Expr *)linitial(((FuncExpr *)arg)->args);
         if ((row->kind == FnKind::DATE_TS && i == 1) || (row->kind == FnKind::TS_DATE && i == 0)) continue;
         if (row->kind == FnKind::ROUND && i == 1) continue;
+        if ((row->kind == FnKind::INTERVAL_PL || row->kind == FnKind::INTERVAL_MI) && i == 1) continue;
         RNDN_ASSIGN_OR_RETURN(Col c, X(arg, ctx));
         a.push_back(c);
     }
@@ -665,6 +666,28 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
                 return Unsup(ctx.node, what);
             out.var = EmitCast(Emit(B::DATE_FIELD, {a[0].var, sym}), Dec128(0));
             out.scale = 0;
+            break;
+        }
+        case FnKind::INTERVAL_PL:
+        case FnKind::INTERVAL_MI: {
+            // timestamp_pl_interval / date_pl_interval with a constant interval; the minus forms
+            // negate each field as timestamp_mi_interval does
+            if (nargs == 1) {  // date::timestamp (date_timestamp): date + a zero interval, its errors included
+                out.var = Emit(row->builtin, {a[0].var, b_.I64s({0, 0, 0})});
+                break;
+            }
+            Expr *iv = (Expr *)lsecond(args);
+            if (nargs != 2 || !IsA(iv, Const) || ((Const *)iv)->constisnull)
+                return Unsup(ctx.node, FuncName(fn) + " with a non-constant interval");
+            const Interval *span = DatumGetIntervalP(((Const *)iv)->constvalue);
+            int64 months = span->month, days = span->day, micros = span->time;
+            if (row->kind == FnKind::INTERVAL_MI) {
+                if (span->time == PG_INT64_MIN) return Unsup(ctx.node, "interval with the smallest microseconds");
+                months = -months;
+                days = -days;
+                micros = -micros;
+            }
+            out.var = Emit(row->builtin, {a[0].var, b_.I64s({months, days, micros})});
             break;
         }
         case FnKind::TRUNC: {

@@ -61,7 +61,8 @@ namespace rndn::plan::internal {
 // ---------------------------------------------------------------------------------------------
 // The function table (pg_functions.def)
 
-enum class FnKind : uint8_t { BINARY, UNARY, CAST, RELABEL, LIKE, NOTLIKE, SUBSTR, EXTRACT, DATE_TS, TS_DATE, ROUND, TRUNC };
+enum class FnKind : uint8_t { BINARY, UNARY, CAST, RELABEL, LIKE, NOTLIKE, SUBSTR, EXTRACT, DATE_TS, TS_DATE, ROUND, TRUNC,
+                              INTERVAL_PL, INTERVAL_MI };
 enum : unsigned { F_DIV = 1, F_NZCONST = 2, F_ORDERED = 4, F_EQ = 8, F_CHARS = 16 };
 
 struct FnRow {

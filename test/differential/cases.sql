@@ -128,6 +128,10 @@ INSERT INTO dfx VALUES (30000, NULL, NULL), (30001, '5874897-12-31', '294276-12-
   (30004, '2000-02-29', '2000-02-29 12:00:00.5'), (30005, '1900-02-28', '1900-03-01 00:00:00.000001'),
   (30006, '2004-12-31', '1970-01-01 00:00:00'), (30007, '2008-12-29', '1969-12-31 23:59:59.999999');
 
+CREATE TABLE ime (d date);  -- month ends and leap days for timestamp/date + interval
+INSERT INTO ime VALUES ('2000-01-31'), ('2001-01-31'), ('2000-02-29'), ('1900-01-31'), ('2004-03-31'), ('0001-01-31 BC'),
+  ('0005-02-29 BC'), ('2013-12-31'), (NULL), ('infinity'), ('-infinity');
+
 CREATE TABLE tz (id int, t timestamptz);
 INSERT INTO tz VALUES (1, '2013-07-14 10:15:30.25+04'), (2, '2013-03-31 01:30:00 UTC'), (3, NULL),
   (4, 'infinity'), (5, '1969-12-31 23:59:59.5-08'), (6, '0044-03-15 12:00:00+00 BC'),
@@ -812,6 +816,38 @@ SELECT id, extract(hour FROM d) FROM dd ORDER BY id;
 -- query: ts_extract_julian_numeric
 -- fallback: extract(julian) of a timestamp divides numerics (not translated)
 SELECT id, extract(julian FROM t) FROM ts WHERE id NOT IN (6, 7) ORDER BY id;
+-- query: ts_plus_interval
+SELECT id, t + INTERVAL '1 month', t - INTERVAL '1 month', t + INTERVAL '1 year 2 months 3 days 04:05:06.789012',
+       t - INTERVAL '-1 day +00:00:00.000001', INTERVAL '36 hours' + t FROM ts WHERE id NOT IN (8, 13) ORDER BY id;
+-- query: ts_plus_interval_month_ends
+SELECT d, d + INTERVAL '1 month', d + INTERVAL '1 month' + INTERVAL '1 month', d + INTERVAL '2 months', d - INTERVAL '1 year',
+       d + INTERVAL '12 months 1 day', d::timestamp + INTERVAL '-1 month -1 microsecond'
+  FROM ime ORDER BY d;
+-- query: ts_plus_interval_bc_and_infinity
+SELECT id, t + INTERVAL '1 day', t - INTERVAL '1000 years', t + INTERVAL '-5 months 23:59:59.999999' FROM ts
+  WHERE id IN (5, 6, 7, 8, 9) ORDER BY id;
+-- query: ts_plus_interval_out_of_range
+SELECT id, t + INTERVAL '1 day' FROM ts WHERE id NOT IN (6, 7) ORDER BY id;
+-- query: ts_minus_interval_before_min
+SELECT id, t - INTERVAL '1 microsecond' FROM ts_min ORDER BY id;
+-- query: ts_interval_compare_group
+SELECT date_trunc('day', t + INTERVAL '2 hours 30 minutes') AS dday, count(*), min(t - INTERVAL '1 month'), max(t + INTERVAL '1 mon')
+  FROM tsb WHERE t + INTERVAL '1 day' > TIMESTAMP '2013-07-05' GROUP BY 1 ORDER BY 1;
+-- query: date_plus_interval_columns
+SELECT id, d + INTERVAL '1 month', d - INTERVAL '3 days 12 hours', d + INTERVAL '1 year', INTERVAL '1 week' + d,
+       extract(dow FROM d + INTERVAL '1 day') FROM nums ORDER BY id;
+-- query: date_plus_interval_past_timestamps
+SELECT id, d + INTERVAL '1 day' FROM dd ORDER BY id;
+-- query: dfx_plus_interval_fields
+SELECT id, extract(isodow FROM t + INTERVAL '1 mon 1 day 1 us'), date_part('epoch', d - INTERVAL '1 month') FROM dfx
+  WHERE id < 30001 AND id % 7 = 0 ORDER BY id;
+-- query: date_cast_to_timestamp
+SELECT id, d::timestamp, d::timestamp < TIMESTAMP '2000-01-01 00:00:00' FROM dd WHERE id <> 4 ORDER BY id;
+-- query: date_cast_to_timestamp_out_of_range
+SELECT id, d::timestamp FROM dd ORDER BY id;
+-- query: ts_interval_non_constant
+-- fallback: timestamp + a non-constant interval
+SELECT id, t + (id * INTERVAL '1 hour') FROM ts WHERE id < 5 ORDER BY id;
 -- query: ts_extract_fields_empty
 SELECT extract(isodow FROM t), count(*), max(extract(second FROM t)), sum(date_part('epoch', t)) FROM ts_empty GROUP BY 1;
 -- query: ts_extract_fields_min_timestamp

@@ -332,6 +332,20 @@ TEST(Calendar, DateFields) {
     EXPECT_EQ(E("@len(z)", "e:? = @compress(0:bool, 2013-07-14:date); z:? = @date_field(e, `dow:sym);"), "0");
 }
 
+// @interval_add: PostgreSQL's timestamp_pl_interval / date_pl_interval (values checked with psql)
+TEST(Calendar, IntervalAdd) {
+    const std::string t = "(2000-01-31T10:00:00.000, null, 2000-02-29T00:00:00.000):dt";
+    EXPECT_EQ(E("@interval_add(" + t + ", (1,0,0):i64)"), "2000-02-29T10:00:00.000,null,2000-03-29T00:00:00.000");
+    EXPECT_EQ(E("@interval_add(" + t + ", (12,1,1000):i64)"), "2001-02-01T10:00:00.001,null,2001-03-01T00:00:00.001");
+    EXPECT_EQ(E("@interval_add(" + t + ", (-1,0,-1000):i64)"), "1999-12-31T09:59:59.999,null,2000-01-28T23:59:59.999");
+    EXPECT_EQ(E("@interval_add((2001-01-31, 2000-02-29):date, (1,1,3600000000):i64)"),
+              "2001-03-01T01:00:00.000,2000-03-30T01:00:00.000");  // months, then days, then time
+    EXPECT_EQ(TypeOf("@interval_add(2000-01-01:date, (0,1,0):i64)"), "dt");
+    EXPECT_EQ(E("@interval_add(2000-01-01:date, (3600000,0,0):i64)"), "ERROR 22008: timestamp out of range");
+    EXPECT_EQ(E("@interval_add(2000-01-01:date, (0,0):i64)"),
+              "ERROR 22023: @interval_add: the interval is (months, days, microseconds), three i64");
+}
+
 TEST(Calendar, TimePartsOfTimestamps) {
     const std::string t = "(2013-07-14T10:15:30.250, null, 1969-12-31T23:59:59.999):dt";
     EXPECT_EQ(E("@time_hour(" + t + ")"), "10,null,23");
