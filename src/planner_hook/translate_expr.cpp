@@ -1,10 +1,10 @@
 // Expressions -> HorseIR: constants, operators and functions (through pg_functions.def), CASE,
 // COALESCE, IN lists, NULL tests, parameters of init plans, subqueries (see translate.cpp).
 #include <cmath>
+#include <cstring>
 
 #include "planner_hook/translator.h"
 
-#include "utils/fmgroids.h"
 #include "utils/timestamp.h"
 
 #include <clocale>
@@ -421,6 +421,14 @@ bool DivWalker(Node *n, void *) {
 bool ContainsDivision(Node *n) { return DivWalker(n, nullptr); }
 
 namespace {
+// date::timestamp (pg_proc's date_timestamp; looked up by its C name: fmgroids.h's F_ macros,
+// F_DIV among them, would shadow the translator's flags)
+bool IsDateToTimestamp(Expr *e) {
+    if (!IsA(e, FuncExpr) || list_length(((FuncExpr *)e)->args) != 1) return false;
+    const FnRow *r = LookupFunction(((FuncExpr *)e)->funcid);
+    return r != nullptr && std::strcmp(r->prosrc, "date_timestamp") == 0;
+}
+
 // The canonical name of an extract/date_part field among the spellings PostgreSQL 15's
 // DecodeUnits accepts (datetktbl/deltatktbl); "" when not listed here (then not translated).
 std::string CanonicalDateField(const std::string &f) {
@@ -473,8 +481,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
         if ((row->kind == FnKind::EXTRACT || row->kind == FnKind::TRUNC) && i == 0) continue;
         // date_part('f', date) is date_part('f', date::timestamp): the date itself goes to
         // @date_field_f, which reads a date as its midnight
-        if (row->kind == FnKind::EXTRACT && i == 1 && IsA(arg, FuncExpr) && ((FuncExpr *)arg)->funcid == F_TIMESTAMP_DATE &&
-            list_length(((FuncExpr *)arg)->args) == 1)
+        if (row->kind == FnKind::EXTRACT && i == 1 && IsDateToTimestamp(arg))
             arg = (Expr *)linitial(((FuncExpr *)arg)->args);
         if ((row->kind == FnKind::DATE_TS && i == 1) || (row->kind == FnKind::TS_DATE && i == 0)) continue;
         if (row->kind == FnKind::ROUND && i == 1) continue;
@@ -619,7 +626,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             pfree(field);
             std::transform(fs.begin(), fs.end(), fs.begin(), ::tolower);
             Expr *src = (Expr *)lsecond(args);
-            const bool from_date_cast = IsA(src, FuncExpr) && ((FuncExpr *)src)->funcid == F_TIMESTAMP_DATE;
+            const bool from_date_cast = IsDateToTimestamp(src);
             const bool ts = exprType((Node *)src) == TIMESTAMPOID && !from_date_cast;
             const bool date_part = result_type == FLOAT8OID;
             const std::string canon = CanonicalDateField(fs);
