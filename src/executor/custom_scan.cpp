@@ -454,7 +454,10 @@ void MarkPosRndnScan(CustomScanState *node) {
 void RestrPosRndnScan(CustomScanState *node) {
     RndnScanState *s = (RndnScanState *)node;
     if (s->fallback != nullptr) ExecRestrPos(s->fallback);
-    s->cursor = s->mark;  // the next fetch returns the marked row again
+    // PostgreSQL's contract (index scans, Material): after a restore the caller holds the marked
+    // row (a merge join keeps its copy) and the next fetch returns the row after it; returning
+    // the marked row again joined it twice (issue 18's random batch, a merge join over rndn)
+    s->cursor = s->mark + 1;
     s->eof = false;
 }
 

@@ -11,7 +11,8 @@ namespace {
 
 bool ValidIdentifier(const std::string &s) {
     static const char *const kKeywords[] = {"module", "import", "global", "def", "kernel", "check_cast", "if",
-                                            "else", "while", "repeat", "var", "return", "break", "continue", "null"};
+                                            "else", "while", "repeat", "var", "return", "break", "continue", "null",
+                                            "NaN", "Infinity"};
     if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
     for (char c : s)
         if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
@@ -63,10 +64,9 @@ Expected<std::string> ElementText(const Vector &v, int64_t i) {
             return "`" + Quote(s, '"');
         }
         case TypeKind::F32:
-            if (!std::isfinite(v.Data<float>()[i])) return no_text("a non-finite value");
-            return FormatElement(v, i);
         case TypeKind::F64:
-            if (!std::isfinite(v.Data<double>()[i])) return no_text("a non-finite value");
+            // NaN, Infinity and -Infinity are spelled as PostgreSQL prints them; the parser
+            // reads these words back as float literals (the sign of a NaN is not kept)
             return FormatElement(v, i);
         case TypeKind::DEC64:
         case TypeKind::DEC128: {

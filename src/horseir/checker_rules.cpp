@@ -322,6 +322,25 @@ R RuleDateTrunc(RuleCtx &c) {
     if (K(c.args[0]) != TypeKind::DT || K(c.args[1]) != TypeKind::SYM) return Fail(c, "expects (dt, sym)");
     return One(TypeKind::DT);
 }
+R RuleDateField(RuleCtx &c) {
+    if ((K(c.args[0]) != TypeKind::DT && K(c.args[0]) != TypeKind::DATE) || K(c.args[1]) != TypeKind::SYM)
+        return Fail(c, "expects (date or dt, sym)");
+    return One(TypeKind::I64);
+}
+R RuleDateFieldUs(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::DT || K(c.args[1]) != TypeKind::SYM) return Fail(c, "expects (dt, sym)");
+    return One(Type::Decimal(TypeKind::DEC128, 6));
+}
+R RuleDateFieldF(RuleCtx &c) {
+    if ((K(c.args[0]) != TypeKind::DT && K(c.args[0]) != TypeKind::DATE) || K(c.args[1]) != TypeKind::SYM)
+        return Fail(c, "expects (date or dt, sym)");
+    return One(TypeKind::F64);
+}
+R RuleIntervalAdd(RuleCtx &c) {
+    if ((K(c.args[0]) != TypeKind::DT && K(c.args[0]) != TypeKind::DATE) || K(c.args[1]) != TypeKind::I64)
+        return Fail(c, "expects (date or dt, (months, days, microseconds):i64)");
+    return One(TypeKind::DT);
+}
 R RuleDatetimeDiff(RuleCtx &c) {
     if (!Cal(c.args[0]) || c.args[0].kind != c.args[1].kind) return Fail(c, "expects two values of one calendar type");
     return One(c.args[0].kind == TypeKind::DT || c.args[0].kind == TypeKind::TIME ? Type(TypeKind::I64) : Type(TypeKind::I32));

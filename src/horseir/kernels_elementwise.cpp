@@ -1174,6 +1174,284 @@ Expected<Value> KDateTrunc(KernelCtx &, const std::vector<Value> &args) {
 }
 
 namespace {
+// extract / date_part fields (PostgreSQL 15's timestamp_part_common and extract_date): one row
+// per field, with whether it grows with time (an infinite input gives ±Infinity, else NULL)
+// and whether PostgreSQL accepts it on a date.
+enum class DField { CENTURY, DECADE, MILLENNIUM, YEAR, ISOYEAR, QUARTER, MONTH, WEEK, DAY, DOW, ISODOW, DOY, HOUR, MINUTE,
+                    SECOND, MILLISECONDS, MICROSECONDS, EPOCH, JULIAN };
+struct DFieldRow {
+    const char *name;
+    DField field;
+    bool grows;
+    bool on_date;
+};
+constexpr DFieldRow kDFields[] = {
+    {"century", DField::CENTURY, true, true},       {"decade", DField::DECADE, true, true},
+    {"millennium", DField::MILLENNIUM, true, true}, {"year", DField::YEAR, true, true},
+    {"isoyear", DField::ISOYEAR, true, true},       {"quarter", DField::QUARTER, false, true},
+    {"month", DField::MONTH, false, true},          {"week", DField::WEEK, false, true},
+    {"day", DField::DAY, false, true},              {"dow", DField::DOW, false, true},
+    {"isodow", DField::ISODOW, false, true},        {"doy", DField::DOY, false, true},
+    {"hour", DField::HOUR, false, false},           {"minute", DField::MINUTE, false, false},
+    {"second", DField::SECOND, false, false},       {"milliseconds", DField::MILLISECONDS, false, false},
+    {"microseconds", DField::MICROSECONDS, false, false}, {"epoch", DField::EPOCH, true, true},
+    {"julian", DField::JULIAN, true, true},
+};
+constexpr int64_t kUnixEpochMicros = -946684800000000LL;  // 1970-01-01 in microseconds after 2000-01-01
+constexpr int64_t kJulian2000 = 2451545;                    // Julian day of 2000-01-01
+
+Expected<const DFieldRow *> FindDField(Builtin bid, const Value &sym, TypeKind input, bool date_rules) {
+    const Vector &u = sym.vector();
+    if (u.length != 1) return ShapeError(std::string("@") + GetBuiltin(bid).name + ": the field must be one symbol");
+    const std::string_view name = u.StringAt(0);
+    for (const auto &r : kDFields) {
+        if (name != r.name) continue;
+        if (date_rules && input == TypeKind::DATE && !r.on_date)
+            return Status::UserError(sqlstate::kFeatureNotSupported, "unit \"" + std::string(name) + "\" not supported for type date");
+        return &r;
+    }
+    return Status::UserError(sqlstate::kInvalidParameter, std::string("@") + GetBuiltin(bid).name + ": unknown field '" +
+                                                              std::string(name) + "'");
+}
+
+// The broken-down parts of a finite date (micros 0) or timestamp: astronomical year (1 BC = 0).
+struct DParts {
+    int64_t day;    // days after 2000-01-01
+    int64_t micros; // microseconds into the day
+    int32_t y, m, d;
+};
+DParts Split(TypeKind k, int64_t raw) {
+    DParts p;
+    p.day = k == TypeKind::DT ? FloorDivI(raw, kDayMicros) : raw;
+    p.micros = k == TypeKind::DT ? raw - p.day * kDayMicros : 0;
+    CivilFromDays(static_cast<int32_t>(p.day), &p.y, &p.m, &p.d);
+    return p;
+}
+int64_t Dow(int64_t day) { return ((day + 6) % 7 + 7) % 7; }  // 0 Sunday; 2000-01-01 was a Saturday
+// ISO 8601 week and week-numbering year: the week holding the Thursday of the date's week.
+void IsoWeek(int64_t day, int64_t *week, int64_t *year) {
+    const int64_t isodow = Dow(day) == 0 ? 7 : Dow(day);
+    const int64_t thursday = day - isodow + 4;
+    int32_t y, m, d;
+    CivilFromDays(static_cast<int32_t>(thursday), &y, &m, &d);
+    *week = (thursday - DaysFromCivil(y, 1, 1)) / 7 + 1;
+    *year = y;
+}
+// The integer value of field f (the fields extract returns as numeric of scale 0; second,
+// milliseconds and microseconds as the microseconds into the minute).
+int64_t IntField(DField f, const DParts &p) {
+    const int64_t y = p.y;
+    switch (f) {
+        case DField::YEAR: return y > 0 ? y : y - 1;
+        case DField::DECADE: return y >= 0 ? y / 10 : -((8 - (y - 1)) / 10);
+        case DField::CENTURY: return y > 0 ? (y + 99) / 100 : -((99 - (y - 1)) / 100);
+        case DField::MILLENNIUM: return y > 0 ? (y + 999) / 1000 : -((999 - (y - 1)) / 1000);
+        case DField::QUARTER: return (p.m - 1) / 3 + 1;
+        case DField::MONTH: return p.m;
+        case DField::DAY: return p.d;
+        case DField::DOW: return Dow(p.day);
+        case DField::ISODOW: return Dow(p.day) == 0 ? 7 : Dow(p.day);
+        case DField::DOY: return p.day - DaysFromCivil(p.y, 1, 1) + 1;
+        case DField::WEEK:
+        case DField::ISOYEAR: {
+            int64_t w, iy;
+            IsoWeek(p.day, &w, &iy);
+            if (f == DField::WEEK) return w;
+            return iy <= 0 ? iy - 1 : iy;
+        }
+        case DField::HOUR: return p.micros / 3600000000LL;
+        case DField::MINUTE: return p.micros / 60000000LL % 60;
+        case DField::SECOND:
+        case DField::MILLISECONDS:
+        case DField::MICROSECONDS: return p.micros % 60000000LL;
+        case DField::EPOCH: return (p.day + 10957) * 86400;  // of a date
+        case DField::JULIAN: return p.day + kJulian2000;     // of a date
+    }
+    return 0;
+}
+bool InfiniteRaw(TypeKind k, int64_t raw) {
+    return k == TypeKind::DT ? (raw == INT64_MIN || raw == INT64_MAX) : (raw == INT32_MIN || raw == INT32_MAX);
+}
+
+// Runs one field over a date or dt vector: finite elements through `finite`, infinite ones NULL
+// or (fields that grow) through `infinite(negative)`, which may refuse.
+// A date given to @date_field_f stands for its midnight (date_part of date::timestamp): a date
+// beyond the last timestamp (294276 AD) raises PostgreSQL's cast error.
+constexpr int64_t kFirstDayPastTimestamps = 109203528 - kJulian2000;
+template <class O, class Fin, class Inf>
+Expected<Value> FieldKernel(Builtin bid, const std::vector<Value> &args, const Type &rt, Fin finite, Inf infinite) {
+    const char *fn = GetBuiltin(bid).name;
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], fn, 0));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], fn, 1));
+    RNDN_RETURN_IF_ERROR(RuntimeType(bid, args).status());
+    const Vector &a = args[0].vector();
+    const TypeKind k = a.type.kind;
+    const bool as_timestamp = bid == Builtin::DATE_FIELD_F;
+    RNDN_ASSIGN_OR_RETURN(const DFieldRow *row, FindDField(bid, args[1], k, !as_timestamp));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(rt, a.length));
+    SetUnaryValidity(a, *out);
+    O *o = out->template Data<O>();
+    for (int64_t i = 0; i < a.length; ++i) {
+        if (!a.IsValid(i)) {
+            o[i] = O{};
+            continue;
+        }
+        const int64_t raw = k == TypeKind::DT ? a.Data<int64_t>()[i] : a.Data<int32_t>()[i];
+        if (InfiniteRaw(k, raw)) {
+            o[i] = O{};
+            if (!row->grows) {
+                out->SetNull(i);
+                continue;
+            }
+            const bool negative = raw < 0;
+            RNDN_ASSIGN_OR_RETURN(o[i], infinite(*row, negative));
+            continue;
+        }
+        if (as_timestamp && k == TypeKind::DATE && raw >= kFirstDayPastTimestamps)
+            return Status::UserError(sqlstate::kDatetimeOverflow, "date out of range for timestamp");  // PostgreSQL's cast
+        RNDN_ASSIGN_OR_RETURN(o[i], finite(*row, Split(k, raw), raw));
+    }
+    return V(out);
+}
+}  // namespace
+
+Expected<Value> KDateField(KernelCtx &, const std::vector<Value> &args) {
+    const bool dt = !args.empty() && args[0].is_vector() && args[0].vector().type.kind == TypeKind::DT;
+    return FieldKernel<int64_t>(
+        Builtin::DATE_FIELD, args, Type(TypeKind::I64),
+        [dt](const DFieldRow &r, const DParts &p, int64_t) -> Expected<int64_t> {
+            if (r.field == DField::SECOND || r.field == DField::MILLISECONDS || (dt && (r.field == DField::EPOCH || r.field == DField::JULIAN)))
+                return Status::UserError(sqlstate::kInvalidParameter, std::string("@date_field: field '") + r.name +
+                                                                          "' has a fraction (@date_field_us, @date_field_f)");
+            return IntField(r.field, p);
+        },
+        [](const DFieldRow &r, bool) -> Expected<int64_t> {
+            return Status::Unsupported(std::string("extract(") + r.name + ") of an infinite value is ±Infinity");
+        });
+}
+
+Expected<Value> KDateFieldUs(KernelCtx &, const std::vector<Value> &args) {
+    return FieldKernel<__int128>(
+        Builtin::DATE_FIELD_US, args, Type::Decimal(TypeKind::DEC128, 6),
+        [](const DFieldRow &r, const DParts &p, int64_t raw) -> Expected<__int128> {
+            switch (r.field) {
+                case DField::SECOND: return static_cast<__int128>(IntField(r.field, p));                // (s*1e6+us) / 1e6
+                case DField::MILLISECONDS: return static_cast<__int128>(IntField(r.field, p)) * 1000;  // (s*1e6+us) / 1e3
+                case DField::EPOCH:  // (t - 1970) / 1e6; past INT64_MAX + epoch PostgreSQL divides numerics
+                    if (raw >= INT64_MAX + kUnixEpochMicros)
+                        return Status::Unsupported("extract(epoch) of a timestamp after 294247 AD (numeric division)");
+                    return static_cast<__int128>(raw) - kUnixEpochMicros;
+                default:
+                    return Status::UserError(sqlstate::kInvalidParameter,
+                                             std::string("@date_field_us: field '") + r.name + "' (second, milliseconds, epoch)");
+            }
+        },
+        [](const DFieldRow &r, bool) -> Expected<__int128> {
+            return Status::Unsupported(std::string("extract(") + r.name + ") of an infinite value is ±Infinity");
+        });
+}
+
+Expected<Value> KDateFieldF(KernelCtx &, const std::vector<Value> &args) {
+    return FieldKernel<double>(
+        Builtin::DATE_FIELD_F, args, Type(TypeKind::F64),
+        [](const DFieldRow &r, const DParts &p, int64_t) -> Expected<double> {
+            // date_part's float8 arithmetic, operation for operation (a date is its midnight)
+            const int64_t t = p.day * kDayMicros + p.micros;
+            const int64_t us = p.micros % 60000000LL, sec = us / 1000000, fsec = us % 1000000;
+            switch (r.field) {
+                case DField::SECOND: return static_cast<double>(sec) + static_cast<double>(fsec) / 1000000.0;
+                case DField::MILLISECONDS: return static_cast<double>(sec) * 1000.0 + static_cast<double>(fsec) / 1000.0;
+                case DField::JULIAN: {
+                    const int64_t whole = p.micros / 1000000;  // hour*3600 + minute*60 + second
+                    return static_cast<double>(p.day + kJulian2000) +
+                           (static_cast<double>(whole) + static_cast<double>(fsec) / 1000000.0) / 86400.0;
+                }
+                case DField::EPOCH:
+                    if (t < INT64_MAX + kUnixEpochMicros) return static_cast<double>(t - kUnixEpochMicros) / 1000000.0;
+                    return (static_cast<double>(t) - static_cast<double>(kUnixEpochMicros)) / 1000000.0;
+                default: return static_cast<double>(IntField(r.field, p));
+            }
+        },
+        [](const DFieldRow &, bool negative) -> Expected<double> {
+            return negative ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+        });
+}
+
+namespace {
+constexpr int64_t kEndTimestamp = 9223371331200000000LL;  // 294277-01-01 (PostgreSQL's END_TIMESTAMP)
+bool ValidTimestamp(int64_t t) { return kMinTimestamp <= t && t < kEndTimestamp; }
+Status TimestampOutOfRange() { return Status::UserError(sqlstate::kDatetimeOverflow, "timestamp out of range"); }
+int32_t DaysInMonth(int64_t y, int32_t m) {
+    static const int32_t kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    return kDays[m - 1] + (m == 2 && leap ? 1 : 0);
+}
+// timestamp_pl_interval on a finite timestamp: each step a valid timestamp or the error.
+Expected<int64_t> AddInterval(int64_t t, int64_t months, int64_t days, int64_t micros) {
+    if (months != 0) {
+        const int64_t day = FloorDivI(t, kDayMicros), tod = t - day * kDayMicros;
+        int32_t y, m, d;
+        CivilFromDays(static_cast<int32_t>(day), &y, &m, &d);
+        const int64_t total = static_cast<int64_t>(y) * 12 + (m - 1) + months;
+        const int64_t ny = FloorDivI(total, 12);
+        const int32_t nm = static_cast<int32_t>(total - ny * 12 + 1);
+        if (ny < -4714 || ny > 294277) return TimestampOutOfRange();
+        const int32_t nd = std::min(d, DaysInMonth(ny, nm));
+        t = static_cast<int64_t>(DaysFromCivil(static_cast<int32_t>(ny), nm, nd)) * kDayMicros + tod;
+        if (!ValidTimestamp(t)) return TimestampOutOfRange();
+    }
+    if (days != 0) {
+        const int64_t day = FloorDivI(t, kDayMicros), tod = t - day * kDayMicros;
+        const int64_t nday = day + days;
+        if (nday < FloorDivI(kMinTimestamp, kDayMicros) || nday >= kEndTimestamp / kDayMicros) return TimestampOutOfRange();
+        t = nday * kDayMicros + tod;
+        if (!ValidTimestamp(t)) return TimestampOutOfRange();
+    }
+    // PostgreSQL adds the microseconds in int64 arithmetic that wraps (-fwrapv), then checks
+    t = static_cast<int64_t>(static_cast<uint64_t>(t) + static_cast<uint64_t>(micros));
+    if (!ValidTimestamp(t)) return TimestampOutOfRange();
+    return t;
+}
+}  // namespace
+
+Expected<Value> KIntervalAdd(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "interval_add", 0));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], "interval_add", 1));
+    RNDN_RETURN_IF_ERROR(RuntimeType(Builtin::INTERVAL_ADD, args).status());
+    const Vector &a = args[0].vector();
+    const Vector &iv = args[1].vector();
+    if (iv.length != 3 || iv.HasNulls()) return ShapeError("@interval_add: the interval is (months, days, microseconds), three i64");
+    const int64_t months = iv.Data<int64_t>()[0], days = iv.Data<int64_t>()[1], micros = iv.Data<int64_t>()[2];
+    const bool date = a.type.kind == TypeKind::DATE;
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::DT, a.length));
+    SetUnaryValidity(a, *out);
+    int64_t *o = out->Data<int64_t>();
+    for (int64_t i = 0; i < a.length; ++i) {
+        o[i] = 0;
+        if (!a.IsValid(i)) continue;
+        int64_t t;
+        if (date) {  // date2timestamp
+            const int32_t d = a.Data<int32_t>()[i];
+            if (d == INT32_MIN || d == INT32_MAX) {
+                o[i] = d == INT32_MIN ? INT64_MIN : INT64_MAX;
+                continue;
+            }
+            if (d >= kEndTimestamp / kDayMicros)
+                return Status::UserError(sqlstate::kDatetimeOverflow, "date out of range for timestamp");
+            t = static_cast<int64_t>(d) * kDayMicros;
+        } else {
+            t = a.Data<int64_t>()[i];
+            if (t == INT64_MIN || t == INT64_MAX) {
+                o[i] = t;
+                continue;
+            }
+        }
+        RNDN_ASSIGN_OR_RETURN(o[i], AddInterval(t, months, days, micros));
+    }
+    return V(out);
+}
+
+namespace {
 Expected<Value> DatetimeShift(Builtin bid, const std::vector<Value> &args, int sign) {
     const char *fn = GetBuiltin(bid).name;
     for (int i = 0; i < 3; ++i) RNDN_RETURN_IF_ERROR(NeedVector(args[static_cast<size_t>(i)], fn, i));

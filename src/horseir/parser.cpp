@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 #include "horseir/internal.h"
 
@@ -27,6 +28,8 @@ struct Token {
 bool IsIdStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool IsIdChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+// The words a float literal may be instead of digits: NaN:f64, Infinity:f64, -Infinity:f32.
+bool FloatWord(const std::string &s) { return s == "NaN" || s == "Infinity"; }
 
 class Lexer {
 public:
@@ -714,7 +717,7 @@ private:
             RNDN_RETURN_IF_ERROR(ParseType(o.literal.type));
             return BuildLiteral(o.literal, elems);
         }
-        if (Peek().kind == Tok::IDENT && !(Peek().text == "null" && IsP(':', 1))) {
+        if (Peek().kind == Tok::IDENT && !((Peek().text == "null" || FloatWord(Peek().text)) && IsP(':', 1))) {
             RNDN_RETURN_IF_ERROR(Name(o.name));
             o.kind = Operand::Kind::NAME;
             if (IsP('.') && Peek(1).kind == Tok::IDENT) {
@@ -734,7 +737,8 @@ private:
 
     Status ParseScalar(Token &t) {
         // sign as a separate token
-        if ((IsP('-') || IsP('+')) && (Peek(1).kind == Tok::INT || Peek(1).kind == Tok::FLOAT || Peek(1).kind == Tok::COMPLEX)) {
+        if ((IsP('-') || IsP('+')) && (Peek(1).kind == Tok::INT || Peek(1).kind == Tok::FLOAT || Peek(1).kind == Tok::COMPLEX ||
+                                       (Peek(1).kind == Tok::IDENT && Peek(1).text == "Infinity"))) {
             std::string sign = Take().text;
             t = Take();
             if (t.text[0] == '-' || t.text[0] == '+') return Error(t, "two signs in a number");
@@ -742,7 +746,7 @@ private:
             return Status::Ok();
         }
         Tok k = Peek().kind;
-        if (k == Tok::IDENT && Peek().text == "null") {
+        if (k == Tok::IDENT && (Peek().text == "null" || FloatWord(Peek().text))) {
             t = Take();
             return Status::Ok();
         }
@@ -775,7 +779,7 @@ private:
             const Token &e = elems[i];
             lit.text.push_back(e.text);
             int64_t idx = static_cast<int64_t>(i);
-            if (e.kind == Tok::IDENT) {  // null
+            if (e.kind == Tok::IDENT && e.text == "null") {
                 if (IsString(ty.kind)) v->AppendString("");
                 v->SetNull(idx);
                 continue;
@@ -822,6 +826,16 @@ private:
                 return Status::Ok();
             case TypeKind::F32:
             case TypeKind::F64: {
+                if (e.kind == Tok::IDENT) {  // NaN, Infinity, -Infinity (as the printer spells them)
+                    const double w = e.text == "NaN" ? std::numeric_limits<double>::quiet_NaN()
+                                     : e.text == "Infinity" || e.text == "+Infinity" ? std::numeric_limits<double>::infinity()
+                                     : e.text == "-Infinity" ? -std::numeric_limits<double>::infinity()
+                                                              : 0.0;
+                    if (w == 0.0) return mismatch();
+                    if (k == TypeKind::F32) v.Data<float>()[i] = static_cast<float>(w);
+                    else v.Data<double>()[i] = w;
+                    return Status::Ok();
+                }
                 if (e.kind != Tok::INT && e.kind != Tok::FLOAT) return mismatch();
                 double d = std::strtod(e.text.c_str(), nullptr);
                 if (k == TypeKind::F32) v.Data<float>()[i] = std::strtof(e.text.c_str(), nullptr);

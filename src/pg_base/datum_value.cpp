@@ -102,14 +102,11 @@ Expected<std::shared_ptr<hir::Vector>> ScalarFromDatum(unsigned type, uintptr_t 
         case INT4OID: return One<int32_t>(target, DatumGetInt32(d));
         case INT8OID: return One<int64_t>(target, DatumGetInt64(d));
         case FLOAT4OID: {
-            const float x = DatumGetFloat4(d);
-            if (!std::isfinite(x)) return Status::Unsupported("float value " + std::to_string(x));
-            return One<float>(target, x);
+            // NaN and the infinities too: HorseIR spells them NaN, Infinity, -Infinity
+            return One<float>(target, DatumGetFloat4(d));
         }
         case FLOAT8OID: {
-            const double x = DatumGetFloat8(d);
-            if (!std::isfinite(x)) return Status::Unsupported("float value " + std::to_string(x));
-            return One<double>(target, x);
+            return One<double>(target, DatumGetFloat8(d));
         }
         case DATEOID: {
             const DateADT v = DatumGetDateADT(d);

@@ -1,6 +1,7 @@
 // Expressions -> HorseIR: constants, operators and functions (through pg_functions.def), CASE,
 // COALESCE, IN lists, NULL tests, parameters of init plans, subqueries (see translate.cpp).
 #include <cmath>
+#include <cstring>
 
 #include "planner_hook/translator.h"
 
@@ -419,6 +420,41 @@ bool DivWalker(Node *n, void *) {
 // not evaluate it for: a CASE branch, or a qual / AND / OR argument after the first.
 bool ContainsDivision(Node *n) { return DivWalker(n, nullptr); }
 
+namespace {
+// date::timestamp (pg_proc's date_timestamp; looked up by its C name: fmgroids.h's F_ macros,
+// F_DIV among them, would shadow the translator's flags)
+bool IsDateToTimestamp(Expr *e) {
+    if (!IsA(e, FuncExpr) || list_length(((FuncExpr *)e)->args) != 1) return false;
+    const FnRow *r = LookupFunction(((FuncExpr *)e)->funcid);
+    return r != nullptr && std::strcmp(r->prosrc, "date_timestamp") == 0;
+}
+
+// The canonical name of an extract/date_part field among the spellings PostgreSQL 15's
+// DecodeUnits accepts (datetktbl/deltatktbl); "" when not listed here (then not translated).
+std::string CanonicalDateField(const std::string &f) {
+    static const std::map<std::string, std::string> kAliases = {
+        {"microsecond", "microseconds"}, {"microseconds", "microseconds"}, {"us", "microseconds"}, {"usec", "microseconds"},
+        {"usecs", "microseconds"}, {"useconds", "microseconds"}, {"usecond", "microseconds"},
+        {"millisecond", "milliseconds"}, {"milliseconds", "milliseconds"}, {"ms", "milliseconds"}, {"msec", "milliseconds"},
+        {"msecs", "milliseconds"}, {"mseconds", "milliseconds"}, {"msecond", "milliseconds"},
+        {"second", "second"}, {"seconds", "second"}, {"s", "second"}, {"sec", "second"}, {"secs", "second"},
+        {"minute", "minute"}, {"minutes", "minute"}, {"m", "minute"}, {"min", "minute"}, {"mins", "minute"},
+        {"hour", "hour"}, {"hours", "hour"}, {"h", "hour"}, {"hr", "hour"}, {"hrs", "hour"},
+        {"day", "day"}, {"days", "day"}, {"d", "day"}, {"week", "week"}, {"weeks", "week"}, {"w", "week"},
+        {"month", "month"}, {"months", "month"}, {"mon", "month"}, {"mons", "month"},
+        {"quarter", "quarter"}, {"qtr", "quarter"},
+        {"year", "year"}, {"years", "year"}, {"y", "year"}, {"yr", "year"}, {"yrs", "year"},
+        {"decade", "decade"}, {"decades", "decade"}, {"dec", "decade"}, {"decs", "decade"},
+        {"century", "century"}, {"centuries", "century"}, {"c", "century"}, {"cent", "century"},
+        {"millennium", "millennium"}, {"millennia", "millennium"}, {"mil", "millennium"}, {"mils", "millennium"},
+        {"millenniums", "millennium"},
+        {"isoyear", "isoyear"}, {"dow", "dow"}, {"isodow", "isodow"}, {"doy", "doy"}, {"epoch", "epoch"},
+        {"julian", "julian"}, {"j", "julian"}, {"jd", "julian"}};
+    auto it = kAliases.find(f);
+    return it == kAliases.end() ? std::string() : it->second;
+}
+}  // namespace
+
 Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result_typmod, Oid inputcollid,
                                const Ctx &ctx) {
     const FnRow *row = LookupFunction(fn);
@@ -443,10 +479,15 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
         // Constant arguments of LIKE / substring / extract are read directly below.
         if ((row->kind == FnKind::LIKE || row->kind == FnKind::NOTLIKE || row->kind == FnKind::SUBSTR) && i > 0) continue;
         if ((row->kind == FnKind::EXTRACT || row->kind == FnKind::TRUNC) && i == 0) continue;
+        // date_part('f', date) is date_part('f', date::timestamp): the date itself goes to
+        // @date_field_f, which reads a date as its midnight
+        if (row->kind == FnKind::EXTRACT && i == 1 && IsDateToTimestamp(arg))
+            arg = (Expr *)linitial(((FuncExpr *)arg)->args);
         if ((row->kind == FnKind::DATE_TS && i == 1) || (row->kind == FnKind::TS_DATE && i == 0)) continue;
         if (row->kind == FnKind::ROUND && i == 1) continue;
         if ((row->kind == FnKind::REGEX || row->kind == FnKind::NOTREGEX) && i > 0) continue;
         if (row->kind == FnKind::REGEXREPL && (i == 1 || i == 3)) continue;
+        if ((row->kind == FnKind::INTERVAL_PL || row->kind == FnKind::INTERVAL_MI) && i == 1) continue;
         RNDN_ASSIGN_OR_RETURN(Col c, X(arg, ctx));
         a.push_back(c);
     }
@@ -598,21 +639,76 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             std::string fs(field);
             pfree(field);
             std::transform(fs.begin(), fs.end(), fs.begin(), ::tolower);
-            const bool ts = exprType((Node *)lsecond(args)) == TIMESTAMPOID;
+            Expr *src = (Expr *)lsecond(args);
+            const bool from_date_cast = IsDateToTimestamp(src);
+            const bool ts = exprType((Node *)src) == TIMESTAMPOID && !from_date_cast;
+            const bool date_part = result_type == FLOAT8OID;
+            const std::string canon = CanonicalDateField(fs);
+            if (from_date_cast && !date_part)  // extract(f FROM d::timestamp): the cast may raise
+                return Unsup(ctx.node, "extract of a date cast to timestamp");
             B b;
-            if (fs == "year") b = B::DATE_YEAR;
-            else if (fs == "month") b = B::DATE_MONTH;
-            else if (fs == "day") b = B::DATE_DAY;
-            else if (fs == "hour" && ts) b = B::TIME_HOUR;
-            else if (fs == "minute" && ts) b = B::TIME_MINUTE;
-            else return Unsup(ctx.node, "extract(" + fs + ") of " + TypeName(exprType((Node *)lsecond(args))));
-            Op p = Emit(b, {a[0].var});
-            if (result_type == FLOAT8OID) {  // date_part
-                out.var = EmitCast(p, hir::Type(hir::TypeKind::F64));
+            if (date_part) b = B::DATE_FIELD;  // every field through @date_field_f below
+            else if (canon == "year") b = B::DATE_YEAR;
+            else if (canon == "month") b = B::DATE_MONTH;
+            else if (canon == "day") b = B::DATE_DAY;
+            else if (canon == "hour" && ts) b = B::TIME_HOUR;
+            else if (canon == "minute" && ts) b = B::TIME_MINUTE;
+            else b = B::DATE_FIELD;
+            if (b != B::DATE_FIELD) {
+                out.var = EmitCast(Emit(b, {a[0].var}), Dec128(0));
+                out.scale = 0;
                 break;
             }
-            out.var = EmitCast(p, Dec128(0));
+            // every other field PostgreSQL 15 accepts (@date_field*, src/horseir/builtins.def);
+            // a field PostgreSQL rejects for the type stays with PostgreSQL, which raises
+            static const char *const kTsFields[] = {"century", "decade", "millennium", "year", "isoyear", "quarter", "month",
+                                                    "week", "day", "dow", "isodow", "doy", "hour", "minute", "second",
+                                                    "milliseconds", "microseconds", "epoch", "julian"};
+            static const char *const kDateFields[] = {"century", "decade", "millennium", "year", "isoyear", "quarter", "month",
+                                                      "week", "day", "dow", "isodow", "doy", "epoch", "julian"};
+            auto listed = [&](const auto &names) {
+                return std::find_if(std::begin(names), std::end(names), [&](const char *k) { return canon == k; }) != std::end(names);
+            };
+            const std::string what = "extract(" + fs + ") of " + TypeName(exprType((Node *)src));
+            if (!(ts || from_date_cast ? listed(kTsFields) : listed(kDateFields))) return Unsup(ctx.node, what);
+            const Op sym = b_.Sym(canon);
+            if (date_part) {
+                out.var = Emit(B::DATE_FIELD_F, {a[0].var, sym});
+                break;
+            }
+            if (ts && (canon == "second" || canon == "milliseconds" || canon == "epoch")) {
+                // numeric of scale 6 (second, epoch) or 3 (milliseconds), exact
+                Op p = Emit(B::DATE_FIELD_US, {a[0].var, sym});
+                out.scale = canon == "milliseconds" ? 3 : 6;
+                out.var = out.scale == 6 ? p : EmitCast(p, Dec128(3));
+                break;
+            }
+            if (ts && canon == "julian")  // a numeric division of PostgreSQL's (scale from select_div_scale)
+                return Unsup(ctx.node, what);
+            out.var = EmitCast(Emit(B::DATE_FIELD, {a[0].var, sym}), Dec128(0));
             out.scale = 0;
+            break;
+        }
+        case FnKind::INTERVAL_PL:
+        case FnKind::INTERVAL_MI: {
+            // timestamp_pl_interval / date_pl_interval with a constant interval; the minus forms
+            // negate each field as timestamp_mi_interval does
+            if (nargs == 1) {  // date::timestamp (date_timestamp): date + a zero interval, its errors included
+                out.var = Emit(row->builtin, {a[0].var, b_.I64s({0, 0, 0})});
+                break;
+            }
+            Expr *iv = (Expr *)lsecond(args);
+            if (nargs != 2 || !IsA(iv, Const) || ((Const *)iv)->constisnull)
+                return Unsup(ctx.node, FuncName(fn) + " with a non-constant interval");
+            const Interval *span = DatumGetIntervalP(((Const *)iv)->constvalue);
+            int64 months = span->month, days = span->day, micros = span->time;
+            if (row->kind == FnKind::INTERVAL_MI) {
+                if (span->time == PG_INT64_MIN) return Unsup(ctx.node, "interval with the smallest microseconds");
+                months = -months;
+                days = -days;
+                micros = -micros;
+            }
+            out.var = Emit(row->builtin, {a[0].var, b_.I64s({months, days, micros})});
             break;
         }
         case FnKind::TRUNC: {

@@ -127,6 +127,25 @@ INSERT INTO rx VALUES
 line2'), (12, 'año 2024 – ключ 42'), (13, 'xyz'), (14, 'a.b.c'), (15, '12-34-5678'),
   (16, 'https://example.com'), (17, 'foo_bar baz9'), (18, 'aXbXXcXXXd');
 
+-- issue 18: every extract/date_part field over ISO-week and year boundaries, leap days, BC
+-- dates and the ends of the timestamp range (one row per day around 2000 and around 1 BC, and
+-- samples from 4714 BC to 288000 AD)
+CREATE TABLE dfx (id int, d date, t timestamp);
+INSERT INTO dfx SELECT i, DATE '1999-12-20' + i, TIMESTAMP '1999-12-20 00:00:00' + i * INTERVAL '1 day 1 hour 1 minute 1.234567 second'
+  FROM generate_series(0, 4000) i;
+INSERT INTO dfx SELECT 10000 + i, DATE '0012-12-20 BC' + i, TIMESTAMP '0012-12-20 00:00:00 BC' + i * INTERVAL '23:59:59.999999'
+  FROM generate_series(0, 4500) i;
+INSERT INTO dfx SELECT 20000 + i, DATE '4714-11-24 BC' + i * 48611, TIMESTAMP '4714-11-24 00:00:00 BC' + i * INTERVAL '48611 days 13:17:19.000321'
+  FROM generate_series(0, 2200) i;
+INSERT INTO dfx VALUES (30000, NULL, NULL), (30001, '5874897-12-31', '294276-12-31 23:59:59.999999'),
+  (30002, '0001-01-01', '0001-01-01 00:00:00'), (30003, '0001-12-31 BC', '0001-12-31 23:59:59.999999 BC'),
+  (30004, '2000-02-29', '2000-02-29 12:00:00.5'), (30005, '1900-02-28', '1900-03-01 00:00:00.000001'),
+  (30006, '2004-12-31', '1970-01-01 00:00:00'), (30007, '2008-12-29', '1969-12-31 23:59:59.999999');
+
+CREATE TABLE ime (d date);  -- month ends and leap days for timestamp/date + interval
+INSERT INTO ime VALUES ('2000-01-31'), ('2001-01-31'), ('2000-02-29'), ('1900-01-31'), ('2004-03-31'), ('0001-01-31 BC'),
+  ('0005-02-29 BC'), ('2013-12-31'), (NULL), ('infinity'), ('-infinity');
+
 CREATE TABLE tz (id int, t timestamptz);
 INSERT INTO tz VALUES (1, '2013-07-14 10:15:30.25+04'), (2, '2013-03-31 01:30:00 UTC'), (3, NULL),
   (4, 'infinity'), (5, '1969-12-31 23:59:59.5-08'), (6, '0044-03-15 12:00:00+00 BC'),
@@ -571,8 +590,27 @@ SELECT a.id, b.id FROM fe a JOIN fe b ON a.x = b.x ORDER BY 1, 2;
 -- query: issue19_float_nan_case
 SELECT id, CASE WHEN x > 100 THEN 'big' ELSE 'small' END, x = r, x < 1e308, r > x FROM fe ORDER BY id;
 -- query: issue19_float_nan_constant
--- fallback: float constant NaN or Infinity
 SELECT id FROM fe WHERE x = 'NaN' OR x < '-Infinity' ORDER BY id;
+-- query: float_nonfinite_constants_compare
+SELECT id, x = 'NaN'::float8, x < 'Infinity', x > '-Infinity'::float8, r <> 'NaN'::real, r >= '-Infinity'::float4,
+       x <= 'NaN', 'NaN'::float8 = 'NaN'::float8 FROM fe ORDER BY id;
+-- query: float_nonfinite_constants_arith
+SELECT id, x + 'Infinity'::float8, x - '-Infinity'::float8, x * 'NaN'::float8, r + 'Infinity'::real,
+       'Infinity'::float8 - 'Infinity'::float8, -('-Infinity'::float8), abs('-Infinity'::float8) FROM fe ORDER BY id;
+-- query: float_nonfinite_constants_select_group
+SELECT coalesce(x, 'NaN'), count(*), max(coalesce(r, '-Infinity')), min(CASE WHEN id > 4 THEN 'Infinity'::float8 ELSE x END)
+  FROM fe GROUP BY 1 ORDER BY 1;
+-- query: float_nonfinite_constants_in_list
+SELECT id FROM fe WHERE x IN ('NaN', 'Infinity', 2) ORDER BY id;
+-- query: float_nonfinite_constants_empty
+SELECT max(x), 'NaN'::float8, count(*) FROM fe_one WHERE x < 'Infinity';
+-- query: float_nonfinite_params
+SET plan_cache_mode = force_generic_plan;
+PREPARE fnp(float8) AS SELECT id, x < $1, x = $1 FROM fe ORDER BY id;
+EXECUTE fnp('NaN');
+EXECUTE fnp('-Infinity');
+EXECUTE fnp('Infinity');
+EXECUTE fnp(2);
 -- query: issue19_numeric_nan_falls_back
 -- fallback: numeric NaN cannot be loaded (run time)
 SELECT sum(n), max(n), min(n) FROM fe;
@@ -748,8 +786,112 @@ SELECT id, extract(year FROM t) FROM ts WHERE id NOT IN (6, 7, 13) ORDER BY id;
 -- fallback: extract(year) of an infinite timestamp is +-Infinity (run time)
 SELECT id, extract(year FROM t) FROM ts ORDER BY id;
 -- query: ts_extract_second
--- fallback: extract(second) of a timestamp (numeric with microseconds) not translated
 SELECT id, extract(second FROM t) FROM ts ORDER BY id;
+-- query: dfx_extract_date_fields
+SELECT id, extract(century FROM d), extract(decade FROM d), extract(millennium FROM d),
+       extract(isoyear FROM d), extract(quarter FROM d), extract(month FROM d), extract(week FROM d), extract(day FROM d),
+       extract(dow FROM d), extract(isodow FROM d), extract(doy FROM d), extract(epoch FROM d), extract(julian FROM d)
+  FROM dfx WHERE id <> 30001 ORDER BY id;
+-- query: dfx_extract_date_fields_last_date
+SELECT id, extract(century FROM d), extract(decade FROM d), extract(millennium FROM d), extract(isoyear FROM d),
+       extract(week FROM d), extract(dow FROM d), extract(doy FROM d), extract(epoch FROM d), extract(julian FROM d)
+  FROM dfx WHERE id >= 30000 ORDER BY id;
+-- query: dfx_extract_year_past_32767
+-- fallback: extract(year) beyond year 32767 (run time)
+SELECT id, extract(year FROM d) FROM dfx WHERE id >= 30000 ORDER BY id;
+-- query: dfx_extract_timestamp_fields
+SELECT id, extract(century FROM t), extract(decade FROM t), extract(millennium FROM t), extract(isoyear FROM t),
+       extract(quarter FROM t), extract(week FROM t), extract(dow FROM t), extract(isodow FROM t), extract(doy FROM t),
+       extract(hour FROM t), extract(minute FROM t), extract(second FROM t), extract(milliseconds FROM t),
+       extract(microseconds FROM t), extract(epoch FROM t)
+  FROM dfx WHERE id <> 30001 ORDER BY id;
+-- query: dfx_extract_epoch_last_timestamp
+-- fallback: extract(epoch) after 294247 AD divides numerics in PostgreSQL (run time)
+SELECT id, extract(epoch FROM t) FROM dfx WHERE id >= 30000 ORDER BY id;
+-- query: dfx_extract_last_timestamp
+SELECT id, extract(second FROM t), extract(week FROM t), extract(isoyear FROM t), extract(microseconds FROM t)
+  FROM dfx WHERE id >= 30000 ORDER BY id;
+-- query: dfx_date_part_timestamp
+SELECT id, date_part('century', t), date_part('decade', t), date_part('millennium', t), date_part('isoyear', t),
+       date_part('quarter', t), date_part('week', t), date_part('dow', t), date_part('isodow', t), date_part('doy', t),
+       date_part('second', t), date_part('milliseconds', t), date_part('microseconds', t), date_part('epoch', t),
+       date_part('julian', t), date_part('year', t)
+  FROM dfx ORDER BY id;
+-- query: dfx_date_part_date
+SELECT id, date_part('century', d), date_part('isoyear', d), date_part('week', d), date_part('dow', d), date_part('doy', d),
+       date_part('epoch', d), date_part('julian', d), date_part('hour', d), date_part('second', d), date_part('year', d),
+       date_part('day', d)
+  FROM dfx WHERE id <> 30001 ORDER BY id;
+-- query: dfx_date_part_date_beyond_timestamps
+SELECT id, date_part('dow', d) FROM dfx ORDER BY id;
+-- query: dfx_extract_group_and_filter
+SELECT extract(isodow FROM t) AS w, extract(quarter FROM d) AS q, count(*), min(extract(epoch FROM t)), max(date_part('julian', d))
+  FROM dfx WHERE extract(week FROM d) IN (1, 52, 53) AND id < 20000 GROUP BY 1, 2 ORDER BY 1, 2;
+-- query: dfx_date_part_aliases
+SELECT id, date_part('msecs', t), date_part('us', t), date_part('secs', t), date_part('mins', t), date_part('hrs', t),
+       date_part('days', t), date_part('w', t), date_part('mons', t), date_part('qtr', t), date_part('yrs', t),
+       date_part('decs', t), date_part('cent', t), date_part('millennia', t), date_part('J', t), date_part('ISODOW', t)
+  FROM dfx WHERE id >= 30000 ORDER BY id;
+-- query: ts_extract_fields_infinity
+SELECT id, extract(dow FROM t), extract(week FROM t), extract(second FROM t), extract(milliseconds FROM t),
+       extract(microseconds FROM t), date_part('epoch', t), date_part('julian', t), date_part('isoyear', t),
+       date_part('century', t), date_part('doy', t)
+  FROM ts ORDER BY id;
+-- query: ts_extract_epoch_infinity
+-- fallback: extract(epoch) of an infinite timestamp is numeric ±Infinity (run time)
+SELECT id, extract(epoch FROM t) FROM ts ORDER BY id;
+-- query: date_extract_fields_infinity
+SELECT id, extract(dow FROM d), extract(week FROM d), extract(quarter FROM d), extract(doy FROM d), extract(isodow FROM d)
+  FROM dd ORDER BY id;
+-- query: date_extract_century_infinity
+-- fallback: extract(century) of an infinite date is numeric ±Infinity (run time)
+SELECT id, extract(century FROM d) FROM dd ORDER BY id;
+-- query: date_extract_century_finite
+SELECT id, extract(century FROM d), extract(millennium FROM d), extract(isoyear FROM d), extract(julian FROM d),
+       extract(epoch FROM d) FROM dd WHERE id NOT IN (2, 3) ORDER BY id;
+-- query: date_extract_hour_rejected
+-- fallback: extract(hour) of a date (PostgreSQL raises "unit not supported for type date")
+SELECT id, extract(hour FROM d) FROM dd ORDER BY id;
+-- query: ts_extract_julian_numeric
+-- fallback: extract(julian) of a timestamp divides numerics (not translated)
+SELECT id, extract(julian FROM t) FROM ts WHERE id NOT IN (6, 7) ORDER BY id;
+-- query: ts_plus_interval
+SELECT id, t + INTERVAL '1 month', t - INTERVAL '1 month', t + INTERVAL '1 year 2 months 3 days 04:05:06.789012',
+       t - INTERVAL '-1 day +00:00:00.000001', INTERVAL '36 hours' + t FROM ts WHERE id NOT IN (8, 13) ORDER BY id;
+-- query: ts_plus_interval_month_ends
+SELECT d, d + INTERVAL '1 month', d + INTERVAL '1 month' + INTERVAL '1 month', d + INTERVAL '2 months', d - INTERVAL '1 year',
+       d + INTERVAL '12 months 1 day', d::timestamp + INTERVAL '-1 month -1 microsecond'
+  FROM ime ORDER BY d;
+-- query: ts_plus_interval_bc_and_infinity
+SELECT id, t + INTERVAL '1 day', t - INTERVAL '1000 years', t + INTERVAL '-5 months 23:59:59.999999' FROM ts
+  WHERE id IN (5, 6, 7, 8, 9) ORDER BY id;
+-- query: ts_plus_interval_out_of_range
+SELECT id, t + INTERVAL '1 day' FROM ts WHERE id NOT IN (6, 7) ORDER BY id;
+-- query: ts_minus_interval_before_min
+SELECT id, t - INTERVAL '1 microsecond' FROM ts_min ORDER BY id;
+-- query: ts_interval_compare_group
+SELECT date_trunc('day', t + INTERVAL '2 hours 30 minutes') AS dday, count(*), min(t - INTERVAL '1 month'), max(t + INTERVAL '1 mon')
+  FROM tsb WHERE t + INTERVAL '1 day' > TIMESTAMP '2013-07-05' GROUP BY 1 ORDER BY 1;
+-- query: date_plus_interval_columns
+SELECT id, d + INTERVAL '1 month', d - INTERVAL '3 days 12 hours', d + INTERVAL '1 year', INTERVAL '1 week' + d,
+       extract(dow FROM d + INTERVAL '1 day') FROM nums ORDER BY id;
+-- query: date_plus_interval_past_timestamps
+SELECT id, d + INTERVAL '1 day' FROM dd ORDER BY id;
+-- query: dfx_plus_interval_fields
+SELECT id, extract(isodow FROM t + INTERVAL '1 mon 1 day 1 us'), date_part('epoch', d - INTERVAL '1 month') FROM dfx
+  WHERE id < 30001 AND id % 7 = 0 ORDER BY id;
+-- query: date_cast_to_timestamp
+SELECT id, d::timestamp, d::timestamp < TIMESTAMP '2000-01-01 00:00:00' FROM dd WHERE id <> 4 ORDER BY id;
+-- query: date_cast_to_timestamp_out_of_range
+SELECT id, d::timestamp FROM dd ORDER BY id;
+-- query: ts_interval_non_constant
+-- fallback: timestamp + a non-constant interval
+SELECT id, t + (id * INTERVAL '1 hour') FROM ts WHERE id < 5 ORDER BY id;
+-- query: ts_extract_fields_empty
+SELECT extract(isodow FROM t), count(*), max(extract(second FROM t)), sum(date_part('epoch', t)) FROM ts_empty GROUP BY 1;
+-- query: ts_extract_fields_min_timestamp
+SELECT id, extract(week FROM t), extract(isoyear FROM t), extract(dow FROM t), extract(epoch FROM t), date_part('julian', t)
+  FROM ts_min ORDER BY id;
 -- query: ts_date_part
 SELECT id, date_part('minute', t), date_part('hour', t), date_part('day', t) FROM ts ORDER BY id;
 -- query: ts_extract_group

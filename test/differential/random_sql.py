@@ -89,6 +89,9 @@ INT_COLS = ["k", "g", "s", "b8"]
 FLOAT_COLS = ["f", "r"]
 NUM_COLS = ["n", "m"]
 TEXT_COLS = ["t", "v"]
+# issue 18: non-finite float constants
+FLOAT_NONFINITE = ["'-Infinity'", "'NaN'::float8", "'Infinity'::float8"]
+INTERVALS = ["1 month", "1 day", "-1 year 2 months", "1 mon 1 day 00:00:00.000001", "36 hours", "-00:00:00.5"]
 RB_COLS = {"k": "int", "g": "int", "f": "float", "n": "num", "d": "date", "t": "text", "bo": "bool"}
 
 
@@ -151,7 +154,7 @@ class Gen:
             return self.col(a, "float")
         if r < 0.6:
             return f"abs({self.float_expr(a, depth + 1)})"
-        return f"({self.float_expr(a, depth + 1)} {self.pick(['+', '-', '*'])} {self.pick(['1.5', '2', self.col(a, 'float')])})"
+        return f"({self.float_expr(a, depth + 1)} {self.pick(['+', '-', '*'])} {self.pick(['1.5', '2', self.col(a, 'float')] + FLOAT_NONFINITE[1:])})"
 
     def text_expr(self, a):
         r = self.rng.random()
@@ -178,7 +181,16 @@ class Gen:
                           f"{self.pick(['greatest', 'least'])}({self.col(a, 'int')}, {self.col(a, 'int')}, 3)",
                           f"extract({self.pick(['hour', 'minute', 'day', 'month'])} FROM a.ts)",
                           f"date_trunc('{self.pick(['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'])}', a.ts)",
-                          "a.ts", f"char_length({self.col(a, 'text')})"])
+                          "a.ts", f"char_length({self.col(a, 'text')})",
+                          # issue 18: every extract/date_part field (growing fields of a.ts, which
+                          # holds infinities, through date_part: extract's numeric ±Infinity falls back)
+                          f"extract({self.pick(['dow', 'isodow', 'week', 'doy', 'quarter', 'second', 'milliseconds', 'microseconds'])} FROM a.ts)",
+                          f"date_part('{self.pick(['epoch', 'julian', 'isoyear', 'century', 'decade', 'millennium', 'second', 'week'])}', a.ts)",
+                          f"extract({self.pick(['isoyear', 'week', 'dow', 'doy', 'century', 'millennium', 'decade', 'epoch', 'julian', 'quarter'])} FROM {d})",
+                          f"date_part('{self.pick(['dow', 'epoch', 'week', 'julian', 'hour'])}', {d})",
+                          # issue 18: timestamp/date ± constant intervals (month ends, days, microseconds)
+                          f"(a.ts {self.pick(['+', '-'])} INTERVAL '{self.pick(INTERVALS)}')",
+                          f"({d} {self.pick(['+', '-'])} INTERVAL '{self.pick(INTERVALS)}')", f"{d}::timestamp"])
 
     def str_fn(self, a):
         """One of the string functions and regular expressions (UTF-8 characters, PostgreSQL's
@@ -231,7 +243,7 @@ class Gen:
         if kind == "int":
             return f"{self.int_expr(a, 1)} {op} {self.rng.randint(-5, 120)}"
         if kind == "float":
-            return f"{self.col(a, 'float')} {op} {self.pick(['0', '1.5', '-0.0', '1e10', self.col(a, 'float')])}"
+            return f"{self.col(a, 'float')} {op} {self.pick(['0', '1.5', '-0.0', '1e10', self.col(a, 'float')] + FLOAT_NONFINITE)}"
         if kind == "num":
             return f"{self.col(a, 'num')} {op} {self.pick(['0', '1.25', '-7.5', '10.00'])}"
         if kind == "text":

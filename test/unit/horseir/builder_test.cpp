@@ -342,8 +342,10 @@ TEST(Builder, ValuesWithoutTextAndMisuseAreErrors) {
     {
         Builder b;
         b.BeginFunction("main", {});
-        b.Assign("x", Type(), Builder::Use(b.F64(std::nan(""))));
-        EXPECT_EQ(b.Finish().status().code(), Code::UNSUPPORTED);
+        // NaN has a literal spelling since issue 18, so it is no longer an example here; a
+        // variable may not be called NaN or Infinity (they read as float literals)
+        b.Assign("NaN", Type(), Builder::Use(b.F64(std::nan(""))));
+        EXPECT_FALSE(b.Finish().ok());
     }
     {
         Builder b;

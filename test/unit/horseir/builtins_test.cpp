@@ -302,6 +302,50 @@ TEST(Calendar, DateTruncOnTimestamps) {
     EXPECT_EQ(TypeOf("@date_trunc(2013-07-14:date, `day:sym)"), "ERROR: t.hir:5:11: @date_trunc: expects (dt, sym) (arguments: date, sym)");
 }
 
+// @date_field / @date_field_us / @date_field_f: PostgreSQL 15's extract and date_part (values
+// checked with psql; 2013-07-14 was a Sunday, 2005-01-01 lies in ISO week 53 of 2004)
+TEST(Calendar, DateFields) {
+    const std::string t = "(2013-07-14T10:15:30.250, null):dt";
+    EXPECT_EQ(E("@date_field(" + t + ", `dow:sym)"), "0,null");
+    EXPECT_EQ(E("@date_field(" + t + ", `isodow:sym)"), "7,null");
+    EXPECT_EQ(E("@date_field(" + t + ", `week:sym)"), "28,null");
+    EXPECT_EQ(E("@date_field(" + t + ", `doy:sym)"), "195,null");
+    EXPECT_EQ(E("@date_field(" + t + ", `microseconds:sym)"), "30250000,null");
+    EXPECT_EQ(E("@date_field_us(" + t + ", `second:sym)"), "30.250000,null");
+    EXPECT_EQ(E("@date_field_us(" + t + ", `milliseconds:sym)"), "30250.000000,null");
+    EXPECT_EQ(E("@date_field_us(" + t + ", `epoch:sym)"), "1373796930.250000,null");
+    EXPECT_EQ(E("@date_field_f(" + t + ", `julian:sym)"), "2456488.427433449,null");
+    EXPECT_EQ(E("@date_field_f(" + t + ", `epoch:sym)"), "1373796930.25,null");
+    const std::string d = "(2005-01-01, 2000-02-29):date";
+    EXPECT_EQ(E("@date_field(" + d + ", `week:sym)"), "53,9");
+    EXPECT_EQ(E("@date_field(" + d + ", `isoyear:sym)"), "2004,2000");
+    EXPECT_EQ(E("@date_field(" + d + ", `decade:sym)"), "200,200");
+    EXPECT_EQ(E("@date_field(" + d + ", `century:sym)"), "21,20");
+    EXPECT_EQ(E("@date_field(" + d + ", `millennium:sym)"), "3,2");
+    EXPECT_EQ(E("@date_field(" + d + ", `julian:sym)"), "2453372,2451604");
+    EXPECT_EQ(E("@date_field(" + d + ", `epoch:sym)"), "1104537600,951782400");
+    EXPECT_EQ(E("@date_field_f(" + d + ", `hour:sym)"), "0,0");  // date_part of the date's midnight
+    EXPECT_EQ(E("@date_field(" + d + ", `hour:sym)"), "ERROR 0A000: unit \"hour\" not supported for type date");
+    EXPECT_EQ(E("@date_field(" + t + ", `fortnight:sym)"), "ERROR 22023: @date_field: unknown field 'fortnight'");
+    EXPECT_EQ(TypeOf("@date_field_us(2013-07-14T10:15:30.250:dt, `second:sym)"), "dec128<6>");
+    EXPECT_EQ(TypeOf("@date_field_f(2013-07-14:date, `dow:sym)"), "f64");
+    EXPECT_EQ(E("@len(z)", "e:? = @compress(0:bool, 2013-07-14:date); z:? = @date_field(e, `dow:sym);"), "0");
+}
+
+// @interval_add: PostgreSQL's timestamp_pl_interval / date_pl_interval (values checked with psql)
+TEST(Calendar, IntervalAdd) {
+    const std::string t = "(2000-01-31T10:00:00.000, null, 2000-02-29T00:00:00.000):dt";
+    EXPECT_EQ(E("@interval_add(" + t + ", (1,0,0):i64)"), "2000-02-29T10:00:00.000,null,2000-03-29T00:00:00.000");
+    EXPECT_EQ(E("@interval_add(" + t + ", (12,1,1000):i64)"), "2001-02-01T10:00:00.001,null,2001-03-01T00:00:00.001");
+    EXPECT_EQ(E("@interval_add(" + t + ", (-1,0,-1000):i64)"), "1999-12-31T09:59:59.999,null,2000-01-28T23:59:59.999");
+    EXPECT_EQ(E("@interval_add((2001-01-31, 2000-02-29):date, (1,1,3600000000):i64)"),
+              "2001-03-01T01:00:00.000,2000-03-30T01:00:00.000");  // months, then days, then time
+    EXPECT_EQ(TypeOf("@interval_add(2000-01-01:date, (0,1,0):i64)"), "dt");
+    EXPECT_EQ(E("@interval_add(2000-01-01:date, (3600000,0,0):i64)"), "ERROR 22008: timestamp out of range");
+    EXPECT_EQ(E("@interval_add(2000-01-01:date, (0,0):i64)"),
+              "ERROR 22023: @interval_add: the interval is (months, days, microseconds), three i64");
+}
+
 TEST(Calendar, TimePartsOfTimestamps) {
     const std::string t = "(2013-07-14T10:15:30.250, null, 1969-12-31T23:59:59.999):dt";
     EXPECT_EQ(E("@time_hour(" + t + ")"), "10,null,23");

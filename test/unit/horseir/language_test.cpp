@@ -3,6 +3,7 @@
 #include <dirent.h>
 
 #include <fstream>
+#include <limits>
 #include <random>
 #include <sstream>
 
@@ -51,6 +52,32 @@ TEST(Parser, LiteralsOfEveryType) {
     EXPECT_EQ(E("(1.5,-2.25,null):dec64<2>"), "1.50,-2.25,null");
     EXPECT_EQ(E("null:date"), "null");
     EXPECT_EQ(TypeOf("1.5:dec128<3>"), "dec128<3>");
+}
+
+// Non-finite floats are literals spelled as PostgreSQL prints them (issue 18: 'NaN'::float8).
+TEST(Parser, NonFiniteFloatLiterals) {
+    EXPECT_EQ(E("NaN:f64"), "NaN");
+    EXPECT_EQ(E("Infinity:f64"), "Infinity");
+    EXPECT_EQ(E("-Infinity:f32"), "-Infinity");
+    EXPECT_EQ(E("(1.5,NaN,null,-Infinity,Infinity):f64"), "1.5,NaN,null,-Infinity,Infinity");
+    EXPECT_EQ(TypeOf("-Infinity:f32"), "f32");
+    EXPECT_NE(ParseError(Wrap("x:? = NaN:i64; return x;")), "ok");  // only floats have these words
+    EXPECT_NE(ParseError(Wrap("x:? = -NaN:f64; return x;")), "ok");  // the printer never writes a signed NaN
+    EXPECT_NE(ParseError(Wrap("x:? = Inf:f64; return x;")), "ok");
+    // the Builder writes them, and the text parses back to the same values
+    Builder b;
+    b.BeginFunction("main", {});
+    b.Assign("a", Type(), Builder::Use(b.F64(std::numeric_limits<double>::quiet_NaN())));
+    b.Assign("c", Type(), Builder::Use(b.F32(-std::numeric_limits<float>::infinity())));
+    b.Return({Builder::Name("a")});
+    auto built = b.Finish();
+    ASSERT_TRUE(built.ok()) << built.status().message();
+    const std::string text = PrintProgram(*built);
+    EXPECT_NE(text.find("a:? = NaN:f64;"), std::string::npos) << text;
+    EXPECT_NE(text.find("c:? = -Infinity:f32;"), std::string::npos) << text;
+    auto parsed = ParseProgram(text, "nf.hir");
+    ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+    EXPECT_EQ(PrintProgram(*parsed), text);
 }
 
 TEST(Parser, ErrorsCarryFileLineColumn) {
