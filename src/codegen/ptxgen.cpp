@@ -223,16 +223,8 @@ public:
         std::vector<Red> reds(k_.outputs.size());
         output_nullable_.assign(k_.outputs.size(), false);
         // the loop
-        std::string tid = R(), ntid = R(), ctaid = R(), nctaid = R();
-        Emit("mov.u32 " + tid + ", %tid.x");
-        Emit("mov.u32 " + ntid + ", %ntid.x");
-        Emit("mov.u32 " + ctaid + ", %ctaid.x");
-        Emit("mov.u32 " + nctaid + ", %nctaid.x");
-        std::string gid = R();
-        Emit("mad.lo.u32 " + gid + ", " + ctaid + ", " + ntid + ", " + tid);
-        std::string i = Q(), stride = Q();
-        Emit("cvt.u64.u32 " + i + ", " + gid);
-        Emit("mul.wide.u32 " + stride + ", " + ntid + ", " + nctaid);
+        [[maybe_unused]] auto [tid, ntid, ctaid, nctaid, gid] = EmitThreadIds();
+        auto [i, stride] = EmitGridStride(ntid, nctaid, gid);
         std::string body_head = body_.str();
         body_.str("");
         // Body statements are generated into body_, then wrapped.
@@ -451,15 +443,9 @@ public:
         std::string err = Param("err");
         std::string ovf_any = P();
         Emit("setp.ne.u32 " + ovf_any + ", " + zero32_ + ", 0");
-        std::string tid = R(), ntid = R(), ctaid = R(), nctaid = R(), gid = R();
-        Emit("mov.u32 " + tid + ", %tid.x");
-        Emit("mov.u32 " + ntid + ", %ntid.x");
-        Emit("mov.u32 " + ctaid + ", %ctaid.x");
-        Emit("mov.u32 " + nctaid + ", %nctaid.x");
-        Emit("mad.lo.u32 " + gid + ", " + ctaid + ", " + ntid + ", " + tid);
-        std::string g = Q(), stride = Q(), pg = P();
-        Emit("cvt.u64.u32 " + g + ", " + gid);
-        Emit("mul.wide.u32 " + stride + ", " + ntid + ", " + nctaid);
+        [[maybe_unused]] auto [tid, ntid, ctaid, nctaid, gid] = EmitThreadIds();
+        auto [g, stride] = EmitGridStride(ntid, nctaid, gid);
+        std::string pg = P();
         Emit("setp.ge.u64 " + pg + ", " + g + ", " + n);
         Emit("@" + pg + " bra $SDONE");
         body_ << "$SCELL:\n";
@@ -623,20 +609,14 @@ public:
             rec[o] = Param("rec" + std::to_string(o));
         }
         params << ", .param .u64 err";
-        std::string tid = R(), ntid = R(), ctaid = R(), nctaid = R(), gid = R();
-        Emit("mov.u32 " + tid + ", %tid.x");
-        Emit("mov.u32 " + ntid + ", %ntid.x");
-        Emit("mov.u32 " + ctaid + ", %ctaid.x");
-        Emit("mov.u32 " + nctaid + ", %nctaid.x");
-        Emit("mad.lo.u32 " + gid + ", " + ctaid + ", " + ntid + ", " + tid);
+        [[maybe_unused]] auto [tid, ntid, ctaid, nctaid, gid] = EmitThreadIds();
         // this CTA's records: rec + ctaid * cstride
         std::string cta_off = Q();
         Emit("mul.wide.u32 " + cta_off + ", " + ctaid + ", 1");
         Emit("mul.lo.u64 " + cta_off + ", " + cta_off + ", " + cstride);
         for (auto &r : rec) Emit("add.u64 " + r + ", " + r + ", " + cta_off);
-        std::string i = Q(), stride = Q(), pi = P();
-        Emit("cvt.u64.u32 " + i + ", " + gid);
-        Emit("mul.wide.u32 " + stride + ", " + ntid + ", " + nctaid);
+        auto [i, stride] = EmitGridStride(ntid, nctaid, gid);
+        std::string pi = P();
         Emit("setp.ge.u64 " + pi + ", " + i + ", " + n);
         Emit("@" + pi + " bra $RDONE");
         body_ << "$RROW:\n";
@@ -811,15 +791,9 @@ public:
         params << ", .param .u64 table, .param .u64 mask, .param .u64 slots, .param .u64 err";
         std::string table = Param("table"), slots = Param("slots"), mask = Q();
         Emit("ld.param.u64 " + mask + ", [mask]");
-        std::string tid = R(), ntid = R(), ctaid = R(), nctaid = R(), gid = R();
-        Emit("mov.u32 " + tid + ", %tid.x");
-        Emit("mov.u32 " + ntid + ", %ntid.x");
-        Emit("mov.u32 " + ctaid + ", %ctaid.x");
-        Emit("mov.u32 " + nctaid + ", %nctaid.x");
-        Emit("mad.lo.u32 " + gid + ", " + ctaid + ", " + ntid + ", " + tid);
-        std::string i = Q(), stride = Q(), pi = P();
-        Emit("cvt.u64.u32 " + i + ", " + gid);
-        Emit("mul.wide.u32 " + stride + ", " + ntid + ", " + nctaid);
+        [[maybe_unused]] auto [tid, ntid, ctaid, nctaid, gid] = EmitThreadIds();
+        auto [i, stride] = EmitGridStride(ntid, nctaid, gid);
+        std::string pi = P();
         Emit("setp.ge.u64 " + pi + ", " + i + ", " + n);
         Emit("@" + pi + " bra $GDONE");
         body_ << "$GROW:\n";
@@ -1079,12 +1053,7 @@ public:
         std::string counts = Param("counts");
         std::string err = Param("err");
         // chunk of this thread: [start, end)
-        std::string tid = R(), ntid = R(), ctaid = R(), nctaid = R(), gid = R();
-        Emit("mov.u32 " + tid + ", %tid.x");
-        Emit("mov.u32 " + ntid + ", %ntid.x");
-        Emit("mov.u32 " + ctaid + ", %ctaid.x");
-        Emit("mov.u32 " + nctaid + ", %nctaid.x");
-        Emit("mad.lo.u32 " + gid + ", " + ctaid + ", " + ntid + ", " + tid);
+        [[maybe_unused]] auto [tid, ntid, ctaid, nctaid, gid] = EmitThreadIds();
         std::string total = Q(), chunk = Q(), start = Q(), end = Q(), g64 = Q(), slot = Q();
         Emit("mul.wide.u32 " + total + ", " + ntid + ", " + nctaid);
         Emit("add.u64 " + chunk + ", " + n + ", " + total);
@@ -1200,6 +1169,26 @@ public:
         return 0;
     }
     void Emit(const std::string &s) { body_ << (guard_.empty() ? "" : "@" + guard_ + " ") << s << ";\n"; }
+    // The thread's indices: %tid.x, %ntid.x, %ctaid.x, %nctaid.x and gid = ctaid * ntid + tid.
+    struct ThreadIds {
+        std::string tid, ntid, ctaid, nctaid, gid;
+    };
+    ThreadIds EmitThreadIds() {
+        ThreadIds t{R(), R(), R(), R(), R()};
+        Emit("mov.u32 " + t.tid + ", %tid.x");
+        Emit("mov.u32 " + t.ntid + ", %ntid.x");
+        Emit("mov.u32 " + t.ctaid + ", %ctaid.x");
+        Emit("mov.u32 " + t.nctaid + ", %nctaid.x");
+        Emit("mad.lo.u32 " + t.gid + ", " + t.ctaid + ", " + t.ntid + ", " + t.tid);
+        return t;
+    }
+    // A grid-stride loop's first 64-bit index (gid) and its stride (ntid * nctaid).
+    std::pair<std::string, std::string> EmitGridStride(const std::string &ntid, const std::string &nctaid, const std::string &gid) {
+        std::pair<std::string, std::string> r{Q(), Q()};
+        Emit("cvt.u64.u32 " + r.first + ", " + gid);
+        Emit("mul.wide.u32 " + r.second + ", " + ntid + ", " + nctaid);
+        return r;
+    }
     std::string P() { return "%p" + std::to_string(++np_); }
     std::string R() { return "%r" + std::to_string(++nr_); }
     std::string Q() { return "%rd" + std::to_string(++nq_); }
