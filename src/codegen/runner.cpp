@@ -103,6 +103,19 @@ private:
     std::set<const void *> regs_;
 };
 
+// A fixed-width input vector's data (the dummy when it is empty) and, when nullable, its validity
+// words: registered with the device and appended to a kernel's arguments.
+void PassFixedInput(Registrations &regs, std::vector<cpujit::Arg> &args, const hir::Vector &x, bool nullable, const void *dummy) {
+    size_t bytes = static_cast<size_t>(x.length) * static_cast<size_t>(kernel::ElementBytes(x.type));
+    const void *ptr = bytes ? static_cast<const void *>(x.data.get()) : dummy;
+    regs.Add(ptr, bytes);
+    args.push_back(cpujit::Arg::Ptr(ptr));
+    if (nullable) {
+        regs.Add(x.validity.data(), x.validity.size() * 8);
+        args.push_back(cpujit::Arg::Ptr(x.validity.data()));
+    }
+}
+
 class Exec {
 public:
     Exec(KernelDevice &d, const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &o, RunStats &st, bool warp_reduce)
@@ -477,16 +490,8 @@ private:
         regs.Add(ip, indices.size() * 8);
         args.push_back(cpujit::Arg::Ptr(ip));
         for (size_t i = 1; i < in.size(); ++i) {
-            const hir::Vector &x = *in[i];
-            size_t bytes = static_cast<size_t>(x.length) * static_cast<size_t>(kernel::ElementBytes(x.type));
-            const void *ptr = bytes ? static_cast<const void *>(x.data.get()) : dummy;
-            regs.Add(ptr, bytes);
-            args.push_back(cpujit::Arg::Ptr(ptr));
-            if (nullable[i]) {
-                regs.Add(x.validity.data(), x.validity.size() * 8);
-                args.push_back(cpujit::Arg::Ptr(x.validity.data()));
-            }
-            args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(x.length)));
+            PassFixedInput(regs, args, *in[i], nullable[i], dummy);
+            args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(in[i]->length)));
         }
         std::vector<std::shared_ptr<hir::Vector>> outs(k.outputs.size());
         for (size_t o = 0; o < k.outputs.size(); ++o) {
@@ -822,15 +827,7 @@ private:
             args.push_back(cpujit::Arg::Ptr(rg));
             args.push_back(cpujit::Arg::U64(copies > 1 ? static_cast<uint64_t>(m) * 32 : 0));
             for (size_t i = 1; i < in.size(); ++i) {
-                const hir::Vector &x = *in[i];
-                size_t bytes = static_cast<size_t>(x.length) * static_cast<size_t>(kernel::ElementBytes(x.type));
-                const void *ptr = bytes ? static_cast<const void *>(x.data.get()) : dummy_;
-                regs.Add(ptr, bytes);
-                args.push_back(cpujit::Arg::Ptr(ptr));
-                if (nullable[i]) {
-                    regs.Add(x.validity.data(), x.validity.size() * 8);
-                    args.push_back(cpujit::Arg::Ptr(x.validity.data()));
-                }
+                PassFixedInput(regs, args, *in[i], nullable[i], dummy_);
             }
             for (size_t o = 0; o < k.outputs.size(); ++o) {
                 if (red[o]->op == "len") {
