@@ -185,6 +185,10 @@ struct PtxOptions {
     // form); false = one record per thread and no warp collective, so that the cpu device runs
     // the kernel's warps in lock-step (a shuffle makes every thread run on its own there).
     bool warp_reduce = true;
+    // With warp_reduce: a by-rows grouped reduction (GROUPREDUCE) as the atomic GPU form (one
+    // thread per row, per-group records); false: as the per-cell kernel over cells the host
+    // builds from the group kernel's rows (the form the cpu device always runs).
+    bool group_atomics = true;
 };
 
 // One .entry per kernel.  The result passed ptx::Verify.
@@ -265,11 +269,15 @@ public:
     // Host threads per launch on the cpu device (Runner(cpujit::Device&)): 0 = all the device's
     // workers, 1 = serial.  Other devices ignore it.
     void set_threads(unsigned threads);
+    // Grouped reductions by rows in the atomic GPU form (default, with warp_reduce) or, when
+    // false, in the cells form (see PtxOptions::group_atomics).
+    void set_group_atomics(bool on) { group_atomics_ = on; }
 
 private:
     std::unique_ptr<KernelDevice> own_;  // the cpu device's adapter
     KernelDevice *device_ = nullptr;
     bool warp_reduce_ = false;
+    bool group_atomics_ = true;
 };
 
 }  // namespace rndn::codegen

@@ -1494,7 +1494,7 @@ Expected<std::string> KernelPtxText(const OutlinedProgram &p, int kernel, const 
     std::vector<bool> nullable;
     if (static_cast<size_t>(kernel) < options.nullable.size()) nullable = options.nullable[static_cast<size_t>(kernel)];
     Gen g(p, k, nullable, options.warp_reduce);
-    RNDN_ASSIGN_OR_RETURN(std::string t, k.group >= 0 ? g.RunGroup() : k.by_rows && options.warp_reduce ? g.RunGroupReduce() : k.segments >= 0 ? g.RunSegmented() : k.compact_mask >= 0 ? g.RunCompaction() : g.Run());
+    RNDN_ASSIGN_OR_RETURN(std::string t, k.group >= 0 ? g.RunGroup() : k.by_rows && options.warp_reduce && options.group_atomics ? g.RunGroupReduce() : k.segments >= 0 ? g.RunSegmented() : k.compact_mask >= 0 ? g.RunCompaction() : g.Run());
     if (output_nullable) *output_nullable = g.output_nullable();
     return t;
 }

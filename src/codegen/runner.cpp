@@ -16,7 +16,7 @@ namespace rndn::codegen {
 
 Expected<std::string> KernelPtxText(const OutlinedProgram &p, int kernel, const PtxOptions &options, std::vector<bool> *output_nullable);
 
-// Per kernel, PTX form (warp_reduce) and input nullability: the module text and its outputs'
+// Per kernel, PTX form (warp_reduce, group_atomics) and input nullability: the module text and its outputs'
 // nullability.  Shared by an outlined program and its Rebind copies.
 struct PtxCache {
     struct Entry {
@@ -24,7 +24,7 @@ struct PtxCache {
         std::vector<bool> output_nullable;
     };
     std::mutex mu;
-    std::map<std::tuple<int, bool, std::vector<bool>>, Entry> entries;
+    std::map<std::tuple<int, bool, bool, std::vector<bool>>, Entry> entries;
 };
 
 std::shared_ptr<PtxCache> NewPtxCache() { return std::make_shared<PtxCache>(); }
@@ -118,8 +118,10 @@ void PassFixedInput(Registrations &regs, std::vector<cpujit::Arg> &args, const h
 
 class Exec {
 public:
-    Exec(KernelDevice &d, const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &o, RunStats &st, bool warp_reduce)
-        : dev_(d), p_(p), data_(data), opts_(o), stats_(st), frame_(static_cast<size_t>(p.entry->num_slots)), warp_reduce_(warp_reduce) {}
+    Exec(KernelDevice &d, const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &o, RunStats &st, bool warp_reduce,
+         bool group_atomics)
+        : dev_(d), p_(p), data_(data), opts_(o), stats_(st), frame_(static_cast<size_t>(p.entry->num_slots)), warp_reduce_(warp_reduce),
+          group_atomics_(group_atomics) {}
 
     Expected<hir::Value> Run() {
         const auto &body = p_.entry->body;
@@ -190,7 +192,7 @@ private:
         stats_.phase = "jit";
         std::vector<bool> nullable;
         if (static_cast<size_t>(index) < po.nullable.size()) nullable = po.nullable[static_cast<size_t>(index)];
-        auto key = std::make_tuple(index, po.warp_reduce, nullable);
+        auto key = std::make_tuple(index, po.warp_reduce, po.group_atomics, nullable);
         std::string text;
         bool hit = false;
         if (p_.ptx_cache) {
@@ -262,7 +264,7 @@ private:
 
     Status Kernel(int index) {
         const codegen::Kernel &k = p_.kernels[static_cast<size_t>(index)];
-        if (k.by_rows && warp_reduce_) return GroupReduce(index);  // the atomic (GPU) form; the cpu form reads cells
+        if (k.by_rows && warp_reduce_ && group_atomics_) return GroupReduce(index);  // the atomic (GPU) form; the cpu form reads cells
         if (k.segments >= 0) return Segmented(index);
         if (k.group >= 0) return Group(index);
         // inputs as the outliner expected them?
@@ -465,6 +467,7 @@ private:
         }
         PtxOptions po;
         po.warp_reduce = warp_reduce_;
+        po.group_atomics = false;  // a by-rows kernel here is the cells form
         po.nullable.assign(p_.kernels.size(), {});
         auto &nullable = po.nullable[static_cast<size_t>(index)];
         nullable.assign(k.inputs.size(), false);
@@ -1037,6 +1040,7 @@ private:
     RunStats &stats_;
     std::vector<hir::Value> frame_;
     bool warp_reduce_ = false;
+    bool group_atomics_ = true;
     std::map<int, std::shared_ptr<GroupRows>> group_rows_;  // @values slot -> what its group kernel left
     uint64_t dummy_[4] = {};  // stands in for empty buffers (registered per launch, per run)
 };
@@ -1068,7 +1072,7 @@ Expected<hir::Value> Runner::Run(const OutlinedProgram &p, hir::DataRegistry &da
         ++st.statements_interpreted;
         return hir::Interpret(*p.program, data, options, entry_args);
     }
-    Exec e(*device_, p, data, options, st, warp_reduce_);
+    Exec e(*device_, p, data, options, st, warp_reduce_, group_atomics_);
     for (size_t i = 0; i < entry_args.size(); ++i) {
         const int slot = p.entry->params[i].slot;
         if (slot < 0) return Status::Internal("Runner: entry parameter without a slot (unchecked program)");

@@ -101,6 +101,10 @@ void RunTpch(bool own_compiler) {
     ASSERT_TRUE(ld.ok()) << ld.ToString();
     DriverKernels kd(**d, own_compiler);
     codegen::Runner runner(kd, /*warp_reduce=*/true);
+    // Known gap (issue 15): ptxas's SASS for the atomic GROUPREDUCE form holds instructions the
+    // emulator's decoder (behind the emulated driver) does not know yet, so grouped reductions run in the cells form here; the
+    // atomic form runs on the cpu device in codegen's forms_test.
+    runner.set_group_atomics(false);
     auto t0 = std::chrono::steady_clock::now();
     int kernels = 0;
     for (int q = 1; q <= 22; ++q) {

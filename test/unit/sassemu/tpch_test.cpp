@@ -77,6 +77,10 @@ TEST_P(TpchEmuTest, EveryProgramEqualsTheInterpreterOnSf001) {
     const std::string arch = GetParam();
     PtxasKernels kd(ptxas, arch, 2, /*check_hazards=*/true);
     codegen::Runner runner(kd, /*warp_reduce=*/true);
+    // Known gap (issue 15): ptxas's SASS for the atomic GROUPREDUCE form holds instructions the
+    // emulator's decoder does not know yet, so grouped reductions run in the cells form here; the
+    // atomic form runs on the cpu device in codegen's forms_test.
+    runner.set_group_atomics(false);
     auto t0 = std::chrono::steady_clock::now();
     int kernels = 0, redone = 0;
     for (int q = 1; q <= 22; ++q) {
@@ -97,6 +101,7 @@ TEST_P(TpchEmuTest, EveryProgramEqualsTheInterpreterOnSf001) {
             // fast path): the cpu device, running the same PTX, must raise the same flags
             static cpujit::Device cpu(2);
             codegen::Runner cpu_runner(cpu, /*warp_reduce=*/true);
+            cpu_runner.set_group_atomics(false);
             codegen::RunStats cst;
             auto again = cpu_runner.Run(*out, *data, opts, &cst);
             ASSERT_TRUE(again.ok()) << again.status().ToString();
