@@ -74,7 +74,7 @@ SET rndn.enabled = off;
 SELECT id, row_number() OVER (PARTITION BY g ORDER BY t, id), rank() OVER (PARTITION BY g ORDER BY t),
        dense_rank() OVER (ORDER BY n DESC), sum(n) OVER (PARTITION BY g), count(*) OVER () FROM ra ORDER BY id;
 RESET rndn.enabled;
--- a running frame (ORDER BY with an aggregate) stays with PostgreSQL for now
+-- a running frame (ORDER BY with an aggregate) runs through rndn (@frame)
 SET rndn.explain_fallback = on;
 EXPLAIN (COSTS OFF) SELECT id, sum(n) OVER (ORDER BY id) FROM ra;
 RESET rndn.explain_fallback;
