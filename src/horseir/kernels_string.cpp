@@ -339,6 +339,33 @@ Status FnRegexReplace(const SA *a, size_t, Res &r, StrState &st) {
 }
 
 // The driver: arguments checked and broadcast, NULLs by the row's NULLS column.
+// Well-formed UTF-8 without NUL, as PostgreSQL's pg_verify_mbstr accepts it (no overlong forms,
+// no surrogates, nothing above U+10FFFF).  Text that is not (a value built from bytes, a truncated
+// character) is left to PostgreSQL's plan: its functions raise an error or skip such bytes.
+bool WellFormedUtf8(std::string_view s) {
+    const auto *p = reinterpret_cast<const unsigned char *>(s.data());
+    const size_t n = s.size();
+    for (size_t i = 0; i < n;) {
+        const unsigned c = p[i];
+        if (c < 0x80) {
+            if (c == 0) return false;
+            ++i;
+            continue;
+        }
+        size_t len;
+        unsigned lo = 0x80, hi = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF) len = 2;
+        else if (c >= 0xE0 && c <= 0xEF) len = 3, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+        else if (c >= 0xF0 && c <= 0xF4) len = 4, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+        else return false;
+        if (i + len > n || p[i + 1] < lo || p[i + 1] > hi) return false;
+        for (size_t k = 2; k < len; ++k)
+            if (p[i + k] < 0x80 || p[i + k] > 0xBF) return false;
+        i += len;
+    }
+    return true;
+}
+
 Expected<Value> RunStr(Builtin b, std::string_view sig, Impl f, const std::vector<Value> &args) {
     const char *name = BuiltinName(b);
     for (size_t k = 0; k < args.size(); ++k) RNDN_RETURN_IF_ERROR(NeedVector(args[k], name, static_cast<int>(k)));
@@ -381,8 +408,13 @@ Expected<Value> RunStr(Builtin b, std::string_view sig, Impl f, const std::vecto
             sa[k].null = !v.IsValid(j);
             null |= sa[k].null;
             if (sa[k].null) continue;
-            if (IsString(v.type.kind)) sa[k].s = v.StringAt(j);
-            else sa[k].i = v.Data<int64_t>()[j];
+            if (IsString(v.type.kind)) {
+                sa[k].s = v.StringAt(j);
+                if (!WellFormedUtf8(sa[k].s))
+                    return Status::Unsupported(std::string("@") + name + " of text that is not well-formed UTF-8");
+            } else {
+                sa[k].i = v.Data<int64_t>()[j];
+            }
         }
         r.s.clear();
         r.i = 0;
