@@ -100,7 +100,10 @@ RB_COLS = {"k": "int", "g": "int", "f": "float", "n": "num", "d": "date", "t": "
 # with numeric ordering, and a nondeterministic one, which rndn must leave to PostgreSQL).
 COLLATIONS = ['"C"', '"POSIX"', 'ucs_basic', '"C.utf8"', '"en_US"', '"sv_SE"', '"tr_TR"', '"de_DE"', '"und-x-icu"',
               '"en-US-x-icu"', '"sv-SE-x-icu"', '"tr-TR-x-icu"', 'rnd_numeric', 'rnd_ci']
+# The libc collations of the locales tools/deps.sh generates exist in a cluster made before they
+# were generated only once imported (pg_collation is filled from the system's locales at initdb).
 COLLATE_SETUP = """
+SELECT pg_import_system_collations('pg_catalog');
 CREATE COLLATION rnd_numeric (provider = icu, locale = 'und-u-kn-true');
 CREATE COLLATION rnd_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 """
