@@ -184,6 +184,15 @@ private:
         return Status::Ok();
     }
 
+    // PTX options for kernel `index` alone: the reduction form, and none of its inputs nullable yet.
+    PtxOptions OptionsFor(int index, bool warp_reduce) const {
+        PtxOptions po;
+        po.warp_reduce = warp_reduce;
+        po.nullable.assign(p_.kernels.size(), {});
+        po.nullable[static_cast<size_t>(index)].assign(p_.kernels[static_cast<size_t>(index)].inputs.size(), false);
+        return po;
+    }
+
     // The kernel's PTX (with the module header) loaded on the device: the kernel handle, its
     // module kept alive by `*mod`.  out_nullable: see KernelPtxText.
     Expected<const void *> LoadKernel(const codegen::Kernel &k, int index, const PtxOptions &po, std::vector<bool> *out_nullable,
@@ -270,11 +279,8 @@ private:
         // inputs as the outliner expected them?
         std::vector<std::shared_ptr<const hir::Vector>> in(k.inputs.size());
         int64_t n = -1;
-        PtxOptions po;
-        po.warp_reduce = warp_reduce_;
-        po.nullable.assign(p_.kernels.size(), {});
+        PtxOptions po = OptionsFor(index, warp_reduce_);
         auto &nullable = po.nullable[static_cast<size_t>(index)];
-        nullable.assign(k.inputs.size(), false);
         for (size_t i = 0; i < k.inputs.size(); ++i) {
             const KernelInput &ki = k.inputs[i];
             hir::Value v = ki.literal ? hir::Value(ki.literal->literal.value) : frame_[static_cast<size_t>(ki.slot)];
@@ -465,12 +471,9 @@ private:
             offsets = std::move(pieces);
             n = static_cast<int64_t>(owner.size());
         }
-        PtxOptions po;
-        po.warp_reduce = warp_reduce_;
+        PtxOptions po = OptionsFor(index, warp_reduce_);
         po.group_atomics = false;  // a by-rows kernel here is the cells form
-        po.nullable.assign(p_.kernels.size(), {});
         auto &nullable = po.nullable[static_cast<size_t>(index)];
-        nullable.assign(k.inputs.size(), false);
         std::vector<std::shared_ptr<const hir::Vector>> in(k.inputs.size());
         for (size_t i = 1; i < k.inputs.size(); ++i) {
             const hir::Value &v = frame_[static_cast<size_t>(k.inputs[i].slot)];
@@ -538,10 +541,8 @@ private:
         for (const auto &ks : k.stmts)
             if (ks.form == Form::GROUP) gs = &body[static_cast<size_t>(ks.stmt)];
         if (!gs || k.outputs.size() != 1) return Status::Internal("group kernel without its @group");
-        PtxOptions po;
-        po.nullable.assign(p_.kernels.size(), {});
+        PtxOptions po = OptionsFor(index, PtxOptions{}.warp_reduce);  // the group kernel has no reductions
         auto &nullable = po.nullable[static_cast<size_t>(index)];
-        nullable.assign(k.inputs.size(), false);
         std::vector<std::shared_ptr<const hir::Vector>> in(k.inputs.size());
         int64_t n = -1;
         for (size_t i = 0; i < k.inputs.size(); ++i) {
@@ -781,11 +782,8 @@ private:
         if (git == group_rows_.end()) return RedoByRows(k);  // the group kernel ran on the interpreter
         const GroupRows &g = *git->second;
         const int64_t n = static_cast<int64_t>(g.row_group.size()), m = g.m;
-        PtxOptions po;
-        po.warp_reduce = warp_reduce_;
-        po.nullable.assign(p_.kernels.size(), {});
+        PtxOptions po = OptionsFor(index, warp_reduce_);
         auto &nullable = po.nullable[static_cast<size_t>(index)];
-        nullable.assign(k.inputs.size(), false);
         std::vector<std::shared_ptr<const hir::Vector>> in(k.inputs.size());
         for (size_t i = 1; i < k.inputs.size(); ++i) {
             const hir::Value &v = frame_[static_cast<size_t>(k.inputs[i].slot)];
