@@ -481,6 +481,28 @@ R RuleClip(RuleCtx &c) {
     if (!Int(c.args[0]) || !Int(c.args[1]) || !Int(c.args[2])) return Fail(c, "expects integer arguments");
     return One(TypeKind::I64);
 }
+// kernels_sqlmath.cpp: SQL float8 functions and integer bit operations
+R RuleFloatFn(RuleCtx &c) {
+    if (!Real(c.args[0]) || K(c.args[1]) != TypeKind::SYM) return Fail(c, "expects (real, sym)");
+    return One(TypeKind::F64);
+}
+R RuleFloatPow(RuleCtx &c) {
+    if (!Real(c.args[0]) || !Real(c.args[1])) return Fail(c, "expects real arguments");
+    return One(TypeKind::F64);
+}
+bool BitInt(const Type &t) { return t.kind == TypeKind::I16 || t.kind == TypeKind::I32 || t.kind == TypeKind::I64; }
+R RuleBits(RuleCtx &c) {
+    if (!BitInt(c.args[0]) || !BitInt(c.args[1])) return Fail(c, "expects i16, i32 or i64 arguments");
+    return One(WidestType(c.args[0], c.args[1]));
+}
+R RuleBitNot(RuleCtx &c) {
+    if (!BitInt(c.args[0])) return Fail(c, "expects an i16, i32 or i64 argument");
+    return One(c.args[0]);
+}
+R RuleShift(RuleCtx &c) {
+    if (!BitInt(c.args[0]) || !Int(c.args[1])) return Fail(c, "expects (i16, i32 or i64, integer)");
+    return One(c.args[0]);
+}
 R RuleRunBounds(RuleCtx &c) {
     Types cells;
     bool keys_ok = Orderable(c.args[0]) ||

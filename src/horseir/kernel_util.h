@@ -95,4 +95,19 @@ inline Expected<std::shared_ptr<const Vector>> As(const std::shared_ptr<const Ve
 
 inline Value V(std::shared_ptr<Vector> v) { return Value(std::move(v)); }
 
+// The result type of builtin b for these arguments, by its checker rule (kernels check their
+// arguments at run time with it).
+inline Expected<Type> RuntimeType(Builtin b, const std::vector<Value> &args) {
+    std::vector<Type> types;
+    std::vector<const FuncRef *> funcs;
+    for (const auto &a : args) {
+        types.push_back(a.type());
+        funcs.push_back(nullptr);
+    }
+    RuleCtx ctx{types, funcs, nullptr};
+    auto r = GetBuiltin(b).rule(ctx);
+    if (!r.ok()) return TypeError(std::string("@") + GetBuiltin(b).name + ": " + r.status().message());
+    return r.value()[0];
+}
+
 }  // namespace rndn::hir

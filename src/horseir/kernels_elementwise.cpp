@@ -186,18 +186,6 @@ namespace {
 
 enum class Ar { PLUS, MINUS, MUL, DIV, MOD };
 
-Expected<Type> RuntimeType(Builtin b, const std::vector<Value> &args) {
-    std::vector<Type> types;
-    std::vector<const FuncRef *> funcs;
-    for (const auto &a : args) {
-        types.push_back(a.type());
-        funcs.push_back(nullptr);
-    }
-    RuleCtx ctx{types, funcs, nullptr};
-    auto r = GetBuiltin(b).rule(ctx);
-    if (!r.ok()) return TypeError(std::string("@") + GetBuiltin(b).name + ": " + r.status().message());
-    return r.value()[0];
-}
 
 // Small integer types computed in int64 with a range check on the result type.
 template <class T>
@@ -1072,7 +1060,11 @@ Expected<Value> KDateYear(KernelCtx &, const std::vector<Value> &a) { return Ymd
 Expected<Value> KDateMonth(KernelCtx &, const std::vector<Value> &a) { return YmdPart(Builtin::DATE_MONTH, a, 1); }
 Expected<Value> KDateDay(KernelCtx &, const std::vector<Value> &a) { return YmdPart(Builtin::DATE_DAY, a, 2); }
 Expected<Value> KDate(KernelCtx &, const std::vector<Value> &a) {
-    return CalendarPart(Builtin::DATE, a, TypeKind::DATE, [](TypeKind k, int64_t r) { return DayOf(k, r); });
+    // an infinite timestamp gives the infinite date of its sign (PostgreSQL's timestamp_date)
+    return CalendarPart(Builtin::DATE, a, TypeKind::DATE, [](TypeKind k, int64_t r) -> int64_t {
+        if (k == TypeKind::DT && (r == INT64_MIN || r == INT64_MAX)) return r == INT64_MIN ? INT32_MIN : INT32_MAX;
+        return DayOf(k, r);
+    });
 }
 Expected<Value> KTime(KernelCtx &, const std::vector<Value> &a) {
     return CalendarPart(Builtin::TIME, a, TypeKind::TIME, [](TypeKind k, int64_t r) { return MicrosOfDay(k, r); });

@@ -394,6 +394,7 @@ bool DivWalker(Node *n, void *) {
     if (OidIsValid(fn)) {
         const FnRow *row = LookupFunction(fn);
         if (row == nullptr) return true;
+        if (row->flags & F_RAISES) return true;
         if (row->flags & F_DIV) {
             // By a non-zero integer or float constant it cannot raise division by zero.
             List *args = IsA(n, OpExpr) ? ((OpExpr *)n)->args : ((FuncExpr *)n)->args;
@@ -525,6 +526,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
         case FnKind::UNARY:
             // characters counted as UTF-8: exact in a UTF-8 database, elsewhere ASCII text only
             if ((row->flags & F_CHARS) && GetDatabaseEncoding() != PG_UTF8) ascii_guard_ = true;
+            if (row->flags & F_BLANKS) a[0].var = Emit(B::STR_RTRIM, {a[0].var, b_.Str(" ")});
             out.var = Emit(row->builtin, {a[0].var});
             out.scale = a[0].scale;
             break;
@@ -550,6 +552,14 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             out.type = result_type;
             out.typmod = result_typmod;
             return out;
+        case FnKind::FLOATFN: {
+            // the function's name in kernels_sqlmath.cpp: PostgreSQL's C name without its 'd'
+            std::string name = row->prosrc;
+            if (name == "dlog1") name = "ln";
+            else if (name[0] == 'd' && name != "degrees") name = name.substr(1);
+            out.var = Emit(row->builtin, {a[0].var, b_.Sym(name)});
+            break;
+        }
         case FnKind::LIKE:
         case FnKind::NOTLIKE: {
             if (exprType((Node *)linitial(args)) == BPCHAROID)

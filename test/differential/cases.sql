@@ -2,7 +2,21 @@
 -- and must give the same text (rows, order where ORDER BY fixes it, numeric scale, dates) or
 -- the same error and SQLSTATE.  test/differential/run.py also reports which queries rndn ran.
 --
--- Format: everything before the first '-- query:' line is set-up, run once.  Each
+-- Format: everything before the first '-- SQL math and bit operations, mixed integer widths, bool <-> int, char(n) lengths, timestamp::date
+CREATE TABLE mathx (id int, x float8, y float8, i2 smallint, j2 smallint, i4 int, i8 bigint, c char(6), ts timestamp, bo bool);
+INSERT INTO mathx VALUES
+  (1, 4, 0.5, 3, 2, 7, 12, 'ab', '2024-02-29 13:45:00', true),
+  (2, 0, 2, -5, -1, -9, -1, 'x   ', '1999-12-31 23:59:59.999999', false),
+  (3, -8, 3, 32767, 7, 2147483647, 9223372036854775807, '', '0044-03-15 12:00:00 BC', NULL),
+  (4, 'NaN', 0, -32768, 3, -2147483648, -9223372036854775808, 'ÄÖ ', 'infinity', true),
+  (5, 'Infinity', -1, 0, -7, 0, 0, NULL, '-infinity', false),
+  (6, '-Infinity', 'NaN', NULL, NULL, NULL, NULL, 'zz', NULL, true),
+  (7, 1e300, 1.5, 1, 5, 1, 1, 'q', '1970-01-01 00:00:00', false),
+  (8, '-0', -2, 2, 4, 31, 63, ' lead', '2000-01-01 00:00:00', true),
+  (9, 2.5, 'Infinity', 4, 9, 33, 65, 'mid', '1900-03-01 00:00:01', NULL),
+  (10, 0.1, 1e-300, 8, 2, -1, -1, 'tail ', '2262-04-11 23:47:16', false);
+
+-- query:' line is set-up, run once.  Each
 -- '-- query: NAME' line starts one case, which runs until the next such line.  Queries without
 -- ORDER BY are compared after sorting their output lines.  Every case must run through rndn
 -- (Custom Scan (rndn) in its plan, and no fallback at run time) unless its first line is
@@ -1259,3 +1273,66 @@ SELECT id, b IS TRUE, b IS NOT TRUE, b IS FALSE, b IS NOT FALSE, b IS UNKNOWN, b
   FROM nums ORDER BY id;
 -- query: boolean_tests_where_group
 SELECT b IS NOT FALSE AS k, count(*) FROM nums WHERE (i4 > 10) IS NOT FALSE GROUP BY 1 ORDER BY 1;
+-- query: float_fns_rounding_sign
+SELECT id, floor(x), ceil(x), ceiling(x), round(x), trunc(x), sign(x), cbrt(x), sqrt(abs(x)) FROM mathx ORDER BY id;
+-- query: float_fns_log_exp_where
+SELECT id, ln(x), log(x), log10(x), exp(y), degrees(x / 1e300), radians(y) FROM mathx WHERE x > 0 AND y < 100 ORDER BY id;
+-- query: float_fn_sqrt_negative_raises
+SELECT sqrt(x) FROM mathx WHERE id <> 6;
+-- query: float_fn_ln_zero_raises
+SELECT ln(x) FROM mathx WHERE id = 2 OR id = 1;
+-- query: float_fn_ln_negative_raises
+SELECT log(x) FROM mathx WHERE id = 3;
+-- query: float_fn_exp_overflow_raises
+SELECT exp(x) FROM mathx WHERE id = 7;
+-- query: float_fn_exp_underflow_raises
+SELECT exp(-x) FROM mathx WHERE id = 7;
+-- query: float_fn_in_case
+SELECT id, CASE WHEN id < 5 THEN sqrt(abs(x)) ELSE exp(y / 1000) END, CASE WHEN bo THEN ln(abs(x) + 1) END
+  FROM mathx ORDER BY id;
+-- query: float_fn_in_case_raises_for_skipped_rows
+-- fallback: a CASE branch raises for rows PostgreSQL never evaluates it for (rndn falls back at run time)
+SELECT id, CASE WHEN x > 0 AND x < 1e10 THEN ln(x) WHEN x = 0 THEN 0 ELSE -1 END,
+       CASE WHEN x >= 0 THEN sqrt(x) END FROM mathx ORDER BY id;
+-- query: float_pow_cases
+SELECT id, power(abs(x), y), power(y, 2), power(x, 0), power(1, y), power(2.5, x) FROM mathx
+  WHERE id NOT IN (2, 7, 8) ORDER BY id;
+-- query: float_pow_zero_negative_raises
+SELECT power(x, y) FROM mathx WHERE id = 8;
+-- query: float_pow_negative_fraction_raises
+SELECT power(x, 0.5) FROM mathx WHERE id = 3;
+-- query: float_pow_overflow_raises
+SELECT power(x, 2) FROM mathx WHERE id = 7;
+-- query: float_fns_of_real_and_int
+SELECT id, sqrt(abs(i2)), floor(i4 / 3.0::float8), round(x::real), exp(i2 / 100.0::float8) FROM mathx
+  WHERE i2 IS NOT NULL AND i2 < 100 ORDER BY id;
+-- query: bit_ops_int
+SELECT id, i4 & 12, i4 | 3, i4 # 5, ~i4, i4 << 3, i4 >> 2, i4 << 33, i4 >> 40 FROM mathx ORDER BY id;
+-- query: bit_ops_smallint_bigint
+SELECT id, i2 & j2, i2 | j2, i2 # j2, ~i2, i2 << 3, i2 >> 1, i2 << 17, i8 & 255, i8 | i8, ~i8, i8 << 60, i8 >> 65
+  FROM mathx ORDER BY id;
+-- query: bit_ops_column_shift
+SELECT id, i4 << j2, i2 >> j2, i8 << j2 FROM mathx ORDER BY id;
+-- query: bit_ops_group_where
+SELECT i4 & 1 AS odd, count(*) FROM mathx WHERE (i8 >> 1) & 1 = 0 GROUP BY 1 ORDER BY 1;
+-- query: mixed_int_division_modulo
+SELECT id, i2 / j2, i4 / j2, j2 / i4, i8 / i4, i4 / i8, i8 / j2, j2 / i8, i2 % j2, abs(j2), +i4, -j2
+  FROM mathx WHERE i4 <> 0 ORDER BY id;
+-- query: mixed_int_multiplication
+SELECT id, j2 * i8, i8 * j2 FROM mathx WHERE id NOT IN (3, 4) ORDER BY id;
+-- query: int4_min_div_smallint_minus_one_raises
+SELECT i4 / j2 FROM mathx WHERE id IN (2, 4);
+-- query: int8_min_div_int_minus_one_raises
+SELECT i8 / i4 FROM mathx WHERE id = 4 OR id = 10;
+-- query: smallint_min_abs_raises
+SELECT abs(i2) FROM mathx WHERE id = 4;
+-- query: smallint_div_zero_raises
+SELECT i2 / (j2 - j2) FROM mathx WHERE id = 1;
+-- query: bool_int_casts
+SELECT id, bo::int, (i4 % 3)::bool, bo::int + 1, sum(bo::int) OVER () FROM mathx ORDER BY id;
+-- query: char_length_of_char
+SELECT id, length(c), char_length(c), character_length(c) FROM mathx ORDER BY id;
+-- query: timestamp_to_date
+SELECT id, ts::date, ts::date + 1, date(ts) FROM mathx ORDER BY id;
+-- query: timestamp_to_date_group
+SELECT ts::date, count(*) FROM mathx GROUP BY 1 ORDER BY 1;

@@ -193,7 +193,16 @@ class Gen:
                           f"date_part('{self.pick(['dow', 'epoch', 'week', 'julian', 'hour'])}', {d})",
                           # issue 18: timestamp/date ± constant intervals (month ends, days, microseconds)
                           f"(a.ts {self.pick(['+', '-'])} INTERVAL '{self.pick(INTERVALS)}')",
-                          f"({d} {self.pick(['+', '-'])} INTERVAL '{self.pick(INTERVALS)}')", f"{d}::timestamp"])
+                          f"({d} {self.pick(['+', '-'])} INTERVAL '{self.pick(INTERVALS)}')", f"{d}::timestamp",
+                          # issue 18: float8 functions (arguments that cannot raise), bit operations,
+                          # mixed integer widths, bool <-> int, length(char(n)), timestamp::date
+                          f"{self.pick(['floor', 'ceil', 'round', 'trunc', 'sign', 'cbrt'])}({self.float_expr(a)})",
+                          f"sqrt(abs({self.float_expr(a)}))", f"ln(abs({self.col(a, 'float')}) + 1)",
+                          f"power(abs({self.col(a, 'float')}) + 1, {self.pick(['0.5', '2', '-1'])})",
+                          f"({self.col(a, 'int')} {self.pick(['&', '|', '#'])} {self.pick(['7', '-2', self.col(a, 'int')])})",
+                          f"(a.s {self.pick(['<<', '>>'])} {self.pick(['1', '3', '17'])})", f"~a.b8",
+                          f"(a.b8 / NULLIF(a.s, 0))", f"(a.s / NULLIF(a.g, 0))", f"a.bo::int", f"length(a.c)",
+                          "a.ts::date"])
 
     def str_fn(self, a):
         """One of the string functions and regular expressions (UTF-8 characters, PostgreSQL's
