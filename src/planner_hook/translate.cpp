@@ -1292,7 +1292,30 @@ Expected<Translator::RelP> Translator::UniqueNode(Plan *plan, int ncols, AttrNum
 // EXCEPT ALL: max(l - r, 0) copies of its first row, groups in order of first appearance (the
 // sorted strategy's order; the hashed one has no order).  PostgreSQL prints the group's first
 // row of its own input order: where values that compare equal can print differently (float -0
-// and 0, numerics of per-value scale) the node stays with PostgreSQL.
+// and 0, numerics of per-value scale) the node stays with PostgreSQL, except for floats under
+// the hashed strategy (the first row seen) over an input whose order rndn reproduces
+// (HeapOrderInput).  Floats group with PostgreSQL's float equality (-0 = 0, NaN = NaN), as
+// @group does.
+// Whether rndn reproduces the order in which PostgreSQL's plan produces the rows of this
+// subtree: sequential scans read the heap in order, as the loader does, and Append, Subquery
+// Scan and Result keep their input's order.  (A float INTERSECT/EXCEPT prints a group's first
+// row: -0 or 0, whichever came first.)
+static bool HeapOrderInput(const Plan *p) {
+    if (p == nullptr || p->parallel_aware) return false;
+    switch (nodeTag(p)) {
+        case T_SeqScan: return true;
+        case T_Result: return p->lefttree == nullptr || HeapOrderInput(p->lefttree);
+        case T_SubqueryScan: return HeapOrderInput(((const SubqueryScan *)p)->subplan);
+        case T_Append: {
+            ListCell *lc;
+            foreach (lc, ((const Append *)p)->appendplans)
+                if (!HeapOrderInput((const Plan *)lfirst(lc))) return false;
+            return true;
+        }
+        default: return false;
+    }
+}
+
 Expected<Translator::RelP> Translator::SetOpNode(SetOp *op, RelP in) {
     Plan *plan = &op->plan;
     if (!in->extras.empty() || !in->deferred.empty()) return Unsup(plan, "correlated set operation input");
@@ -1303,8 +1326,8 @@ Expected<Translator::RelP> Translator::SetOpNode(SetOp *op, RelP in) {
         const AttrNumber k = op->dupColIdx[i];
         if (k < 1 || k > (int)in->cols.size()) return Unsup(plan, "column out of range");
         RNDN_ASSIGN_OR_RETURN(Col c, in->cols[k - 1]->Get());
-        if (c.type == FLOAT4OID || c.type == FLOAT8OID)
-            return Unsup(plan, "float column in INTERSECT/EXCEPT (which of -0 and 0 PostgreSQL prints is its input order's)");
+        if ((c.type == FLOAT4OID || c.type == FLOAT8OID) && !(op->strategy == SETOP_HASHED && HeapOrderInput(plan->lefttree)))
+            return Unsup(plan, "float column in INTERSECT/EXCEPT over a sorted or reordered input (which of -0 and 0 PostgreSQL prints is its input order's)");
         if (c.type == NUMERICOID && c.scale < 0)
             return Unsup(plan, "numeric of per-value scale in INTERSECT/EXCEPT");
         if (!HirType(c.type, c.type == NUMERICOID ? c.scale : 0)) return Unsup(plan, "set operation column of type " + TypeName(c.type));
@@ -1626,8 +1649,10 @@ Expected<Col> Translator::SubPlanX(SubPlan *sp, const Ctx &ctx) {
         Expected<RelP> child = NodeRel(sub->lefttree);
         decor_params_ = saved;
         if (!child.ok()) return child.status();
-        for (int id : ids)
-            if (!child.value()->extras.count(id)) return Unsup(ctx.node, "correlation not found in the subquery");
+        // Some correlation is not an equality with an inner expression: the theta form.
+        bool all_equalities = child.value()->deferred.empty();
+        for (int id : ids) all_equalities = all_equalities && child.value()->extras.count(id) > 0;
+        if (!all_equalities) return ThetaSubPlan(sp, (Agg *)sub, child.value(), ids, ctx, bare_count, cmp);
         RNDN_ASSIGN_OR_RETURN(RelP g, AggNode((Agg *)sub, child.value(), ids));
         RNDN_ASSIGN_OR_RETURN(Col res, g->cols[0]->Get());
         RNDN_ASSIGN_OR_RETURN(res, Materialize(res, g->len_var));
@@ -1666,6 +1691,173 @@ Expected<Col> Translator::SubPlanX(SubPlan *sp, const Ctx &ctx) {
         return out;
     }
     return Unsup(ctx.node, "subquery of this kind");
+}
+
+// Rows PostgreSQL expects a node to read: its own estimate, its children's, and for a scan the
+// table's row count (pg_class.reltuples; a filter's estimate is after the filter).
+static double RowsEstimate(const Plan *p, List *rtable) {
+    if (p == nullptr) return 0;
+    double est = p->plan_rows;
+    if (p->lefttree) est = std::max(est, p->lefttree->plan_rows);
+    if (p->righttree) est = std::max(est, p->righttree->plan_rows);
+    Index rti = 0;
+    switch (nodeTag(p)) {
+        case T_SeqScan: case T_IndexScan: case T_IndexOnlyScan: case T_BitmapHeapScan: rti = ((const Scan *)p)->scanrelid; break;
+        default: break;
+    }
+    if (rti >= 1 && (int)rti <= list_length(rtable)) {
+        RangeTblEntry *rte = rt_fetch(rti, rtable);
+        if (rte->rtekind == RTE_RELATION) {
+            HeapTuple tp = SearchSysCache1(RELOID, ObjectIdGetDatum(rte->relid));
+            if (HeapTupleIsValid(tp)) {
+                est = std::max(est, (double)((Form_pg_class)GETSTRUCT(tp))->reltuples);
+                ReleaseSysCache(tp);
+            }
+        }
+    }
+    return est;
+}
+
+// A correlated scalar aggregate with a correlation that is not `inner = $p` (e.g.
+// `t2.i < t1.i`, waiting in Rel::deferred): the distinct tuples of the outer arguments (NULLs
+// one value, as @group makes them) are joined with the subquery's rows (on the equalities
+// `inner = $p` where there are some, else every pair), the deferred conditions are evaluated on
+// the pairs with each parameter read from its key tuple (a NULL parameter makes a comparison
+// unknown: no row), the pairs are aggregated per key tuple, and each outer row reads its key
+// tuple's result; a key tuple without rows gets the aggregate of no rows (NULL, 0 for count).
+// A cross product estimated (PostgreSQL's row counts) over rndn.memory_limit is refused here;
+// one that outgrows it at run time runs PostgreSQL's plan (the program's memory check).
+Expected<Col> Translator::ThetaSubPlan(SubPlan *sp, Agg *agg, RelP in, const std::vector<int> &ids, const Ctx &ctx,
+                                       bool bare_count, bool cmp) {
+    const Plan *node = ctx.node;
+    if (list_length(sp->args) != (int)ids.size()) return Unsup(node, "correlated subquery arguments do not match its parameters");
+    if (in->deferred.empty()) return Unsup(node, "correlation not found in the subquery");
+    for (Expr *q : in->deferred)
+        if (ContainsDivision((Node *)q)) return Unsup(node, "a division in a non-equality correlation");
+    std::vector<int> markers;
+    for (const auto &kv : in->extras) {
+        if (kv.first >= kMarkerBase) markers.push_back(kv.first);
+        else if (std::find(ids.begin(), ids.end(), kv.first) == ids.end())
+            return Unsup(node, "correlation with a query further out");
+    }
+    if (!ctx.len_var) return Unsup(node, "subquery where the row count is unknown");
+    std::vector<size_t> eq_ids;  // positions in ids of the parameters with an equality
+    for (size_t i = 0; i < ids.size(); ++i)
+        if (in->extras.count(ids[i])) eq_ids.push_back(i);
+    if (eq_ids.empty()) {
+        const double outer_rows = RowsEstimate(node, stmt_->rtable);
+        const double inner_rows = RowsEstimate(agg->plan.lefttree, stmt_->rtable);
+        const double bytes = outer_rows * inner_rows * 8.0 * (double)(4 + ids.size() + markers.size());
+        if (bytes > (double)pg::g_settings.memory_limit_mb * 1048576.0)
+            return Unsup(node, "non-equality correlation: about " + std::to_string((long long)outer_rows) + " x " +
+                                   std::to_string((long long)inner_rows) + " row pairs, over rndn.memory_limit");
+    }
+    // The outer rows' key tuples, their distinct values, and each row's key number.
+    std::vector<Col> okeys;
+    std::vector<Op> ovars;
+    ListCell *lc;
+    foreach (lc, sp->args) {
+        RNDN_ASSIGN_OR_RETURN(Col o, X((Expr *)lfirst(lc), ctx));
+        RNDN_ASSIGN_OR_RETURN(o, Materialize(o, ctx.len_var));
+        okeys.push_back(o);
+        ovars.push_back(o.var);
+    }
+    RNDN_ASSIGN_OR_RETURN(Op lv, ctx.len_var());
+    RNDN_ASSIGN_OR_RETURN(Op n, LenOf(lv));
+    Op g = Emit(B::GROUP, {KeyList(ovars)});
+    Op reps = Emit(B::KEYS, {g});
+    Op vals = Emit(B::VALUES, {g});
+    Op nd = Emit(B::LEN, {reps});
+    Op lens = Emit(B::TOLIST, {Emit(B::RAZE, {Emit(B::EACH, {Fn(B::LEN), vals})})});
+    Op numbers = Emit(B::RAZE, {Emit(B::EACH_ITEM, {Fn(B::VECTOR), lens, Emit(B::TOLIST, {Emit(B::RANGE, {nd})})})});
+    Op gid = Emit(B::INDEX_A, {Emit(B::VECTOR, {n, b_.I64(0)}), Emit(B::RAZE, {vals}), numbers});
+    std::vector<Col> dkeys;
+    for (Col o : okeys) {
+        o.var = Emit(B::INDEX, {o.var, reps});
+        dkeys.push_back(o);
+    }
+    // Pairs (key tuple li, inner row ri).
+    RNDN_ASSIGN_OR_RETURN(Op ilen_v, in->len_var());
+    Op li, ri;
+    if (!eq_ids.empty()) {
+        std::vector<Op> lk, rk;
+        for (size_t i : eq_ids) {
+            RNDN_ASSIGN_OR_RETURN(Col r, in->extras[ids[i]]->Get());
+            RNDN_ASSIGN_OR_RETURN(r, Materialize(r, in->len_var));
+            lk.push_back(dkeys[i].var);
+            rk.push_back(r.var);
+        }
+        Op j = Emit(B::JOIN_INDEX, {Fn(B::EQ), KeyList(lk), KeyList(rk)});
+        li = Emit(B::INDEX, {j, b_.I64(0)});
+        ri = Emit(B::INDEX, {j, b_.I64(1)});
+    } else {
+        RNDN_ASSIGN_OR_RETURN(Op n2, LenOf(ilen_v));
+        Op all = Emit(B::RANGE, {Emit(B::MUL, {nd, n2})});
+        Op d = Emit(B::MAX, {Emit(B::APPEND, {n2, b_.I64(1)})});
+        li = Emit(B::DIV, {all, d});
+        ri = Emit(B::MOD, {all, d});
+    }
+    if (!in->deferred.empty()) {
+        std::vector<int> set_params;
+        Status st;
+        for (size_t i = 0; i < ids.size(); ++i) {
+            Col c = dkeys[i];
+            c.var = Emit(B::INDEX, {c.var, li});
+            params_[ids[i]] = c;
+            set_params.push_back(ids[i]);
+        }
+        for (int m : markers) {
+            auto c = in->extras[m]->Get();
+            if (!c.ok()) { st = c.status(); break; }
+            auto x = Materialize(c.value(), in->len_var);
+            if (!x.ok()) { st = x.status(); break; }
+            Col v = x.value();
+            v.var = Emit(B::INDEX, {v.var, ri});
+            params_[m] = v;
+            set_params.push_back(m);
+        }
+        Op mask;
+        if (st.ok()) {
+            Ctx dc;
+            dc.node = node;
+            dc.len_var = ConstLen(li);
+            List *quals = NIL;
+            for (Expr *q : in->deferred) quals = lappend(quals, q);
+            auto m = Mask(quals, dc);
+            if (m.ok()) mask = m.value(); else st = m.status();
+        }
+        for (int id : set_params) params_.erase(id);
+        if (!st.ok()) return st;
+        li = Emit(B::COMPRESS, {mask, li});
+        ri = Emit(B::COMPRESS, {mask, ri});
+    }
+    // The subquery's rows of each pair, grouped by the pair's key number.
+    auto stripped = std::make_shared<Rel>(*in);
+    stripped->extras.clear();
+    stripped->deferred.clear();
+    RelP pairs = Take(stripped, ri, false, ConstLen(ri));
+    Col keyno;
+    keyno.var = li;
+    keyno.type = INT8OID;
+    pairs->extras[ids[0]] = std::make_shared<LazyCol>([keyno]() -> Expected<Col> { return keyno; });
+    RNDN_ASSIGN_OR_RETURN(RelP grouped, AggNode(agg, pairs, {ids[0]}));
+    RNDN_ASSIGN_OR_RETURN(Col res, grouped->cols[0]->Get());
+    RNDN_ASSIGN_OR_RETURN(res, Materialize(res, grouped->len_var));
+    RNDN_ASSIGN_OR_RETURN(Col gk, grouped->extras[ids[0]]->Get());
+    if (res.type == NUMERICOID && res.scale < 0) {
+        if (!cmp) return Unsup(node, "correlated numeric result of unknown scale");
+        res.var = EmitCast(res.var, Dec128(24));
+        res.scale = 24;
+    }
+    Op nl = b_.I64(0);
+    if (!bare_count) {
+        RNDN_ASSIGN_OR_RETURN(nl, NullLiteral(res, node));
+    }
+    Op per_key = Emit(B::INDEX_A, {Emit(B::VECTOR, {nd, nl}), gk.var, res.var});
+    Col out = res;
+    out.scalar = false;
+    out.var = Emit(B::INDEX, {per_key, gid});
+    return out;
 }
 
 Status Translator::InitPlans(Plan *plan) {

@@ -309,6 +309,9 @@ private:
                                  ScanDirection dir, bool order_free = false);
     Expected<RelP> AggNode(Agg *agg, RelP in, const std::vector<int> &extra_keys = {});
     Expected<Col> SubPlanX(SubPlan *sp, const Ctx &ctx);
+    // A correlated scalar aggregate whose correlation is not only `inner = $p` (translate.cpp).
+    Expected<Col> ThetaSubPlan(SubPlan *sp, Agg *agg, RelP in, const std::vector<int> &ids, const Ctx &ctx, bool bare_count,
+                               bool cmp);
     Status InitPlans(Plan *plan);
     // top >= 0: only the first `top` rows of the order are needed (a LIMIT above: @order_top).
     Expected<RelP> SortNode(Plan *plan, int nkeys, AttrNumber *cols, Oid *ops, Oid *colls, bool *nulls_first, RelP in,
