@@ -1690,6 +1690,25 @@ Expected<Col> Translator::SubPlanX(SubPlan *sp, const Ctx &ctx) {
         out.var = Emit(B::INDEX_A, {base, li, Emit(B::INDEX, {res.var, gi})});
         return out;
     }
+    if (sp->subLinkType == EXISTS_SUBLINK && sp->parParam != NIL) {
+        // Correlated EXISTS that PostgreSQL keeps as a subplan (in the select list, under OR):
+        // whether any pair of the outer row's key tuple meets the conditions (never NULL).
+        std::vector<int> ids;
+        ListCell *lc;
+        foreach (lc, sp->parParam) ids.push_back(lfirst_int(lc));
+        const std::set<int> saved = decor_params_;
+        for (int id : ids) decor_params_.insert(id);
+        order_free_ = true;  // only whether a row exists
+        Expected<RelP> child = NodeRel(sub);
+        decor_params_ = saved;
+        if (!child.ok()) return child.status();
+        RNDN_ASSIGN_OR_RETURN(ThetaPairs tp, ThetaJoin(sp, sub, child.value(), ids, ctx));
+        Col out;
+        out.type = BOOLOID;
+        Op matched = Emit(B::INDEX_A, {Emit(B::VECTOR, {tp.nd, b_.Bool(false)}), tp.li, b_.Bool(true)});
+        out.var = Emit(B::INDEX, {matched, tp.gid});
+        return out;
+    }
     return Unsup(ctx.node, "subquery of this kind");
 }
 
@@ -1727,11 +1746,18 @@ static double RowsEstimate(const Plan *p, List *rtable) {
 // tuple's result; a key tuple without rows gets the aggregate of no rows (NULL, 0 for count).
 // A cross product estimated (PostgreSQL's row counts) over rndn.memory_limit is refused here;
 // one that outgrows it at run time runs PostgreSQL's plan (the program's memory check).
-Expected<Col> Translator::ThetaSubPlan(SubPlan *sp, Agg *agg, RelP in, const std::vector<int> &ids, const Ctx &ctx,
-                                       bool bare_count, bool cmp) {
+Expected<Translator::ThetaPairs> Translator::ThetaJoin(SubPlan *sp, const Plan *inner_plan, const RelP &in,
+                                                       const std::vector<int> &ids, const Ctx &ctx) {
     const Plan *node = ctx.node;
     if (list_length(sp->args) != (int)ids.size()) return Unsup(node, "correlated subquery arguments do not match its parameters");
-    if (in->deferred.empty()) return Unsup(node, "correlation not found in the subquery");
+    {
+        std::set<int> in_deferred;
+        for (int id : ids)
+            for (Expr *q : in->deferred)
+                if (UsesParams((Node *)q, {id})) in_deferred.insert(id);
+        for (int id : ids)
+            if (!in->extras.count(id) && !in_deferred.count(id)) return Unsup(node, "correlation not found in the subquery");
+    }
     for (Expr *q : in->deferred)
         if (ContainsDivision((Node *)q)) return Unsup(node, "a division in a non-equality correlation");
     std::vector<int> markers;
@@ -1746,7 +1772,7 @@ Expected<Col> Translator::ThetaSubPlan(SubPlan *sp, Agg *agg, RelP in, const std
         if (in->extras.count(ids[i])) eq_ids.push_back(i);
     if (eq_ids.empty()) {
         const double outer_rows = RowsEstimate(node, stmt_->rtable);
-        const double inner_rows = RowsEstimate(agg->plan.lefttree, stmt_->rtable);
+        const double inner_rows = RowsEstimate(inner_plan, stmt_->rtable);
         const double bytes = outer_rows * inner_rows * 8.0 * (double)(4 + ids.size() + markers.size());
         if (bytes > (double)pg::g_settings.memory_limit_mb * 1048576.0)
             return Unsup(node, "non-equality correlation: about " + std::to_string((long long)outer_rows) + " x " +
@@ -1831,6 +1857,19 @@ Expected<Col> Translator::ThetaSubPlan(SubPlan *sp, Agg *agg, RelP in, const std
         li = Emit(B::COMPRESS, {mask, li});
         ri = Emit(B::COMPRESS, {mask, ri});
     }
+    ThetaPairs tp;
+    tp.li = li;
+    tp.ri = ri;
+    tp.nd = nd;
+    tp.gid = gid;
+    return tp;
+}
+
+Expected<Col> Translator::ThetaSubPlan(SubPlan *sp, Agg *agg, RelP in, const std::vector<int> &ids, const Ctx &ctx,
+                                       bool bare_count, bool cmp) {
+    const Plan *node = ctx.node;
+    RNDN_ASSIGN_OR_RETURN(ThetaPairs tp, ThetaJoin(sp, agg->plan.lefttree, in, ids, ctx));
+    const Op li = tp.li, ri = tp.ri, nd = tp.nd, gid = tp.gid;
     // The subquery's rows of each pair, grouped by the pair's key number.
     auto stripped = std::make_shared<Rel>(*in);
     stripped->extras.clear();

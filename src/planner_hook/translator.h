@@ -309,6 +309,13 @@ private:
                                  ScanDirection dir, bool order_free = false);
     Expected<RelP> AggNode(Agg *agg, RelP in, const std::vector<int> &extra_keys = {});
     Expected<Col> SubPlanX(SubPlan *sp, const Ctx &ctx);
+    // The pairs (key tuple, subquery row) of a correlated subquery whose correlation is not only
+    // `inner = $p`, under its conditions; each outer row's key tuple number (translate.cpp).
+    struct ThetaPairs {
+        Op li, ri, nd, gid;
+    };
+    Expected<ThetaPairs> ThetaJoin(SubPlan *sp, const Plan *inner_plan, const RelP &in, const std::vector<int> &ids,
+                                   const Ctx &ctx);
     // A correlated scalar aggregate whose correlation is not only `inner = $p` (translate.cpp).
     Expected<Col> ThetaSubPlan(SubPlan *sp, Agg *agg, RelP in, const std::vector<int> &ids, const Ctx &ctx, bool bare_count,
                                bool cmp);
