@@ -4,6 +4,7 @@
 #include "planner_hook/translator.h"
 #include "pg_base/guc.h"
 #include "catalog/pg_collation.h"
+#include "catalog/pg_statistic.h"
 
 namespace rndn::plan::internal {
 // ---------------------------------------------------------------------------------------------
@@ -1737,6 +1738,30 @@ static double RowsEstimate(const Plan *p, List *rtable) {
     return est;
 }
 
+// Distinct values of an outer argument when it is a column of the table the node scans, from
+// PostgreSQL's statistics (pg_statistic.stadistinct, NULL counted as one more value); 0: unknown.
+static double ColumnDistinct(const Plan *p, Expr *e, List *rtable, double rows) {
+    while (e && IsA(e, RelabelType)) e = ((RelabelType *)e)->arg;
+    if (e == nullptr || !IsA(e, Var) || ((Var *)e)->varattno <= 0) return 0;
+    Index rti = 0;
+    switch (nodeTag(p)) {
+        case T_SeqScan: case T_IndexScan: case T_IndexOnlyScan: case T_BitmapHeapScan: rti = ((const Scan *)p)->scanrelid; break;
+        default: return 0;
+    }
+    const Var *v = (const Var *)e;
+    if (v->varno != (int)rti || (int)rti < 1 || (int)rti > list_length(rtable)) return 0;
+    RangeTblEntry *rte = rt_fetch(rti, rtable);
+    if (rte->rtekind != RTE_RELATION) return 0;
+    HeapTuple tp = RNDN_PG_GUARDED(::SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(rte->relid), Int16GetDatum(v->varattno),
+                                                     BoolGetDatum(rte->inh)));
+    if (!HeapTupleIsValid(tp)) return 0;
+    const double d = ((Form_pg_statistic)GETSTRUCT(tp))->stadistinct;
+    ReleaseSysCache(tp);
+    if (d > 0) return d + 1;
+    if (d < 0) return -d * rows + 1;
+    return 0;
+}
+
 // A correlated scalar aggregate with a correlation that is not `inner = $p` (e.g.
 // `t2.i < t1.i`, waiting in Rel::deferred): the distinct tuples of the outer arguments (NULLs
 // one value, as @group makes them) are joined with the subquery's rows (on the equalities
@@ -1771,7 +1796,15 @@ Expected<Translator::ThetaPairs> Translator::ThetaJoin(SubPlan *sp, const Plan *
     for (size_t i = 0; i < ids.size(); ++i)
         if (in->extras.count(ids[i])) eq_ids.push_back(i);
     if (eq_ids.empty()) {
-        const double outer_rows = RowsEstimate(node, stmt_->rtable);
+        double outer_rows = RowsEstimate(node, stmt_->rtable);
+        // fewer distinct key tuples where the statistics know every argument's distinct values
+        double keys = 1;
+        ListCell *ac;
+        foreach (ac, sp->args) {
+            const double d = ColumnDistinct(node, (Expr *)lfirst(ac), stmt_->rtable, outer_rows);
+            keys = d > 0 && keys > 0 ? keys * d : 0;
+        }
+        if (keys > 0) outer_rows = std::min(outer_rows, keys);
         const double inner_rows = RowsEstimate(inner_plan, stmt_->rtable);
         const double bytes = outer_rows * inner_rows * 8.0 * (double)(4 + ids.size() + markers.size());
         if (bytes > (double)pg::g_settings.memory_limit_mb * 1048576.0)

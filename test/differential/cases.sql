@@ -585,6 +585,13 @@ SELECT id, EXISTS (SELECT 1 FROM an t2 WHERE t2.i8 > t1.i8), NOT EXISTS (SELECT 
 SELECT id FROM nums t1 WHERE EXISTS (SELECT 1 FROM nums t2 WHERE t2.f8 > t1.f8 * 2) OR id = 3 ORDER BY id;
 -- query: correlated_exists_empty_inner_null_keys
 SELECT id, EXISTS (SELECT 1 FROM empty e WHERE e.k < t1.i2), EXISTS (SELECT 1 FROM an2 t2 WHERE t2.i2 >= t1.i2 OR t1.i2 IS NULL) FROM an t1 ORDER BY id;
+-- query: correlated_theta_few_distinct_keys_by_statistics
+SET rndn.memory_limit = '16MB';
+SELECT count(*) FROM big b WHERE (SELECT count(*) FROM nums WHERE nums.i4 < b.g) = 2;
+-- query: correlated_theta_many_distinct_keys_refused
+-- fallback: non-equality correlation: about 100002 x 10 row pairs, over rndn.memory_limit
+SET rndn.memory_limit = '16MB';
+SELECT count(*) FROM big b WHERE (SELECT count(*) FROM nums WHERE nums.i4 < b.k) = 2;
 -- query: correlated_theta_division
 -- fallback: a division in a non-equality correlation
 SELECT id, (SELECT count(*) FROM nums t2 WHERE t2.i4 / t1.id > 3) FROM nums t1 ORDER BY id;
