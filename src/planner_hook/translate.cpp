@@ -1691,6 +1691,47 @@ Expected<Col> Translator::SubPlanX(SubPlan *sp, const Ctx &ctx) {
         out.var = Emit(B::INDEX_A, {base, li, Emit(B::INDEX, {res.var, gi})});
         return out;
     }
+    if (sp->subLinkType == ANY_SUBLINK && sp->parParam != NIL) {
+        // Correlated x IN (SELECT y ...): x joins the key tuple; per key tuple, true when a pair
+        // has y = x, else NULL when some pair compares unknown (x or y NULL), else false (also
+        // for no pairs).
+        Expr *t = (Expr *)sp->testexpr;
+        if (t == nullptr || !IsA(t, OpExpr) || list_length(((OpExpr *)t)->args) != 2 || list_length(sp->paramIds) != 1)
+            return Unsup(ctx.node, "IN subquery with several columns");
+        OpExpr *op = (OpExpr *)t;
+        const FnRow *row = LookupFunction(op->opfuncid ? op->opfuncid : get_opcode(op->opno));
+        Expr *rhs = StripRelabel((Expr *)lsecond(op->args));
+        if (row == nullptr || !(row->flags & F_EQ) || !IsA(rhs, Param) || ((Param *)rhs)->paramid != linitial_int(sp->paramIds))
+            return Unsup(ctx.node, "IN subquery with an operator other than =");
+        std::vector<int> ids;
+        ListCell *lc;
+        foreach (lc, sp->parParam) ids.push_back(lfirst_int(lc));
+        const std::set<int> saved = decor_params_;
+        for (int id : ids) decor_params_.insert(id);
+        order_free_ = true;  // only which values occur
+        Expected<RelP> child = NodeRel(sub);
+        decor_params_ = saved;
+        if (!child.ok()) return child.status();
+        if (child.value()->cols.empty()) return Unsup(ctx.node, "subquery without columns");
+        RNDN_ASSIGN_OR_RETURN(Col y, child.value()->cols[0]->Get());
+        RNDN_ASSIGN_OR_RETURN(y, Materialize(y, child.value()->len_var));
+        RNDN_ASSIGN_OR_RETURN(ThetaPairs tp, ThetaJoin(sp, sub, child.value(), ids, ctx, (Expr *)linitial(op->args)));
+        const Col &x = tp.extra_val;
+        if (x.type != y.type || x.scale != y.scale || IsTextType(x.type))
+            return Unsup(ctx.node, "correlated IN subquery comparing " + TypeName(x.type) + " with " + TypeName(y.type));
+        Op eq = Emit(B::EQ, {Emit(B::INDEX, {x.var, tp.li}), Emit(B::INDEX, {y.var, tp.ri})});
+        Op none = Emit(B::VECTOR, {tp.nd, b_.Bool(false)});
+        Op any_true = Emit(B::INDEX_A, {none, Emit(B::COMPRESS, {eq, tp.li}), b_.Bool(true)});
+        Op any_null = Emit(B::INDEX_A, {none, Emit(B::COMPRESS, {Emit(B::IS_NULL, {eq}), tp.li}), b_.Bool(true)});
+        Op per_key = any_true;
+        if (!sp->unknownEqFalse)
+            per_key = Emit(B::INDEX_A, {any_true, Emit(B::WHERE, {Emit(B::AND, {Emit(B::NOT, {any_true}), any_null})}),
+                                        b_.Null(hir::TypeKind::BOOL)});
+        Col out;
+        out.type = BOOLOID;
+        out.var = Emit(B::INDEX, {per_key, tp.gid});
+        return out;
+    }
     if (sp->subLinkType == EXISTS_SUBLINK && sp->parParam != NIL) {
         // Correlated EXISTS that PostgreSQL keeps as a subplan (in the select list, under OR):
         // whether any pair of the outer row's key tuple meets the conditions (never NULL).
@@ -1772,7 +1813,7 @@ static double ColumnDistinct(const Plan *p, Expr *e, List *rtable, double rows) 
 // A cross product estimated (PostgreSQL's row counts) over rndn.memory_limit is refused here;
 // one that outgrows it at run time runs PostgreSQL's plan (the program's memory check).
 Expected<Translator::ThetaPairs> Translator::ThetaJoin(SubPlan *sp, const Plan *inner_plan, const RelP &in,
-                                                       const std::vector<int> &ids, const Ctx &ctx) {
+                                                       const std::vector<int> &ids, const Ctx &ctx, Expr *extra_key) {
     const Plan *node = ctx.node;
     if (list_length(sp->args) != (int)ids.size()) return Unsup(node, "correlated subquery arguments do not match its parameters");
     {
@@ -1804,7 +1845,7 @@ Expected<Translator::ThetaPairs> Translator::ThetaJoin(SubPlan *sp, const Plan *
             const double d = ColumnDistinct(node, (Expr *)lfirst(ac), stmt_->rtable, outer_rows);
             keys = d > 0 && keys > 0 ? keys * d : 0;
         }
-        if (keys > 0) outer_rows = std::min(outer_rows, keys);
+        if (keys > 0 && extra_key == nullptr) outer_rows = std::min(outer_rows, keys);
         const double inner_rows = RowsEstimate(inner_plan, stmt_->rtable);
         const double bytes = outer_rows * inner_rows * 8.0 * (double)(4 + ids.size() + markers.size());
         if (bytes > (double)pg::g_settings.memory_limit_mb * 1048576.0)
@@ -1817,6 +1858,12 @@ Expected<Translator::ThetaPairs> Translator::ThetaJoin(SubPlan *sp, const Plan *
     ListCell *lc;
     foreach (lc, sp->args) {
         RNDN_ASSIGN_OR_RETURN(Col o, X((Expr *)lfirst(lc), ctx));
+        RNDN_ASSIGN_OR_RETURN(o, Materialize(o, ctx.len_var));
+        okeys.push_back(o);
+        ovars.push_back(o.var);
+    }
+    if (extra_key != nullptr) {
+        RNDN_ASSIGN_OR_RETURN(Col o, X(extra_key, ctx));
         RNDN_ASSIGN_OR_RETURN(o, Materialize(o, ctx.len_var));
         okeys.push_back(o);
         ovars.push_back(o.var);
@@ -1891,6 +1938,7 @@ Expected<Translator::ThetaPairs> Translator::ThetaJoin(SubPlan *sp, const Plan *
         ri = Emit(B::COMPRESS, {mask, ri});
     }
     ThetaPairs tp;
+    if (extra_key != nullptr) tp.extra_val = dkeys.back();
     tp.li = li;
     tp.ri = ri;
     tp.nd = nd;

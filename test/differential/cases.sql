@@ -592,6 +592,16 @@ SELECT count(*) FROM big b WHERE (SELECT count(*) FROM nums WHERE nums.i4 < b.g)
 -- fallback: non-equality correlation: about 100002 x 10 row pairs, over rndn.memory_limit
 SET rndn.memory_limit = '16MB';
 SELECT count(*) FROM big b WHERE (SELECT count(*) FROM nums WHERE nums.i4 < b.k) = 2;
+-- query: correlated_in_theta
+SELECT id, g IN (SELECT t2.g FROM an2 t2 WHERE t2.id < t1.id), i8 NOT IN (SELECT t2.i8 FROM an2 t2 WHERE t2.i2 <= t1.i2 OR t1.i2 IS NULL) FROM an t1 ORDER BY id;
+-- query: correlated_in_theta_where
+SELECT id FROM an t1 WHERE g IN (SELECT t2.g FROM an2 t2 WHERE t2.n > t1.n) ORDER BY id;
+SELECT id FROM an t1 WHERE g NOT IN (SELECT t2.g FROM an2 t2 WHERE t2.n > t1.n) ORDER BY id;
+-- query: correlated_in_equality_and_inequality_empty
+SELECT id, i2 IN (SELECT t2.i2 FROM an2 t2 WHERE t2.g = t1.g AND t2.id <> t1.id), id IN (SELECT k FROM empty e WHERE e.k > t1.id) FROM an t1 ORDER BY id;
+-- query: correlated_in_text_falls_back
+-- fallback: correlated IN subquery comparing text with text
+SELECT id, t IN (SELECT t2.t FROM an2 t2 WHERE t2.id < t1.id) FROM an t1 ORDER BY id;
 -- query: correlated_theta_division
 -- fallback: a division in a non-equality correlation
 SELECT id, (SELECT count(*) FROM nums t2 WHERE t2.i4 / t1.id > 3) FROM nums t1 ORDER BY id;

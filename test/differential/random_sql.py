@@ -334,8 +334,10 @@ class Gen:
                 corr = f"(SELECT {self.pick(['count(*)', 'min(rb.k)', 'max(rb.n)', 'sum(rb.g)', 'count(rb.f)', 'max(rb.d)'])} FROM rb WHERE {theta})"
                 if self.rng.random() < 0.5:
                     sel.append(corr if self.rng.random() < 0.7 else f"EXISTS (SELECT 1 FROM rb WHERE {theta})")
-                else:
+                elif self.rng.random() < 0.6:
                     sub = f"{self.pick(['a.k', 'a.g', 'a.s'])} {self.pick(['<', '>=', '<>'])} (SELECT {self.pick(['count(*)', 'min(rb.k)', 'sum(rb.g)'])} FROM rb WHERE {theta})"
+                else:
+                    sub = f"a.g {self.pick(['IN', 'NOT IN'])} (SELECT rb.g FROM rb WHERE {theta})"
             q = f"SELECT {', '.join(sel)} FROM ra a WHERE {sub}"
         elif shape < 0.76:  # issue 18: INTERSECT / EXCEPT [ALL] over the columns ra and rb share
             cols = list(dict.fromkeys(self.pick(["k", "g", "n", "d", "t", "bo", "f"]) for _ in range(self.rng.randint(1, 3))))
