@@ -4,6 +4,7 @@
 #include "planner_hook/translator.h"
 #include "pg_base/guc.h"
 #include "catalog/pg_collation.h"
+#include "catalog/pg_statistic.h"
 
 namespace rndn::plan::internal {
 // ---------------------------------------------------------------------------------------------
@@ -1292,7 +1293,30 @@ Expected<Translator::RelP> Translator::UniqueNode(Plan *plan, int ncols, AttrNum
 // EXCEPT ALL: max(l - r, 0) copies of its first row, groups in order of first appearance (the
 // sorted strategy's order; the hashed one has no order).  PostgreSQL prints the group's first
 // row of its own input order: where values that compare equal can print differently (float -0
-// and 0, numerics of per-value scale) the node stays with PostgreSQL.
+// and 0, numerics of per-value scale) the node stays with PostgreSQL, except for floats under
+// the hashed strategy (the first row seen) over an input whose order rndn reproduces
+// (HeapOrderInput).  Floats group with PostgreSQL's float equality (-0 = 0, NaN = NaN), as
+// @group does.
+// Whether rndn reproduces the order in which PostgreSQL's plan produces the rows of this
+// subtree: sequential scans read the heap in order, as the loader does, and Append, Subquery
+// Scan and Result keep their input's order.  (A float INTERSECT/EXCEPT prints a group's first
+// row: -0 or 0, whichever came first.)
+static bool HeapOrderInput(const Plan *p) {
+    if (p == nullptr || p->parallel_aware) return false;
+    switch (nodeTag(p)) {
+        case T_SeqScan: return true;
+        case T_Result: return p->lefttree == nullptr || HeapOrderInput(p->lefttree);
+        case T_SubqueryScan: return HeapOrderInput(((const SubqueryScan *)p)->subplan);
+        case T_Append: {
+            ListCell *lc;
+            foreach (lc, ((const Append *)p)->appendplans)
+                if (!HeapOrderInput((const Plan *)lfirst(lc))) return false;
+            return true;
+        }
+        default: return false;
+    }
+}
+
 Expected<Translator::RelP> Translator::SetOpNode(SetOp *op, RelP in) {
     Plan *plan = &op->plan;
     if (!in->extras.empty() || !in->deferred.empty()) return Unsup(plan, "correlated set operation input");
@@ -1303,8 +1327,8 @@ Expected<Translator::RelP> Translator::SetOpNode(SetOp *op, RelP in) {
         const AttrNumber k = op->dupColIdx[i];
         if (k < 1 || k > (int)in->cols.size()) return Unsup(plan, "column out of range");
         RNDN_ASSIGN_OR_RETURN(Col c, in->cols[k - 1]->Get());
-        if (c.type == FLOAT4OID || c.type == FLOAT8OID)
-            return Unsup(plan, "float column in INTERSECT/EXCEPT (which of -0 and 0 PostgreSQL prints is its input order's)");
+        if ((c.type == FLOAT4OID || c.type == FLOAT8OID) && !(op->strategy == SETOP_HASHED && HeapOrderInput(plan->lefttree)))
+            return Unsup(plan, "float column in INTERSECT/EXCEPT over a sorted or reordered input (which of -0 and 0 PostgreSQL prints is its input order's)");
         if (c.type == NUMERICOID && c.scale < 0)
             return Unsup(plan, "numeric of per-value scale in INTERSECT/EXCEPT");
         if (!HirType(c.type, c.type == NUMERICOID ? c.scale : 0)) return Unsup(plan, "set operation column of type " + TypeName(c.type));
@@ -1626,8 +1650,10 @@ Expected<Col> Translator::SubPlanX(SubPlan *sp, const Ctx &ctx) {
         Expected<RelP> child = NodeRel(sub->lefttree);
         decor_params_ = saved;
         if (!child.ok()) return child.status();
-        for (int id : ids)
-            if (!child.value()->extras.count(id)) return Unsup(ctx.node, "correlation not found in the subquery");
+        // Some correlation is not an equality with an inner expression: the theta form.
+        bool all_equalities = child.value()->deferred.empty();
+        for (int id : ids) all_equalities = all_equalities && child.value()->extras.count(id) > 0;
+        if (!all_equalities) return ThetaSubPlan(sp, (Agg *)sub, child.value(), ids, ctx, bare_count, cmp);
         RNDN_ASSIGN_OR_RETURN(RelP g, AggNode((Agg *)sub, child.value(), ids));
         RNDN_ASSIGN_OR_RETURN(Col res, g->cols[0]->Get());
         RNDN_ASSIGN_OR_RETURN(res, Materialize(res, g->len_var));
@@ -1665,7 +1691,293 @@ Expected<Col> Translator::SubPlanX(SubPlan *sp, const Ctx &ctx) {
         out.var = Emit(B::INDEX_A, {base, li, Emit(B::INDEX, {res.var, gi})});
         return out;
     }
+    if (sp->subLinkType == ANY_SUBLINK && sp->parParam != NIL) {
+        // Correlated x IN (SELECT y ...): x joins the key tuple; per key tuple, true when a pair
+        // has y = x, else NULL when some pair compares unknown (x or y NULL), else false (also
+        // for no pairs).
+        Expr *t = (Expr *)sp->testexpr;
+        if (t == nullptr || !IsA(t, OpExpr) || list_length(((OpExpr *)t)->args) != 2 || list_length(sp->paramIds) != 1)
+            return Unsup(ctx.node, "IN subquery with several columns");
+        OpExpr *op = (OpExpr *)t;
+        const FnRow *row = LookupFunction(op->opfuncid ? op->opfuncid : get_opcode(op->opno));
+        Expr *rhs = StripRelabel((Expr *)lsecond(op->args));
+        if (row == nullptr || !(row->flags & F_EQ) || !IsA(rhs, Param) || ((Param *)rhs)->paramid != linitial_int(sp->paramIds))
+            return Unsup(ctx.node, "IN subquery with an operator other than =");
+        std::vector<int> ids;
+        ListCell *lc;
+        foreach (lc, sp->parParam) ids.push_back(lfirst_int(lc));
+        const std::set<int> saved = decor_params_;
+        for (int id : ids) decor_params_.insert(id);
+        order_free_ = true;  // only which values occur
+        Expected<RelP> child = NodeRel(sub);
+        decor_params_ = saved;
+        if (!child.ok()) return child.status();
+        if (child.value()->cols.empty()) return Unsup(ctx.node, "subquery without columns");
+        RNDN_ASSIGN_OR_RETURN(Col y, child.value()->cols[0]->Get());
+        RNDN_ASSIGN_OR_RETURN(y, Materialize(y, child.value()->len_var));
+        RNDN_ASSIGN_OR_RETURN(ThetaPairs tp, ThetaJoin(sp, sub, child.value(), ids, ctx, (Expr *)linitial(op->args)));
+        const Col &x = tp.extra_val;
+        if (x.type != y.type || x.scale != y.scale || IsTextType(x.type))
+            return Unsup(ctx.node, "correlated IN subquery comparing " + TypeName(x.type) + " with " + TypeName(y.type));
+        Op eq = Emit(B::EQ, {Emit(B::INDEX, {x.var, tp.li}), Emit(B::INDEX, {y.var, tp.ri})});
+        Op none = Emit(B::VECTOR, {tp.nd, b_.Bool(false)});
+        Op any_true = Emit(B::INDEX_A, {none, Emit(B::COMPRESS, {eq, tp.li}), b_.Bool(true)});
+        Op any_null = Emit(B::INDEX_A, {none, Emit(B::COMPRESS, {Emit(B::IS_NULL, {eq}), tp.li}), b_.Bool(true)});
+        Op per_key = any_true;
+        if (!sp->unknownEqFalse)
+            per_key = Emit(B::INDEX_A, {any_true, Emit(B::WHERE, {Emit(B::AND, {Emit(B::NOT, {any_true}), any_null})}),
+                                        b_.Null(hir::TypeKind::BOOL)});
+        Col out;
+        out.type = BOOLOID;
+        out.var = Emit(B::INDEX, {per_key, tp.gid});
+        return out;
+    }
+    if (sp->subLinkType == EXISTS_SUBLINK && sp->parParam != NIL) {
+        // Correlated EXISTS that PostgreSQL keeps as a subplan (in the select list, under OR):
+        // whether any pair of the outer row's key tuple meets the conditions (never NULL).
+        std::vector<int> ids;
+        ListCell *lc;
+        foreach (lc, sp->parParam) ids.push_back(lfirst_int(lc));
+        const std::set<int> saved = decor_params_;
+        for (int id : ids) decor_params_.insert(id);
+        order_free_ = true;  // only whether a row exists
+        Expected<RelP> child = NodeRel(sub);
+        decor_params_ = saved;
+        if (!child.ok()) return child.status();
+        RNDN_ASSIGN_OR_RETURN(ThetaPairs tp, ThetaJoin(sp, sub, child.value(), ids, ctx));
+        Col out;
+        out.type = BOOLOID;
+        Op matched = Emit(B::INDEX_A, {Emit(B::VECTOR, {tp.nd, b_.Bool(false)}), tp.li, b_.Bool(true)});
+        out.var = Emit(B::INDEX, {matched, tp.gid});
+        return out;
+    }
     return Unsup(ctx.node, "subquery of this kind");
+}
+
+// Rows PostgreSQL expects a node to read: its own estimate, its children's, and for a scan the
+// table's row count (pg_class.reltuples; a filter's estimate is after the filter).
+static double RowsEstimate(const Plan *p, List *rtable) {
+    if (p == nullptr) return 0;
+    double est = p->plan_rows;
+    if (p->lefttree) est = std::max(est, p->lefttree->plan_rows);
+    if (p->righttree) est = std::max(est, p->righttree->plan_rows);
+    Index rti = 0;
+    switch (nodeTag(p)) {
+        case T_SeqScan: case T_IndexScan: case T_IndexOnlyScan: case T_BitmapHeapScan: rti = ((const Scan *)p)->scanrelid; break;
+        default: break;
+    }
+    if (rti >= 1 && (int)rti <= list_length(rtable)) {
+        RangeTblEntry *rte = rt_fetch(rti, rtable);
+        if (rte->rtekind == RTE_RELATION) {
+            HeapTuple tp = SearchSysCache1(RELOID, ObjectIdGetDatum(rte->relid));
+            if (HeapTupleIsValid(tp)) {
+                est = std::max(est, (double)((Form_pg_class)GETSTRUCT(tp))->reltuples);
+                ReleaseSysCache(tp);
+            }
+        }
+    }
+    return est;
+}
+
+// Distinct values of an outer argument when it is a column of the table the node scans, from
+// PostgreSQL's statistics (pg_statistic.stadistinct, NULL counted as one more value); 0: unknown.
+static double ColumnDistinct(const Plan *p, Expr *e, List *rtable, double rows) {
+    while (e && IsA(e, RelabelType)) e = ((RelabelType *)e)->arg;
+    if (e == nullptr || !IsA(e, Var) || ((Var *)e)->varattno <= 0) return 0;
+    Index rti = 0;
+    switch (nodeTag(p)) {
+        case T_SeqScan: case T_IndexScan: case T_IndexOnlyScan: case T_BitmapHeapScan: rti = ((const Scan *)p)->scanrelid; break;
+        default: return 0;
+    }
+    const Var *v = (const Var *)e;
+    if (v->varno != (int)rti || (int)rti < 1 || (int)rti > list_length(rtable)) return 0;
+    RangeTblEntry *rte = rt_fetch(rti, rtable);
+    if (rte->rtekind != RTE_RELATION) return 0;
+    HeapTuple tp = RNDN_PG_GUARDED(::SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(rte->relid), Int16GetDatum(v->varattno),
+                                                     BoolGetDatum(rte->inh)));
+    if (!HeapTupleIsValid(tp)) return 0;
+    const double d = ((Form_pg_statistic)GETSTRUCT(tp))->stadistinct;
+    ReleaseSysCache(tp);
+    if (d > 0) return d + 1;
+    if (d < 0) return -d * rows + 1;
+    return 0;
+}
+
+// A correlated scalar aggregate with a correlation that is not `inner = $p` (e.g.
+// `t2.i < t1.i`, waiting in Rel::deferred): the distinct tuples of the outer arguments (NULLs
+// one value, as @group makes them) are joined with the subquery's rows (on the equalities
+// `inner = $p` where there are some, else every pair), the deferred conditions are evaluated on
+// the pairs with each parameter read from its key tuple (a NULL parameter makes a comparison
+// unknown: no row), the pairs are aggregated per key tuple, and each outer row reads its key
+// tuple's result; a key tuple without rows gets the aggregate of no rows (NULL, 0 for count).
+// A cross product estimated (PostgreSQL's row counts) over rndn.memory_limit is refused here;
+// one that outgrows it at run time runs PostgreSQL's plan (the program's memory check).
+Expected<Translator::ThetaPairs> Translator::ThetaJoin(SubPlan *sp, const Plan *inner_plan, const RelP &in,
+                                                       const std::vector<int> &ids, const Ctx &ctx, Expr *extra_key) {
+    const Plan *node = ctx.node;
+    if (list_length(sp->args) != (int)ids.size()) return Unsup(node, "correlated subquery arguments do not match its parameters");
+    {
+        std::set<int> in_deferred;
+        for (int id : ids)
+            for (Expr *q : in->deferred)
+                if (UsesParams((Node *)q, {id})) in_deferred.insert(id);
+        for (int id : ids)
+            if (!in->extras.count(id) && !in_deferred.count(id)) return Unsup(node, "correlation not found in the subquery");
+    }
+    for (Expr *q : in->deferred)
+        if (ContainsDivision((Node *)q)) return Unsup(node, "a division in a non-equality correlation");
+    std::vector<int> markers;
+    for (const auto &kv : in->extras) {
+        if (kv.first >= kMarkerBase) markers.push_back(kv.first);
+        else if (std::find(ids.begin(), ids.end(), kv.first) == ids.end())
+            return Unsup(node, "correlation with a query further out");
+    }
+    if (!ctx.len_var) return Unsup(node, "subquery where the row count is unknown");
+    std::vector<size_t> eq_ids;  // positions in ids of the parameters with an equality
+    for (size_t i = 0; i < ids.size(); ++i)
+        if (in->extras.count(ids[i])) eq_ids.push_back(i);
+    if (eq_ids.empty()) {
+        double outer_rows = RowsEstimate(node, stmt_->rtable);
+        // fewer distinct key tuples where the statistics know every argument's distinct values
+        double keys = 1;
+        ListCell *ac;
+        foreach (ac, sp->args) {
+            const double d = ColumnDistinct(node, (Expr *)lfirst(ac), stmt_->rtable, outer_rows);
+            keys = d > 0 && keys > 0 ? keys * d : 0;
+        }
+        if (keys > 0 && extra_key == nullptr) outer_rows = std::min(outer_rows, keys);
+        const double inner_rows = RowsEstimate(inner_plan, stmt_->rtable);
+        const double bytes = outer_rows * inner_rows * 8.0 * (double)(4 + ids.size() + markers.size());
+        if (bytes > (double)pg::g_settings.memory_limit_mb * 1048576.0)
+            return Unsup(node, "non-equality correlation: about " + std::to_string((long long)outer_rows) + " x " +
+                                   std::to_string((long long)inner_rows) + " row pairs, over rndn.memory_limit");
+    }
+    // The outer rows' key tuples, their distinct values, and each row's key number.
+    std::vector<Col> okeys;
+    std::vector<Op> ovars;
+    ListCell *lc;
+    foreach (lc, sp->args) {
+        RNDN_ASSIGN_OR_RETURN(Col o, X((Expr *)lfirst(lc), ctx));
+        RNDN_ASSIGN_OR_RETURN(o, Materialize(o, ctx.len_var));
+        okeys.push_back(o);
+        ovars.push_back(o.var);
+    }
+    if (extra_key != nullptr) {
+        RNDN_ASSIGN_OR_RETURN(Col o, X(extra_key, ctx));
+        RNDN_ASSIGN_OR_RETURN(o, Materialize(o, ctx.len_var));
+        okeys.push_back(o);
+        ovars.push_back(o.var);
+    }
+    RNDN_ASSIGN_OR_RETURN(Op lv, ctx.len_var());
+    RNDN_ASSIGN_OR_RETURN(Op n, LenOf(lv));
+    Op g = Emit(B::GROUP, {KeyList(ovars)});
+    Op reps = Emit(B::KEYS, {g});
+    Op vals = Emit(B::VALUES, {g});
+    Op nd = Emit(B::LEN, {reps});
+    Op lens = Emit(B::TOLIST, {Emit(B::RAZE, {Emit(B::EACH, {Fn(B::LEN), vals})})});
+    Op numbers = Emit(B::RAZE, {Emit(B::EACH_ITEM, {Fn(B::VECTOR), lens, Emit(B::TOLIST, {Emit(B::RANGE, {nd})})})});
+    Op gid = Emit(B::INDEX_A, {Emit(B::VECTOR, {n, b_.I64(0)}), Emit(B::RAZE, {vals}), numbers});
+    std::vector<Col> dkeys;
+    for (Col o : okeys) {
+        o.var = Emit(B::INDEX, {o.var, reps});
+        dkeys.push_back(o);
+    }
+    // Pairs (key tuple li, inner row ri).
+    RNDN_ASSIGN_OR_RETURN(Op ilen_v, in->len_var());
+    Op li, ri;
+    if (!eq_ids.empty()) {
+        std::vector<Op> lk, rk;
+        for (size_t i : eq_ids) {
+            RNDN_ASSIGN_OR_RETURN(Col r, in->extras[ids[i]]->Get());
+            RNDN_ASSIGN_OR_RETURN(r, Materialize(r, in->len_var));
+            lk.push_back(dkeys[i].var);
+            rk.push_back(r.var);
+        }
+        Op j = Emit(B::JOIN_INDEX, {Fn(B::EQ), KeyList(lk), KeyList(rk)});
+        li = Emit(B::INDEX, {j, b_.I64(0)});
+        ri = Emit(B::INDEX, {j, b_.I64(1)});
+    } else {
+        RNDN_ASSIGN_OR_RETURN(Op n2, LenOf(ilen_v));
+        Op all = Emit(B::RANGE, {Emit(B::MUL, {nd, n2})});
+        Op d = Emit(B::MAX, {Emit(B::APPEND, {n2, b_.I64(1)})});
+        li = Emit(B::DIV, {all, d});
+        ri = Emit(B::MOD, {all, d});
+    }
+    if (!in->deferred.empty()) {
+        std::vector<int> set_params;
+        Status st;
+        for (size_t i = 0; i < ids.size(); ++i) {
+            Col c = dkeys[i];
+            c.var = Emit(B::INDEX, {c.var, li});
+            params_[ids[i]] = c;
+            set_params.push_back(ids[i]);
+        }
+        for (int m : markers) {
+            auto c = in->extras[m]->Get();
+            if (!c.ok()) { st = c.status(); break; }
+            auto x = Materialize(c.value(), in->len_var);
+            if (!x.ok()) { st = x.status(); break; }
+            Col v = x.value();
+            v.var = Emit(B::INDEX, {v.var, ri});
+            params_[m] = v;
+            set_params.push_back(m);
+        }
+        Op mask;
+        if (st.ok()) {
+            Ctx dc;
+            dc.node = node;
+            dc.len_var = ConstLen(li);
+            List *quals = NIL;
+            for (Expr *q : in->deferred) quals = lappend(quals, q);
+            auto m = Mask(quals, dc);
+            if (m.ok()) mask = m.value(); else st = m.status();
+        }
+        for (int id : set_params) params_.erase(id);
+        if (!st.ok()) return st;
+        li = Emit(B::COMPRESS, {mask, li});
+        ri = Emit(B::COMPRESS, {mask, ri});
+    }
+    ThetaPairs tp;
+    if (extra_key != nullptr) tp.extra_val = dkeys.back();
+    tp.li = li;
+    tp.ri = ri;
+    tp.nd = nd;
+    tp.gid = gid;
+    return tp;
+}
+
+Expected<Col> Translator::ThetaSubPlan(SubPlan *sp, Agg *agg, RelP in, const std::vector<int> &ids, const Ctx &ctx,
+                                       bool bare_count, bool cmp) {
+    const Plan *node = ctx.node;
+    RNDN_ASSIGN_OR_RETURN(ThetaPairs tp, ThetaJoin(sp, agg->plan.lefttree, in, ids, ctx));
+    const Op li = tp.li, ri = tp.ri, nd = tp.nd, gid = tp.gid;
+    // The subquery's rows of each pair, grouped by the pair's key number.
+    auto stripped = std::make_shared<Rel>(*in);
+    stripped->extras.clear();
+    stripped->deferred.clear();
+    RelP pairs = Take(stripped, ri, false, ConstLen(ri));
+    Col keyno;
+    keyno.var = li;
+    keyno.type = INT8OID;
+    pairs->extras[ids[0]] = std::make_shared<LazyCol>([keyno]() -> Expected<Col> { return keyno; });
+    RNDN_ASSIGN_OR_RETURN(RelP grouped, AggNode(agg, pairs, {ids[0]}));
+    RNDN_ASSIGN_OR_RETURN(Col res, grouped->cols[0]->Get());
+    RNDN_ASSIGN_OR_RETURN(res, Materialize(res, grouped->len_var));
+    RNDN_ASSIGN_OR_RETURN(Col gk, grouped->extras[ids[0]]->Get());
+    if (res.type == NUMERICOID && res.scale < 0) {
+        if (!cmp) return Unsup(node, "correlated numeric result of unknown scale");
+        res.var = EmitCast(res.var, Dec128(24));
+        res.scale = 24;
+    }
+    Op nl = b_.I64(0);
+    if (!bare_count) {
+        RNDN_ASSIGN_OR_RETURN(nl, NullLiteral(res, node));
+    }
+    Op per_key = Emit(B::INDEX_A, {Emit(B::VECTOR, {nd, nl}), gk.var, res.var});
+    Col out = res;
+    out.scalar = false;
+    out.var = Emit(B::INDEX, {per_key, gid});
+    return out;
 }
 
 Status Translator::InitPlans(Plan *plan) {

@@ -309,6 +309,19 @@ private:
                                  ScanDirection dir, bool order_free = false);
     Expected<RelP> AggNode(Agg *agg, RelP in, const std::vector<int> &extra_keys = {});
     Expected<Col> SubPlanX(SubPlan *sp, const Ctx &ctx);
+    // The pairs (key tuple, subquery row) of a correlated subquery whose correlation is not only
+    // `inner = $p`, under its conditions; each outer row's key tuple number (translate.cpp).
+    // extra_key: one more outer expression in the key tuple (an IN subquery's left operand),
+    // whose value per key tuple comes back in extra_val.
+    struct ThetaPairs {
+        Op li, ri, nd, gid;
+        Col extra_val;
+    };
+    Expected<ThetaPairs> ThetaJoin(SubPlan *sp, const Plan *inner_plan, const RelP &in, const std::vector<int> &ids,
+                                   const Ctx &ctx, Expr *extra_key = nullptr);
+    // A correlated scalar aggregate whose correlation is not only `inner = $p` (translate.cpp).
+    Expected<Col> ThetaSubPlan(SubPlan *sp, Agg *agg, RelP in, const std::vector<int> &ids, const Ctx &ctx, bool bare_count,
+                               bool cmp);
     Status InitPlans(Plan *plan);
     // top >= 0: only the first `top` rows of the order are needed (a LIMIT above: @order_top).
     Expected<RelP> SortNode(Plan *plan, int nkeys, AttrNumber *cols, Oid *ops, Oid *colls, bool *nulls_first, RelP in,

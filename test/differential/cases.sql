@@ -567,6 +567,58 @@ SELECT n.id, v.label, v.w FROM nums n JOIN (VALUES (1, 'one', 1.5), (4, 'four', 
 SELECT x, y FROM (VALUES (3, DATE '1995-01-01'), (1, NULL), (2, DATE '1994-06-30')) v(x, y) WHERE y IS NOT NULL OR x = 1 ORDER BY x;
 -- query: correlated_count_zero_for_no_rows
 SELECT l.k, l.a, (SELECT count(*) FROM rhs r WHERE r.k = l.k), (SELECT count(r.b) FROM rhs r WHERE r.k = l.k AND r.b <> 'r3') FROM lhs l ORDER BY 1, 2;
+-- query: correlated_theta_where
+SELECT id, f FROM an t1 WHERE t1.f > (SELECT avg(f) FROM an t2 WHERE t2.id < t1.id) ORDER BY id;
+-- query: correlated_theta_select_list
+SELECT id, (SELECT count(*) FROM an t2 WHERE t2.i8 < t1.i8), (SELECT sum(n) FROM an t2 WHERE t2.g <> t1.g),
+       (SELECT max(t) FROM an t2 WHERE t2.d > t1.d) FROM an t1 ORDER BY id;
+-- query: correlated_theta_equality_and_inequality
+SELECT id, (SELECT min(t2.n) FROM an t2 WHERE t2.g = t1.g AND t2.id > t1.id),
+       (SELECT count(t2.i2) FROM an t2 WHERE t2.i8 = t1.i8 AND t2.id <> t1.id) FROM an t1 ORDER BY id;
+-- query: correlated_theta_several_params
+SELECT id, (SELECT count(*) FROM nums t2 WHERE t2.i4 > t1.i4 AND t2.d < t1.d),
+       (SELECT sum(t2.i8) FROM nums t2 WHERE t2.n BETWEEN t1.n - 20 AND t1.n + 20) FROM nums t1 ORDER BY id;
+-- query: correlated_theta_or_case_nulls
+SELECT id, (SELECT count(*) FROM an t2 WHERE t2.i2 < t1.i2 OR t1.i2 IS NULL),
+       (SELECT sum(i8) FROM an t2 WHERE CASE WHEN t1.g = 1 THEN t2.id < t1.id ELSE t2.id > t1.id END) FROM an t1 ORDER BY id;
+-- query: correlated_theta_empty_inner
+SELECT id, (SELECT count(*) FROM empty e WHERE e.k < t1.id), (SELECT max(x) FROM empty e WHERE e.k <> t1.id) FROM an t1 ORDER BY id;
+-- query: correlated_theta_empty_outer
+SELECT k, (SELECT count(*) FROM an t2 WHERE t2.id < e.k) FROM empty e;
+-- query: correlated_theta_having
+SELECT g, sum(i8) FROM an t1 GROUP BY g HAVING count(*) > (SELECT count(*) FROM an t2 WHERE t2.g > t1.g) ORDER BY g;
+-- query: correlated_theta_duplicate_keys_big_inner
+SELECT g, (SELECT count(*) FROM big b WHERE b.g < a.g), (SELECT max(x) FROM big b WHERE b.k > a.id * 9990) FROM an a ORDER BY id;
+-- query: correlated_theta_refused_over_memory_limit
+-- fallback: non-equality correlation: about 10 x 100002 row pairs, over rndn.memory_limit
+SET rndn.memory_limit = '1MB';
+SELECT id, (SELECT count(*) FROM big b WHERE b.k < n.i4) FROM nums n ORDER BY id;
+-- query: correlated_exists_theta
+SELECT id, EXISTS (SELECT 1 FROM an t2 WHERE t2.i8 > t1.i8), NOT EXISTS (SELECT 1 FROM an2 t2 WHERE t2.g = t1.g AND t2.id > t1.id) FROM an t1 ORDER BY id;
+-- query: correlated_exists_under_or
+SELECT id FROM nums t1 WHERE EXISTS (SELECT 1 FROM nums t2 WHERE t2.f8 > t1.f8 * 2) OR id = 3 ORDER BY id;
+-- query: correlated_exists_empty_inner_null_keys
+SELECT id, EXISTS (SELECT 1 FROM empty e WHERE e.k < t1.i2), EXISTS (SELECT 1 FROM an2 t2 WHERE t2.i2 >= t1.i2 OR t1.i2 IS NULL) FROM an t1 ORDER BY id;
+-- query: correlated_theta_few_distinct_keys_by_statistics
+SET rndn.memory_limit = '16MB';
+SELECT count(*) FROM big b WHERE (SELECT count(*) FROM nums WHERE nums.i4 < b.g) = 2;
+-- query: correlated_theta_many_distinct_keys_refused
+-- fallback: non-equality correlation: about 100002 x 10 row pairs, over rndn.memory_limit
+SET rndn.memory_limit = '16MB';
+SELECT count(*) FROM big b WHERE (SELECT count(*) FROM nums WHERE nums.i4 < b.k) = 2;
+-- query: correlated_in_theta
+SELECT id, g IN (SELECT t2.g FROM an2 t2 WHERE t2.id < t1.id), i8 NOT IN (SELECT t2.i8 FROM an2 t2 WHERE t2.i2 <= t1.i2 OR t1.i2 IS NULL) FROM an t1 ORDER BY id;
+-- query: correlated_in_theta_where
+SELECT id FROM an t1 WHERE g IN (SELECT t2.g FROM an2 t2 WHERE t2.n > t1.n) ORDER BY id;
+SELECT id FROM an t1 WHERE g NOT IN (SELECT t2.g FROM an2 t2 WHERE t2.n > t1.n) ORDER BY id;
+-- query: correlated_in_equality_and_inequality_empty
+SELECT id, i2 IN (SELECT t2.i2 FROM an2 t2 WHERE t2.g = t1.g AND t2.id <> t1.id), id IN (SELECT k FROM empty e WHERE e.k > t1.id) FROM an t1 ORDER BY id;
+-- query: correlated_in_text_falls_back
+-- fallback: correlated IN subquery comparing text with text
+SELECT id, t IN (SELECT t2.t FROM an2 t2 WHERE t2.id < t1.id) FROM an t1 ORDER BY id;
+-- query: correlated_theta_division
+-- fallback: a division in a non-equality correlation
+SELECT id, (SELECT count(*) FROM nums t2 WHERE t2.i4 / t1.id > 3) FROM nums t1 ORDER BY id;
 -- query: issue19_text_max_per_group_with_nulls
 SELECT g, max(t), min(t) FROM kr GROUP BY g;
 -- query: issue19_text_max_per_group_collate_c
@@ -1020,8 +1072,28 @@ SELECT count(*) FROM (SELECT s FROM big INTERSECT ALL SELECT s FROM big WHERE k 
 -- query: setop_big
 SELECT g, s FROM big EXCEPT SELECT g, s FROM big WHERE k % 3 = 0 ORDER BY 1, 2;
 -- query: setop_float_key
--- fallback: float column in INTERSECT/EXCEPT (PostgreSQL prints -0 or 0 by its input order)
 SELECT f FROM an INTERSECT SELECT f FROM an2;
+-- query: setop_float_signed_zero_first_seen
+SELECT f FROM an EXCEPT SELECT f FROM an2;
+SELECT f FROM an WHERE id >= 6 INTERSECT SELECT f8 FROM wn;
+SELECT f8 FROM wn INTERSECT ALL SELECT f FROM an WHERE id <> 6;
+-- query: setop_float_nan_infinity_all
+SELECT f8, f4 FROM wn INTERSECT ALL SELECT f8, f4 FROM wn WHERE id > 5;
+SELECT f FROM topn WHERE k IS NULL OR k = 0 EXCEPT ALL SELECT f8 FROM wn;
+SELECT f8 FROM wn EXCEPT ALL SELECT f FROM topn WHERE k IS NULL OR k < 3;
+-- query: setop_float4_and_mixed_columns
+SELECT f4, g FROM wn EXCEPT SELECT f4, i2 FROM nums;
+SELECT f4 FROM nums INTERSECT ALL SELECT f4 FROM wn UNION ALL SELECT f4 FROM nums WHERE id > 6;
+-- query: setop_float_empty_sides
+SELECT y FROM big WHERE k < 0 INTERSECT SELECT f FROM an;
+SELECT f FROM an EXCEPT ALL SELECT y FROM big WHERE k < 0;
+-- query: setop_float_sorted_strategy
+-- fallback: float column in INTERSECT/EXCEPT over a sorted or reordered input (PostgreSQL's sort leaves -0 and 0 in its own order)
+SET enable_hashagg = off;
+SELECT f FROM an INTERSECT SELECT f FROM an2;
+-- query: setop_float_over_join
+-- fallback: float column in INTERSECT/EXCEPT over a sorted or reordered input (a join's row order is its plan's)
+SELECT a.f FROM an a JOIN an2 b ON a.id = b.id INTERSECT SELECT f FROM an;
 -- query: gsets_rollup
 SELECT g, t, count(*), sum(n), avg(i8), min(d), GROUPING(g, t) FROM an GROUP BY ROLLUP (g, t);
 -- query: gsets_rollup_ordered

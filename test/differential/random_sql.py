@@ -337,9 +337,19 @@ class Gen:
                              f"EXISTS (SELECT 1 FROM rb WHERE rb.g = a.g)",
                              f"NOT EXISTS (SELECT 1 FROM rb WHERE rb.k = a.k)"])
             sel = [self.scalar("a")[0] for _ in range(self.rng.randint(1, 3))]
+            if self.rng.random() < 0.5:  # issue 18: correlated scalar aggregates, non-equality correlations
+                theta = self.pick([f"rb.k {self.pick(['<', '>=', '<>'])} a.k", "rb.g = a.g AND rb.k > a.k", "rb.k < a.g OR a.g IS NULL",
+                                   "rb.n >= a.n", "rb.d < a.d AND rb.k <= a.k", "CASE WHEN a.bo THEN rb.g < a.g ELSE rb.g > a.g END"])
+                corr = f"(SELECT {self.pick(['count(*)', 'min(rb.k)', 'max(rb.n)', 'sum(rb.g)', 'count(rb.f)', 'max(rb.d)'])} FROM rb WHERE {theta})"
+                if self.rng.random() < 0.5:
+                    sel.append(corr if self.rng.random() < 0.7 else f"EXISTS (SELECT 1 FROM rb WHERE {theta})")
+                elif self.rng.random() < 0.6:
+                    sub = f"{self.pick(['a.k', 'a.g', 'a.s'])} {self.pick(['<', '>=', '<>'])} (SELECT {self.pick(['count(*)', 'min(rb.k)', 'sum(rb.g)'])} FROM rb WHERE {theta})"
+                else:
+                    sub = f"a.g {self.pick(['IN', 'NOT IN'])} (SELECT rb.g FROM rb WHERE {theta})"
             q = f"SELECT {', '.join(sel)} FROM ra a WHERE {sub}"
         elif shape < 0.76:  # issue 18: INTERSECT / EXCEPT [ALL] over the columns ra and rb share
-            cols = list(dict.fromkeys(self.pick(["k", "g", "n", "d", "t", "bo"]) for _ in range(self.rng.randint(1, 3))))
+            cols = list(dict.fromkeys(self.pick(["k", "g", "n", "d", "t", "bo", "f"]) for _ in range(self.rng.randint(1, 3))))
             op = self.pick(["INTERSECT", "EXCEPT"]) + self.pick(["", " ALL"])
             left, right = self.pick([("ra", "rb"), ("rb", "ra"), ("ra", "ra")])
             lw = f" WHERE {self.pred('a').replace('a.', '')}" if left == "ra" and self.rng.random() < 0.5 else ""

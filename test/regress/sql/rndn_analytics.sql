@@ -45,10 +45,24 @@ SELECT g, n, t FROM rb EXCEPT ALL SELECT g, n, t FROM ra WHERE id <> 5 ORDER BY 
 SELECT t, b FROM ra INTERSECT SELECT t, b FROM rb ORDER BY 1, 2;
 SELECT t FROM ra EXCEPT SELECT t FROM rb ORDER BY 1;
 RESET rndn.enabled;
--- a float column stays with PostgreSQL (-0 and 0 are one group; which prints is its input order's)
+-- a float column: -0 and 0 are one group, so are all NaNs, and the group prints its first row
+-- seen; through rndn under the hashed strategy over heap-order inputs, the sorted strategy (its
+-- sort leaves -0 and 0 in its own order) stays with PostgreSQL
 SET rndn.explain_fallback = on;
 EXPLAIN (COSTS OFF) SELECT n::float8 FROM ra INTERSECT SELECT n::float8 FROM rb;
+SET enable_hashagg = off;
+EXPLAIN (COSTS OFF) SELECT n::float8 FROM ra INTERSECT SELECT n::float8 FROM rb;
+RESET enable_hashagg;
 RESET rndn.explain_fallback;
+-- correlated subqueries with a non-equality correlation: distinct outer keys joined with the
+-- subquery's rows under the condition, aggregated per key (the same answers with rndn off)
+EXPLAIN (COSTS OFF) SELECT id, (SELECT count(*) FROM rb WHERE rb.id < ra.id) FROM ra;
+SELECT id, (SELECT count(*) FROM rb WHERE rb.id < ra.id), (SELECT max(n) FROM rb WHERE rb.g = ra.g AND rb.id <> ra.id),
+       EXISTS (SELECT 1 FROM rb WHERE rb.n > ra.n) FROM ra ORDER BY id;
+SET rndn.enabled = off;
+SELECT id, (SELECT count(*) FROM rb WHERE rb.id < ra.id), (SELECT max(n) FROM rb WHERE rb.g = ra.g AND rb.id <> ra.id),
+       EXISTS (SELECT 1 FROM rb WHERE rb.n > ra.n) FROM ra ORDER BY id;
+RESET rndn.enabled;
 
 -- GROUPING SETS / ROLLUP / CUBE with GROUPING(): a sorted rollup's own order (no Sort above)
 SET enable_hashagg = off;
