@@ -549,6 +549,12 @@ R StrSig(RuleCtx &c, std::string_view sig) {
     R RuleStr_##ID(RuleCtx &c) { return StrSig(c, SIG); }
 #include "horseir/string_fns.def"
 #undef STR_FN
+// @num_var(x, kind): numeric stddev/variance of integer or decimal x (kernels_stat.cpp)
+R RuleNumVar(RuleCtx &c) {
+    if (!Int(c.args[0]) && !Dec(c.args[0])) return Fail(c, "expects an integer or decimal argument");
+    if (!Int(c.args[1])) return Fail(c, "expects an integer kind");
+    return One(Type::Decimal(TypeKind::DEC128, Type::kUnknownScale));
+}
 }  // namespace
 
 }  // namespace rndn::hir

@@ -480,15 +480,19 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
     } else if (name == "var_pop" || name == "var_samp" || name == "variance" || name == "stddev_pop" ||
                name == "stddev_samp" || name == "stddev") {
         // float inputs: float8 from PostgreSQL's Youngs-Cramer sums (@float_var); integer and
-        // numeric inputs give numeric with PostgreSQL's own scale rules: not here
-        if (at != FLOAT4OID && at != FLOAT8OID) return Unsup(node, name + "(" + TypeName(at) + ")");
+        // numeric inputs: numeric from exact sums and PostgreSQL's numeric final step
+        // (@num_var), its display scale per value
+        const bool exact = IsIntType(at) || at == NUMERICOID;
+        if (at != FLOAT4OID && at != FLOAT8OID && !exact) return Unsup(node, name + "(" + TypeName(at) + ")");
         const int64_t kind = (name.rfind("stddev", 0) == 0 ? 2 : 0) + (name.find("_pop") == std::string::npos ? 1 : 0);
         if (frame) return Unsup(node, name + " over a window frame");
+        const B fn = exact ? B::NUM_VAR : B::FLOAT_VAR;
+        if (exact) out.scale = -1;
         if (group_vals) {
             Op parts = Emit(B::EACH_RIGHT, {Fn(B::INDEX), x.var, *group_vals});
-            out.var = Emit(B::RAZE, {Emit(B::EACH_LEFT, {Fn(B::FLOAT_VAR), parts, b_.I64(kind)})});
+            out.var = Emit(B::RAZE, {Emit(B::EACH_LEFT, {Fn(fn), parts, b_.I64(kind)})});
         } else {
-            out.var = Emit(B::FLOAT_VAR, {x.var, b_.I64(kind)});  // NULL itself for too few values
+            out.var = Emit(fn, {x.var, b_.I64(kind)});  // NULL itself for too few values
         }
         return out;
     } else if (name == "bool_and" || name == "every" || name == "bool_or") {

@@ -210,6 +210,27 @@ INSERT INTO topn SELECT i, 's' || (i * 7919 % 1000), CASE WHEN i % 11 = 0 THEN N
   FROM generate_series(1, 50000) AS i;
 INSERT INTO topn VALUES (NULL, NULL, NULL, NULL, NULL), (NULL, 's1', 'NaN', NULL, NULL), (0, 's0', '-0', 0, NULL);
 
+-- issue 18 item 3: stddev/variance of smallint/int/bigint/numeric (exact sums, PostgreSQL's
+-- numeric digits and display scales): NULLs, negatives, a constant column (numerator 0), one-row
+-- and empty groups, bigints whose squares pass 128 bits, numerics of mixed display scales (n / 3:
+-- past dec128, PostgreSQL answers)
+CREATE TABLE sv (id int, g int, i2 smallint, i4 int, i8 bigint, n numeric(20,4), u numeric(30,6), c int);
+INSERT INTO sv VALUES
+  (1, 1, 1, 10, 3000000000000000000, 1.5000, 1.5, 7),
+  (2, 1, -2, -20, -3000000000000000001, -2.2500, 2.25, 7),
+  (3, 1, NULL, NULL, NULL, NULL, NULL, NULL),
+  (4, 1, 32767, 2147483647, 2999999999999999999, 99999999.9999, 0.001, 7),
+  (5, 2, -32768, -2147483648, 5, 0.0001, 3, 7),
+  (6, 2, 4, 40, 6, -0.0001, -3.10, 7),
+  (7, 2, 4, 40, 7, 0.0000, 100, 7),
+  (8, 3, 9, 90, 9000000000, 12.3400, 0.000001, 7),
+  (9, 4, NULL, NULL, NULL, NULL, NULL, NULL),
+  (10, NULL, 0, 0, 0, 0, 0.0, 7),
+  (11, NULL, 11, 110, -1100, 1.1000, 11.11, 7);
+CREATE TABLE sv_ext (g int, i8 bigint);
+INSERT INTO sv_ext VALUES (1, 9223372036854775807), (1, -9223372036854775808), (2, 9223372036854775807),
+  (2, 9223372036854775806), (2, 9223372036854775805);
+
 ANALYZE;
 
 -- query: scan_all_types
@@ -1242,7 +1263,6 @@ SELECT var_pop(f) FROM an;
 -- query: float_stddev_filter_window
 SELECT g, stddev(f) FILTER (WHERE f > -1), var_pop(f) OVER (PARTITION BY g) FROM an GROUP BY g, f ORDER BY 1, 2, 3;
 -- query: numeric_stddev
--- fallback: stddev of numeric (numeric result of PostgreSQL's own scale)
 SELECT stddev(n) FROM an;
 -- query: str_position_left_right
 SELECT id, strpos(s, t), position(t IN s), left(s, n), right(s, n), left(s, 2), right(s, -2) FROM strs ORDER BY id;
@@ -1408,3 +1428,45 @@ SELECT id, length(c), char_length(c), character_length(c) FROM mathx ORDER BY id
 SELECT id, ts::date, ts::date + 1, date(ts) FROM mathx ORDER BY id;
 -- query: timestamp_to_date_group
 SELECT ts::date, count(*) FROM mathx GROUP BY 1 ORDER BY 1;
+
+-- query: numeric_var_all_kinds
+SELECT var_pop(i2), var_samp(i2), variance(i4), stddev_pop(i4), stddev_samp(i8), stddev(i8),
+       var_pop(n), stddev_samp(n), variance(u), stddev_pop(u), var_samp(c), stddev(c) FROM sv;
+-- query: numeric_var_grouped
+SELECT g, var_pop(i2), var_samp(i4), stddev_pop(i4), stddev_samp(n), variance(u), stddev(c),
+       count(*) FROM sv GROUP BY g ORDER BY g;
+-- query: numeric_var_grouped_magnitudes
+-- fallback: one group's 19-digit result and another's scale-28 one do not fit one dec128 column (kept at the largest scale)
+SELECT g, stddev_pop(i8), var_samp(n) FROM sv GROUP BY g ORDER BY g;
+-- query: numeric_var_empty_and_one_row
+SELECT var_pop(i4), var_samp(i4), stddev_pop(n), stddev_samp(u) FROM sv WHERE id = 8;
+-- query: numeric_var_no_rows
+SELECT var_pop(i8), stddev_samp(n), variance(u) FROM sv WHERE id > 100;
+-- query: numeric_var_empty_table
+SELECT variance(k), stddev_pop(x) FROM empty;
+-- query: numeric_var_filter
+SELECT g, var_samp(i4) FILTER (WHERE i4 > 0), stddev_pop(n) FILTER (WHERE id % 2 = 1),
+       variance(u) FILTER (WHERE u < 50) FROM sv GROUP BY g ORDER BY g;
+-- query: numeric_var_int8_beyond_128_bits
+SELECT var_pop(i8), var_samp(i8), stddev_pop(i8), stddev_samp(i8) FROM sv WHERE g = 1;
+-- query: numeric_var_int8_near_max
+SELECT g, var_pop(i8), stddev_samp(i8) FROM sv_ext WHERE g = 2 GROUP BY g;
+-- query: numeric_var_int8_extremes
+-- fallback: a variance of 2^127 (38 digits past 10^38) does not fit a dec128: PostgreSQL answers
+SELECT var_samp(i8) FROM sv_ext WHERE g = 1;
+-- query: numeric_var_expressions
+SELECT g, stddev_samp(i2 * 2 + 1), variance(u * u) FROM sv GROUP BY g ORDER BY g;
+-- query: numeric_var_mixed_scales
+-- fallback: divisions give display scales near 20: the squares' scale 40 passes dec128's 38
+SELECT variance(i4 / 7.0), stddev(n / 3) FROM sv;
+-- query: numeric_var_huge_groups
+SELECT g, var_samp(k), stddev_pop(k), variance(x), stddev(x) FROM big GROUP BY g ORDER BY g;
+-- query: numeric_var_huge_ungrouped
+SELECT var_pop(k), stddev_samp(x), variance(g) FROM big;
+-- query: numeric_var_in_expression
+SELECT g, stddev(i4) > 10, variance(i2) > 1, var_samp(i2) IS NULL FROM sv GROUP BY g ORDER BY g;
+-- query: numeric_var_window_partition
+SELECT id, g, var_samp(i4) OVER (PARTITION BY g), stddev_pop(n) OVER (PARTITION BY g) FROM sv ORDER BY id;
+-- query: numeric_var_window_frame
+-- fallback: stddev/variance over a window frame (ORDER BY in the window) has no @frame form
+SELECT id, variance(i4) OVER (ORDER BY id) FROM sv ORDER BY id;

@@ -264,7 +264,10 @@ class Gen:
 
     def agg(self, a, filtered=True):
         kind = self.pick(["count", "count", "sumi", "sumn", "avgn", "minmax", "minmaxf", "minmaxt", "countd", "misc",
-                          "filter", "bool"])
+                          "filter", "bool", "stat"])
+        if kind == "stat":  # issue 18 item 3: stddev/variance of integers and numerics (exact digits)
+            fn = self.pick(["stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop"])
+            return f"{fn}({self.pick([self.int_expr(a, 1), self.num_expr(a, 1), self.col(a, 'int'), self.col(a, 'num')])})"
         if kind == "filter":  # issue 18: FILTER (WHERE ...) on any of the others
             if not filtered:
                 return "count(*)"

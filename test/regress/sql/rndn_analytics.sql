@@ -93,7 +93,8 @@ SET rndn.explain_fallback = on;
 EXPLAIN (COSTS OFF) SELECT id, sum(n) OVER (ORDER BY id) FROM ra;
 RESET rndn.explain_fallback;
 
--- stddev / variance of floats: float8 from PostgreSQL's Youngs-Cramer sums; of numerics: PostgreSQL
+-- stddev / variance of floats: float8 from PostgreSQL's Youngs-Cramer sums; of integers and
+-- numerics: PostgreSQL's numeric digits from exact sums (@num_var)
 EXPLAIN (COSTS OFF) SELECT g, stddev(n::float8), var_pop(n::float8) FROM ra GROUP BY g;
 SELECT g, stddev(n::float8), var_pop(n::float8), stddev_pop(n::float4) FROM ra GROUP BY g ORDER BY g;
 SET rndn.enabled = off;
@@ -102,3 +103,7 @@ RESET rndn.enabled;
 SET rndn.explain_fallback = on;
 EXPLAIN (COSTS OFF) SELECT stddev(n) FROM ra;
 RESET rndn.explain_fallback;
+SELECT g, stddev(n), var_pop(n), variance(g), stddev_pop(g::bigint * 3000000000000000000) FROM ra GROUP BY g ORDER BY g;
+SET rndn.enabled = off;
+SELECT g, stddev(n), var_pop(n), variance(g), stddev_pop(g::bigint * 3000000000000000000) FROM ra GROUP BY g ORDER BY g;
+RESET rndn.enabled;
