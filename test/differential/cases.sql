@@ -1311,6 +1311,15 @@ SELECT id, CASE WHEN x > 0 THEN x ELSE y END, coalesce(x, y), coalesce(x, n2, 0)
   FROM un WHERE id <> 9 ORDER BY id;
 -- query: unnum_join_and_distinct
 SELECT DISTINCT a.x FROM un a JOIN un b ON a.x = b.y ORDER BY 1;
+-- query: unnum_join_across_scales
+SELECT a.id, b.id, a.x, b.n2 FROM un a JOIN un b ON a.x = b.n2 ORDER BY 1, 2;
+-- query: unnum_self_join_equal_values
+SELECT a.id, b.id, a.x, b.x FROM un a JOIN un b ON a.x = b.x WHERE a.id <> b.id ORDER BY 1, 2;
+-- query: unnum_prepared_parameter
+PREPARE unp(numeric) AS SELECT id, x FROM un WHERE x > $1 ORDER BY id;
+EXECUTE unp(1.4);
+EXECUTE unp(0);
+DEALLOCATE unp;
 -- query: numeric_typmod_casts
 SELECT id, x::numeric(30,2) AS a, n2::numeric(5,1) AS b, id::numeric(6,2) AS c, (id * 1000)::bigint::numeric(10,3) AS d,
        y::numeric(12,0) AS e FROM un WHERE id <> 6 AND id <> 9 ORDER BY id;
