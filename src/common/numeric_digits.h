@@ -82,6 +82,33 @@ inline Decoded DecodeScaled(const uint8_t *data, int64_t size, int scale, T *out
     return Decoded::OK;
 }
 
+// The display scale a numeric value carries (digits numeric_out prints after the point), or -1
+// for NaN, an infinity or malformed bytes.  Unconstrained numeric columns (no typmod) are loaded
+// with each value's own display scale (HorseIR's per-element scale).
+inline int DisplayScale(const uint8_t *data, int64_t size) {
+    if (size < 2) return -1;
+    uint16_t header;
+    std::memcpy(&header, data, 2);
+    if ((header & 0xC000) == 0xC000) return -1;
+    if ((header & 0xC000) == 0x8000) return (header & 0x1F80) >> 7;
+    return header & 0x3FFF;
+}
+
+// A value of an unconstrained numeric: its value times 10^dscale in *out and its display scale
+// in *dscale.  SPECIAL for NaN and the infinities; UNREPRESENTABLE when the display scale is
+// above 38 or the digits do not fit an __int128.
+inline Decoded DecodeAtDisplayScale(const uint8_t *data, int64_t size, __int128 *out, int *dscale) {
+    if (size >= 2) {
+        uint16_t header;
+        std::memcpy(&header, data, 2);
+        if ((header & 0xC000) == 0xC000) return Decoded::SPECIAL;
+    }
+    const int s = DisplayScale(data, size);
+    if (s < 0 || s > 38) return Decoded::UNREPRESENTABLE;
+    *dscale = s;
+    return DecodeScaled<__int128>(data, size, s, out);
+}
+
 // Precision and scale of a numeric column's typmod (atttypmod); false when it has none
 // (unconstrained numeric) or it is outside 1..1000 / -1000..1000.
 inline bool TypmodPrecisionScale(int32_t typmod, int *precision, int *scale) {

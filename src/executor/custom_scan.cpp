@@ -17,12 +17,14 @@ extern "C" {
 #include "utils/timestamp.h"
 #include "utils/memutils.h"
 #include "utils/numeric.h"
+#include "utils/uuid.h"
 }
 
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 
+#include "common/uuid_text.h"
 #include "executor/scan_run.h"
 #include "runtime/runtime.h"
 #include "pg_base/boundary.h"
@@ -295,6 +297,11 @@ Datum ToDatum(const hir::Vector &v, int64 i, Oid type, int32 typmod) {
             std::memcpy(VARDATA(t), s.data(), s.size());
             std::memset(VARDATA(t) + s.size(), ' ', (size_t)pad);
             return PointerGetDatum(t);
+        }
+        case UUIDOID: {  // held as its canonical text (common/uuid_text.h)
+            pg_uuid_t *u = (pg_uuid_t *)palloc(sizeof(pg_uuid_t));
+            if (!uuidtext::Parse(v.StringAt(i), u->data)) elog(ERROR, "rndn: malformed uuid text in a result");
+            return UUIDPGetDatum(u);
         }
         default: elog(ERROR, "rndn: unexpected output type %u", type);
     }

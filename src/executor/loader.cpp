@@ -30,6 +30,7 @@ extern "C" {
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapshot.h"
+#include "utils/uuid.h"
 }
 
 #include <algorithm>
@@ -46,6 +47,7 @@ extern "C" {
 #include <unordered_map>
 
 #include "common/numeric_digits.h"
+#include "common/uuid_text.h"
 #include "executor/scan_run.h"
 #include "executor/shared_cache.h"
 #include "horseir/payload_pool.h"
@@ -129,11 +131,36 @@ numeric::Decoded NumericToSlot(Datum d, int scale, int elem_size, uint8_t *slot)
     return r;
 }
 
+// NaN, an infinity, or a value of an unconstrained numeric column that rndn cannot hold (a
+// display scale above 38, more than 38 digits): PostgreSQL's plan runs the scan instead.
 Status NumericLoadError(numeric::Decoded r) {
-    return Status::UserError(sqlstate::kFeatureNotSupported,
-                             r == numeric::Decoded::SPECIAL
-                                 ? "rndn cannot load numeric NaN or Infinity; set rndn.enabled = off"
-                                 : "rndn cannot load a numeric value outside its column's precision and scale; set rndn.enabled = off");
+    return Status::Unsupported(r == numeric::Decoded::SPECIAL
+                                   ? "numeric NaN or Infinity in a loaded column"
+                                   : "a numeric value outside what rndn's decimals hold (38 digits, scale <= 38)");
+}
+
+// One value of an unconstrained numeric column: the value times 10^(its display scale) in the
+// __int128 slot, the display scale in *es (Finish rescales every row to the column's largest).
+numeric::Decoded NumericToSlotPerValue(Datum d, uint8_t *slot, uint8_t *es) {
+    struct varlena *raw = (struct varlena *)DatumGetPointer(d);
+    struct varlena *v = (VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw))
+                            ? pg::PgCall([raw] { return pg_detoast_datum_packed(raw); })
+                            : raw;
+    __int128 x = 0;
+    int ds = 0;
+    const numeric::Decoded r = numeric::DecodeAtDisplayScale((const uint8_t *)VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), &x, &ds);
+    if (r == numeric::Decoded::OK) {
+        std::memcpy(slot, &x, sizeof x);
+        *es = (uint8_t)ds;
+    }
+    if (v != raw) pfree(v);
+    return r;
+}
+
+// The numeric decode of either kind of column (scale kUnknownScale: per value).
+numeric::Decoded NumericInto(Datum d, int scale, int elem_size, uint8_t *slot, uint8_t *escale, int64_t row) {
+    if (scale == hir::Type::kUnknownScale) return NumericToSlotPerValue(d, slot, escale + row);
+    return NumericToSlot(d, scale, elem_size, slot);
 }
 
 Status Grow(ColumnBuilder &b, HostAllocator &alloc, int64_t want);
@@ -157,7 +184,8 @@ Status InitBuilder(ColumnBuilder &b, Relation rel, int attnum, HostAllocator &al
         case TIMESTAMPOID:
         case TIMESTAMPTZOID: b.hir_type = hir::TypeKind::DT; break;
         case NUMERICOID: {
-            auto t = pg::ColumnHirTypeOf(NUMERICOID, att->atttypmod);  // dec64 for precision <= 18
+            // dec64 for precision <= 18; unconstrained: dec128 with per-value scales
+            auto t = pg::ColumnHirTypeOf(NUMERICOID, att->atttypmod);
             if (!t) return Status::Internal("loader: numeric column without a supported precision and scale");
             b.scale = t->scale;
             b.hir_type = *t;
@@ -165,7 +193,8 @@ Status InitBuilder(ColumnBuilder &b, Relation rel, int attnum, HostAllocator &al
         }
         case TEXTOID:
         case VARCHAROID:
-        case BPCHAROID: b.hir_type = hir::TypeKind::STR; break;
+        case BPCHAROID:
+        case UUIDOID: b.hir_type = hir::TypeKind::STR; break;  // uuid: its canonical text
         default: return Status::Internal("loader: unexpected column type " + std::to_string(att->atttypid));
     }
     b.elem_size = hir::ElementSize(b.hir_type.kind);
@@ -192,6 +221,7 @@ Status Grow(ColumnBuilder &b, HostAllocator &alloc, int64_t want) {
     }
     b.buf = nb;
     b.cap = cap;
+    if (b.scale == hir::Type::kUnknownScale && b.type == NUMERICOID) b.escale.resize((size_t)cap, 0);
     return Status::Ok();
 }
 
@@ -220,7 +250,7 @@ inline bool AppendFast(ColumnBuilder &b, Datum d, bool isnull) {
         case FLOAT8OID: *(float8 *)slot = DatumGetFloat8(d); break;
         case NUMERICOID:
             if (VARATT_IS_EXTERNAL(DatumGetPointer(d)) || VARATT_IS_COMPRESSED(DatumGetPointer(d))) return false;
-            if (NumericToSlot(d, b.scale, b.elem_size, slot) != numeric::Decoded::OK) return false;
+            if (NumericInto(d, b.scale, b.elem_size, slot, b.escale.data(), i) != numeric::Decoded::OK) return false;
             break;
         default: return false;
     }
@@ -235,6 +265,7 @@ Status Append(ColumnBuilder &b, HostAllocator &alloc, Datum d, bool isnull) {
         uint8_t *slot = b.buf + i * b.elem_size;
         if (isnull) {
             std::memset(slot, 0, (size_t)b.elem_size);
+            if (!b.escale.empty()) b.escale[(size_t)i] = 0;
             MarkNull(b, i);
         } else {
             switch (b.type) {
@@ -250,7 +281,7 @@ Status Append(ColumnBuilder &b, HostAllocator &alloc, Datum d, bool isnull) {
                 case NUMERICOID: {
                     if (KeepStoredForm() && (VARATT_IS_EXTERNAL(DatumGetPointer(d)) || VARATT_IS_COMPRESSED(DatumGetPointer(d))))
                         return StoredFormFallback();
-                    const numeric::Decoded r = NumericToSlot(d, b.scale, b.elem_size, slot);
+                    const numeric::Decoded r = NumericInto(d, b.scale, b.elem_size, slot, b.escale.data(), i);
                     if (r != numeric::Decoded::OK) return NumericLoadError(r);
                     break;
                 }
@@ -260,11 +291,17 @@ Status Append(ColumnBuilder &b, HostAllocator &alloc, Datum d, bool isnull) {
         b.length = i + 1;
         return Status::Ok();
     }
-    // text, varchar, bpchar (blank padding stripped: bpchar semantics ignore it)
+    // text, varchar, bpchar (blank padding stripped: bpchar semantics ignore it); uuid
     hir::Vector &v = *b.vec;
     if (isnull) {
         v.offsets.push_back((int64_t)v.bytes.size());
         MarkNull(b, i);
+    } else if (b.type == UUIDOID) {
+        char txt[uuidtext::kTextLen];
+        uuidtext::Format(DatumGetUUIDP(d)->data, txt);
+        if (!alloc.Charge((int64_t)sizeof txt + 8)) return MemoryError(alloc, "rndn.memory_limit exceeded");
+        v.bytes.append(txt, sizeof txt);
+        v.offsets.push_back((int64_t)v.bytes.size());
     } else {
         struct varlena *raw = (struct varlena *)DatumGetPointer(d);
         if (KeepStoredForm() && (VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw))) return StoredFormFallback();
@@ -290,6 +327,28 @@ Status Append(ColumnBuilder &b, HostAllocator &alloc, Datum d, bool isnull) {
     return Status::Ok();
 }
 
+// An unconstrained numeric column: every row's value (held at its own display scale) brought
+// to the column's largest display scale, as HorseIR's per-element decimals hold them
+// (Vector::elem_scale, scale_max).  A value that does not fit 38 digits there leaves the scan to
+// PostgreSQL's plan.
+Status FinishPerValueScales(ColumnBuilder &b) {
+    int smax = 0;
+    for (int64_t i = 0; i < b.length; ++i) smax = std::max<int>(smax, b.escale[(size_t)i]);
+    static constexpr numeric::Pow10Table<__int128> kPow{};
+    __int128 *x = (__int128 *)b.buf;
+    for (int64_t i = 0; i < b.length; ++i) {
+        const int up = smax - b.escale[(size_t)i];
+        __int128 y;
+        if (__builtin_mul_overflow(x[i], kPow.p[up], &y) || y >= kPow.p[38] || y <= -kPow.p[38])
+            return Status::Unsupported("an unconstrained numeric column whose values need more than 38 digits at scale " +
+                                       std::to_string(smax));
+        x[i] = y;
+    }
+    b.vec->elem_scale.assign(b.escale.begin(), b.escale.begin() + b.length);
+    b.vec->scale_max = smax;
+    return Status::Ok();
+}
+
 // Hands the finished buffers to HorseIR vectors.
 Expected<std::shared_ptr<hir::Vector>> Finish(ColumnBuilder &b, HostAllocator &alloc) {
     std::shared_ptr<hir::Vector> v = b.vec;
@@ -300,6 +359,7 @@ Expected<std::shared_ptr<hir::Vector>> Finish(ColumnBuilder &b, HostAllocator &a
     }
     if (b.elem_size > 0) {
         if (b.buf == nullptr) RNDN_RETURN_IF_ERROR(Grow(b, alloc, 1));
+        if (b.type == NUMERICOID && b.scale == hir::Type::kUnknownScale) RNDN_RETURN_IF_ERROR(FinishPerValueScales(b));
         // The bytes stay charged to this run; the buffer itself may outlive it in the column
         // cache, so its deleter must not refer to the run's allocator.
         v->data = std::shared_ptr<uint8_t[]>(b.buf, [](uint8_t *p) { HostAllocator::base().Free(p, 0); });
@@ -451,6 +511,7 @@ struct ColumnPlan {
     int scale = 0;
     int elem_size = 0;    // 0: string
     uint8_t *buf = nullptr;  // fixed-width: the builder's buffer (row slots)
+    uint8_t *escale = nullptr;  // unconstrained numeric: the builder's per-row display scales
 };
 
 // What one range of a batch produced besides the fixed-width slots.
@@ -482,6 +543,7 @@ Put PutValue(const ColumnPlan &c, size_t k, int64_t row, Datum d, bool isnull, R
         uint8_t *slot = c.buf + row * c.elem_size;
         if (isnull) {
             std::memset(slot, 0, (size_t)c.elem_size);
+            if (c.escale != nullptr) c.escale[row] = 0;
             out.nulls.emplace_back((int)k, row);
             return Put::OK;
         }
@@ -499,7 +561,7 @@ Put PutValue(const ColumnPlan &c, size_t k, int64_t row, Datum d, bool isnull, R
                 struct varlena *raw = (struct varlena *)DatumGetPointer(d);
                 if (!on_backend && (VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw))) return Put::GIVE_BACK;
                 if (KeepStoredForm() && (VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw))) return Put::STORED_FORM;
-                const numeric::Decoded r = NumericToSlot(d, c.scale, c.elem_size, slot);
+                const numeric::Decoded r = NumericInto(d, c.scale, c.elem_size, slot, c.escale, row);
                 if (r == numeric::Decoded::OK) break;
                 if (!on_backend) return Put::GIVE_BACK;
                 return r == numeric::Decoded::SPECIAL ? Put::NUMERIC_SPECIAL : Put::NUMERIC_UNREPRESENTABLE;
@@ -513,6 +575,13 @@ Put PutValue(const ColumnPlan &c, size_t k, int64_t row, Datum d, bool isnull, R
     if (isnull) {
         ends.push_back((int64_t)bytes.size());
         out.nulls.emplace_back((int)k, row);
+        return Put::OK;
+    }
+    if (c.type == UUIDOID) {  // 16 bytes by reference, held as its canonical text
+        char txt[uuidtext::kTextLen];
+        uuidtext::Format(DatumGetUUIDP(d)->data, txt);
+        bytes.append(txt, sizeof txt);
+        ends.push_back((int64_t)bytes.size());
         return Put::OK;
     }
     struct varlena *raw = (struct varlena *)DatumGetPointer(d);
@@ -788,6 +857,7 @@ Status ScanHeap(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, Memo
             ColumnBuilder &b = run.builders[k];
             if (b.elem_size > 0 && b.length + rows > b.cap) st = Grow(b, run.alloc, b.length + rows);
             cols[k].buf = b.buf;
+            cols[k].escale = b.escale.data();
         }
         if (!st.ok()) break;
         const size_t per = (cur.tuples.size() + (size_t)nthreads - 1) / (size_t)nthreads;

@@ -52,7 +52,7 @@ private:
 struct ColumnBuilder {
     int attnum = 0;
     unsigned type = 0;  // PostgreSQL type OID
-    int scale = 0;      // numeric
+    int scale = 0;      // numeric (hir::Type::kUnknownScale: unconstrained, per-value scales)
     hir::Type hir_type;
     int elem_size = 0;
     bool non_ascii = false;   // a loaded string had a byte >= 0x80
@@ -60,6 +60,9 @@ struct ColumnBuilder {
     int64_t cap = 0;         // elements
     int64_t length = 0;
     std::shared_ptr<hir::Vector> vec;  // string payload / validity live here while loading
+    // unconstrained numeric: each row's display scale (grown with buf; the row's value is held
+    // scaled by 10^its own scale until Finish brings every row to the largest one)
+    std::vector<uint8_t> escale;
 };
 
 struct ScanRun {

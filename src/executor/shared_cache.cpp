@@ -70,6 +70,8 @@ struct ColumnBlock {
     int64 validity_off, validity_words;
     int64 offsets_off, offsets_count;
     int64 bytes_off, bytes_len;
+    int64 escale_off, escale_len;  // unconstrained numeric: per-element display scales
+    int32 scale_max;
 };
 
 struct Entry {
@@ -269,6 +271,7 @@ int64 BlockBytes(const hir::Vector &v) {
     n += Round((int64)v.validity.size() * 8);
     n += Round((int64)v.offsets.size() * 8);
     n += Round((int64)v.bytes.size());
+    n += Round((int64)v.elem_scale.size());
     return n;
 }
 
@@ -308,6 +311,11 @@ void FillBlock(ColumnBlock *b, dsa_pointer dp, int64 bytes, Oid db, Oid relid, c
     b->bytes_off = off;
     b->bytes_len = (int64)v.bytes.size();
     if (b->bytes_len > 0) std::memcpy(base + off, v.bytes.data(), (size_t)b->bytes_len);
+    off += Round(b->bytes_len);
+    b->escale_off = off;
+    b->escale_len = (int64)v.elem_scale.size();
+    b->scale_max = v.scale_max;
+    if (b->escale_len > 0) std::memcpy(base + off, v.elem_scale.data(), (size_t)b->escale_len);
 }
 
 }  // namespace
@@ -405,6 +413,8 @@ std::shared_ptr<const hir::Vector> SharedVector(SharedHit &hit, size_t k) {
         v->offsets = hir::Buf<int64_t>::View((const int64 *)(base + b->offsets_off), (size_t)b->offsets_count, pin);
         v->bytes = hir::Buf<char>::View((const char *)base + b->bytes_off, (size_t)b->bytes_len, pin);
     }
+    if (b->escale_len > 0) v->elem_scale.assign(base + b->escale_off, base + b->escale_off + b->escale_len);
+    v->scale_max = b->scale_max;
     if (b->data_bytes > 0)
         v->data = std::shared_ptr<uint8_t[]>(pin, (uint8_t *)base + b->data_off);
     else if (hir::ElementSize(b->kind) > 0)

@@ -45,6 +45,17 @@ R RuleRealSame(RuleCtx &c) {
     if (!Real(c.args[0])) return Fail(c, "expects a real argument");
     return One(c.args[0]);
 }
+// ceil/floor/round: a decimal gives dec128<0> (PostgreSQL's numeric ceil/floor/round(x) print no
+// fraction digits), other reals keep their type
+R RuleRounding(RuleCtx &c) {
+    if (!Real(c.args[0])) return Fail(c, "expects a real argument");
+    if (IsDecimal(c.args[0].kind)) return One(Type::Decimal(TypeKind::DEC128, 0));
+    return One(c.args[0]);
+}
+R RuleNumericFit(RuleCtx &c) {
+    if (!IsDecimal(c.args[0].kind) || !Int(c.args[1])) return Fail(c, "expects (decimal, integer)");
+    return One(c.args[0]);
+}
 R RuleNeg(RuleCtx &c) {
     if (!Real(c.args[0])) return Fail(c, "expects a real argument");
     return One(c.args[0].kind == TypeKind::BOOL ? Type(TypeKind::I16) : c.args[0]);

@@ -10,12 +10,14 @@ extern "C" {
 #include "utils/datetime.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
+#include "utils/uuid.h"
 }
 
 #include <cmath>
 #include <string>
 
 #include "common/numeric_digits.h"
+#include "common/uuid_text.h"
 #include "pg_base/datum_value.h"
 #include "pg_base/pg_call.h"
 
@@ -36,6 +38,7 @@ std::optional<hir::Type> HirTypeOf(unsigned type, int scale) {
         case TEXTOID:
         case VARCHAROID:
         case BPCHAROID: return hir::Type(hir::TypeKind::STR);
+        case UUIDOID: return hir::Type(hir::TypeKind::STR);  // its canonical text (common/uuid_text.h)
         case NUMERICOID:
             if (scale < 0 || scale > 38) return std::nullopt;
             return hir::Type::Decimal(hir::TypeKind::DEC128, scale);
@@ -46,7 +49,8 @@ std::optional<hir::Type> HirTypeOf(unsigned type, int scale) {
 std::optional<hir::Type> ColumnHirTypeOf(unsigned type, int typmod) {
     if (type != NUMERICOID) return HirTypeOf(type, -1);
     int precision, scale;
-    if (!numeric::TypmodPrecisionScale(typmod, &precision, &scale)) return std::nullopt;
+    // unconstrained: dec128 with one display scale per value (the loader's FinishPerValueScales)
+    if (!numeric::TypmodPrecisionScale(typmod, &precision, &scale)) return hir::Type::Decimal(hir::TypeKind::DEC128, hir::Type::kUnknownScale);
     if (scale < 0 || precision > 38 || scale > precision) return std::nullopt;
     return hir::Type::Decimal(precision <= 18 ? hir::TypeKind::DEC64 : hir::TypeKind::DEC128, scale);
 }
@@ -140,6 +144,13 @@ Expected<std::shared_ptr<hir::Vector>> ScalarFromDatum(unsigned type, uintptr_t 
                 while (!s.empty() && s.back() == ' ') s.pop_back();
             RNDN_ASSIGN_OR_RETURN(auto v, hir::MakeVector(target, 0));
             v->AppendString(s);
+            return v;
+        }
+        case UUIDOID: {
+            char txt[uuidtext::kTextLen];
+            uuidtext::Format(DatumGetUUIDP(d)->data, txt);
+            RNDN_ASSIGN_OR_RETURN(auto v, hir::MakeVector(target, 0));
+            v->AppendString(std::string_view(txt, sizeof txt));
             return v;
         }
         case NUMERICOID: {

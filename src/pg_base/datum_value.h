@@ -20,8 +20,9 @@ std::optional<hir::Type> HirTypeOf(unsigned type, int scale);
 // The HorseIR type of a table column of PostgreSQL type `type` and typmod `typmod`, as the
 // translator declares it and the loader loads it (one table for both): HirTypeOf, except that a
 // numeric(p,s) with p <= 18 is dec64<s> (8 bytes: every such value fits an int64 scaled by 10^s)
-// and a numeric(p,s) with p > 18 is dec128<s>.  nullopt for an unconstrained numeric, a negative
-// scale or p > 38.
+// and a numeric(p,s) with p > 18 is dec128<s>; an unconstrained numeric is dec128<?> (one display
+// scale per value, PostgreSQL's dscale; values that do not fit make the scan fall back at run
+// time).  nullopt for a negative scale or p > 38.
 std::optional<hir::Type> ColumnHirTypeOf(unsigned type, int typmod);
 
 // Digits after the decimal point of a numeric Datum (its display scale, as numeric_out writes

@@ -485,7 +485,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
         if (row->kind == FnKind::EXTRACT && i == 1 && IsDateToTimestamp(arg))
             arg = (Expr *)linitial(((FuncExpr *)arg)->args);
         if ((row->kind == FnKind::DATE_TS && i == 1) || (row->kind == FnKind::TS_DATE && i == 0)) continue;
-        if (row->kind == FnKind::ROUND && i == 1) continue;
+        if ((row->kind == FnKind::ROUND || row->kind == FnKind::NUMTYPMOD || row->kind == FnKind::NUMTRUNC) && i == 1) continue;
         if ((row->kind == FnKind::REGEX || row->kind == FnKind::NOTREGEX) && i > 0) continue;
         if (row->kind == FnKind::REGEXREPL && (i == 1 || i == 3)) continue;
         if ((row->kind == FnKind::INTERVAL_PL || row->kind == FnKind::INTERVAL_MI) && i == 1) continue;
@@ -529,7 +529,44 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             if (row->flags & F_BLANKS) a[0].var = Emit(B::STR_RTRIM, {a[0].var, b_.Str(" ")});
             out.var = Emit(row->builtin, {a[0].var});
             out.scale = a[0].scale;
+            if (result_type == NUMERICOID && (row->builtin == B::CEIL || row->builtin == B::FLOOR || row->builtin == B::SIGNUM)) {
+                // numeric ceil/floor/sign: PostgreSQL's results have display scale 0
+                if (row->builtin == B::SIGNUM) out.var = EmitCast(out.var, Dec128(0));
+                out.scale = 0;
+            }
             break;
+        case FnKind::NUMTYPMOD: {
+            // x::numeric(p, s): round to s (half away from zero), then p digits at most
+            if (nargs != 2) return Unsup(ctx.node, "numeric() arity");
+            Expr *k = (Expr *)lsecond(args);
+            if (!IsA(k, Const) || ((Const *)k)->constisnull) return Unsup(ctx.node, "numeric typmod that is not a constant");
+            const int32 typmod = DatumGetInt32(((Const *)k)->constvalue);
+            if (typmod < (int32)VARHDRSZ) {  // numeric(x, -1): no typmod, the value unchanged
+                out = a[0];
+                out.typmod = -1;
+                return out;
+            }
+            const int p = ((typmod - (int32)VARHDRSZ) >> 16) & 0xffff;
+            const int s = NumericScale(typmod);
+            if (s < 0 || s > p || p < 1 || p > 38)
+                return Unsup(ctx.node, "numeric typmod outside precision 1..38, scale 0..precision");
+            out.var = Emit(row->builtin, {EmitCast(a[0].var, Dec128(s)), b_.I64s({p})});
+            out.scale = s;
+            break;
+        }
+        case FnKind::NUMTRUNC: {
+            // trunc(x, k): x - mod(x, 10^-k) has zeros beyond k digits (mod keeps x's sign), so
+            // the cast to dec128<k> is exact; k beyond x's scale pads with zeros, as PostgreSQL
+            if (nargs != 2) return Unsup(ctx.node, "trunc arity");
+            Expr *k = (Expr *)lsecond(args);
+            if (!IsA(k, Const) || ((Const *)k)->constisnull) return Unsup(ctx.node, "trunc to a non-constant scale");
+            const int32 places = DatumGetInt32(((Const *)k)->constvalue);
+            if (places < 0 || places > 30) return Unsup(ctx.node, "trunc to " + std::to_string(places) + " places");
+            Op r = Emit(B::MOD, {a[0].var, b_.Dec128(1, places)});  // 10^-places
+            out.var = EmitCast(Emit(B::MINUS, {a[0].var, r}), Dec128(places));
+            out.scale = places;
+            break;
+        }
         case FnKind::CAST: {
             if (nargs != 1) return Unsup(ctx.node, FuncName(fn) + " with a length argument");
             const int scale = result_type == NUMERICOID ? 0 : -1;
@@ -605,7 +642,6 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             if (!IsA(k, Const) || ((Const *)k)->constisnull) return Unsup(ctx.node, "round to a non-constant scale");
             const int32 places = DatumGetInt32(((Const *)k)->constvalue);
             if (places < 0 || places > 30) return Unsup(ctx.node, "round to " + std::to_string(places) + " places");
-            if (a[0].scale < 0) return Unsup(ctx.node, "round of a numeric of unknown scale");
             out.var = EmitCast(a[0].var, Dec128(places));
             out.scale = places;
             break;
@@ -880,12 +916,9 @@ Expected<Col> Translator::CaseX(CaseExpr *ce, const Ctx &ctx) {
         // PostgreSQL keeps each row's own display scale (CASE ... THEN n ELSE 0 prints 0, not
         // 0.000): branches of different scales give a decimal with per-element scales
         // (@index_a into a dec128<?>).
-        for (const auto &v : vals) {
-            if (v.scale < 0) return Unsup(ctx.node, "CASE over numeric of unknown scale");
-            mixed = mixed || v.scale != scale;
-        }
-        if (def && def->scale < 0) return Unsup(ctx.node, "CASE over numeric of unknown scale");
-        mixed = mixed || (def && def->scale != scale);
+        // A branch of per-value scales (an unconstrained numeric column, a division) mixes too.
+        for (const auto &v : vals) mixed = mixed || v.scale < 0 || v.scale != scale;
+        mixed = mixed || (def && (def->scale < 0 || def->scale != scale));
         if (!mixed) {
             for (auto &v : vals) {
                 RNDN_ASSIGN_OR_RETURN(v, CastToScale(v, scale));
@@ -897,7 +930,7 @@ Expected<Col> Translator::CaseX(CaseExpr *ce, const Ctx &ctx) {
     }
     Col proto;
     proto.type = type;
-    proto.scale = type == NUMERICOID ? scale : -1;
+    proto.scale = type == NUMERICOID ? (mixed ? std::max(scale, 0) : scale) : -1;
     // Start from the ELSE value (or NULLs), then assign the branches from the last to the first
     // so that the first true WHEN wins; a NULL condition counts as false (@where).
     Col acc;
@@ -934,13 +967,28 @@ Expected<Col> Translator::CoalesceX(CoalesceExpr *ce, const Ctx &ctx) {
         xs.push_back(c);
         scale = std::max(scale, c.scale);
     }
-    if (ce->coalescetype == NUMERICOID)
+    if (ce->coalescetype == NUMERICOID) {
+        bool mixed = false;
+        for (auto &x : xs) mixed = mixed || x.scale < 0 || x.scale != scale;
+        // Each row keeps the display scale of the argument it came from: arguments of different
+        // (or per-value) scales give a decimal of per-element scales, assigned from the last
+        // argument to the first where each is not NULL (@index_a keeps each element's scale).
+        if (mixed) {
+            RNDN_ASSIGN_OR_RETURN(Col acc, Materialize(xs.back(), ctx.len_var));
+            for (int i = (int)xs.size() - 2; i >= 0; --i) {
+                RNDN_ASSIGN_OR_RETURN(Col a, Materialize(xs[i], ctx.len_var));
+                acc.var = AssignWhereValid(acc.var, a.var);
+            }
+            acc.type = NUMERICOID;
+            acc.typmod = -1;
+            acc.scale = -1;
+            acc.scalar = false;
+            return acc;
+        }
         for (auto &x : xs) {
-            if (x.scale < 0) return Unsup(ctx.node, "COALESCE over numeric of unknown scale");
-            // Each row keeps the display scale of the argument it came from.
-            if (x.scale != scale) return Unsup(ctx.node, "COALESCE over numerics of different scales");
             RNDN_ASSIGN_OR_RETURN(x, CastToScale(x, scale));
         }
+    }
     Col acc = xs.back();
     for (int i = (int)xs.size() - 2; i >= 0; --i) {
         Col a = xs[i];
@@ -973,20 +1021,30 @@ Expected<Col> Translator::MinMaxX(MinMaxExpr *m, const Ctx &ctx) {
         RNDN_ASSIGN_OR_RETURN(c, Materialize(c, ctx.len_var));
         xs.push_back(c);
     }
+    // numerics of different (or per-value) scales: the chosen argument's display scale, as
+    // PostgreSQL returns the argument itself (COALESCE's per-element form, then @index_a)
+    bool mixed = false;
     if (type == NUMERICOID)
-        for (const auto &x : xs)
-            if (x.scale < 0 || x.scale != xs[0].scale) return Unsup(ctx.node, "GREATEST/LEAST over numerics of different scales");
+        for (const auto &x : xs) mixed = mixed || x.scale < 0 || x.scale != xs[0].scale;
     const B cmp = m->op == IS_GREATEST ? B::GT : B::LT;
     Col acc = xs[0];
     for (size_t i = 1; i < xs.size(); ++i) {
-        Op base = Emit(B::COALESCE, {acc.var, xs[i].var});
+        Op base = mixed ? AssignWhereValid(xs[i].var, acc.var) : Emit(B::COALESCE, {acc.var, xs[i].var});
         Op c = Emit(cmp, {xs[i].var, base});
         acc.var = Emit(B::INDEX_A, {base, Emit(B::WHERE, {c}), Emit(B::COMPRESS, {c, xs[i].var})});
     }
     acc.type = type;
     acc.typmod = -1;
+    if (mixed) acc.scale = -1;
     acc.scalar = false;
     return acc;
+}
+
+// x with the elements of `from` (same length) wherever `from` is not NULL; decimals of any
+// scales keep each element's own (the per-element COALESCE(from, x)).
+Op Translator::AssignWhereValid(Op x, Op from) {
+    Op ok = Emit(B::IS_NOT_NULL, {from});
+    return Emit(B::INDEX_A, {EmitCast(x, Dec128(hir::Type::kUnknownScale)), Emit(B::WHERE, {ok}), Emit(B::COMPRESS, {ok, from})});
 }
 
 Expected<Col> Translator::ArrayOp(ScalarArrayOpExpr *sa, const Ctx &ctx) {

@@ -63,7 +63,8 @@ namespace rndn::plan::internal {
 // The function table (pg_functions.def)
 
 enum class FnKind : uint8_t { BINARY, UNARY, CAST, RELABEL, LIKE, NOTLIKE, SUBSTR, EXTRACT, DATE_TS, TS_DATE, ROUND, TRUNC,
-                              STRFN, CONCAT, REGEX, NOTREGEX, REGEXREPL, INTERVAL_PL, INTERVAL_MI, FLOATFN };
+                              STRFN, CONCAT, REGEX, NOTREGEX, REGEXREPL, INTERVAL_PL, INTERVAL_MI, FLOATFN,
+                              NUMTYPMOD, NUMTRUNC };
 enum : unsigned { F_DIV = 1, F_NZCONST = 2, F_ORDERED = 4, F_EQ = 8, F_CHARS = 16, F_CTYPE = 32, F_SPACE = 64, F_CONSTN = 128,
                   F_ICASE = 256, F_DETERM = 512, F_BLANKS = 1024, F_RAISES = 2048 };
 
@@ -347,6 +348,7 @@ private:
     Expected<Op> StringCall(const FnRow &row, List *args, const std::vector<Col> &a, Oid collation, const Ctx &ctx);
     Expected<Col> CaseX(CaseExpr *ce, const Ctx &ctx);
     Expected<Col> CoalesceX(CoalesceExpr *ce, const Ctx &ctx);
+    Op AssignWhereValid(Op x, Op from);
     Expected<Col> MinMaxX(MinMaxExpr *m, const Ctx &ctx);
     Expected<Col> ArrayOp(ScalarArrayOpExpr *sa, const Ctx &ctx);
     // The literal of a value of PostgreSQL type `type` (numeric: of that scale), NULL included.

@@ -233,6 +233,28 @@ INSERT INTO sv_ext VALUES (1, 9223372036854775807), (1, -9223372036854775808), (
 
 ANALYZE;
 
+
+-- issue 18 (num18): unconstrained numeric (each value's own display scale: 1.5 and 1.50 print as
+-- written), NaN and values beyond 38 digits (run-time fallback), uuid (ordered by its bytes)
+CREATE TABLE un (id int, g int, x numeric, y numeric, n2 numeric(12,2));
+INSERT INTO un VALUES
+  (1, 1, 1.5, 2, 1.50), (2, 1, 1.50, 0.25, -3.25), (3, 2, -2.125, 3.0, 0.00), (4, 2, 0.000, -1, 7.00),
+  (5, 3, NULL, 4.5, NULL), (6, 3, 12345678901234567890.12345, 1e-10, 10.01),
+  (7, 1, 100, NULL, 99.99), (8, 2, -0.5, 0.5, -0.50), (9, 3, 99999999999999999999999999999.999999999, 1, 1.00),
+  (10, 4, 0, 7, 2.50);
+CREATE TABLE un_nan (id int, x numeric);
+INSERT INTO un_nan VALUES (1, 1.5), (2, 'NaN'), (3, 2.25);
+CREATE TABLE un_wide (id int, x numeric);
+INSERT INTO un_wide VALUES (1, 1.5), (2, 123456789012345678901234567890123456789012);
+CREATE TABLE un_mix (id int, x numeric);
+INSERT INTO un_mix VALUES (1, 12345678901234567890123456789012345678), (2, 0.5);
+CREATE TABLE uu (id int, u uuid, g int);
+INSERT INTO uu VALUES (1, 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 1), (2, '00000000-0000-0000-0000-000000000000', 1),
+  (3, 'ffffffff-ffff-ffff-ffff-ffffffffffff', 2), (4, NULL, 2), (5, 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11', 3),
+  (6, '7f000000-0000-0000-8000-000000000000', 3), (7, '80000000-0000-0000-0000-000000000001', 1), (8, '0a000000-0000-0000-0000-0000000000ff', 2);
+CREATE TABLE uref (u uuid, label text);
+INSERT INTO uref VALUES ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 'first'), ('ffffffff-ffff-ffff-ffff-ffffffffffff', 'max'), (NULL, 'null');
+
 -- query: scan_all_types
 SELECT * FROM nums ORDER BY id;
 -- query: filter_and_project
@@ -246,7 +268,6 @@ SELECT id, b AND i4 > 20, b OR i4 > 20, NOT b, (i4 IS NULL) OR b FROM nums ORDER
 -- query: where_null_is_false
 SELECT id FROM nums WHERE NOT (i4 > 20) ORDER BY id;
 -- query: case_coalesce_nullif
--- fallback: COALESCE over numerics of different scales
 SELECT id, CASE WHEN i4 > 50 THEN 'big' WHEN i4 > 10 THEN 'mid' ELSE 'small' END,
        COALESCE(i2, -1), COALESCE(n, n4, 0), NULLIF(i4, 0), NULLIF(v, 'AIR') FROM nums ORDER BY id;
 -- query: in_lists_and_between
@@ -263,7 +284,7 @@ SELECT id, extract(year FROM d), d + 30, d - 1, d - DATE '1992-01-01' FROM nums 
 -- query: date_interval_constant
 SELECT id FROM nums WHERE d < DATE '1998-12-01' - INTERVAL '90 days' ORDER BY id;
 -- query: casts
--- fallback: the cast to numeric(10,2) has no rndn translation
+-- fallback: the cast to varchar(3) has no rndn translation
 SELECT id, i4::bigint, i4::numeric(10,2), n::int, n::float8, f8::int, i2::float4, t::varchar(3), c::text || '|' FROM nums ORDER BY id;
 -- query: numeric_scale
 SELECT id, n * n4, n / 3, n4 / 7, n * 1.5, round(n, 1) FROM nums WHERE n IS NOT NULL AND n4 IS NOT NULL ORDER BY id;
@@ -385,7 +406,6 @@ SELECT sum(a), sum(a::bigint * 4) FROM overflow;
 -- query: int8_sum_overflow
 SELECT sum(c) FROM overflow;
 -- query: numeric_overflow_cast
--- fallback: the cast to numeric(5,2) has no rndn translation
 SELECT n::numeric(5,2) FROM nums WHERE id = 6;
 -- query: unordered_group_by
 SELECT s, count(*) FROM big GROUP BY s;
@@ -572,7 +592,6 @@ SELECT i4::smallint * 0 FROM nums WHERE i4 > 50 ORDER BY id;
 -- query: cast_float_overflow_real
 SELECT (f8 * 1e300)::real FROM nums WHERE f8 > 1 ORDER BY id;
 -- query: coalesce_numeric_mixed_scales
--- fallback: COALESCE over numerics of different scales
 SELECT id, COALESCE(n, n4, 0), COALESCE(n, 0.00) FROM nums ORDER BY id;
 -- query: case_numeric_mixed_scales
 SELECT id, CASE WHEN n > 1 THEN n WHEN n < 0 THEN -n ELSE 0 END, CASE WHEN n > 1 THEN n ELSE 0.00 END FROM nums ORDER BY id;
@@ -1353,7 +1372,6 @@ SELECT id, greatest(i4, i2, 25), least(i4, i2), greatest(f8, f4), least(n, 10.50
 -- query: greatest_least_all_null_and_floats
 SELECT id, greatest(NULL::int, i4), least(f8, -1.5::float8), greatest(f8, 1e300::float8), least(f8, f4, NULL) FROM nums ORDER BY id;
 -- query: greatest_numeric_scales_differ
--- fallback: GREATEST over numerics of different scales
 SELECT id, greatest(n, n4) FROM nums ORDER BY id;
 -- query: is_distinct_from
 SELECT id, i4 IS DISTINCT FROM i2 * 10, i4 IS NOT DISTINCT FROM NULL, t IS DISTINCT FROM v, n IS NOT DISTINCT FROM 10.5,
@@ -1470,3 +1488,84 @@ SELECT id, g, var_samp(i4) OVER (PARTITION BY g), stddev_pop(n) OVER (PARTITION 
 -- query: numeric_var_window_frame
 -- fallback: stddev/variance over a window frame (ORDER BY in the window) has no @frame form
 SELECT id, variance(i4) OVER (ORDER BY id) FROM sv ORDER BY id;
+-- issue 18 (num18): unconstrained numeric, numeric typmod casts and rounding, uuid
+-- query: unnum_values_keep_their_scales
+SELECT id, x, y, n2 FROM un ORDER BY id;
+-- query: unnum_arithmetic_scales
+SELECT id, x + y, x - y, x * y, -x, abs(x), x + 1.5, x * 2, x + n2 FROM un WHERE id < 9 ORDER BY id;
+-- query: unnum_division
+SELECT id, x / y, x / 3, 1 / y FROM un WHERE y <> 0 AND id < 6 ORDER BY id;
+-- query: unnum_division_beyond_38_digits
+-- fallback: the quotient needs more than 38 digits (run time)
+SELECT id, x / y FROM un WHERE y <> 0 AND id <> 9 ORDER BY id;
+-- query: unnum_group_aggregates
+SELECT g, sum(x), count(x), min(x), max(x), sum(y), min(y), max(y) FROM un GROUP BY g ORDER BY g;
+-- query: unnum_avg
+SELECT g, avg(x), avg(y) FROM un WHERE id <> 9 AND id <> 6 GROUP BY g ORDER BY g;
+-- query: unnum_filters_and_order
+SELECT id, x FROM un WHERE x > 1 OR x = 1.5 OR x <= -0.5 ORDER BY x DESC, id;
+-- query: unnum_sum_all_and_empty
+SELECT sum(x), sum(y), count(DISTINCT x) FROM un;
+-- query: unnum_sum_of_nulls
+SELECT sum(x), min(x), count(*) FROM un WHERE x IS NULL;
+-- query: unnum_nan_falls_back
+-- fallback: numeric NaN in a loaded column (run time)
+SELECT x, x + 1 FROM un_nan ORDER BY id;
+-- query: unnum_beyond_38_digits_falls_back
+-- fallback: a value with more than 38 digits (run time)
+SELECT sum(x) FROM un_wide;
+-- query: unnum_38_digits_at_the_largest_scale_falls_back
+-- fallback: 38 digits plus another row's scale exceed 38 (run time)
+SELECT x FROM un_mix ORDER BY id;
+-- query: unnum_case_coalesce_greatest
+SELECT id, CASE WHEN x > 0 THEN x ELSE y END, coalesce(x, y), coalesce(x, n2, 0), greatest(x, y), least(x, n2)
+  FROM un WHERE id <> 9 ORDER BY id;
+-- query: unnum_join_and_distinct
+SELECT DISTINCT a.x FROM un a JOIN un b ON a.x = b.y ORDER BY 1;
+-- query: unnum_join_across_scales
+SELECT a.id, b.id, a.x, b.n2 FROM un a JOIN un b ON a.x = b.n2 ORDER BY 1, 2;
+-- query: unnum_self_join_equal_values
+SELECT a.id, b.id, a.x, b.x FROM un a JOIN un b ON a.x = b.x WHERE a.id <> b.id ORDER BY 1, 2;
+-- query: unnum_prepared_parameter
+PREPARE unp(numeric) AS SELECT id, x FROM un WHERE x > $1 ORDER BY id;
+EXECUTE unp(1.4);
+EXECUTE unp(0);
+DEALLOCATE unp;
+-- query: numeric_typmod_casts
+SELECT id, x::numeric(30,2) AS a, n2::numeric(5,1) AS b, id::numeric(6,2) AS c, (id * 1000)::bigint::numeric(10,3) AS d,
+       y::numeric(12,0) AS e FROM un WHERE id <> 6 AND id <> 9 ORDER BY id;
+-- query: numeric_typmod_round_half_away
+SELECT id, x::numeric(4,1) AS a, x::numeric(5,2) AS b, (-x)::numeric(5,2) AS c, x::numeric(2,0) AS d FROM un
+  WHERE id IN (1, 2, 3, 4, 8, 10) ORDER BY id;
+-- query: numeric_typmod_overflow
+SELECT id, x::numeric(3,2) FROM un ORDER BY id;
+-- query: numeric_typmod_overflow_integer
+SELECT (g * 1000)::numeric(4,1) FROM un;
+-- query: numeric_round_trunc
+SELECT id, round(x), round(x, 2), round(n2), trunc(x), trunc(x, 1), trunc(n2, 1), trunc(x, 6), trunc(y, 3)
+  FROM un WHERE id <> 9 ORDER BY id;
+-- query: numeric_ceil_floor_sign_abs
+SELECT id, ceil(x), floor(x), ceiling(n2), floor(n2), sign(x), sign(n2), abs(n2), ceil(y), floor(-y) FROM un ORDER BY id;
+-- query: numeric_ceil_floor_heldout
+SELECT ceil(n), floor(n), sign(n4), trunc(n4, 2), round(n4), n4::numeric(6,1) FROM nums ORDER BY id;
+-- query: uuid_order
+SELECT id, u FROM uu ORDER BY u, id;
+-- query: uuid_order_desc
+SELECT id, u FROM uu ORDER BY u DESC NULLS LAST, id;
+-- query: uuid_group_distinct_count
+SELECT u, count(*), min(id) FROM uu GROUP BY u ORDER BY u;
+-- query: uuid_distinct
+SELECT DISTINCT u FROM uu;
+-- query: uuid_count_distinct
+SELECT g, count(DISTINCT u), count(u) FROM uu GROUP BY g ORDER BY g;
+-- query: uuid_comparisons
+SELECT id, u = 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', u < '7f000000-0000-0000-8000-000000000000', u >= '80000000-0000-0000-0000-000000000001',
+       u <> '00000000-0000-0000-0000-000000000000', u IS NULL FROM uu ORDER BY id;
+-- query: uuid_in_list
+SELECT id FROM uu WHERE u IN ('00000000-0000-0000-0000-000000000000', '{FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF}') ORDER BY id;
+-- query: uuid_join
+SELECT uu.id, uref.label FROM uu JOIN uref ON uu.u = uref.u ORDER BY uu.id;
+-- query: uuid_left_join
+SELECT uu.id, uref.label FROM uu LEFT JOIN uref ON uu.u = uref.u ORDER BY uu.id;
+-- query: uuid_top_n
+SELECT id, u FROM uu WHERE u IS NOT NULL ORDER BY u DESC LIMIT 3;

@@ -85,6 +85,23 @@ UPDATE ra SET ts = NULL WHERE k = 12 OR (k % 7 = 3 AND k > 100);
 ANALYZE;
 """
 
+# issue 18 (num18): an unconstrained numeric (values of scales 0..5 and one of 25 digits) and a
+# uuid column (duplicates, NULLs, the extreme values) on both tables
+SETUP += r"""
+ALTER TABLE ra ADD COLUMN nu numeric, ADD COLUMN u uuid;
+ALTER TABLE rb ADD COLUMN nu numeric, ADD COLUMN u uuid;
+UPDATE ra SET nu = CASE k WHEN 1 THEN 1.5 WHEN 2 THEN 1.50 WHEN 3 THEN -2.125 WHEN 4 THEN 0.000 WHEN 6 THEN 12345678901234567890.12345
+  WHEN 7 THEN 100 WHEN 8 THEN -0.5 WHEN 10 THEN 0 WHEN 11 THEN 0.0000000001 WHEN 12 THEN -99999.999999
+  ELSE round(((k % 89) - 40) / 7.0, k % 5) END WHERE k IS NOT NULL AND k <> 5 AND k % 13 <> 0;
+UPDATE ra SET u = CASE k WHEN 1 THEN '00000000-0000-0000-0000-000000000000' WHEN 2 THEN 'ffffffff-ffff-ffff-ffff-ffffffffffff'
+  WHEN 3 THEN '7fffffff-ffff-ffff-ffff-ffffffffffff' WHEN 4 THEN '80000000-0000-0000-0000-000000000000'
+  ELSE md5((k % 40)::text)::uuid END WHERE k IS NOT NULL AND k % 9 <> 0;
+UPDATE rb SET nu = round(((k % 23) - 11) / 3.0, k % 4), u = md5((k % 40)::text)::uuid WHERE k IS NOT NULL AND k % 5 <> 0;
+ANALYZE;
+"""
+UUIDS = ["'00000000-0000-0000-0000-000000000000'", "'7fffffff-ffff-ffff-ffff-ffffffffffff'", "'c4ca4238-a0b9-2382-0dcc-509a6f75849b'",
+         "'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF'"]
+
 INT_COLS = ["k", "g", "s", "b8"]
 FLOAT_COLS = ["f", "r"]
 NUM_COLS = ["n", "m"]
@@ -304,7 +321,7 @@ class Gen:
         return f"ra a {jt} rb b ON {on}", True
 
     def query(self):
-        q = self.query_plain()
+        q = self.query_num18() if self.rng.random() < 0.08 else self.query_plain()
         if self.collate and self.rng.random() < 0.7:
             coll = self.pick(COLLATIONS)
             q = TEXT_REF.sub(lambda m: f"({m.group(1)} COLLATE {coll})", q)
@@ -391,6 +408,43 @@ class Gen:
         if self.rng.random() < 0.25 and not floats and not q.startswith("SELECT DISTINCT") and "GROUP BY" not in q and shape >= 0.5:
             n = len(sel)
             q += f" ORDER BY {', '.join(str(i + 1) for i in range(n))} LIMIT {self.rng.randint(0, 20)}"
+        return q
+
+    # issue 18 (num18): unconstrained numeric (each value's own display scale) and uuid
+    def unum_expr(self, a):
+        c = f"{a}.nu"
+        return self.pick([c, f"({c} + {self.pick(['a.n', '1.5', '2', 'a.m'])})", f"({c} - a.n)", f"({c} * {self.pick(['2', '0.5', 'a.m'])})",
+                          f"({c} / {self.pick(['3', '7.0', '0.25'])})", f"round({c}, {self.pick([0, 1, 3])})", f"round({c})",
+                          f"trunc({c}, {self.pick([0, 1, 2, 6])})", f"trunc({c})", f"ceil({c})", f"floor({c})", f"sign({c})",
+                          f"abs({c})", f"-{c}", f"{c}::numeric({self.pick(['30,3', '12,2', '25,0'])})",
+                          f"a.{self.pick(['k', 's', 'n'])}::numeric({self.pick(['10,2', '6,0', '12,4'])})",
+                          f"CASE WHEN {self.pred('a')} THEN {c} ELSE {self.pick(['a.n', '0', 'NULL', '1.5'])} END",
+                          f"COALESCE({c}, {self.pick(['a.n', 'a.m', '0'])})", f"{self.pick(['greatest', 'least'])}({c}, a.n)",
+                          f"round(a.n, {self.pick([0, 1])})::numeric(8,1)", f"trunc(a.m, {self.pick([1, 3])})", f"ceil(a.n)", f"sign(a.m)"])
+
+    def query_num18(self):
+        r = self.rng.random()
+        where = f" WHERE {self.pick(['a.nu', 'a.u'])} IS {self.pick(['', 'NOT '])}NULL" if self.rng.random() < 0.3 else ""
+        if r < 0.35:
+            sel = ["a.k"] + [self.unum_expr("a") for _ in range(self.rng.randint(1, 3))]
+            q = f"SELECT {', '.join(sel)} FROM ra a{where}"
+        elif r < 0.5:
+            op = self.pick(["=", "<>", "<", "<=", ">", ">="])
+            cond = self.pick([f"a.nu {op} {self.pick(['1.5', '0', '-2.125', 'a.n', '100.000'])}", f"a.u {op} {self.pick(UUIDS)}",
+                              f"a.u IN ({self.pick(UUIDS)}, {self.pick(UUIDS)})"])
+            q = f"SELECT a.k, a.{self.pick(['nu', 'u', 'g'])} FROM ra a WHERE {cond}"
+        elif r < 0.7:
+            key = self.pick(["a.g", "a.u", "a.bo"])
+            aggs = [self.pick(["sum(a.nu)", "min(a.nu)", "max(a.nu)", "avg(a.nu)", "count(a.nu)", "count(DISTINCT a.u)", "count(a.u)",
+                               f"sum({self.unum_expr('a')})", "count(DISTINCT a.nu)"]) for _ in range(self.rng.randint(1, 3))]
+            q = f"SELECT {key}, {', '.join(aggs)} FROM ra a{where} GROUP BY {key}"
+        elif r < 0.8:
+            q = f"SELECT DISTINCT a.u FROM ra a{where}"
+        elif r < 0.9:
+            jt = self.pick(["JOIN", "LEFT JOIN", "JOIN"])
+            q = f"SELECT a.k, b.k, a.u, {self.pick(['a.nu', 'b.nu', 'a.nu + b.nu'])} FROM ra a {jt} rb b ON a.u = b.u"
+        else:
+            q = f"SELECT a.k, a.u, a.nu FROM ra a{where} ORDER BY a.u{self.pick(['', ' DESC'])}, a.k LIMIT {self.rng.randint(1, 15)}"
         return q
 
 

@@ -207,5 +207,40 @@ TEST(NumericDigits, TypmodPrecisionScale) {
     EXPECT_EQ(s, -2);
 }
 
+// Unconstrained numeric (issue 18): each value at its own display scale, in both header forms;
+// a display scale above 38 or more than 38 digits is refused, NaN and the infinities are SPECIAL.
+TEST(NumericDigits, DisplayScaleOfEachValue) {
+    const std::vector<std::string> values = {"0", "0.000", "1.5", "1.50", "-2.125", "100", "-0.5", "12345678901234567890.12345",
+                                             "99999999999999999999999999999.999999999", "0.0000000001", "-7"};
+    for (const auto &v : values) {
+        SCOPED_TRACE(v);
+        const Encoded e = Encode(v);
+        for (bool long_form : {false, true}) {
+            const auto b = Bytes(e, long_form);
+            EXPECT_EQ(DisplayScale(b.data(), (int64_t)b.size()), e.dscale);
+            __int128 x = 0, want = 0;
+            int ds = -1;
+            ASSERT_EQ(DecodeAtDisplayScale(b.data(), (int64_t)b.size(), &x, &ds), Decoded::OK);
+            EXPECT_EQ(ds, e.dscale);
+            ASSERT_TRUE(Reference(v, e.dscale, &want));
+            EXPECT_TRUE(x == want);
+        }
+    }
+    __int128 x = 0;
+    int ds = 0;
+    Encoded deep = Encode("0." + std::string(38, '0') + "1");  // display scale 39
+    auto b = Bytes(deep, true);
+    EXPECT_EQ(DecodeAtDisplayScale(b.data(), (int64_t)b.size(), &x, &ds), Decoded::UNREPRESENTABLE);
+    Encoded wide = Encode("1" + std::string(39, '0'));  // 40 digits
+    b = Bytes(wide, true);
+    EXPECT_EQ(DecodeAtDisplayScale(b.data(), (int64_t)b.size(), &x, &ds), Decoded::UNREPRESENTABLE);
+    for (uint16_t h : {0xC000, 0xD000, 0xF000}) {
+        uint8_t raw[2];
+        std::memcpy(raw, &h, 2);
+        EXPECT_EQ(DisplayScale(raw, 2), -1);
+        EXPECT_EQ(DecodeAtDisplayScale(raw, 2, &x, &ds), Decoded::SPECIAL);
+    }
+}
+
 }  // namespace
 }  // namespace rndn::numeric
