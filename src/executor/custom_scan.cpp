@@ -5,6 +5,7 @@
 extern "C" {
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "commands/explain.h"
 #include "executor/executor.h"
@@ -66,6 +67,8 @@ Status BeginImpl(RndnScanState *s, CustomScan *cs) {
         run->translate_ms = PrivateString(cs, pg::PrivateSlot::TRANSLATE_MS);
     if (list_length(cs->custom_private) > (int)pg::PrivateSlot::FLAGS)
         run->ascii_guard = std::strcmp(PrivateString(cs, pg::PrivateSlot::FLAGS), "ascii") == 0;
+    if (list_length(cs->custom_private) > (int)pg::PrivateSlot::TIMEZONE)
+        run->timezone = PrivateString(cs, pg::PrivateSlot::TIMEZONE);
     if (!pg::ParseRelations(PrivateString(cs, pg::PrivateSlot::RELATIONS), &run->relations))
         return Status::Internal("malformed relation list in custom_private");
     s->run = run.release();
@@ -80,6 +83,17 @@ Status BeginImpl(RndnScanState *s, CustomScan *cs) {
 Expected<std::vector<hir::Column>> ParamValues(const runtime::CompiledPlan &plan, ParamListInfo params) {
     std::vector<hir::Column> out;
     for (const hir::Param &p : plan.parameters()) {
+        if (p.name == pg::kNowParam || p.name == pg::kStatementTsParam) {
+            // now() and statement_timestamp(): this statement's values, never the plan's
+            const TimestampTz ts = p.name == pg::kNowParam ? GetCurrentTransactionStartTimestamp() : GetCurrentStatementStartTimestamp();
+            // (a bound value, not a literal: microseconds need no literal form)
+            if (p.type.kind != hir::TypeKind::DT) return Status::Internal(p.name + " is not declared dt");
+            RNDN_ASSIGN_OR_RETURN(std::shared_ptr<hir::Vector> v, hir::MakeVector(p.type, 1));
+            v->Data<int64_t>()[0] = ts;
+            RNDN_ASSIGN_OR_RETURN(hir::Column c, hir::ColumnFromVector(std::move(v)));
+            out.push_back(std::move(c));
+            continue;
+        }
         bool by_value = false;
         const int id = pg::ParamIdOf(p.name, &by_value);
         if (id < 1 || params == nullptr || id > params->numParams) return Status::Unsupported("parameter " + p.name + " has no value");
@@ -145,6 +159,10 @@ Status ExecuteImpl(ScanRun &run, Snapshot snapshot, ParamListInfo params) {
             hir::ReleasePooledPayloads(keep);
         }
     } pool_release;
+    // A program that converts timestamptz holds the time zone it was planned under: under another
+    // one (a plan cached before SET TimeZone) PostgreSQL's plan runs.
+    if (!run.timezone.empty() && run.timezone != pg::TimeZoneKey())
+        return Status::Unsupported("the plan was made under another TimeZone");
     const auto t0 = std::chrono::steady_clock::now();
     run.phase = "loading";
     RNDN_RETURN_IF_ERROR(LoadRelationsUnsafe(run, snapshot));

@@ -72,6 +72,7 @@ struct ScanRun {
     std::string summary;
     std::string translate_ms;
     bool ascii_guard = false;
+    std::string timezone;  // pg::TimeZoneKey() the program was made for ("": none)
     std::vector<pg::RelationRead> relations;
     std::vector<ColumnBuilder> builders;  // of the relation being loaded
     hir::DataRegistry registry;

@@ -540,6 +540,36 @@ R RuleCoalesce(RuleCtx &c) {
     if (Str(a) && Str(b)) return One(a);
     return Fail(c, "operands have incompatible types");
 }
+// timestamptz under a zone table (kernels_tz.cpp): the table is arg `z`, an i64 vector
+bool TzTableArg(const Type &t) { return K(t) == TypeKind::I64; }
+R RuleTzLocal(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::DT || !TzTableArg(c.args[1])) return Fail(c, "expects (dt, zone:i64)");
+    return One(TypeKind::DT);
+}
+R RuleTzDate(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::DT || !TzTableArg(c.args[1])) return Fail(c, "expects (dt, zone:i64)");
+    return One(TypeKind::DATE);
+}
+R RuleTzUtc(RuleCtx &c) {
+    if ((K(c.args[0]) != TypeKind::DT && K(c.args[0]) != TypeKind::DATE) || !TzTableArg(c.args[1]))
+        return Fail(c, "expects (dt or date, zone:i64)");
+    return One(TypeKind::DT);
+}
+R RuleTzField(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::DT || K(c.args[1]) != TypeKind::SYM || !TzTableArg(c.args[2]))
+        return Fail(c, "expects (dt, sym, zone:i64)");
+    return One(TypeKind::I64);
+}
+R RuleTzTrunc(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::DT || K(c.args[1]) != TypeKind::SYM || !TzTableArg(c.args[2]))
+        return Fail(c, "expects (dt, sym, zone:i64)");
+    return One(TypeKind::DT);
+}
+R RuleTzIntervalAdd(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::DT || K(c.args[1]) != TypeKind::I64 || !TzTableArg(c.args[2]))
+        return Fail(c, "expects (dt, (months, days, microseconds):i64, zone:i64)");
+    return One(TypeKind::DT);
+}
 
 
 // The string builtins of string_fns.def: each argument checked against its signature letter

@@ -1649,4 +1649,19 @@ Expected<Value> KCoalesce(KernelCtx &, const std::vector<Value> &args) {
     return V(out);
 }
 
+
+// For kernels_tz.cpp (timestamptz under a time zone): the timestamp date_trunc and
+// timestamp_pl_interval above, by unit name.
+bool TruncTimestampByName(std::string_view unit, int64_t t, int64_t *out) {
+    for (const auto &u : kTruncUnits)
+        if (unit == u.name) {
+            *out = TruncDt(u.unit, t);
+            return true;
+        }
+    return false;
+}
+Expected<int64_t> AddIntervalToTimestamp(int64_t t, int64_t months, int64_t days, int64_t micros) {
+    return AddInterval(t, months, days, micros);
+}
+
 }  // namespace rndn::hir

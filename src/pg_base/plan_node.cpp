@@ -3,6 +3,9 @@ extern "C" {
 #include "postgres.h"
 
 #include "nodes/extensible.h"
+#include "pgtime.h"
+#include "utils/guc.h"
+#include "utils/timestamp.h"
 }
 
 #include "pg_base/plan_node.h"
@@ -22,6 +25,12 @@ int ParamIdOf(const std::string &name, bool *by_value) {
     }
     if (by_value != nullptr) *by_value = value;
     return id;
+}
+
+std::string TimeZoneKey() {
+    const char *name = session_timezone != nullptr ? pg_get_timezone_name(session_timezone) : nullptr;
+    const char *abbrevs = GetConfigOption("timezone_abbreviations", true, false);
+    return std::string("TimeZone=") + (name != nullptr ? name : "") + ";abbreviations=" + (abbrevs != nullptr ? abbrevs : "");
 }
 
 std::string SerializeRelations(const std::vector<RelationRead> &rels) {

@@ -27,8 +27,9 @@ struct Node;
 namespace rndn::pg {
 
 // Slots of CustomScan.custom_private (each a String node).
-enum class PrivateSlot : int { PROGRAM = 0, RELATIONS = 1, SUMMARY = 2, TRANSLATE_MS = 3, FLAGS = 4, COUNT = 5 };
+enum class PrivateSlot : int { PROGRAM = 0, RELATIONS = 1, SUMMARY = 2, TRANSLATE_MS = 3, FLAGS = 4, TIMEZONE = 5, COUNT = 6 };
 // FLAGS: "ascii" when the loader must verify that all text is ASCII (else: run the fallback).
+// TIMEZONE: TimeZoneKey() the program was made for, or "" (see Translation::timezone).
 
 // One relation the program reads: the registry table `name` holds columns "a<attnum>".
 struct RelationRead {
@@ -50,6 +51,16 @@ bool ParseRelations(const std::string &text, std::vector<RelationRead> *rels);
 std::string ParamName(int paramid, bool by_value = false);
 // n for a name ParamName(n, ...); -1 for any other name.  *by_value: which of the two forms.
 int ParamIdOf(const std::string &name, bool *by_value = nullptr);
+
+// Stable functions evaluated when the statement runs (issue 18 item 3): entry parameters of
+// type dt that the executor binds to GetCurrentTransactionStartTimestamp() (now(),
+// transaction_timestamp(), CURRENT_TIMESTAMP, LOCALTIMESTAMP, CURRENT_DATE) and
+// GetCurrentStatementStartTimestamp() (statement_timestamp()).
+inline constexpr const char *kNowParam = "rndn_now";
+inline constexpr const char *kStatementTsParam = "rndn_stmt_ts";
+// The session's TimeZone and timezone_abbreviations settings as one string: what a program
+// that converts timestamptz was made for (Translation::timezone); the executor compares it.
+std::string TimeZoneKey();
 
 // The methods object of Custom Scan (rndn): the planner puts it in every node it makes, the
 // executor supplies the function that creates the node's state.

@@ -157,7 +157,7 @@ Node *ResolveForDisplay(Node *n, DisplayCtx *ctx) {
 // The CustomScan that replaces `plan`, producing exactly plan's targetlist.
 // Only PostgreSQL calls (node building, palloc): run it through PgCall.
 CustomScan *MakeScan(Plan *plan, const char *program, const char *relations, const char *summary, bool ascii_guard,
-                     double translate_ms, double cost) {
+                     const char *timezone, double translate_ms, double cost) {
     CustomScan *cs = makeNode(CustomScan);
     Plan *p = &cs->scan.plan;
     // Everything runs at the first fetch: the whole cost is start-up cost.
@@ -203,6 +203,7 @@ CustomScan *MakeScan(Plan *plan, const char *program, const char *relations, con
     cs->custom_private = list_make5(makeString(pstrdup(program)), makeString(pstrdup(relations)),
                                     makeString(pstrdup(summary)), makeString(pstrdup(ms)),
                                     makeString(pstrdup(ascii_guard ? "ascii" : "")));
+    cs->custom_private = lappend(cs->custom_private, makeString(pstrdup(timezone)));
     // PostgreSQL's own plan, run by the executor only if the program cannot run after all.
     cs->custom_plans = list_make1(plan);
     cs->custom_scan_tlist = scan_tlist;
@@ -285,7 +286,7 @@ void ReplaceSubtrees(PlannedStmt *stmt, Plan **slot, bool allow_here, RewriteRes
                 const Translation &tr = t.value();
                 const std::string rels = SerializeRelations(tr.relations);
                 *slot = (Plan *)rndn::pg::PgCall([&] {
-                    return MakeScan(plan, tr.program.c_str(), rels.c_str(), tr.summary.c_str(), tr.ascii_guard, ms, cost);
+                    return MakeScan(plan, tr.program.c_str(), rels.c_str(), tr.summary.c_str(), tr.ascii_guard, tr.timezone.c_str(), ms, cost);
                 });
                 return;
             }

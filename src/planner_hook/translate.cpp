@@ -2315,6 +2315,7 @@ Expected<Translation> Translator::Run(Plan *root) {
     out.program_value = std::make_shared<hir::Program>(std::move(program.value()));
     out.relations = rels_;
     out.ascii_guard = ascii_guard_;
+    if (tz_used_) out.timezone = pg::TimeZoneKey();
     for (const std::string &r : summary_order_) {
         if (!out.summary.empty()) out.summary += ", ";
         out.summary += summary_cols_[r] + ")";

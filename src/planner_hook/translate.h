@@ -28,6 +28,10 @@ struct Translation {
     // '_'): the loader checks that every text value it loads is ASCII; if one is not, the
     // executor runs PostgreSQL's own plan instead.
     bool ascii_guard = false;
+    // The program converts with the session's TimeZone (or a zone name read through the
+    // abbreviation table): pg::TimeZoneKey() at plan time; the executor runs PostgreSQL's plan
+    // under any other (a plan cached before SET TimeZone).  Empty: no time zone used.
+    std::string timezone;
 };
 
 // Translates the subtree `plan` of `stmt`.  UNSUPPORTED (with a one-line reason naming the

@@ -6,6 +6,10 @@
 #include "planner_hook/translator.h"
 
 #include "utils/timestamp.h"
+extern "C" {
+#include "parser/scansup.h"
+#include "pgtime.h"
+}
 
 #include <clocale>
 
@@ -489,6 +493,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
         if ((row->kind == FnKind::REGEX || row->kind == FnKind::NOTREGEX) && i > 0) continue;
         if (row->kind == FnKind::REGEXREPL && (i == 1 || i == 3)) continue;
         if ((row->kind == FnKind::INTERVAL_PL || row->kind == FnKind::INTERVAL_MI) && i == 1) continue;
+        if (row->kind == FnKind::ZONE || row->kind == FnKind::STABLE_TS) continue;  // TzCall / NowValue read them
         RNDN_ASSIGN_OR_RETURN(Col c, X(arg, ctx));
         a.push_back(c);
     }
@@ -497,6 +502,9 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
     out.typmod = result_typmod;
     const bool all_scalar = std::all_of(a.begin(), a.end(), [](const Col &c) { return c.scalar; });
     switch (row->kind) {
+        case FnKind::ZONE: return TzCall(*row, args, result_type, result_typmod, ctx);
+        case FnKind::ZONE_CMP: return TzCompare(*row, args, std::move(a), ctx);
+        case FnKind::STABLE_TS: return NowValue(std::string(row->prosrc) == "statement_timestamp", ctx);
         case FnKind::BINARY: {
             if (nargs != 2) return Unsup(ctx.node, FuncName(fn) + " with " + std::to_string(nargs) + " arguments");
             if ((row->flags & F_ORDERED) && IsTextType(exprType((Node *)linitial(args))) && !ByteOrderCollation(inputcollid)) {
@@ -1268,7 +1276,273 @@ Expected<Col> Translator::X(Expr *e, const Ctx &ctx) {
             return c;
         }
         case T_AlternativeSubPlan: return Unsup(ctx.node, "alternative subplans");
+        case T_SQLValueFunction: return SqlValueFn((SQLValueFunction *)e, ctx);
         default: return Unsup(ctx.node, "expression node " + std::to_string((int)nodeTag(e)));
+    }
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Time zones (issue 18 items 1-3)
+//
+// A zone becomes its transition table (layout: src/horseir/kernels_tz.cpp), built here with
+// PostgreSQL's own pgtime API: pg_next_dst_boundary walks the boundaries from before the first
+// timestamp PostgreSQL accepts to the first one after 2200-01-01 (the same answers
+// DetermineTimeZoneOffset gets from it), and pg_localtime confirms each segment's offset (the
+// answers timestamp2tm gets).  A zone where the two disagree, or with more than kMaxBoundaries
+// boundaries, keeps PostgreSQL's plan.  Instants after the last listed boundary fall back at
+// run time, unless the zone has no later transitions (then the last offset holds forever).
+
+namespace {
+constexpr int64 kUnixToPgEpoch = 946684800;           // 1970-01-01 .. 2000-01-01 in seconds
+constexpr pg_time_t kZoneFrom = -210866803200LL - 2 * 86400;  // before 4714-11-24 BC (Unix seconds)
+constexpr pg_time_t kZoneUntil = 7258118400LL;        // 2200-01-01 00:00 UTC (Unix seconds)
+constexpr int kMaxBoundaries = 4000;
+
+std::optional<std::vector<int64_t>> BuildZoneTable(const pg_tz *tz, std::string *why) {
+    std::vector<int64_t> out = {kZoneFrom - kUnixToPgEpoch, INT64_MAX, 0};
+    pg_time_t t = kZoneFrom;
+    for (int n = 0;; ++n) {
+        long int before_off = 0, after_off = 0;
+        int before_dst = 0, after_dst = 0;
+        pg_time_t boundary = 0;
+        const int res = pg_next_dst_boundary(&t, &before_off, &before_dst, &boundary, &after_off, &after_dst, tz);
+        if (res < 0) {
+            *why = "pg_next_dst_boundary failed";
+            return std::nullopt;
+        }
+        if (n == 0) out[2] = before_off;
+        if (res == 0) break;
+        if (boundary <= t || n >= kMaxBoundaries) {
+            *why = "more than " + std::to_string(kMaxBoundaries) + " transitions";
+            return std::nullopt;
+        }
+        out.push_back(boundary - kUnixToPgEpoch);
+        out.push_back(after_off);
+        if (boundary > kZoneUntil) {
+            out[1] = boundary - kUnixToPgEpoch;
+            break;
+        }
+        t = boundary;
+    }
+    // pg_localtime (timestamp2tm) must see the same offset in every segment.
+    auto agrees = [&](pg_time_t at, int64_t off) {
+        const struct pg_tm *tm = pg_localtime(&at, tz);
+        return tm != nullptr && tm->tm_gmtoff == off;
+    };
+    if (!agrees(kZoneFrom, out[2]) || (out.size() > 3 && !agrees(out[3] + kUnixToPgEpoch - 1, out[2]))) {
+        *why = "pg_localtime and pg_next_dst_boundary disagree before the first transition";
+        return std::nullopt;
+    }
+    for (size_t i = 3; i + 1 < out.size(); i += 2)
+        if (!agrees(out[i] + kUnixToPgEpoch, out[i + 1])) {
+            *why = "pg_localtime and pg_next_dst_boundary disagree at a transition";
+            return std::nullopt;
+        }
+    return out;
+}
+
+// DecodeUnits' spellings of the time zone fields (truncated to TOKMAXLEN characters).
+int TzFieldOf(const std::string &f) {
+    const std::string t = f.substr(0, TOKMAXLEN);
+    if (t == "timezone") return 0;
+    if (t == "timezone_h") return 1;
+    if (t == "timezone_m") return 2;
+    return -1;
+}
+}  // namespace
+
+Expected<Op> Translator::ZoneTable(const pg_tz *tz, const Ctx &ctx) {
+    tz_used_ = true;
+    auto it = zone_ops_.find(tz);
+    if (it != zone_ops_.end()) return it->second;
+    std::string why;
+    std::optional<std::vector<int64_t>> table = BuildZoneTable(tz, &why);
+    const char *name = pg_get_timezone_name(const_cast<pg_tz *>(tz));
+    if (!table) return Unsup(ctx.node, std::string("time zone ") + (name != nullptr ? name : "?") + ": " + why);
+    Op v = Emit(hir::Builder::Use(b_.I64s(*table)));
+    zone_ops_[tz] = v;
+    return v;
+}
+
+Expected<Op> Translator::SessionZone(const Ctx &ctx) {
+    if (session_timezone == nullptr) return Unsup(ctx.node, "no session TimeZone");
+    return ZoneTable(session_timezone, ctx);
+}
+
+// A constant zone of timezone(zone, x) / date_trunc(unit, x, zone), looked up as PostgreSQL 15's
+// timestamptz_zone does: the abbreviation table first (a fixed offset: a one-offset table; a
+// dynamic abbreviation keeps PostgreSQL's plan), then the zone database.
+Expected<Op> Translator::ConstZone(Expr *zone, const Ctx &ctx) {
+    if (!IsA(zone, Const) || ((Const *)zone)->constisnull) return Unsup(ctx.node, "a time zone that is not a constant");
+    char *c = TextDatumGetCString(((Const *)zone)->constvalue);
+    std::string name(c);
+    pfree(c);
+    if (name.size() >= TZ_STRLEN_MAX) return Unsup(ctx.node, "a time zone name of " + std::to_string(name.size()) + " bytes");
+    char *low = downcase_truncate_identifier(name.c_str(), (int)name.size(), false);
+    int val = 0;
+    pg_tz *tzp = nullptr;
+    const int type = DecodeTimezoneAbbrev(0, low, &val, &tzp);
+    pfree(low);
+    if (type == TZ || type == DTZ) {
+        tz_used_ = true;  // the abbreviation table is part of TimeZoneKey()
+        return Emit(hir::Builder::Use(b_.I64s({INT64_MIN + 1, INT64_MAX, val})));  // INT64_MIN is the i64 NULL
+    }
+    if (type == DYNTZ) return Unsup(ctx.node, "time zone abbreviation '" + name + "' with a varying offset");
+    pg_tz *tz = pg_tzset(name.c_str());
+    if (tz == nullptr) return Unsup(ctx.node, "time zone '" + name + "' not recognized (PostgreSQL raises)");
+    return ZoneTable(tz, ctx);
+}
+
+Expected<Col> Translator::TzCall(const FnRow &row, List *args, Oid result_type, int32 result_typmod, const Ctx &ctx) {
+    const std::string fname = row.prosrc;
+    const int nargs = list_length(args);
+    Col out;
+    out.type = result_type;
+    out.typmod = result_typmod;
+    // the timestamptz / timestamp / date argument: the second for the functions with a leading
+    // field, unit or zone
+    const bool leading = fname == "timestamptz_zone" || fname == "timestamp_zone" || fname == "extract_timestamptz" ||
+                         fname == "timestamptz_part" || fname == "timestamptz_trunc" || fname == "timestamptz_trunc_zone";
+    if (nargs < (leading ? 2 : 1)) return Unsup(ctx.node, fname + " arity");
+    RNDN_ASSIGN_OR_RETURN(Col x, X((Expr *)list_nth(args, leading ? 1 : 0), ctx));
+    out.scalar = x.scalar;
+    Op zone;
+    if (fname == "timestamptz_zone" || fname == "timestamp_zone") {
+        RNDN_ASSIGN_OR_RETURN(zone, ConstZone((Expr *)linitial(args), ctx));
+    } else if (fname == "timestamptz_trunc_zone") {
+        if (nargs != 3) return Unsup(ctx.node, fname + " arity");
+        RNDN_ASSIGN_OR_RETURN(zone, ConstZone((Expr *)lthird(args), ctx));
+    } else {
+        RNDN_ASSIGN_OR_RETURN(zone, SessionZone(ctx));
+    }
+    switch (row.builtin) {
+        case B::TZ_LOCAL:
+            out.var = Emit(fname == "timestamptz_date" ? B::TZ_DATE : B::TZ_LOCAL, {x.var, zone});
+            return out;
+        case B::TZ_UTC: out.var = Emit(B::TZ_UTC, {x.var, zone}); return out;
+        case B::TZ_INTERVAL_ADD: {
+            Expr *iv = (Expr *)lsecond(args);
+            if (nargs != 2 || !IsA(iv, Const) || ((Const *)iv)->constisnull) return Unsup(ctx.node, fname + " with a non-constant interval");
+            const Interval *span = DatumGetIntervalP(((Const *)iv)->constvalue);
+            int64 months = span->month, days = span->day, micros = span->time;
+            if (fname == "timestamptz_mi_interval") {
+                if (span->time == PG_INT64_MIN || span->month == PG_INT32_MIN || span->day == PG_INT32_MIN)
+                    return Unsup(ctx.node, "interval with a field at its minimum");
+                months = -months;
+                days = -days;
+                micros = -micros;
+            }
+            out.var = Emit(B::TZ_INTERVAL_ADD, {x.var, b_.I64s({months, days, micros}), zone});
+            return out;
+        }
+        case B::TZ_TRUNC: {
+            Expr *f = (Expr *)linitial(args);
+            if (!IsA(f, Const) || ((Const *)f)->constisnull) return Unsup(ctx.node, "date_trunc with a non-constant unit");
+            char *unit = TextDatumGetCString(((Const *)f)->constvalue);
+            std::string us(unit);
+            pfree(unit);
+            std::transform(us.begin(), us.end(), us.begin(), ::tolower);
+            static const char *const kUnits[] = {"microseconds", "milliseconds", "second", "minute", "hour",
+                                                 "day",          "week",         "month",  "quarter", "year"};
+            if (std::find_if(std::begin(kUnits), std::end(kUnits), [&](const char *k) { return us == k; }) == std::end(kUnits))
+                return Unsup(ctx.node, "date_trunc('" + us + "') of timestamptz");
+            out.var = Emit(B::TZ_TRUNC, {x.var, b_.Sym(us), zone});
+            return out;
+        }
+        case B::TZ_FIELD: {
+            Expr *f = (Expr *)linitial(args);
+            if (!IsA(f, Const) || ((Const *)f)->constisnull) return Unsup(ctx.node, "extract with a non-constant field");
+            char *field = TextDatumGetCString(((Const *)f)->constvalue);
+            std::string fs(field);
+            pfree(field);
+            std::transform(fs.begin(), fs.end(), fs.begin(), ::tolower);
+            const bool date_part = result_type == FLOAT8OID;
+            const int tzf = TzFieldOf(fs);
+            if (tzf >= 0) {
+                static const char *const kNames[] = {"timezone", "timezone_hour", "timezone_minute"};
+                Op v = Emit(B::TZ_FIELD, {x.var, b_.Sym(kNames[tzf]), zone});
+                if (date_part) {
+                    out.var = EmitCast(v, hir::Type(hir::TypeKind::F64));
+                } else {
+                    out.var = EmitCast(v, Dec128(0));
+                    out.scale = 0;
+                }
+                return out;
+            }
+            const std::string canon = CanonicalDateField(fs);
+            static const char *const kFields[] = {"century", "decade", "millennium", "year", "isoyear", "quarter", "month",
+                                                  "week", "day", "dow", "isodow", "doy", "hour", "minute", "second",
+                                                  "milliseconds", "microseconds", "epoch", "julian"};
+            if (std::find_if(std::begin(kFields), std::end(kFields), [&](const char *k) { return canon == k; }) == std::end(kFields))
+                return Unsup(ctx.node, "extract(" + fs + ") of timestamptz");
+            // every field of the wall time, except epoch: the instant itself
+            const Op src = canon == "epoch" ? x.var : Emit(B::TZ_LOCAL, {x.var, zone});
+            const Op sym = b_.Sym(canon);
+            if (date_part) {
+                out.var = Emit(B::DATE_FIELD_F, {src, sym});
+                return out;
+            }
+            if (canon == "second" || canon == "milliseconds" || canon == "epoch") {
+                Op p = Emit(B::DATE_FIELD_US, {src, sym});
+                out.scale = canon == "milliseconds" ? 3 : 6;
+                out.var = out.scale == 6 ? p : EmitCast(p, Dec128(3));
+                return out;
+            }
+            if (canon == "julian") return Unsup(ctx.node, "extract(julian) of timestamptz (a numeric division)");
+            out.var = EmitCast(Emit(B::DATE_FIELD, {src, sym}), Dec128(0));
+            out.scale = 0;
+            return out;
+        }
+        default: return Unsup(ctx.node, fname + ": no time zone translation");
+    }
+}
+
+// timestamp/date OP timestamptz and the reverse: the other side as the session's wall time
+// (timestamp2timestamptz / date2timestamptz), then compared as instants.
+Expected<Col> Translator::TzCompare(const FnRow &row, List *args, std::vector<Col> a, const Ctx &ctx) {
+    if (list_length(args) != 2 || a.size() != 2) return Unsup(ctx.node, std::string(row.prosrc) + " arity");
+    RNDN_ASSIGN_OR_RETURN(Op zone, SessionZone(ctx));
+    for (int i = 0; i < 2; ++i)
+        if (exprType((Node *)list_nth(args, i)) != TIMESTAMPTZOID) a[(size_t)i].var = Emit(B::TZ_UTC, {a[(size_t)i].var, zone});
+    Col out;
+    out.type = BOOLOID;
+    out.scalar = a[0].scalar && a[1].scalar;
+    out.var = Emit(row.builtin, {a[0].var, a[1].var});
+    return out;
+}
+
+// now() / transaction_timestamp() / CURRENT_TIMESTAMP and statement_timestamp(): an entry
+// parameter bound by the executor when the statement runs (a cached plan gets each execution's
+// value).  clock_timestamp() (volatile) has no row: PostgreSQL's plan.
+Expected<Col> Translator::NowValue(bool statement, const Ctx &) {
+    auto it = now_params_.find(statement);
+    Col c;
+    c.type = TIMESTAMPTZOID;
+    c.scalar = true;
+    if (it != now_params_.end()) {
+        c.var = it->second;
+        return c;
+    }
+    c.var = b_.Param(statement ? pg::kStatementTsParam : pg::kNowParam, hir::Type(hir::TypeKind::DT));
+    now_params_[statement] = c.var;
+    return c;
+}
+
+Expected<Col> Translator::SqlValueFn(SQLValueFunction *f, const Ctx &ctx) {
+    switch (f->op) {
+        case SVFOP_CURRENT_TIMESTAMP: return NowValue(false, ctx);
+        case SVFOP_CURRENT_DATE:
+        case SVFOP_LOCALTIMESTAMP: {
+            RNDN_ASSIGN_OR_RETURN(Col now, NowValue(false, ctx));
+            RNDN_ASSIGN_OR_RETURN(Op zone, SessionZone(ctx));
+            Col out = now;
+            const bool date = f->op == SVFOP_CURRENT_DATE;
+            out.var = Emit(date ? B::TZ_DATE : B::TZ_LOCAL, {now.var, zone});
+            out.type = date ? DATEOID : TIMESTAMPOID;
+            return out;
+        }
+        default: return Unsup(ctx.node, "SQL value function " + std::to_string((int)f->op) + " (time types, a precision, or a role name)");
     }
 }
 

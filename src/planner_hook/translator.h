@@ -64,7 +64,7 @@ namespace rndn::plan::internal {
 
 enum class FnKind : uint8_t { BINARY, UNARY, CAST, RELABEL, LIKE, NOTLIKE, SUBSTR, EXTRACT, DATE_TS, TS_DATE, ROUND, TRUNC,
                               STRFN, CONCAT, REGEX, NOTREGEX, REGEXREPL, INTERVAL_PL, INTERVAL_MI, FLOATFN,
-                              NUMTYPMOD, NUMTRUNC };
+                              NUMTYPMOD, NUMTRUNC, ZONE, ZONE_CMP, STABLE_TS };
 enum : unsigned { F_DIV = 1, F_NZCONST = 2, F_ORDERED = 4, F_EQ = 8, F_CHARS = 16, F_CTYPE = 32, F_SPACE = 64, F_CONSTN = 128,
                   F_ICASE = 256, F_DETERM = 512, F_BLANKS = 1024, F_RAISES = 2048 };
 
@@ -346,6 +346,15 @@ private:
     Expected<Col> Const_(Const *c, const Plan *node);
     Expected<Col> Call(Oid fn, List *args, Oid result_type, int32 result_typmod, Oid inputcollid, const Ctx &ctx);
     Expected<Op> StringCall(const FnRow &row, List *args, const std::vector<Col> &a, Oid collation, const Ctx &ctx);
+    // timestamptz under the session's TimeZone or a constant zone (translate_expr.cpp, "Time
+    // zones"): the zone's transition table as one i64 operand, and the TZ / TZ_CMP / NOW rows.
+    Expected<Op> ZoneTable(const pg_tz *tz, const Ctx &ctx);
+    Expected<Op> SessionZone(const Ctx &ctx);
+    Expected<Op> ConstZone(Expr *zone, const Ctx &ctx);
+    Expected<Col> TzCall(const FnRow &row, List *args, Oid result_type, int32 result_typmod, const Ctx &ctx);
+    Expected<Col> TzCompare(const FnRow &row, List *args, std::vector<Col> a, const Ctx &ctx);
+    Expected<Col> NowValue(bool statement, const Ctx &ctx);
+    Expected<Col> SqlValueFn(SQLValueFunction *f, const Ctx &ctx);
     Expected<Col> CaseX(CaseExpr *ce, const Ctx &ctx);
     Expected<Col> CoalesceX(CoalesceExpr *ce, const Ctx &ctx);
     Op AssignWhereValid(Op x, Op from);
@@ -381,6 +390,9 @@ private:
     std::set<int> decor_params_;     // PARAM_EXEC ids being decorrelated (see Rel::extras)
     bool in_comparison_ = false;     // X() is evaluating an operand of a comparison
     bool ascii_guard_ = false;       // see Translation::ascii_guard
+    bool tz_used_ = false;           // see Translation::timezone
+    std::map<const void *, Op> zone_ops_;  // a zone's table, emitted once (ZoneTable)
+    std::map<bool, Op> now_params_;         // now() / statement_timestamp() parameters
 
 public:
     int NextMarker() { return kMarkerBase + next_marker_++; }

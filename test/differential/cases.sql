@@ -165,6 +165,41 @@ INSERT INTO tz VALUES (1, '2013-07-14 10:15:30.25+04'), (2, '2013-03-31 01:30:00
   (4, 'infinity'), (5, '1969-12-31 23:59:59.5-08'), (6, '0044-03-15 12:00:00+00 BC'),
   (7, '2013-07-14 06:15:30.25+00'), (8, '2013-10-27 00:59:59.999999 UTC');
 
+-- issue 18 items 1-3: timestamptz under the session's TimeZone.  Instants on both sides of DST
+-- changes (America/New_York, Europe/Berlin, Australia/Lord_Howe's 30-minute shift), Kathmandu's
+-- +05:30 -> +05:45 in 1986, Amsterdam's historic +00:19:32, far past and future, infinities;
+-- wall times in spring-forward gaps and fall-back overlaps of those zones.  Rows with id >= 90
+-- hold infinities (extract of the fields that grow with time is ±Infinity there: see the cases).
+CREATE TABLE tzd (id int, t timestamptz, ts timestamp, d date);
+INSERT INTO tzd VALUES
+  (1, '2021-03-14 06:59:59.999999+00', '2021-03-14 02:30:00', '2021-03-14'),
+  (2, '2021-03-14 07:00:00+00', '2021-03-14 03:00:00', '2021-03-13'),
+  (3, '2021-11-07 05:30:00+00', '2021-11-07 01:30:00', '2021-11-07'),
+  (4, '2021-11-07 06:30:00.5+00', '2021-11-07 00:59:59.999999', '2021-11-08'),
+  (5, '2021-03-28 00:59:59+00', '2021-03-28 02:30:00', '2021-03-28'),
+  (6, '2021-03-28 01:00:00+00', '2021-10-31 02:30:00', '2021-10-31'),
+  (7, '2021-10-31 00:30:00+00', '2021-10-31 03:00:00', '2021-10-30'),
+  (8, '2021-10-31 01:30:00+00', '2021-10-03 02:15:00', '2021-10-03'),
+  (9, '2021-04-03 14:45:00+00', '2021-04-04 01:45:00', '2021-04-04'),
+  (10, '2021-04-03 15:15:00+00', '2021-10-03 02:30:00', '2021-10-02'),
+  (11, '2021-10-02 15:20:00+00', '1986-01-01 00:10:00', '1986-01-01'),
+  (12, '2021-10-02 15:40:00+00', '1985-12-31 23:59:59', '1985-12-31'),
+  (13, '1985-12-31 18:29:59+00', '1850-06-01 12:00:00', '1850-06-01'),
+  (14, '1985-12-31 18:30:00+00', '1937-07-01 00:00:00', '1937-07-01'),
+  (15, '1850-06-01 12:00:00+00', '1916-05-01 23:40:00', '1916-05-01'),
+  (16, '1937-06-30 23:40:28+00', '2199-06-01 12:00:00', '2199-12-31'),
+  (17, '2199-06-01 00:00:00+00', '2000-02-29 23:59:59.5', '2000-02-29'),
+  (18, '2000-02-29 23:30:00+00', '1970-01-01 00:00:00', '1970-01-01'),
+  (19, '0044-03-15 12:00:00+00 BC', '0044-03-15 12:00:00 BC', '0044-03-15 BC'),
+  (20, '2013-12-31 23:59:59.999999+00', '2013-12-31 23:59:59.999999', '2013-12-31'),
+  (21, NULL, NULL, NULL),
+  (90, 'infinity', 'infinity', 'infinity'),
+  (91, '-infinity', '-infinity', '-infinity'),
+  (92, '2021-06-01 12:00:00+00', 'infinity', '-infinity');
+-- far beyond the zone tables (2200): the program falls back at run time under a DST zone
+CREATE TABLE tzfar (id int, t timestamptz);
+INSERT INTO tzfar VALUES (1, '2250-06-01 12:00:00+00'), (2, '2021-06-01 12:00:00+00');
+
 CREATE MATERIALIZED VIEW mv_unpopulated AS SELECT k, g FROM big WITH NO DATA;
 CREATE MATERIALIZED VIEW mv_populated AS SELECT k, g, s FROM big WHERE k < 50;
 
@@ -1036,10 +1071,8 @@ SELECT t, count(*) FROM tz WHERE t >= '2013-07-14 06:15:30.25+00' OR t < '1970-0
 -- query: tz_min_max_distinct
 SELECT min(t), max(t), count(DISTINCT t) FROM tz;
 -- query: tz_extract
--- fallback: extract on timestamptz depends on the session TimeZone (not translated yet)
 SELECT id, extract(hour FROM t) FROM tz ORDER BY id;
 -- query: tz_date_trunc
--- fallback: date_trunc on timestamptz depends on the session TimeZone (not translated yet)
 SELECT id, date_trunc('day', t) FROM tz ORDER BY id;
 -- query: filter_count_star_plain
 SELECT count(*) FILTER (WHERE b), count(*) FILTER (WHERE NOT b), count(*) FILTER (WHERE id > 100), count(*) FROM an;
@@ -1569,3 +1602,249 @@ SELECT uu.id, uref.label FROM uu JOIN uref ON uu.u = uref.u ORDER BY uu.id;
 SELECT uu.id, uref.label FROM uu LEFT JOIN uref ON uu.u = uref.u ORDER BY uu.id;
 -- query: uuid_top_n
 SELECT id, u FROM uu WHERE u IS NOT NULL ORDER BY u DESC LIMIT 3;
+-- issue 18 items 1-3: timestamptz under the session's TimeZone, AT TIME ZONE, now() (table tzd)
+-- query: tz_casts_compare_utc
+SET TimeZone = 'UTC';
+SELECT id, t, t::timestamp, t::date, ts::timestamptz, d::timestamptz, ts < t, ts = t, d <= t, t > d, t <> ts
+  FROM tzd ORDER BY id;
+-- query: tz_extract_fields_utc
+SET TimeZone = 'UTC';
+SELECT id, extract(year FROM t), extract(month FROM t), extract(day FROM t), extract(hour FROM t),
+       extract(minute FROM t), extract(second FROM t), extract(milliseconds FROM t), extract(microseconds FROM t),
+       extract(epoch FROM t), extract(dow FROM t), extract(isodow FROM t), extract(doy FROM t), extract(week FROM t),
+       extract(quarter FROM t), extract(isoyear FROM t), extract(decade FROM t), extract(century FROM t),
+       extract(millennium FROM t), extract(timezone FROM t), extract(timezone_hour FROM t), extract(timezone_minute FROM t)
+  FROM tzd WHERE id < 90 ORDER BY id;
+-- query: tz_date_part_and_infinities_utc
+SET TimeZone = 'UTC';
+SELECT id, date_part('year', t), date_part('hour', t), date_part('minute', t), date_part('second', t),
+       date_part('epoch', t), date_part('timezone', t), date_part('timezone_h', t), date_part('timezone_m', t),
+       date_part('julian', t), date_part('dow', t), extract(hour FROM t), extract(timezone FROM t), extract(day FROM t)
+  FROM tzd ORDER BY id;
+-- query: tz_date_trunc_utc
+SET TimeZone = 'UTC';
+SELECT id, date_trunc('microseconds', t), date_trunc('milliseconds', t), date_trunc('second', t),
+       date_trunc('minute', t), date_trunc('hour', t), date_trunc('day', t), date_trunc('week', t),
+       date_trunc('month', t), date_trunc('quarter', t), date_trunc('year', t)
+  FROM tzd ORDER BY id;
+-- query: tz_interval_arith_utc
+SET TimeZone = 'UTC';
+SELECT id, t + interval '1 day', t - interval '1 day', t + interval '1 month', t - interval '1 mon 2 days 03:04:05.5',
+       t + interval '24 hours', t + interval '-1 year 1 day', interval '2 days' + t
+  FROM tzd ORDER BY id;
+-- query: tz_casts_compare_new_york
+SET TimeZone = 'America/New_York';
+SELECT id, t, t::timestamp, t::date, ts::timestamptz, d::timestamptz, ts < t, ts = t, d <= t, t > d, t <> ts
+  FROM tzd ORDER BY id;
+-- query: tz_extract_fields_new_york
+SET TimeZone = 'America/New_York';
+SELECT id, extract(year FROM t), extract(month FROM t), extract(day FROM t), extract(hour FROM t),
+       extract(minute FROM t), extract(second FROM t), extract(milliseconds FROM t), extract(microseconds FROM t),
+       extract(epoch FROM t), extract(dow FROM t), extract(isodow FROM t), extract(doy FROM t), extract(week FROM t),
+       extract(quarter FROM t), extract(isoyear FROM t), extract(decade FROM t), extract(century FROM t),
+       extract(millennium FROM t), extract(timezone FROM t), extract(timezone_hour FROM t), extract(timezone_minute FROM t)
+  FROM tzd WHERE id < 90 ORDER BY id;
+-- query: tz_date_part_and_infinities_new_york
+SET TimeZone = 'America/New_York';
+SELECT id, date_part('year', t), date_part('hour', t), date_part('minute', t), date_part('second', t),
+       date_part('epoch', t), date_part('timezone', t), date_part('timezone_h', t), date_part('timezone_m', t),
+       date_part('julian', t), date_part('dow', t), extract(hour FROM t), extract(timezone FROM t), extract(day FROM t)
+  FROM tzd ORDER BY id;
+-- query: tz_date_trunc_new_york
+SET TimeZone = 'America/New_York';
+SELECT id, date_trunc('microseconds', t), date_trunc('milliseconds', t), date_trunc('second', t),
+       date_trunc('minute', t), date_trunc('hour', t), date_trunc('day', t), date_trunc('week', t),
+       date_trunc('month', t), date_trunc('quarter', t), date_trunc('year', t)
+  FROM tzd ORDER BY id;
+-- query: tz_interval_arith_new_york
+SET TimeZone = 'America/New_York';
+SELECT id, t + interval '1 day', t - interval '1 day', t + interval '1 month', t - interval '1 mon 2 days 03:04:05.5',
+       t + interval '24 hours', t + interval '-1 year 1 day', interval '2 days' + t
+  FROM tzd ORDER BY id;
+-- query: tz_casts_compare_berlin
+SET TimeZone = 'Europe/Berlin';
+SELECT id, t, t::timestamp, t::date, ts::timestamptz, d::timestamptz, ts < t, ts = t, d <= t, t > d, t <> ts
+  FROM tzd ORDER BY id;
+-- query: tz_extract_fields_berlin
+SET TimeZone = 'Europe/Berlin';
+SELECT id, extract(year FROM t), extract(month FROM t), extract(day FROM t), extract(hour FROM t),
+       extract(minute FROM t), extract(second FROM t), extract(milliseconds FROM t), extract(microseconds FROM t),
+       extract(epoch FROM t), extract(dow FROM t), extract(isodow FROM t), extract(doy FROM t), extract(week FROM t),
+       extract(quarter FROM t), extract(isoyear FROM t), extract(decade FROM t), extract(century FROM t),
+       extract(millennium FROM t), extract(timezone FROM t), extract(timezone_hour FROM t), extract(timezone_minute FROM t)
+  FROM tzd WHERE id < 90 ORDER BY id;
+-- query: tz_date_part_and_infinities_berlin
+SET TimeZone = 'Europe/Berlin';
+SELECT id, date_part('year', t), date_part('hour', t), date_part('minute', t), date_part('second', t),
+       date_part('epoch', t), date_part('timezone', t), date_part('timezone_h', t), date_part('timezone_m', t),
+       date_part('julian', t), date_part('dow', t), extract(hour FROM t), extract(timezone FROM t), extract(day FROM t)
+  FROM tzd ORDER BY id;
+-- query: tz_date_trunc_berlin
+SET TimeZone = 'Europe/Berlin';
+SELECT id, date_trunc('microseconds', t), date_trunc('milliseconds', t), date_trunc('second', t),
+       date_trunc('minute', t), date_trunc('hour', t), date_trunc('day', t), date_trunc('week', t),
+       date_trunc('month', t), date_trunc('quarter', t), date_trunc('year', t)
+  FROM tzd ORDER BY id;
+-- query: tz_interval_arith_berlin
+SET TimeZone = 'Europe/Berlin';
+SELECT id, t + interval '1 day', t - interval '1 day', t + interval '1 month', t - interval '1 mon 2 days 03:04:05.5',
+       t + interval '24 hours', t + interval '-1 year 1 day', interval '2 days' + t
+  FROM tzd ORDER BY id;
+-- query: tz_casts_compare_lord_howe
+SET TimeZone = 'Australia/Lord_Howe';
+SELECT id, t, t::timestamp, t::date, ts::timestamptz, d::timestamptz, ts < t, ts = t, d <= t, t > d, t <> ts
+  FROM tzd ORDER BY id;
+-- query: tz_extract_fields_lord_howe
+SET TimeZone = 'Australia/Lord_Howe';
+SELECT id, extract(year FROM t), extract(month FROM t), extract(day FROM t), extract(hour FROM t),
+       extract(minute FROM t), extract(second FROM t), extract(milliseconds FROM t), extract(microseconds FROM t),
+       extract(epoch FROM t), extract(dow FROM t), extract(isodow FROM t), extract(doy FROM t), extract(week FROM t),
+       extract(quarter FROM t), extract(isoyear FROM t), extract(decade FROM t), extract(century FROM t),
+       extract(millennium FROM t), extract(timezone FROM t), extract(timezone_hour FROM t), extract(timezone_minute FROM t)
+  FROM tzd WHERE id < 90 ORDER BY id;
+-- query: tz_date_part_and_infinities_lord_howe
+SET TimeZone = 'Australia/Lord_Howe';
+SELECT id, date_part('year', t), date_part('hour', t), date_part('minute', t), date_part('second', t),
+       date_part('epoch', t), date_part('timezone', t), date_part('timezone_h', t), date_part('timezone_m', t),
+       date_part('julian', t), date_part('dow', t), extract(hour FROM t), extract(timezone FROM t), extract(day FROM t)
+  FROM tzd ORDER BY id;
+-- query: tz_date_trunc_lord_howe
+SET TimeZone = 'Australia/Lord_Howe';
+SELECT id, date_trunc('microseconds', t), date_trunc('milliseconds', t), date_trunc('second', t),
+       date_trunc('minute', t), date_trunc('hour', t), date_trunc('day', t), date_trunc('week', t),
+       date_trunc('month', t), date_trunc('quarter', t), date_trunc('year', t)
+  FROM tzd ORDER BY id;
+-- query: tz_interval_arith_lord_howe
+SET TimeZone = 'Australia/Lord_Howe';
+SELECT id, t + interval '1 day', t - interval '1 day', t + interval '1 month', t - interval '1 mon 2 days 03:04:05.5',
+       t + interval '24 hours', t + interval '-1 year 1 day', interval '2 days' + t
+  FROM tzd ORDER BY id;
+-- query: tz_casts_compare_kathmandu
+SET TimeZone = 'Asia/Kathmandu';
+SELECT id, t, t::timestamp, t::date, ts::timestamptz, d::timestamptz, ts < t, ts = t, d <= t, t > d, t <> ts
+  FROM tzd ORDER BY id;
+-- query: tz_extract_fields_kathmandu
+SET TimeZone = 'Asia/Kathmandu';
+SELECT id, extract(year FROM t), extract(month FROM t), extract(day FROM t), extract(hour FROM t),
+       extract(minute FROM t), extract(second FROM t), extract(milliseconds FROM t), extract(microseconds FROM t),
+       extract(epoch FROM t), extract(dow FROM t), extract(isodow FROM t), extract(doy FROM t), extract(week FROM t),
+       extract(quarter FROM t), extract(isoyear FROM t), extract(decade FROM t), extract(century FROM t),
+       extract(millennium FROM t), extract(timezone FROM t), extract(timezone_hour FROM t), extract(timezone_minute FROM t)
+  FROM tzd WHERE id < 90 ORDER BY id;
+-- query: tz_date_part_and_infinities_kathmandu
+SET TimeZone = 'Asia/Kathmandu';
+SELECT id, date_part('year', t), date_part('hour', t), date_part('minute', t), date_part('second', t),
+       date_part('epoch', t), date_part('timezone', t), date_part('timezone_h', t), date_part('timezone_m', t),
+       date_part('julian', t), date_part('dow', t), extract(hour FROM t), extract(timezone FROM t), extract(day FROM t)
+  FROM tzd ORDER BY id;
+-- query: tz_date_trunc_kathmandu
+SET TimeZone = 'Asia/Kathmandu';
+SELECT id, date_trunc('microseconds', t), date_trunc('milliseconds', t), date_trunc('second', t),
+       date_trunc('minute', t), date_trunc('hour', t), date_trunc('day', t), date_trunc('week', t),
+       date_trunc('month', t), date_trunc('quarter', t), date_trunc('year', t)
+  FROM tzd ORDER BY id;
+-- query: tz_interval_arith_kathmandu
+SET TimeZone = 'Asia/Kathmandu';
+SELECT id, t + interval '1 day', t - interval '1 day', t + interval '1 month', t - interval '1 mon 2 days 03:04:05.5',
+       t + interval '24 hours', t + interval '-1 year 1 day', interval '2 days' + t
+  FROM tzd ORDER BY id;
+-- query: tz_casts_compare_amsterdam
+SET TimeZone = 'Europe/Amsterdam';
+SELECT id, t, t::timestamp, t::date, ts::timestamptz, d::timestamptz, ts < t, ts = t, d <= t, t > d, t <> ts
+  FROM tzd ORDER BY id;
+-- query: tz_extract_fields_amsterdam
+SET TimeZone = 'Europe/Amsterdam';
+SELECT id, extract(year FROM t), extract(month FROM t), extract(day FROM t), extract(hour FROM t),
+       extract(minute FROM t), extract(second FROM t), extract(milliseconds FROM t), extract(microseconds FROM t),
+       extract(epoch FROM t), extract(dow FROM t), extract(isodow FROM t), extract(doy FROM t), extract(week FROM t),
+       extract(quarter FROM t), extract(isoyear FROM t), extract(decade FROM t), extract(century FROM t),
+       extract(millennium FROM t), extract(timezone FROM t), extract(timezone_hour FROM t), extract(timezone_minute FROM t)
+  FROM tzd WHERE id < 90 ORDER BY id;
+-- query: tz_date_part_and_infinities_amsterdam
+SET TimeZone = 'Europe/Amsterdam';
+SELECT id, date_part('year', t), date_part('hour', t), date_part('minute', t), date_part('second', t),
+       date_part('epoch', t), date_part('timezone', t), date_part('timezone_h', t), date_part('timezone_m', t),
+       date_part('julian', t), date_part('dow', t), extract(hour FROM t), extract(timezone FROM t), extract(day FROM t)
+  FROM tzd ORDER BY id;
+-- query: tz_date_trunc_amsterdam
+SET TimeZone = 'Europe/Amsterdam';
+SELECT id, date_trunc('microseconds', t), date_trunc('milliseconds', t), date_trunc('second', t),
+       date_trunc('minute', t), date_trunc('hour', t), date_trunc('day', t), date_trunc('week', t),
+       date_trunc('month', t), date_trunc('quarter', t), date_trunc('year', t)
+  FROM tzd ORDER BY id;
+-- query: tz_interval_arith_amsterdam
+SET TimeZone = 'Europe/Amsterdam';
+SELECT id, t + interval '1 day', t - interval '1 day', t + interval '1 month', t - interval '1 mon 2 days 03:04:05.5',
+       t + interval '24 hours', t + interval '-1 year 1 day', interval '2 days' + t
+  FROM tzd ORDER BY id;
+-- query: tz_at_time_zone_new_york
+SET TimeZone = 'America/New_York';
+SELECT id, t AT TIME ZONE 'America/New_York', t AT TIME ZONE 'Australia/Lord_Howe', ts AT TIME ZONE 'Europe/Berlin',
+       ts AT TIME ZONE 'Asia/Kathmandu', t AT TIME ZONE 'EST', ts AT TIME ZONE 'UTC', timezone('Europe/Amsterdam', t),
+       date_trunc('day', t, 'Europe/Berlin'), date_trunc('hour', t, 'Asia/Kathmandu'), date_trunc('month', t, 'EST')
+  FROM tzd ORDER BY id;
+-- query: tz_group_by_local_day_new_york
+SET TimeZone = 'America/New_York';
+SELECT date_trunc('day', t) AS day, count(*), min(t), max(extract(hour FROM t))
+  FROM tzd WHERE id < 90 GROUP BY 1 ORDER BY 1;
+-- query: tz_filter_on_local_fields_new_york
+SET TimeZone = 'America/New_York';
+SELECT id, t FROM tzd WHERE extract(hour FROM t) BETWEEN 1 AND 3 OR t::date = DATE '2021-03-14'
+  OR t < TIMESTAMP '1900-01-01' ORDER BY id;
+-- query: tz_at_time_zone_kathmandu
+SET TimeZone = 'Asia/Kathmandu';
+SELECT id, t AT TIME ZONE 'America/New_York', t AT TIME ZONE 'Australia/Lord_Howe', ts AT TIME ZONE 'Europe/Berlin',
+       ts AT TIME ZONE 'Asia/Kathmandu', t AT TIME ZONE 'EST', ts AT TIME ZONE 'UTC', timezone('Europe/Amsterdam', t),
+       date_trunc('day', t, 'Europe/Berlin'), date_trunc('hour', t, 'Asia/Kathmandu'), date_trunc('month', t, 'EST')
+  FROM tzd ORDER BY id;
+-- query: tz_group_by_local_day_kathmandu
+SET TimeZone = 'Asia/Kathmandu';
+SELECT date_trunc('day', t) AS day, count(*), min(t), max(extract(hour FROM t))
+  FROM tzd WHERE id < 90 GROUP BY 1 ORDER BY 1;
+-- query: tz_filter_on_local_fields_kathmandu
+SET TimeZone = 'Asia/Kathmandu';
+SELECT id, t FROM tzd WHERE extract(hour FROM t) BETWEEN 1 AND 3 OR t::date = DATE '2021-03-14'
+  OR t < TIMESTAMP '1900-01-01' ORDER BY id;
+-- query: tz_fixed_offset_session_zone
+SET TIME ZONE -3.5;
+SELECT id, t::timestamp, extract(timezone_minute FROM t), date_trunc('day', t), t + interval '1 month' FROM tzd ORDER BY id;
+-- query: tz_beyond_table_utc
+SET TimeZone = 'UTC';
+SELECT id, extract(hour FROM t), t::date FROM tzfar ORDER BY id;
+-- query: tz_beyond_table_kathmandu_fixed_since_1986
+SET TimeZone = 'Asia/Kathmandu';
+SELECT id, extract(hour FROM t), t::date FROM tzfar ORDER BY id;
+-- query: tz_beyond_table_new_york
+-- fallback: an instant after 2200 lies beyond the zone table: PostgreSQL's plan at run time
+SET TimeZone = 'America/New_York';
+SELECT id, extract(hour FROM t), t::date FROM tzfar ORDER BY id;
+-- query: tz_unknown_zone_name
+-- fallback: an unknown time zone: PostgreSQL raises
+SELECT id, t AT TIME ZONE 'Nowhere/Zone' FROM tzd ORDER BY id;
+-- query: tz_cached_plan_after_set_timezone
+-- fallback: the second EXECUTE runs the plan cached under UTC: the executor runs PostgreSQL's plan
+SET TimeZone = 'UTC';
+SET plan_cache_mode = force_generic_plan;
+PREPARE tzp AS SELECT id, extract(hour FROM t), date_trunc('day', t) FROM tzd ORDER BY id;
+EXECUTE tzp;
+SET TimeZone = 'Asia/Kathmandu';
+EXECUTE tzp;
+-- query: tz_now_stable_per_statement
+SET TimeZone = 'Europe/Berlin';
+SELECT id, t < now(), t <= current_timestamp, t < transaction_timestamp() - interval '1 day', t <= statement_timestamp(),
+       d <= current_date, ts < localtimestamp, now() = transaction_timestamp()
+  FROM tzd ORDER BY id;
+-- query: tz_now_prepared_twice
+SET client_min_messages = warning;
+DROP TABLE IF EXISTS tzn;
+CREATE TABLE tzn (t timestamptz);
+SET plan_cache_mode = force_generic_plan;
+PREPARE tzq AS SELECT count(*), count(*) FILTER (WHERE t = now()), count(*) FILTER (WHERE t <= statement_timestamp()) FROM tzn;
+BEGIN;
+INSERT INTO tzn VALUES (now());
+EXECUTE tzq;
+COMMIT;
+BEGIN;
+INSERT INTO tzn VALUES (now());
+EXECUTE tzq;
+COMMIT;

@@ -82,6 +82,17 @@ UPDATE ra SET ts = '-infinity' WHERE k = 4;
 UPDATE ra SET ts = '0044-03-15 10:00:00 BC' WHERE k = 6;
 UPDATE ra SET ts = '1969-12-31 23:59:59.999999' WHERE k = 8;
 UPDATE ra SET ts = NULL WHERE k = 12 OR (k % 7 = 3 AND k > 100);
+-- issue 18: a timestamptz column read under America/New_York (this database's TimeZone): instants
+-- every 7 h 13 min 17.5 s from 2020-10-01 cross both 2021 DST changes; infinities, BC, NULLs
+ALTER TABLE ra ADD COLUMN tt timestamptz;
+UPDATE ra SET tt = TIMESTAMPTZ '2020-10-01 00:00:00+00' + k * INTERVAL '7 hours 13 minutes 17.5 seconds';
+UPDATE ra SET tt = 'infinity' WHERE k = 4;
+UPDATE ra SET tt = '-infinity' WHERE k = 3;
+UPDATE ra SET tt = '0044-03-15 10:00:00+00 BC' WHERE k = 6;
+UPDATE ra SET tt = '2021-03-14 07:00:00+00' WHERE k = 7;
+UPDATE ra SET tt = '2021-11-07 05:30:00+00' WHERE k = 8;
+UPDATE ra SET tt = NULL WHERE k = 11 OR (k % 9 = 4 AND k > 100);
+DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET TimeZone = %L', current_database(), 'America/New_York'); END $$;
 ANALYZE;
 """
 
@@ -219,7 +230,23 @@ class Gen:
                           f"({self.col(a, 'int')} {self.pick(['&', '|', '#'])} {self.pick(['7', '-2', self.col(a, 'int')])})",
                           f"(a.s {self.pick(['<<', '>>'])} {self.pick(['1', '3', '17'])})", f"~a.b8",
                           f"(a.b8 / NULLIF(a.s, 0))", f"(a.s / NULLIF(a.g, 0))", f"a.bo::int", f"length(a.c)",
-                          "a.ts::date"])
+                          "a.ts::date",
+                          # issue 18: timestamptz under the session's TimeZone (America/New_York)
+                          self.tz_expr(a)])
+
+    def tz_expr(self, a):
+        """timestamptz under the session's TimeZone: local fields (those that do not grow with
+        time through extract, as a.tt holds infinities), date_trunc, ± intervals across DST
+        changes, casts, AT TIME ZONE and comparisons with timestamp and date."""
+        t = "a.tt"
+        return self.pick([f"extract({self.pick(['hour', 'minute', 'day', 'month', 'dow', 'doy', 'timezone', 'timezone_hour', 'second'])} FROM {t})",
+                          f"date_part('{self.pick(['year', 'epoch', 'hour', 'timezone', 'week', 'julian'])}', {t})",
+                          f"date_trunc('{self.pick(['hour', 'day', 'week', 'month', 'year', 'minute'])}', {t})",
+                          f"date_trunc('day', {t}, '{self.pick(['Europe/Berlin', 'Asia/Kathmandu', 'UTC'])}')",
+                          f"({t} {self.pick(['+', '-'])} INTERVAL '{self.pick(INTERVALS)}')", f"{t}::date", f"{t}::timestamp",
+                          f"({t} AT TIME ZONE '{self.pick(['Europe/Berlin', 'Australia/Lord_Howe', 'UTC', 'EST'])}')",
+                          f"(a.ts {self.pick(['<', '>=', '='])} {t})", f"({self.col(a, 'date')} < {t})", f"{self.col(a, 'date')}::timestamptz",
+                          t])
 
     def str_fn(self, a):
         """One of the string functions and regular expressions (UTF-8 characters, PostgreSQL's
@@ -295,7 +322,9 @@ class Gen:
             return self.pick([f"max(a.c)", f"min({self.col(a, 'date')} - 1)", f"sum(a.s)", f"avg(a.s)", f"sum(a.b8)",
                               f"max(extract(year FROM {self.col(a, 'date')}))", f"count(DISTINCT a.d)",
                               f"sum(CASE WHEN a.bo THEN a.n ELSE 0 END)", f"min(COALESCE(a.m, 1))",
-                              f"{self.pick(['min', 'max'])}(a.ts)", "count(DISTINCT date_trunc('day', a.ts))"])
+                              f"{self.pick(['min', 'max'])}(a.ts)", "count(DISTINCT date_trunc('day', a.ts))",
+                              # issue 18: timestamptz under the session's TimeZone
+                              f"{self.pick(['min', 'max'])}({self.tz_expr(a)})", "count(DISTINCT extract(hour FROM a.tt))"])
         if kind == "count":
             return self.pick(["count(*)", f"count({self.col(a, self.pick(['int', 'text', 'float']))})"])
         if kind == "sumi":
@@ -334,7 +363,7 @@ class Gen:
         shape = self.rng.random()
         if shape < 0.35:  # grouped aggregation
             keys = [self.pick([f"a.g", f"a.bo", self.col("a", "text"), self.col("a", "date"), f"b.g" if joined else "a.s",
-                               "date_trunc('day', a.ts)"])
+                               "date_trunc('day', a.ts)", "date_trunc('day', a.tt)", "a.tt::date"])
                     for _ in range(self.rng.randint(1, 2))]
             keys = list(dict.fromkeys(keys))
             aggs = [self.agg(self.pick(aliases)) for _ in range(self.rng.randint(1, 3))]
