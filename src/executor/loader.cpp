@@ -156,6 +156,7 @@ Status InitBuilder(ColumnBuilder &b, Relation rel, int attnum, HostAllocator &al
         // int64 microseconds since 2000-01-01, infinities as INT64_MIN/MAX: HorseIR's dt
         case TIMESTAMPOID:
         case TIMESTAMPTZOID: b.hir_type = hir::TypeKind::DT; break;
+        case INTERVALOID: b.hir_type = hir::TypeKind::INTERVAL; break;  // PostgreSQL's Interval, same layout
         case NUMERICOID: {
             auto t = pg::ColumnHirTypeOf(NUMERICOID, att->atttypmod);  // dec64 for precision <= 18
             if (!t) return Status::Internal("loader: numeric column without a supported precision and scale");
@@ -247,6 +248,7 @@ Status Append(ColumnBuilder &b, HostAllocator &alloc, Datum d, bool isnull) {
                 case FLOAT4OID: *(float4 *)slot = DatumGetFloat4(d); break;
                 case FLOAT8OID: *(float8 *)slot = DatumGetFloat8(d); break;
                 case DATEOID: *(int32 *)slot = DatumGetDateADT(d); break;
+                case INTERVALOID: std::memcpy(slot, DatumGetIntervalP(d), sizeof(Interval)); break;
                 case NUMERICOID: {
                     if (KeepStoredForm() && (VARATT_IS_EXTERNAL(DatumGetPointer(d)) || VARATT_IS_COMPRESSED(DatumGetPointer(d))))
                         return StoredFormFallback();
@@ -495,6 +497,7 @@ Put PutValue(const ColumnPlan &c, size_t k, int64_t row, Datum d, bool isnull, R
             case FLOAT4OID: *(float4 *)slot = DatumGetFloat4(d); break;
             case FLOAT8OID: *(float8 *)slot = DatumGetFloat8(d); break;
             case DATEOID: *(int32 *)slot = DatumGetDateADT(d); break;
+            case INTERVALOID: std::memcpy(slot, DatumGetIntervalP(d), sizeof(Interval)); break;  // by reference, never toasted
             case NUMERICOID: {
                 struct varlena *raw = (struct varlena *)DatumGetPointer(d);
                 if (!on_backend && (VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw))) return Put::GIVE_BACK;
