@@ -138,6 +138,10 @@ Status NumericLoadError(numeric::Decoded r) {
 
 Status Grow(ColumnBuilder &b, HostAllocator &alloc, int64_t want);
 
+// interval columns are copied into HorseIR's interval vectors byte for byte
+static_assert(sizeof(Interval) == sizeof(hir::IntervalValue) && offsetof(Interval, time) == offsetof(hir::IntervalValue, time) &&
+              offsetof(Interval, day) == offsetof(hir::IntervalValue, day) && offsetof(Interval, month) == offsetof(hir::IntervalValue, month));
+
 Status InitBuilder(ColumnBuilder &b, Relation rel, int attnum, HostAllocator &alloc, int64_t expected_rows) {
     Form_pg_attribute att = TupleDescAttr(RelationGetDescr(rel), attnum - 1);
     b.attnum = attnum;

@@ -82,6 +82,12 @@ UPDATE ra SET ts = '-infinity' WHERE k = 4;
 UPDATE ra SET ts = '0044-03-15 10:00:00 BC' WHERE k = 6;
 UPDATE ra SET ts = '1969-12-31 23:59:59.999999' WHERE k = 8;
 UPDATE ra SET ts = NULL WHERE k = 12 OR (k % 7 = 3 AND k > 100);
+-- issue 18 items 1-2: an interval column, mixed-sign fields; no two rows of one span with
+-- different fields (which of '1 day' and '24 hours' a group prints depends on the plan)
+ALTER TABLE ra ADD COLUMN iv interval;
+UPDATE ra SET iv = (k % 5) * INTERVAL '1 mon' - (k % 7) * INTERVAL '1 day' + k * INTERVAL '1 hour 1 second';
+UPDATE ra SET iv = INTERVAL '-1 year -2 days 00:00:00.000001' WHERE k = 2;
+UPDATE ra SET iv = NULL WHERE k = 5 OR (k % 9 = 4 AND k > 100);
 ANALYZE;
 """
 
@@ -193,7 +199,14 @@ class Gen:
                           f"date_part('{self.pick(['dow', 'epoch', 'week', 'julian', 'hour'])}', {d})",
                           # issue 18: timestamp/date ± constant intervals (month ends, days, microseconds)
                           f"(a.ts {self.pick(['+', '-'])} INTERVAL '{self.pick(INTERVALS)}')",
-                          f"({d} {self.pick(['+', '-'])} INTERVAL '{self.pick(INTERVALS)}')", f"{d}::timestamp"])
+                          f"({d} {self.pick(['+', '-'])} INTERVAL '{self.pick(INTERVALS)}')", f"{d}::timestamp",
+                          # issue 18 items 1-2: interval values (no infinite timestamp is subtracted:
+                          # the error would depend on which rows each plan evaluates)
+                          "a.iv", f"(a.iv {self.pick(['+', '-'])} INTERVAL '{self.pick(INTERVALS)}')", "(-a.iv)",
+                          f"{self.pick(['justify_hours', 'justify_days', 'justify_interval'])}(a.iv)",
+                          f"(a.ts {self.pick(['+', '-'])} a.iv)", f"({d} {self.pick(['+', '-'])} a.iv)",
+                          "(GREATEST(LEAST(a.ts, TIMESTAMP '2100-01-01'), TIMESTAMP '1900-01-01') - TIMESTAMP '2013-07-01 12:00')",
+                          f"(a.iv {self.pick(['<', '>=', '='])} INTERVAL '{self.pick(INTERVALS)}')"])
 
     def str_fn(self, a):
         """One of the string functions and regular expressions (UTF-8 characters, PostgreSQL's
@@ -266,7 +279,8 @@ class Gen:
             return self.pick([f"max(a.c)", f"min({self.col(a, 'date')} - 1)", f"sum(a.s)", f"avg(a.s)", f"sum(a.b8)",
                               f"max(extract(year FROM {self.col(a, 'date')}))", f"count(DISTINCT a.d)",
                               f"sum(CASE WHEN a.bo THEN a.n ELSE 0 END)", f"min(COALESCE(a.m, 1))",
-                              f"{self.pick(['min', 'max'])}(a.ts)", "count(DISTINCT date_trunc('day', a.ts))"])
+                              f"{self.pick(['min', 'max'])}(a.ts)", "count(DISTINCT date_trunc('day', a.ts))",
+                              f"{self.pick(['min', 'max'])}(a.iv)", "count(DISTINCT a.iv)"])
         if kind == "count":
             return self.pick(["count(*)", f"count({self.col(a, self.pick(['int', 'text', 'float']))})"])
         if kind == "sumi":
