@@ -285,6 +285,15 @@ Datum ToDatum(const hir::Vector &v, int64 i, Oid type, int32 typmod) {
         case DATEOID: return DateADTGetDatum((DateADT)IntAt(v, i));
         case TIMESTAMPOID: return TimestampGetDatum((Timestamp)IntAt(v, i));
         case TIMESTAMPTZOID: return TimestampTzGetDatum((TimestampTz)IntAt(v, i));
+        case INTERVALOID: {
+            if (v.type.kind != hir::TypeKind::INTERVAL) elog(ERROR, "rndn: interval output from a %s vector", hir::TypeKindName(v.type.kind));
+            Interval *span = (Interval *)palloc(sizeof(Interval));
+            const hir::IntervalValue &x = v.Data<hir::IntervalValue>()[i];
+            span->time = x.time;
+            span->day = x.day;
+            span->month = x.month;
+            return IntervalPGetDatum(span);
+        }
         case FLOAT4OID: return Float4GetDatum((float4)FloatAt(v, i));
         case FLOAT8OID: return Float8GetDatum(FloatAt(v, i));
         case NUMERICOID: {

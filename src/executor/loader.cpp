@@ -165,6 +165,10 @@ numeric::Decoded NumericInto(Datum d, int scale, int elem_size, uint8_t *slot, u
 
 Status Grow(ColumnBuilder &b, HostAllocator &alloc, int64_t want);
 
+// interval columns are copied into HorseIR's interval vectors byte for byte
+static_assert(sizeof(Interval) == sizeof(hir::IntervalValue) && offsetof(Interval, time) == offsetof(hir::IntervalValue, time) &&
+              offsetof(Interval, day) == offsetof(hir::IntervalValue, day) && offsetof(Interval, month) == offsetof(hir::IntervalValue, month));
+
 Status InitBuilder(ColumnBuilder &b, Relation rel, int attnum, HostAllocator &alloc, int64_t expected_rows) {
     Form_pg_attribute att = TupleDescAttr(RelationGetDescr(rel), attnum - 1);
     b.attnum = attnum;
@@ -183,6 +187,7 @@ Status InitBuilder(ColumnBuilder &b, Relation rel, int attnum, HostAllocator &al
         // int64 microseconds since 2000-01-01, infinities as INT64_MIN/MAX: HorseIR's dt
         case TIMESTAMPOID:
         case TIMESTAMPTZOID: b.hir_type = hir::TypeKind::DT; break;
+        case INTERVALOID: b.hir_type = hir::TypeKind::INTERVAL; break;  // PostgreSQL's Interval, same layout
         case NUMERICOID: {
             // dec64 for precision <= 18; unconstrained: dec128 with per-value scales
             auto t = pg::ColumnHirTypeOf(NUMERICOID, att->atttypmod);
@@ -278,6 +283,7 @@ Status Append(ColumnBuilder &b, HostAllocator &alloc, Datum d, bool isnull) {
                 case FLOAT4OID: *(float4 *)slot = DatumGetFloat4(d); break;
                 case FLOAT8OID: *(float8 *)slot = DatumGetFloat8(d); break;
                 case DATEOID: *(int32 *)slot = DatumGetDateADT(d); break;
+                case INTERVALOID: std::memcpy(slot, DatumGetIntervalP(d), sizeof(Interval)); break;
                 case NUMERICOID: {
                     if (KeepStoredForm() && (VARATT_IS_EXTERNAL(DatumGetPointer(d)) || VARATT_IS_COMPRESSED(DatumGetPointer(d))))
                         return StoredFormFallback();
@@ -557,6 +563,7 @@ Put PutValue(const ColumnPlan &c, size_t k, int64_t row, Datum d, bool isnull, R
             case FLOAT4OID: *(float4 *)slot = DatumGetFloat4(d); break;
             case FLOAT8OID: *(float8 *)slot = DatumGetFloat8(d); break;
             case DATEOID: *(int32 *)slot = DatumGetDateADT(d); break;
+            case INTERVALOID: std::memcpy(slot, DatumGetIntervalP(d), sizeof(Interval)); break;  // by reference, never toasted
             case NUMERICOID: {
                 struct varlena *raw = (struct varlena *)DatumGetPointer(d);
                 if (!on_backend && (VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw))) return Put::GIVE_BACK;

@@ -58,6 +58,7 @@ Expected<std::string> ElementText(const Vector &v, int64_t i) {
             return Quote(std::string_view(&c, 1), '\'');
         }
         case TypeKind::STR: return Quote(v.StringAt(i), '"');
+        case TypeKind::INTERVAL: return Quote(IntervalText(v.Data<IntervalValue>()[i]), '"');
         case TypeKind::SYM: {
             std::string_view s = v.StringAt(i);
             if (PlainSymbol(s)) return "`" + std::string(s);

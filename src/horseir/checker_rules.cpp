@@ -23,7 +23,7 @@ bool Str(const Type &t) { return IsString(t.kind); }
 bool Cal(const Type &t) { return IsCalendar(t.kind); }
 bool Basic(const Type &t) { return IsBasic(t.kind); }
 bool Dec(const Type &t) { return IsDecimal(t.kind); }
-bool Orderable(const Type &t) { return Real(t) || Str(t) || Cal(t); }
+bool Orderable(const Type &t) { return Real(t) || Str(t) || Cal(t) || t.kind == TypeKind::INTERVAL; }
 bool Extended(const Type &t) { return t.kind == TypeKind::I64 || t.kind == TypeKind::F64 || Dec(t); }
 int ScaleOf(const Type &t) { return Dec(t) ? t.scale : 0; }
 int MaxScale(const Type &a, const Type &b) {
@@ -79,6 +79,7 @@ R RuleNot(RuleCtx &c) {
 R RuleCompare(RuleCtx &c) {
     const Type &a = c.args[0], &b = c.args[1];
     if ((Real(a) && Real(b)) || (Cal(a) && a.kind == b.kind) || (Str(a) && Str(b))) return One(TypeKind::BOOL);
+    if (a.kind == TypeKind::INTERVAL && b.kind == TypeKind::INTERVAL) return One(TypeKind::BOOL);  // by span
     return Fail(c, "operands are not comparable");
 }
 
@@ -351,6 +352,23 @@ R RuleIntervalAdd(RuleCtx &c) {
     if ((K(c.args[0]) != TypeKind::DT && K(c.args[0]) != TypeKind::DATE) || K(c.args[1]) != TypeKind::I64)
         return Fail(c, "expects (date or dt, (months, days, microseconds):i64)");
     return One(TypeKind::DT);
+}
+R RuleTsDiff(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::DT || K(c.args[1]) != TypeKind::DT) return Fail(c, "expects (dt, dt)");
+    return One(TypeKind::INTERVAL);
+}
+R RuleIntervalShift(RuleCtx &c) {
+    if ((K(c.args[0]) != TypeKind::DT && K(c.args[0]) != TypeKind::DATE) || K(c.args[1]) != TypeKind::INTERVAL)
+        return Fail(c, "expects (date or dt, interval)");
+    return One(TypeKind::DT);
+}
+R RuleIntervalBinary(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::INTERVAL || K(c.args[1]) != TypeKind::INTERVAL) return Fail(c, "expects (interval, interval)");
+    return One(TypeKind::INTERVAL);
+}
+R RuleIntervalUnary(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::INTERVAL) return Fail(c, "expects an interval");
+    return One(TypeKind::INTERVAL);
 }
 R RuleDatetimeDiff(RuleCtx &c) {
     if (!Cal(c.args[0]) || c.args[0].kind != c.args[1].kind) return Fail(c, "expects two values of one calendar type");

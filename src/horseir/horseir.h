@@ -51,6 +51,7 @@ enum class TypeKind : uint8_t {
     TIME,      // int64 microseconds since midnight (PostgreSQL's TimeADT)
     DEC64,     // rndn extension: int64 scaled by 10^scale (PostgreSQL numeric(p,s), p <= 18)
     DEC128,    // rndn extension: __int128 scaled by 10^scale (p <= 38)
+    INTERVAL,  // rndn extension: PostgreSQL's Interval (IntervalValue: microseconds, days, months)
     FUNC,
     LIST,      // params: cell types (one param = homogeneous list of any length)
     DICT,      // params: {K, V}
@@ -111,6 +112,31 @@ bool IsCalendar(TypeKind k);    // date month minute second time dt
 // Bytes per element of the data buffer of a fixed-width basic type; 0 for str/sym and
 // non-basic types.
 int ElementSize(TypeKind k);
+
+// One element of an `interval` vector: PostgreSQL's Interval with the same layout (time in
+// microseconds, then days, then months), so that the executor copies it unchanged.  Ordered
+// and compared by PostgreSQL's interval_cmp_value: the 128-bit span months*30 days + days*24 h
+// + time, so '1 day' equals '24 hours' (one group, one join key) although the fields differ.
+struct IntervalValue {
+    int64_t time = 0;
+    int32_t day = 0;
+    int32_t month = 0;
+};
+static_assert(sizeof(IntervalValue) == 16);
+inline __int128 IntervalSpan(const IntervalValue &v) {
+    const int64_t days = static_cast<int64_t>(v.month) * 30 + v.day;
+    return static_cast<__int128>(v.time) + static_cast<__int128>(days) * 86400000000LL;
+}
+inline bool operator<(const IntervalValue &a, const IntervalValue &b) { return IntervalSpan(a) < IntervalSpan(b); }
+inline bool operator>(const IntervalValue &a, const IntervalValue &b) { return IntervalSpan(a) > IntervalSpan(b); }
+inline bool operator<=(const IntervalValue &a, const IntervalValue &b) { return IntervalSpan(a) <= IntervalSpan(b); }
+inline bool operator>=(const IntervalValue &a, const IntervalValue &b) { return IntervalSpan(a) >= IntervalSpan(b); }
+inline bool operator==(const IntervalValue &a, const IntervalValue &b) { return IntervalSpan(a) == IntervalSpan(b); }
+inline bool operator!=(const IntervalValue &a, const IntervalValue &b) { return IntervalSpan(a) != IntervalSpan(b); }
+// Text of an interval element as HorseIR prints and parses it ("1m -2d 3000000us": months,
+// days, microseconds); ParseIntervalText returns false for any other text.
+std::string IntervalText(const IntervalValue &v);
+bool ParseIntervalText(std::string_view s, IntervalValue *out);
 
 // ----------------------------------------------------------------------------------------------
 // Builtins: one enum and one metadata row per line of src/horseir/builtins.def (the enum value is

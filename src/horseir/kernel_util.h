@@ -19,6 +19,10 @@ inline int SqlCompare(T x, T y) {
     return x < y ? -1 : (y < x ? 1 : 0);
 }
 
+// The element type of an `interval` vector: kernels over numbers skip it with if constexpr.
+template <class T>
+inline constexpr bool kIsInterval = std::is_same_v<std::remove_cv_t<T>, IntervalValue>;
+
 // Calls f(T{}) with T the C++ element type of a fixed-width basic kind.
 template <class F>
 auto VisitFixed(TypeKind k, F &&f) {
@@ -39,6 +43,7 @@ auto VisitFixed(TypeKind k, F &&f) {
         case TypeKind::F32: return f(float{});
         case TypeKind::F64: return f(double{});
         case TypeKind::DEC128: return f(__int128{});
+        case TypeKind::INTERVAL: return f(IntervalValue{});
         default: return f(int64_t{});  // callers check IsBasic/!IsString first
     }
 }

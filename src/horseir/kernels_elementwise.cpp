@@ -16,7 +16,9 @@ namespace {
 
 template <class D, class S>
 D ConvertNumber(S x) {
-    if constexpr (std::is_floating_point_v<S> && std::is_integral_v<D>) {
+    if constexpr (kIsInterval<S> || kIsInterval<D>) {
+        return D{};  // never reached: CastVector refuses intervals
+    } else if constexpr (std::is_floating_point_v<S> && std::is_integral_v<D>) {
         // truncation (rNdN's C cast); out-of-range saturates instead of UB
         if (!(x == x)) return D{0};
         if (x >= static_cast<S>(std::numeric_limits<D>::max())) return std::numeric_limits<D>::max();
@@ -35,6 +37,8 @@ Expected<std::shared_ptr<const Vector>> CastVector(const std::shared_ptr<const V
     const Vector &src = *v;
     const Type &from = src.type;
     if (from == to) return v;
+    if (from.kind == TypeKind::INTERVAL || to.kind == TypeKind::INTERVAL)
+        return TypeError("cannot cast " + TypeToString(from) + " to " + TypeToString(to));
     if (!IsBasic(to.kind)) return TypeError("cannot cast " + TypeToString(from) + " to " + TypeToString(to));
     if (IsString(from.kind) && IsString(to.kind)) {
         auto r = std::make_shared<Vector>(src);
@@ -78,7 +82,8 @@ Expected<std::shared_ptr<const Vector>> CastVector(const std::shared_ptr<const V
         auto read = [&](int64_t i) -> __int128 {
             return VisitFixed(from.kind, [&](auto t) -> __int128 {
                 using S = decltype(t);
-                return static_cast<__int128>(src.Data<S>()[i]);
+                if constexpr (kIsInterval<S>) return 0;
+                else return static_cast<__int128>(src.Data<S>()[i]);
             });
         };
         if (IsFloat(to.kind)) {
@@ -132,6 +137,9 @@ Expected<std::shared_ptr<const Vector>> CastVector(const std::shared_ptr<const V
         const S *in = src.Data<S>();
         VisitFixed(to.kind, [&](auto d) {
             using D = decltype(d);
+            if constexpr (kIsInterval<S> || kIsInterval<D>) {
+                return 0;
+            } else {
             D *o = out->Data<D>();
             if (to.kind == TypeKind::BOOL) {
                 for (int64_t i = 0; i < n; ++i) o[i] = in[i] != S{0};
@@ -172,6 +180,7 @@ Expected<std::shared_ptr<const Vector>> CastVector(const std::shared_ptr<const V
                 for (int64_t i = 0; i < n; ++i) o[i] = ConvertNumber<D, S>(in[i]);
             }
             return 0;
+            }
         });
         return 0;
     });
@@ -423,7 +432,7 @@ std::vector<int64_t> WidenToI64(const Vector &v) {
     std::vector<int64_t> out(static_cast<size_t>(v.length));
     VisitFixed(v.type.kind, [&](auto t) {
         using T = decltype(t);
-        if constexpr (!std::is_floating_point_v<T> && !std::is_same_v<T, __int128>) {
+        if constexpr (!std::is_floating_point_v<T> && !std::is_same_v<T, __int128> && !kIsInterval<T>) {
             const T *x = v.Data<T>();
             for (int64_t i = 0; i < v.length; ++i) out[static_cast<size_t>(i)] = static_cast<int64_t>(x[i]);
         }
@@ -839,7 +848,7 @@ Expected<Value> KAbs(KernelCtx &, const std::vector<Value> &a) {
     return SameUnary(Builtin::ABS, a, [](auto x, bool &ovf) {
         using T = decltype(x);
         if constexpr (std::is_floating_point_v<T>) return std::fabs(x);
-        else if constexpr (std::is_unsigned_v<T>) return x;
+        else if constexpr (std::is_unsigned_v<T> || kIsInterval<T>) return x;  // intervals: refused by the rule
         else {
             if (x == std::numeric_limits<T>::min()) ovf = true;
             return x < 0 ? static_cast<T>(-x) : x;
@@ -850,7 +859,7 @@ Expected<Value> KNeg(KernelCtx &, const std::vector<Value> &a) {
     return SameUnary(Builtin::NEG, a, [](auto x, bool &ovf) {
         using T = decltype(x);
         if constexpr (std::is_floating_point_v<T>) return -x;
-        else if constexpr (std::is_unsigned_v<T>) return x;
+        else if constexpr (std::is_unsigned_v<T> || kIsInterval<T>) return x;  // intervals: refused by the rule
         else {
             if (x == std::numeric_limits<T>::min()) ovf = true;
             return static_cast<T>(-x);
@@ -1442,6 +1451,60 @@ Expected<Value> KIntervalAdd(KernelCtx &, const std::vector<Value> &args) {
     }
     return V(out);
 }
+
+namespace {
+// date or dt plus (sign 1) or minus (sign -1) an interval vector, element by element; the
+// fields of a subtracted interval are negated without a check (PostgreSQL 15's
+// timestamp_mi_interval wraps them)
+Expected<Value> IntervalShiftVector(Builtin bid, const std::vector<Value> &args, int sign) {
+    const char *fn = GetBuiltin(bid).name;
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], fn, 0));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], fn, 1));
+    RNDN_RETURN_IF_ERROR(RuntimeType(bid, args).status());
+    const Vector &a = args[0].vector(), &iv = args[1].vector();
+    RNDN_ASSIGN_OR_RETURN(int64_t n, BroadcastLength(a.length, iv.length, fn));
+    const bool date = a.type.kind == TypeKind::DATE;
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::DT, n));
+    SetCombinedValidity(a, iv, *out);
+    int64_t *o = out->Data<int64_t>();
+    for (int64_t i = 0; i < n; ++i) {
+        PollCancel(i);
+        o[i] = 0;
+        const int64_t ia = a.length == 1 ? 0 : i, ib = iv.length == 1 ? 0 : i;
+        if (!a.IsValid(ia) || !iv.IsValid(ib)) continue;
+        int64_t t;
+        if (date) {  // date2timestamp
+            const int32_t d = a.Data<int32_t>()[ia];
+            if (d == INT32_MIN || d == INT32_MAX) {
+                o[i] = d == INT32_MIN ? INT64_MIN : INT64_MAX;
+                continue;
+            }
+            if (d >= kEndTimestamp / kDayMicros)
+                return Status::UserError(sqlstate::kDatetimeOverflow, "date out of range for timestamp");
+            t = static_cast<int64_t>(d) * kDayMicros;
+        } else {
+            t = a.Data<int64_t>()[ia];
+            if (t == INT64_MIN || t == INT64_MAX) {
+                o[i] = t;
+                continue;
+            }
+        }
+        const IntervalValue &v = iv.Data<IntervalValue>()[ib];
+        int32_t months = v.month, days = v.day;
+        int64_t micros = v.time;
+        if (sign < 0) {
+            months = static_cast<int32_t>(0u - static_cast<uint32_t>(months));
+            days = static_cast<int32_t>(0u - static_cast<uint32_t>(days));
+            micros = static_cast<int64_t>(uint64_t{0} - static_cast<uint64_t>(micros));
+        }
+        RNDN_ASSIGN_OR_RETURN(o[i], AddInterval(t, months, days, micros));
+    }
+    return V(out);
+}
+}  // namespace
+
+Expected<Value> KIntervalPlv(KernelCtx &, const std::vector<Value> &args) { return IntervalShiftVector(Builtin::INTERVAL_PLV, args, 1); }
+Expected<Value> KIntervalMiv(KernelCtx &, const std::vector<Value> &args) { return IntervalShiftVector(Builtin::INTERVAL_MIV, args, -1); }
 
 namespace {
 Expected<Value> DatetimeShift(Builtin bid, const std::vector<Value> &args, int sign) {

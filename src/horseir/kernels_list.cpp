@@ -154,6 +154,7 @@ Expected<bool> FrameFixed(KernelCtx &ctx, const FuncRef &fn, const Vector &x, co
     if (IsString(x.type.kind) || !IsBasic(x.type.kind) || !x.elem_scale.empty() ||
         (IsDecimal(x.type.kind) && x.type.scale == Type::kUnknownScale))
         return false;
+    if (x.type.kind == TypeKind::INTERVAL) return false;
     if (sum && x.type.kind != TypeKind::I64 && x.type.kind != TypeKind::F64 && x.type.kind != TypeKind::DEC128) return false;
     std::vector<Type> types{x.type};
     std::vector<const FuncRef *> funcs{nullptr};
@@ -186,7 +187,9 @@ Expected<bool> FrameFixed(KernelCtx &ctx, const FuncRef &fn, const Vector &x, co
             for (int64_t r = from; r < e; ++r) {
                 if (nulls && !x.IsValid(r)) continue;
                 if (sum) {
-                    if constexpr (std::is_floating_point_v<T>) {
+                    if constexpr (kIsInterval<T>) {
+                        break;  // never reached: sum over intervals is not this fast path
+                    } else if constexpr (std::is_floating_point_v<T>) {
                         acc += v[r];
                     } else if (__builtin_add_overflow(acc, static_cast<__int128>(v[r]), &acc)) {
                         err = Status::UserError(sqlstate::kNumericOutOfRange, "value overflows numeric format");

@@ -125,7 +125,7 @@ std::vector<int64_t> DenseRank(const Vector &v, int64_t *num_ranks) {
     if (!IsString(v.type.kind) && !IsFloat(v.type.kind) && v.type.kind != TypeKind::DEC128 && n > 0) {
         bool done = VisitFixed(v.type.kind, [&](auto t) -> bool {
             using T = decltype(t);
-            if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, __int128>) {
+            if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, __int128> || kIsInterval<T>) {
                 return false;
             } else {
                 const T *x = v.Data<T>();
@@ -1048,7 +1048,7 @@ Expected<std::shared_ptr<Vector>> SumVector(const Vector &v, const Type &rt, boo
     bool ovf = false;
     VisitFixed(v.type.kind, [&](auto t) {
         using T = decltype(t);
-        if constexpr (!std::is_floating_point_v<T>) {
+        if constexpr (!std::is_floating_point_v<T> && !kIsInterval<T>) {
             const T *x = v.Data<T>();
             if constexpr (std::is_same_v<T, __int128>) {
                 for (int64_t i = 0; i < v.length; ++i)
@@ -1223,9 +1223,10 @@ Expected<Value> MinMax(const std::vector<Value> &args, bool is_max, bool sql_emp
         else if constexpr (std::is_same_v<T, __int128>) acc = is_max ? -(~static_cast<unsigned __int128>(0) >> 1) - 1 : static_cast<__int128>(~static_cast<unsigned __int128>(0) >> 1);
         else acc = is_max ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
         bool nulls = v.HasNulls();
-        if constexpr (std::is_floating_point_v<T>) {
+        if constexpr (std::is_floating_point_v<T> || kIsInterval<T>) {
             // PostgreSQL's float8larger/float8smaller: NaN is the largest value, and of two
-            // equal values (-0 and 0) the later one wins
+            // equal values (-0 and 0) the later one wins; interval_larger/interval_smaller keep
+            // the later of two equal spans too ('1 day' and '24 hours')
             bool any = false;
             for (int64_t i = 0; i < v.length; ++i) {
                 if (nulls && !v.IsValid(i)) continue;

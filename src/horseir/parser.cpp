@@ -867,6 +867,12 @@ private:
                 if (e.kind != Tok::STRING) return mismatch();
                 v.AppendString(Unquote(e.text));
                 return Status::Ok();
+            case TypeKind::INTERVAL: {  // "<months>m <days>d <microseconds>us"
+                if (e.kind != Tok::STRING) return mismatch();
+                if (!ParseIntervalText(Unquote(e.text), &v.Data<IntervalValue>()[i]))
+                    return Error(e, "an interval literal is \"<months>m <days>d <microseconds>us\", not " + e.text);
+                return Status::Ok();
+            }
             case TypeKind::SYM:
                 if (e.kind != Tok::SYMBOL) return mismatch();
                 if (e.text.size() > 1 && e.text[1] == '"') v.AppendString(Unquote(e.text.substr(1)));

@@ -47,6 +47,7 @@ constexpr KindRow kKinds[] = {
     {TypeKind::TIME, "time", 8, C_CAL | C_BASIC},
     {TypeKind::DEC64, "dec64", 8, C_DEC | C_BASIC},
     {TypeKind::DEC128, "dec128", 16, C_DEC | C_BASIC},
+    {TypeKind::INTERVAL, "interval", 16, C_BASIC},
     {TypeKind::FUNC, "func", 0, C_NONE},
     {TypeKind::LIST, "list", 0, C_NONE},
     {TypeKind::DICT, "dict", 0, C_NONE},
@@ -525,8 +526,42 @@ std::string FormatElement(const Vector &v, int64_t i) {
             }
             return FormatDecimal(x, v.type.scale);
         }
+        case TypeKind::INTERVAL: return IntervalText(v.Data<IntervalValue>()[i]);
         default: return "?";
     }
+}
+
+std::string IntervalText(const IntervalValue &v) {
+    return std::to_string(v.month) + "m " + std::to_string(v.day) + "d " + std::to_string(v.time) + "us";
+}
+
+bool ParseIntervalText(std::string_view s, IntervalValue *out) {
+    // exactly "<int>m <int>d <int>us", each integer within its field's range
+    auto number = [&](std::string_view &rest, const char *unit, int64_t lo, int64_t hi, int64_t *x) {
+        size_t k = 0;
+        bool neg = false;
+        if (k < rest.size() && rest[k] == '-') neg = true, ++k;
+        const size_t first = k;
+        unsigned __int128 u = 0;
+        while (k < rest.size() && rest[k] >= '0' && rest[k] <= '9' && k - first < 20) u = u * 10 + static_cast<unsigned>(rest[k++] - '0');
+        if (k == first) return false;
+        const std::string_view want(unit);
+        if (rest.substr(k, want.size()) != want) return false;
+        const __int128 w = neg ? -static_cast<__int128>(u) : static_cast<__int128>(u);
+        if (w < lo || w > hi) return false;
+        *x = static_cast<int64_t>(w);
+        rest.remove_prefix(k + want.size());
+        return true;
+    };
+    int64_t m = 0, d = 0, t = 0;
+    std::string_view rest = s;
+    if (!number(rest, "m ", INT32_MIN, INT32_MAX, &m) || !number(rest, "d ", INT32_MIN, INT32_MAX, &d) ||
+        !number(rest, "us", INT64_MIN, INT64_MAX, &t) || !rest.empty())
+        return false;
+    out->month = static_cast<int32_t>(m);
+    out->day = static_cast<int32_t>(d);
+    out->time = t;
+    return true;
 }
 
 std::string FormatValue(const Value &v) {
@@ -580,6 +615,10 @@ struct KeyHash {
     const Vector *v;
     size_t operator()(int64_t i) const {
         if (IsString(v->type.kind)) return std::hash<std::string_view>()(v->StringAt(i));
+        if (v->type.kind == TypeKind::INTERVAL) {  // equal spans hash alike ('1 day', '24 hours')
+            const __int128 span = IntervalSpan(v->Data<IntervalValue>()[i]);
+            return std::hash<uint64_t>()(static_cast<uint64_t>(span) ^ static_cast<uint64_t>(span >> 64) * 0x9e3779b97f4a7c15ull);
+        }
         int sz = ElementSize(v->type.kind);
         uint64_t h = 1469598103934665603ull;
         const uint8_t *p = v->data.get() + i * sz;

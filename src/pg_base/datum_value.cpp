@@ -39,6 +39,7 @@ std::optional<hir::Type> HirTypeOf(unsigned type, int scale) {
         case VARCHAROID:
         case BPCHAROID: return hir::Type(hir::TypeKind::STR);
         case UUIDOID: return hir::Type(hir::TypeKind::STR);  // its canonical text (common/uuid_text.h)
+        case INTERVALOID: return hir::Type(hir::TypeKind::INTERVAL);  // PostgreSQL's Interval, copied
         case NUMERICOID:
             if (scale < 0 || scale > 38) return std::nullopt;
             return hir::Type::Decimal(hir::TypeKind::DEC128, scale);
@@ -132,6 +133,14 @@ Expected<std::shared_ptr<hir::Vector>> ScalarFromDatum(unsigned type, uintptr_t 
             j2date((int)(days + POSTGRES_EPOCH_JDATE), &y, &m, &dd);
             if (y < 1 || y > 9999) return Status::Unsupported("timestamp out of 0001..9999");
             return One<int64_t>(target, v);
+        }
+        case INTERVALOID: {
+            const Interval *span = DatumGetIntervalP(d);
+            hir::IntervalValue v;
+            v.time = span->time;
+            v.day = span->day;
+            v.month = span->month;
+            return One<hir::IntervalValue>(target, v);
         }
         case TEXTOID:
         case VARCHAROID:

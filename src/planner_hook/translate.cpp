@@ -475,7 +475,7 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
             if (!rank_coll) return Unsup(node, name + "(" + TypeName(at) + ") under a non-C collation");
         }
         if (!IsIntType(at) && at != NUMERICOID && at != FLOAT4OID && at != FLOAT8OID && at != DATEOID &&
-            at != TIMESTAMPOID && at != TIMESTAMPTZOID && !IsTextType(at))
+            at != TIMESTAMPOID && at != TIMESTAMPTZOID && at != INTERVALOID && !IsTextType(at))
             return Unsup(node, name + "(" + TypeName(at) + ")");
     } else if (name == "var_pop" || name == "var_samp" || name == "variance" || name == "stddev_pop" ||
                name == "stddev_samp" || name == "stddev") {

@@ -458,6 +458,12 @@ std::string CanonicalDateField(const std::string &f) {
     auto it = kAliases.find(f);
     return it == kAliases.end() ? std::string() : it->second;
 }
+// A non-NULL constant interval that @interval_add takes as (months, days, microseconds) (for
+// the minus forms: one whose negated microseconds fit int64).
+bool ConstantInterval(Expr *e, FnKind kind) {
+    if (!IsA(e, Const) || ((Const *)e)->constisnull || ((Const *)e)->consttype != INTERVALOID) return false;
+    return kind != FnKind::INTERVAL_MI || DatumGetIntervalP(((Const *)e)->constvalue)->time != PG_INT64_MIN;
+}
 }  // namespace
 
 Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result_typmod, Oid inputcollid,
@@ -492,7 +498,10 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
         if ((row->kind == FnKind::ROUND || row->kind == FnKind::NUMTYPMOD || row->kind == FnKind::NUMTRUNC) && i == 1) continue;
         if ((row->kind == FnKind::REGEX || row->kind == FnKind::NOTREGEX) && i > 0) continue;
         if (row->kind == FnKind::REGEXREPL && (i == 1 || i == 3)) continue;
-        if ((row->kind == FnKind::INTERVAL_PL || row->kind == FnKind::INTERVAL_MI) && i == 1) continue;
+        // a constant interval becomes @interval_add's (months, days, microseconds); any other
+        // interval is a vector of type interval (@interval_plv / @interval_miv)
+        if ((row->kind == FnKind::INTERVAL_PL || row->kind == FnKind::INTERVAL_MI) && i == 1 && ConstantInterval(arg, row->kind))
+            continue;
         if (row->kind == FnKind::ZONE || row->kind == FnKind::STABLE_TS) continue;  // TzCall / NowValue read them
         RNDN_ASSIGN_OR_RETURN(Col c, X(arg, ctx));
         a.push_back(c);
@@ -752,12 +761,14 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
                 break;
             }
             Expr *iv = (Expr *)lsecond(args);
-            if (nargs != 2 || !IsA(iv, Const) || ((Const *)iv)->constisnull)
-                return Unsup(ctx.node, FuncName(fn) + " with a non-constant interval");
+            if (nargs != 2) return Unsup(ctx.node, FuncName(fn) + " with " + std::to_string(nargs) + " arguments");
+            if (a.size() == 2) {  // an interval vector (a column, an expression, NULL)
+                out.var = Emit(row->kind == FnKind::INTERVAL_PL ? B::INTERVAL_PLV : B::INTERVAL_MIV, {a[0].var, a[1].var});
+                break;
+            }
             const Interval *span = DatumGetIntervalP(((Const *)iv)->constvalue);
             int64 months = span->month, days = span->day, micros = span->time;
             if (row->kind == FnKind::INTERVAL_MI) {
-                if (span->time == PG_INT64_MIN) return Unsup(ctx.node, "interval with the smallest microseconds");
                 months = -months;
                 days = -days;
                 micros = -micros;
@@ -1019,7 +1030,7 @@ Expected<Col> Translator::MinMaxX(MinMaxExpr *m, const Ctx &ctx) {
         if (type == BPCHAROID) return Unsup(ctx.node, "GREATEST/LEAST of char(n)");
         if (!ByteOrderCollation(m->inputcollid)) return Unsup(ctx.node, "GREATEST/LEAST of text under a non-C collation");
     } else if (!IsIntType(type) && type != NUMERICOID && type != FLOAT4OID && type != FLOAT8OID && type != DATEOID &&
-               type != TIMESTAMPOID) {
+               type != TIMESTAMPOID && type != INTERVALOID) {
         return Unsup(ctx.node, "GREATEST/LEAST of " + TypeName(type));
     }
     std::vector<Col> xs;

@@ -93,6 +93,12 @@ UPDATE ra SET tt = '2021-03-14 07:00:00+00' WHERE k = 7;
 UPDATE ra SET tt = '2021-11-07 05:30:00+00' WHERE k = 8;
 UPDATE ra SET tt = NULL WHERE k = 11 OR (k % 9 = 4 AND k > 100);
 DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET TimeZone = %L', current_database(), 'America/New_York'); END $$;
+-- issue 18 items 1-2: an interval column, mixed-sign fields; no two rows of one span with
+-- different fields (which of '1 day' and '24 hours' a group prints depends on the plan)
+ALTER TABLE ra ADD COLUMN iv interval;
+UPDATE ra SET iv = (k % 5) * INTERVAL '1 mon' - (k % 7) * INTERVAL '1 day' + k * INTERVAL '1 hour 1 second';
+UPDATE ra SET iv = INTERVAL '-1 year -2 days 00:00:00.000001' WHERE k = 2;
+UPDATE ra SET iv = NULL WHERE k = 5 OR (k % 9 = 4 AND k > 100);
 ANALYZE;
 """
 
@@ -232,7 +238,15 @@ class Gen:
                           f"(a.b8 / NULLIF(a.s, 0))", f"(a.s / NULLIF(a.g, 0))", f"a.bo::int", f"length(a.c)",
                           "a.ts::date",
                           # issue 18: timestamptz under the session's TimeZone (America/New_York)
-                          self.tz_expr(a)])
+                          self.tz_expr(a),
+                          # issue 18 items 1-2: interval values (no infinite timestamp is subtracted:
+                          # the error would depend on which rows each plan evaluates)
+                          "a.iv", f"(a.iv {self.pick(['+', '-'])} INTERVAL '{self.pick(INTERVALS)}')", "(-a.iv)",
+                          f"{self.pick(['justify_hours', 'justify_days', 'justify_interval'])}(a.iv)",
+                          f"(a.ts {self.pick(['+', '-'])} a.iv)", f"({d} {self.pick(['+', '-'])} a.iv)",
+                          "(GREATEST(LEAST(a.ts, TIMESTAMP '2100-01-01'), TIMESTAMP '1900-01-01') - TIMESTAMP '2013-07-01 12:00')",
+                          f"(a.iv {self.pick(['<', '>=', '='])} INTERVAL '{self.pick(INTERVALS)}')"])
+
 
     def tz_expr(self, a):
         """timestamptz under the session's TimeZone: local fields (those that do not grow with
@@ -324,7 +338,8 @@ class Gen:
                               f"sum(CASE WHEN a.bo THEN a.n ELSE 0 END)", f"min(COALESCE(a.m, 1))",
                               f"{self.pick(['min', 'max'])}(a.ts)", "count(DISTINCT date_trunc('day', a.ts))",
                               # issue 18: timestamptz under the session's TimeZone
-                              f"{self.pick(['min', 'max'])}({self.tz_expr(a)})", "count(DISTINCT extract(hour FROM a.tt))"])
+                              f"{self.pick(['min', 'max'])}({self.tz_expr(a)})", "count(DISTINCT extract(hour FROM a.tt))",
+                              f"{self.pick(['min', 'max'])}(a.iv)", "count(DISTINCT a.iv)"])
         if kind == "count":
             return self.pick(["count(*)", f"count({self.col(a, self.pick(['int', 'text', 'float']))})"])
         if kind == "sumi":
