@@ -335,6 +335,7 @@ private:
     Expected<Col> CaseX(CaseExpr *ce, const Ctx &ctx);
     Expected<Col> CoalesceX(CoalesceExpr *ce, const Ctx &ctx);
     Expected<Col> MinMaxX(MinMaxExpr *m, const Ctx &ctx);
+    Expected<Col> CoerceIOX(CoerceViaIO *c, const Ctx &ctx);  // casts to and from text (issue 18)
     Expected<Col> ArrayOp(ScalarArrayOpExpr *sa, const Ctx &ctx);
     // The literal of a value of PostgreSQL type `type` (numeric: of that scale), NULL included.
     Expected<Op> ScalarLiteral(Oid type, Datum d, bool isnull, int scale, const Plan *node);
