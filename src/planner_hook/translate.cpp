@@ -1999,6 +1999,8 @@ Expected<Translation> Translator::Run(Plan *root) {
     out.program_value = std::make_shared<hir::Program>(std::move(program.value()));
     out.relations = rels_;
     out.ascii_guard = ascii_guard_;
+    out.float_text_guard = float_text_guard_;
+    out.iso_date_guard = iso_date_guard_;
     for (const std::string &r : summary_order_) {
         if (!out.summary.empty()) out.summary += ", ";
         out.summary += summary_cols_[r] + ")";

@@ -28,6 +28,11 @@ struct Translation {
     // '_'): the loader checks that every text value it loads is ASCII; if one is not, the
     // executor runs PostgreSQL's own plan instead.
     bool ascii_guard = false;
+    // The program writes text whose form depends on a setting (floats: extra_float_digits > 0;
+    // dates and timestamps: DateStyle ISO), as the translator found it: a cached plan run under
+    // another setting runs PostgreSQL's own plan instead.
+    bool float_text_guard = false;
+    bool iso_date_guard = false;
 };
 
 // Translates the subtree `plan` of `stmt`.  UNSUPPORTED (with a one-line reason naming the

@@ -1056,10 +1056,12 @@ Expected<Col> Translator::CoerceIOX(CoerceViaIO *c, const Ctx &ctx) {
             case FLOAT4OID:
             case FLOAT8OID:
                 if (extra_float_digits <= 0) return Unsup(ctx.node, "float as text with extra_float_digits <= 0");
+                float_text_guard_ = true;
                 break;
             case DATEOID:
             case TIMESTAMPOID:
                 if (DateStyle != USE_ISO_DATES) return Unsup(ctx.node, "date or timestamp as text under a DateStyle other than ISO");
+                iso_date_guard_ = true;
                 break;
             default: return Unsup(ctx.node, "cast of " + TypeName(from) + " to text");
         }

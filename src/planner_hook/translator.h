@@ -367,6 +367,8 @@ private:
     std::set<int> decor_params_;     // PARAM_EXEC ids being decorrelated (see Rel::extras)
     bool in_comparison_ = false;     // X() is evaluating an operand of a comparison
     bool ascii_guard_ = false;       // see Translation::ascii_guard
+    bool float_text_guard_ = false;  // see Translation::float_text_guard
+    bool iso_date_guard_ = false;    // see Translation::iso_date_guard
 
 public:
     int NextMarker() { return kMarkerBase + next_marker_++; }
