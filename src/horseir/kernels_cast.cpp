@@ -26,6 +26,8 @@ namespace rndn::hir {
 
 namespace {
 
+locale_t CLocale();
+
 bool PgSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 bool Digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -61,23 +63,62 @@ std::string PgLayout(bool neg, const std::string &digits, int exp, int fixed_lim
     return out;
 }
 
+// Reads decimal text back as T (correctly rounded: glibc's strtod_l/strtof_l in the C locale).
+template <class T>
+T ReadBack(const std::string &text);
+
+// Whether mantissa digits d (d[0] the units digit) times 10^exp lie strictly inside the interval
+// of decimals that read back as v: PostgreSQL's Ryu code never takes the interval's ends
+// (acceptBounds is false without STRICTLY_SHORTEST), which std::to_chars takes when v's binary
+// mantissa is even.  A decimal on an end reads as v, but a nudge by 10^-20 of it to one side
+// reads as v's neighbour.
+template <class T>
+bool StrictlyInside(T v, const std::string &d, int exp) {
+    const std::string e = "e" + std::to_string(exp);
+    const std::string body = d.substr(0, 1) + "." + d.substr(1);
+    std::string lower = d;  // d - 10^-20 (in units of the last digit): decrement, then 9s
+    int k = static_cast<int>(lower.size()) - 1;
+    while (k >= 0 && lower[static_cast<size_t>(k)] == '0') lower[static_cast<size_t>(k--)] = '9';
+    if (k < 0) return false;  // d was all zeros: not a finite non-zero value
+    --lower[static_cast<size_t>(k)];
+    const std::string lo = lower.substr(0, 1) + "." + lower.substr(1) + "99999999999999999999" + e;
+    const std::string hi = body + "00000000000000000001" + e;
+    const T av = std::fabs(v);
+    return ReadBack<T>(body + e) == av && ReadBack<T>(lo) == av && ReadBack<T>(hi) == av;
+}
+
 template <class T>
 std::string ShortestText(T v, int fixed_limit) {
     if (std::isnan(v)) return "NaN";
     if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
     if (v == 0) return std::signbit(v) ? "-0" : "0";
+    const bool neg = std::signbit(v);
     char buf[64];
     // scientific without a precision: the shortest digits that read back as v
-    auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
-    const std::string_view s(buf, static_cast<size_t>(r.ptr - buf));
-    size_t i = 0;
-    const bool neg = s[0] == '-';
-    if (neg) ++i;
+    auto r = std::to_chars(buf, buf + sizeof buf, std::fabs(v), std::chars_format::scientific);
+    std::string_view s(buf, static_cast<size_t>(r.ptr - buf));
     std::string digits;
+    size_t i = 0;
     for (; i < s.size() && s[i] != 'e'; ++i)
         if (s[i] != '.') digits += s[i];
+    int exp = std::atoi(std::string(s.substr(i + 1)).c_str());
+    if (!StrictlyInside(std::fabs(v), digits, exp)) {
+        // on an end of the interval: the fewest correctly rounded digits strictly inside it
+        for (int p = static_cast<int>(digits.size()) + 1; p <= 17; ++p) {
+            std::snprintf(buf, sizeof buf, "%.*e", p - 1, static_cast<double>(std::fabs(v)));
+            s = std::string_view(buf);
+            std::string d;
+            for (i = 0; i < s.size() && s[i] != 'e'; ++i)
+                if (s[i] != '.') d += s[i];
+            const int e = std::atoi(buf + i + 1);
+            if (StrictlyInside(std::fabs(v), d, e)) {
+                digits = d;
+                exp = e;
+                break;
+            }
+        }
+    }
     while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
-    const int exp = std::atoi(std::string(s.substr(i + 1)).c_str());
     return PgLayout(neg, digits, exp, fixed_limit);
 }
 
@@ -200,6 +241,15 @@ Status ParsePgBool(std::string_view s, uint8_t *out) {
 locale_t CLocale() {
     static const locale_t loc = newlocale(LC_ALL_MASK, "C", static_cast<locale_t>(0));
     return loc;
+}
+
+template <>
+double ReadBack<double>(const std::string &text) {
+    return strtod_l(text.c_str(), nullptr, CLocale());
+}
+template <>
+float ReadBack<float>(const std::string &text) {
+    return strtof_l(text.c_str(), nullptr, CLocale());
 }
 
 // float4in/float8in for decimal numbers and the spellings of NaN and the infinities; anything

@@ -5,7 +5,9 @@
 // a list of PostgreSQL 15's own outputs is kept apart from that reference.
 #include <cinttypes>
 #include <cstring>
+#include <limits>
 #include <random>
+#include <vector>
 
 #include "horseir/kernels_cast.h"
 #include "test_util.h"
@@ -13,19 +15,57 @@
 namespace rndn::hir::testing {
 namespace {
 
-// The reference: shortest round-trip digits by trying each precision, then fixed notation
-// (printf %.*f with just enough decimals) for decimal exponents in [-4, fixed_limit), else
-// d.ddde±XX.
+// Exact order of two positive decimals written as d.ddd...e±X (a nonzero leading digit).
+int CompareDecimal(const std::string &a, const std::string &b) {
+    auto split = [](const std::string &t, std::string *digits) {
+        const size_t e = t.find('e');
+        for (size_t i = 0; i < e; ++i)
+            if (t[i] != '.') *digits += t[i];
+        while (digits->size() > 1 && digits->back() == '0') digits->pop_back();
+        return std::atoi(t.c_str() + e + 1);
+    };
+    std::string da, db;
+    const int ea = split(a, &da), eb = split(b, &db);
+    if (ea != eb) return ea < eb ? -1 : 1;
+    const size_t n = std::max(da.size(), db.size());
+    da.resize(n, '0');
+    db.resize(n, '0');
+    return da < db ? -1 : da > db ? 1 : 0;
+}
+
+// The reference: the fewest correctly rounded digits (%.*e) that lie strictly between the
+// midpoints from v to its neighbours (PostgreSQL's Ryu code takes neither end), the midpoints
+// exact in long double; then fixed notation (printf %.*f with just enough decimals) for decimal
+// exponents in [-4, fixed_limit), else d.ddde±XX.
 std::string Reference(double v, bool single, int fixed_limit) {
     if (std::isnan(v)) return "NaN";
     if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
     if (v == 0) return std::signbit(v) ? "-0" : "0";
+    const long double a = std::fabs(static_cast<long double>(v));
+    long double below, above;
+    if (single) {
+        const float f = static_cast<float>(std::fabs(v));
+        below = std::nextafter(f, 0.0f);
+        above = std::nextafter(f, std::numeric_limits<float>::infinity());
+    } else {
+        below = std::nextafter(std::fabs(v), 0.0);
+        above = std::nextafter(std::fabs(v), std::numeric_limits<double>::infinity());
+    }
+    if (std::isinf(above)) above = a + (a - below);
+    const long double mid_lo = (a + below) / 2, mid_hi = (a + above) / 2;
+    // the midpoints' exact decimal expansions (glibc prints every digit asked for)
+    std::vector<char> big(1200);
+    std::snprintf(big.data(), big.size(), "%.900Le", mid_lo);
+    const std::string lo_text = big.data();
+    std::snprintf(big.data(), big.size(), "%.900Le", mid_hi);
+    const std::string hi_text = big.data();
     char buf[64];
     int p = 1;
     for (; p <= 17; ++p) {
-        std::snprintf(buf, sizeof buf, "%.*e", p - 1, v);
-        if (single ? std::strtof(buf, nullptr) == static_cast<float>(v) : std::strtod(buf, nullptr) == v) break;
+        std::snprintf(buf, sizeof buf, "%.*e", p - 1, std::fabs(v));
+        if (CompareDecimal(buf, lo_text) > 0 && CompareDecimal(buf, hi_text) < 0) break;
     }
+    if (v < 0) std::snprintf(buf, sizeof buf, "%.*e", p - 1, v);
     const char *e = std::strchr(buf, 'e');
     const int exp = std::atoi(e + 1);
     std::string mant(static_cast<const char *>(buf), e);
@@ -92,6 +132,11 @@ TEST(CastText, FloatTextAsPostgresWritesIt) {
     EXPECT_EQ(PgFloat4Text(123456.0f), "123456");
     EXPECT_EQ(PgFloat4Text(0.1f), "0.1");
     EXPECT_EQ(PgFloat4Text(3.4028235e38f), "3.4028235e+38");
+    // the shortest digits lie on an end of the interval (std::to_chars takes them, PostgreSQL not)
+    EXPECT_EQ(PgFloat8Text(48199590583418624.0), "4.8199590583418624e+16");
+    EXPECT_EQ(PgFloat8Text(-18837256908904808.0), "-1.8837256908904808e+16");
+    EXPECT_EQ(PgFloat4Text(-386591616.0f), "-3.8659162e+08");
+    EXPECT_EQ(PgFloat4Text(3664176128.0f), "3.6641761e+09");
 }
 
 TEST(CastText, DatesAndTimestampsInIso) {
