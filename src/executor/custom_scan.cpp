@@ -19,6 +19,7 @@ extern "C" {
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 #include "utils/uuid.h"
+#include "utils/float.h"
 }
 
 #include <chrono>
@@ -65,8 +66,20 @@ Status BeginImpl(RndnScanState *s, CustomScan *cs) {
     run->summary = PrivateString(cs, pg::PrivateSlot::SUMMARY);
     if (list_length(cs->custom_private) > (int)pg::PrivateSlot::TRANSLATE_MS)
         run->translate_ms = PrivateString(cs, pg::PrivateSlot::TRANSLATE_MS);
-    if (list_length(cs->custom_private) > (int)pg::PrivateSlot::FLAGS)
-        run->ascii_guard = std::strcmp(PrivateString(cs, pg::PrivateSlot::FLAGS), "ascii") == 0;
+    if (list_length(cs->custom_private) > (int)pg::PrivateSlot::FLAGS) {
+        // comma-separated guards (planner_hook/hook.cpp)
+        const std::string flags = PrivateString(cs, pg::PrivateSlot::FLAGS);
+        size_t at = 0;
+        while (at <= flags.size()) {
+            size_t end = flags.find(',', at);
+            if (end == std::string::npos) end = flags.size();
+            const std::string f = flags.substr(at, end - at);
+            run->ascii_guard |= f == "ascii";
+            run->float_text_guard |= f == "float_text";
+            run->iso_date_guard |= f == "iso_dates";
+            at = end + 1;
+        }
+    }
     if (list_length(cs->custom_private) > (int)pg::PrivateSlot::TIMEZONE)
         run->timezone = PrivateString(cs, pg::PrivateSlot::TIMEZONE);
     if (!pg::ParseRelations(PrivateString(cs, pg::PrivateSlot::RELATIONS), &run->relations))
@@ -164,6 +177,11 @@ Status ExecuteImpl(ScanRun &run, Snapshot snapshot, ParamListInfo params) {
     if (!run.timezone.empty() && run.timezone != pg::TimeZoneKey())
         return Status::Unsupported("the plan was made under another TimeZone");
     const auto t0 = std::chrono::steady_clock::now();
+    // text forms fixed when the plan was made (a cached plan may run under other settings)
+    if (run.float_text_guard && extra_float_digits <= 0)
+        return Status::Unsupported("floats written as text with extra_float_digits <= 0");
+    if (run.iso_date_guard && DateStyle != USE_ISO_DATES)
+        return Status::Unsupported("dates written as text under a DateStyle other than ISO");
     run.phase = "loading";
     RNDN_RETURN_IF_ERROR(LoadRelationsUnsafe(run, snapshot));
     const auto t1 = std::chrono::steady_clock::now();

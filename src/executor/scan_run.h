@@ -73,6 +73,10 @@ struct ScanRun {
     std::string translate_ms;
     bool ascii_guard = false;
     std::string timezone;  // pg::TimeZoneKey() the program was made for ("": none)
+    // The program writes floats or dates as text in the form the plan was made for (issue 18
+    // casts): under other settings the executor runs PostgreSQL's plan instead.
+    bool float_text_guard = false;
+    bool iso_date_guard = false;
     std::vector<pg::RelationRead> relations;
     std::vector<ColumnBuilder> builders;  // of the relation being loaded
     hir::DataRegistry registry;

@@ -487,6 +487,22 @@ R RuleCollateRank(RuleCtx &c) {
     if (!Str(c.args[0]) || !Str(c.args[1])) return Fail(c, "expects (string vector, collation string)");
     return One(TypeKind::I64);
 }
+R RuleToText(RuleCtx &c) {
+    const TypeKind k = K(c.args[0]);
+    if (!(k == TypeKind::BOOL || k == TypeKind::I16 || k == TypeKind::I32 || k == TypeKind::I64 || IsFloat(k) || IsDecimal(k) ||
+          k == TypeKind::DATE || k == TypeKind::DT || IsString(k)))
+        return Fail(c, "expects bool, i16/i32/i64, f32/f64, dec64/dec128, date, dt or a string");
+    return One(TypeKind::STR);
+}
+R RuleFromText(RuleCtx &c) {
+    const TypeKind k = K(c.args[1]);
+    if (!Str(c.args[0])) return Fail(c, "expects a string argument first");
+    if (IsDecimal(k)) return One(Type::Decimal(TypeKind::DEC128, Type::kUnknownScale));
+    if (!(k == TypeKind::BOOL || k == TypeKind::I16 || k == TypeKind::I32 || k == TypeKind::I64 || IsFloat(k) ||
+          k == TypeKind::DATE || k == TypeKind::DT))
+        return Fail(c, "expects a target of type bool, i16/i32/i64, f32/f64, dec64/dec128, date or dt");
+    return One(k);
+}
 R RulePrint(RuleCtx &) { return One(TypeKind::I64); }
 R RuleStr(RuleCtx &) { return One(TypeKind::STR); }
 R RuleLoadCsv(RuleCtx &c) { return RuleLoadTable(c); }

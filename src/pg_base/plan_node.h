@@ -28,7 +28,9 @@ namespace rndn::pg {
 
 // Slots of CustomScan.custom_private (each a String node).
 enum class PrivateSlot : int { PROGRAM = 0, RELATIONS = 1, SUMMARY = 2, TRANSLATE_MS = 3, FLAGS = 4, TIMEZONE = 5, COUNT = 6 };
-// FLAGS: "ascii" when the loader must verify that all text is ASCII (else: run the fallback).
+// FLAGS: comma-separated run-time guards: "ascii" when the loader must verify that all text is
+// ASCII, "float_text" / "iso_dates" when floats / dates are written as text for
+// extra_float_digits > 0 / DateStyle ISO (otherwise the executor runs the fallback).
 // TIMEZONE: TimeZoneKey() the program was made for, or "" (see Translation::timezone).
 
 // One relation the program reads: the registry table `name` holds columns "a<attnum>".

@@ -156,7 +156,7 @@ Node *ResolveForDisplay(Node *n, DisplayCtx *ctx) {
 
 // The CustomScan that replaces `plan`, producing exactly plan's targetlist.
 // Only PostgreSQL calls (node building, palloc): run it through PgCall.
-CustomScan *MakeScan(Plan *plan, const char *program, const char *relations, const char *summary, bool ascii_guard,
+CustomScan *MakeScan(Plan *plan, const char *program, const char *relations, const char *summary, const char *flags,
                      const char *timezone, double translate_ms, double cost) {
     CustomScan *cs = makeNode(CustomScan);
     Plan *p = &cs->scan.plan;
@@ -202,7 +202,7 @@ CustomScan *MakeScan(Plan *plan, const char *program, const char *relations, con
     std::snprintf(ms, sizeof ms, "%.3f", translate_ms);
     cs->custom_private = list_make5(makeString(pstrdup(program)), makeString(pstrdup(relations)),
                                     makeString(pstrdup(summary)), makeString(pstrdup(ms)),
-                                    makeString(pstrdup(ascii_guard ? "ascii" : "")));
+                                    makeString(pstrdup(flags)));
     cs->custom_private = lappend(cs->custom_private, makeString(pstrdup(timezone)));
     // PostgreSQL's own plan, run by the executor only if the program cannot run after all.
     cs->custom_plans = list_make1(plan);
@@ -286,7 +286,13 @@ void ReplaceSubtrees(PlannedStmt *stmt, Plan **slot, bool allow_here, RewriteRes
                 const Translation &tr = t.value();
                 const std::string rels = SerializeRelations(tr.relations);
                 *slot = (Plan *)rndn::pg::PgCall([&] {
-                    return MakeScan(plan, tr.program.c_str(), rels.c_str(), tr.summary.c_str(), tr.ascii_guard, tr.timezone.c_str(), ms, cost);
+                    {
+                        // the run-time guards, comma-separated (custom_scan.cpp reads them)
+                        std::string flags = tr.ascii_guard ? "ascii" : "";
+                        if (tr.float_text_guard) flags += flags.empty() ? "float_text" : ",float_text";
+                        if (tr.iso_date_guard) flags += flags.empty() ? "iso_dates" : ",iso_dates";
+                        return MakeScan(plan, tr.program.c_str(), rels.c_str(), tr.summary.c_str(), flags.c_str(), tr.timezone.c_str(), ms, cost);
+                    }
                 });
                 return;
             }

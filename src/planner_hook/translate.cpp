@@ -2316,6 +2316,8 @@ Expected<Translation> Translator::Run(Plan *root) {
     out.relations = rels_;
     out.ascii_guard = ascii_guard_;
     if (tz_used_) out.timezone = pg::TimeZoneKey();
+    out.float_text_guard = float_text_guard_;
+    out.iso_date_guard = iso_date_guard_;
     for (const std::string &r : summary_order_) {
         if (!out.summary.empty()) out.summary += ", ";
         out.summary += summary_cols_[r] + ")";

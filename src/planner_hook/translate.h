@@ -32,6 +32,11 @@ struct Translation {
     // abbreviation table): pg::TimeZoneKey() at plan time; the executor runs PostgreSQL's plan
     // under any other (a plan cached before SET TimeZone).  Empty: no time zone used.
     std::string timezone;
+    // The program writes text whose form depends on a setting (floats: extra_float_digits > 0;
+    // dates and timestamps: DateStyle ISO), as the translator found it: a cached plan run under
+    // another setting runs PostgreSQL's own plan instead.
+    bool float_text_guard = false;
+    bool iso_date_guard = false;
 };
 
 // Translates the subtree `plan` of `stmt`.  UNSUPPORTED (with a one-line reason naming the

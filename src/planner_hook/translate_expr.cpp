@@ -6,6 +6,7 @@
 #include "planner_hook/translator.h"
 
 #include "utils/timestamp.h"
+#include "utils/float.h"
 extern "C" {
 #include "parser/scansup.h"
 #include "pgtime.h"
@@ -1124,6 +1125,67 @@ Expected<Col> Translator::ArrayOp(ScalarArrayOpExpr *sa, const Ctx &ctx) {
     return out;
 }
 
+// Casts through the types' text forms (CoerceViaIO: x::text, '12'::int ...) between text,
+// varchar or char and the types rndn loads: @to_text / @from_text (src/horseir/kernels_cast.cpp),
+// which write PostgreSQL 15's text under DateStyle ISO and extra_float_digits > 0 (other
+// settings keep PostgreSQL's plan) and read its input forms with its errors; spellings the
+// kernel does not read fall back to PostgreSQL's plan at run time.
+Expected<Col> Translator::CoerceIOX(CoerceViaIO *c, const Ctx &ctx) {
+    const Oid from = exprType((Node *)c->arg), to = c->resulttype;
+    auto is_text = [](Oid t) { return t == TEXTOID || t == VARCHAROID || t == BPCHAROID; };
+    if (is_text(to) && !is_text(from)) {
+        switch (from) {
+            case BOOLOID:
+            case INT2OID:
+            case INT4OID:
+            case INT8OID:
+            case NUMERICOID: break;
+            case FLOAT4OID:
+            case FLOAT8OID:
+                if (extra_float_digits <= 0) return Unsup(ctx.node, "float as text with extra_float_digits <= 0");
+                float_text_guard_ = true;
+                break;
+            case DATEOID:
+            case TIMESTAMPOID:
+                if (DateStyle != USE_ISO_DATES) return Unsup(ctx.node, "date or timestamp as text under a DateStyle other than ISO");
+                iso_date_guard_ = true;
+                break;
+            default: return Unsup(ctx.node, "cast of " + TypeName(from) + " to text");
+        }
+        RNDN_ASSIGN_OR_RETURN(Col a, X(c->arg, ctx));
+        Col out;
+        out.type = to;
+        out.scalar = a.scalar;
+        out.var = Emit(B::TO_TEXT, {a.var});
+        // boolout writes t/f (booltext, the cast to text, writes true/false)
+        if (from == BOOLOID) out.var = Emit(B::STR_LEFT, {out.var, b_.I64(1)});
+        return out;
+    }
+    if (is_text(from) && !is_text(to)) {
+        Op t;  // a literal of the target type (its value unused)
+        switch (to) {
+            case BOOLOID: t = b_.Bool(false); break;
+            case INT2OID: t = b_.I16(0); break;
+            case INT4OID: t = b_.I32(0); break;
+            case INT8OID: t = b_.I64(0); break;
+            case FLOAT4OID: t = b_.F32(0); break;
+            case FLOAT8OID: t = b_.F64(0); break;
+            case DATEOID: t = b_.Date(0); break;
+            case TIMESTAMPOID: t = b_.Dt(0); break;
+            case NUMERICOID: t = b_.Dec128(0, 0); break;
+            default: return Unsup(ctx.node, "cast of text to " + TypeName(to));
+        }
+        RNDN_ASSIGN_OR_RETURN(Col a, X(c->arg, ctx));
+        Col out;
+        out.type = to;
+        out.scalar = a.scalar;
+        out.scale = -1;
+        out.var = Emit(B::FROM_TEXT, {a.var, t});
+        return out;
+    }
+    return Unsup(ctx.node, "cast of " + TypeName(from) + " to " + TypeName(to) + " through text");
+}
+
 Expected<Col> Translator::X(Expr *e, const Ctx &ctx) {
     if (e == nullptr) return Unsup(ctx.node, "missing expression");
     switch (nodeTag(e)) {
@@ -1255,6 +1317,7 @@ Expected<Col> Translator::X(Expr *e, const Ctx &ctx) {
             return a;
         }
         case T_CoalesceExpr: return CoalesceX((CoalesceExpr *)e, ctx);
+        case T_CoerceViaIO: return CoerceIOX((CoerceViaIO *)e, ctx);
         case T_Aggref: {
             if (ctx.aggs == nullptr) return Unsup(ctx.node, "aggregate outside an Agg node");
             auto it = ctx.aggs->find((Aggref *)e);

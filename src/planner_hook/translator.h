@@ -359,6 +359,7 @@ private:
     Expected<Col> CoalesceX(CoalesceExpr *ce, const Ctx &ctx);
     Op AssignWhereValid(Op x, Op from);
     Expected<Col> MinMaxX(MinMaxExpr *m, const Ctx &ctx);
+    Expected<Col> CoerceIOX(CoerceViaIO *c, const Ctx &ctx);  // casts to and from text (issue 18)
     Expected<Col> ArrayOp(ScalarArrayOpExpr *sa, const Ctx &ctx);
     // The literal of a value of PostgreSQL type `type` (numeric: of that scale), NULL included.
     Expected<Op> ScalarLiteral(Oid type, Datum d, bool isnull, int scale, const Plan *node);
@@ -393,6 +394,8 @@ private:
     bool tz_used_ = false;           // see Translation::timezone
     std::map<const void *, Op> zone_ops_;  // a zone's table, emitted once (ZoneTable)
     std::map<bool, Op> now_params_;         // now() / statement_timestamp() parameters
+    bool float_text_guard_ = false;  // see Translation::float_text_guard
+    bool iso_date_guard_ = false;    // see Translation::iso_date_guard
 
 public:
     int NextMarker() { return kMarkerBase + next_marker_++; }

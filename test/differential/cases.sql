@@ -1935,3 +1935,101 @@ SELECT sum(i) FROM ivl WHERE id < 9;
 -- query: interval_extract
 -- fallback: extract of an interval (interval_part has no translation yet)
 SELECT extract(epoch FROM i) FROM ivl WHERE id < 9;
+-- issue 18 item 2: casts between text and the other types (@to_text / @from_text): PostgreSQL's
+-- text forms (shortest float digits, ISO dates and timestamps with BC and infinities, -0, NaN)
+-- and its input rules and errors; spellings rndn does not read stay with PostgreSQL at run time.
+-- query: cast_ints_bool_numeric_to_text
+SELECT id, i2::text, i4::text, i8::text, b::text, b::varchar, n::text, n4::text, (i4 * 10)::text || 'x', i2::varchar
+  FROM nums ORDER BY id;
+-- query: cast_int_extremes_to_text
+SELECT a::text, b::text, c::text, s::text, (-c - 1)::text, (-s - 1)::smallint::text, (-a - 1)::text FROM overflow ORDER BY a;
+-- query: cast_floats_to_text
+SELECT id, f4::text, f8::text, (f8 * 1e20)::text, (f8 / 3)::text, (f8 * 1e-7)::text, (f4 * 1000000)::text, (f8 * 10000)::text
+  FROM nums ORDER BY id;
+-- query: cast_float_specials_to_text
+SELECT id, x::text, r::text, (x * 1e300)::text, (r / 7)::text FROM fe ORDER BY id;
+-- query: cast_negative_zero_to_text
+SELECT id, f::text, r::text, n::text, (-f)::text FROM zt ORDER BY id;
+-- query: cast_float_layout_boundaries
+SELECT k, (k::float8 * 1e13)::text, (k::float8 * 1e14)::text, (k::float8 / 10000)::text, (k::float8 / 100000)::text,
+       (k::float4 * 10000)::text, (k::float4 * 100000)::text, (1 / k::float8)::text, (k::float8 * k * k * 1e290)::text
+  FROM sq1 WHERE k IS NOT NULL ORDER BY k;
+-- query: cast_float_text_many_values
+SELECT count(*), count(DISTINCT (y / 7 + y * 1e-9)::text), min((y / 7)::text), max((y * 1.1e17)::text), min((y::real / 3)::text) FROM big;
+-- query: cast_dates_to_text
+SELECT id, d::text, (d + 1)::text, d::varchar FROM dd ORDER BY id;
+-- query: cast_timestamps_to_text
+SELECT id, t::text, t::varchar FROM ts ORDER BY id;
+-- query: cast_dates_of_nums_to_text_grouped
+SELECT d::text, count(*) FROM nums GROUP BY d::text ORDER BY 1;
+-- query: cast_text_to_int_whitespace_signs
+SELECT id, (CASE WHEN id = 1 THEN ' 12 ' WHEN id = 2 THEN '+7' WHEN id = 3 THEN '-2147483648' WHEN id = 4 THEN E'\t5\n' WHEN id = 5 THEN NULL
+                    ELSE i4::text END)::int,
+       (i2::text || '0')::smallint, (' -' || i8::text)::bigint, ('00' || id)::int
+  FROM nums WHERE id <= 9 ORDER BY id;
+-- query: cast_text_to_int_invalid
+SELECT id, (t || '1')::int FROM nums WHERE id = 1;
+-- query: cast_text_to_int_empty
+SELECT id, t::int FROM nums WHERE id = 9;
+-- query: cast_text_to_int_decimal_point
+SELECT (n::text)::int FROM nums WHERE id = 1;
+-- query: cast_text_to_int_out_of_range
+SELECT (a::text || '0')::int FROM overflow WHERE b = 1 AND a > 1;
+-- query: cast_text_to_bigint_out_of_range
+SELECT (c::text || '9')::bigint FROM overflow WHERE c > 1;
+-- query: cast_text_to_smallint_out_of_range
+SELECT ('-' || s::text || '9')::smallint FROM overflow WHERE s > 1;
+-- query: cast_text_to_bool_spellings
+SELECT id, (CASE WHEN id = 1 THEN 't' WHEN id = 2 THEN ' FALSE ' WHEN id = 3 THEN 'yes' WHEN id = 4 THEN 'No' WHEN id = 5 THEN 'on'
+                    WHEN id = 6 THEN 'OFF' WHEN id = 7 THEN '1' WHEN id = 8 THEN '0' WHEN id = 9 THEN 'tr' ELSE NULL END)::bool,
+       b::text::bool
+  FROM nums ORDER BY id;
+-- query: cast_text_to_bool_invalid
+SELECT (CASE WHEN id = 2 THEN 'o' ELSE 'true' END)::bool FROM nums;
+-- query: cast_text_to_float8
+SELECT id, (CASE WHEN id = 1 THEN ' 1.5e3 ' WHEN id = 2 THEN '-Infinity' WHEN id = 3 THEN 'nan' WHEN id = 4 THEN '-0' WHEN id = 5 THEN '.25'
+                    WHEN id = 6 THEN '4.9e-324' WHEN id = 7 THEN '+inf' WHEN id = 8 THEN '1e-310' ELSE f8::text END)::float8,
+       f8::text::float8 = f8, f4::text::real = f4
+  FROM nums ORDER BY id;
+-- query: cast_text_to_float_roundtrip_many
+SELECT count(*) FILTER (WHERE (y / 7)::text::float8 = y / 7), count(*) FILTER (WHERE (y::real / 3)::text::real = y::real / 3) FROM big;
+-- query: cast_text_to_float8_out_of_range
+SELECT (f8::text || '0e400')::float8 FROM nums WHERE id = 1;
+-- query: cast_text_to_float8_underflow
+SELECT ('1e-400' || t)::float8 FROM nums WHERE id = 9;
+-- query: cast_text_to_real_out_of_range
+SELECT (f4::text || 'e39')::real FROM nums WHERE id = 7;
+-- query: cast_text_to_float8_invalid
+SELECT (t || '1')::float8 FROM nums WHERE id = 2;
+-- query: cast_text_to_numeric_scales
+SELECT id, n::text::numeric, (CASE WHEN id = 1 THEN ' 1.50 ' WHEN id = 2 THEN '-.5' WHEN id = 3 THEN '7.' WHEN id = 4 THEN '-0.000'
+                    WHEN id = 5 THEN '+123456789012345678.123' ELSE n4::text END)::numeric,
+       n4::text::numeric * 2, n4::text::numeric + n
+  FROM nums ORDER BY id;
+-- query: cast_text_to_numeric_invalid
+SELECT (n::text || '.1')::numeric FROM nums WHERE id = 2;
+-- query: cast_text_to_numeric_sum
+SELECT sum(x::text::numeric), max(x::text::numeric), count(DISTINCT x::text::numeric) FROM big;
+-- query: cast_text_to_date_and_timestamp
+SELECT id, d::text::date, d::text::timestamp, ('  ' || d::text || ' 13:45')::timestamp, (d::text || ' 23:59:59.123')::timestamp
+  FROM nums ORDER BY id;
+-- query: cast_timestamp_text_roundtrip
+SELECT id, t::text::timestamp = t, t::text::timestamp FROM ts WHERE id NOT IN (8, 13) ORDER BY id;
+-- query: cast_text_to_timestamp_long_year_falls_back
+-- fallback: a year of more than four digits is read by PostgreSQL (run time)
+SELECT id, t::text::timestamp FROM ts WHERE id = 13;
+-- query: cast_text_to_date_other_spellings_fall_back
+-- fallback: a date spelled other than YYYY-MM-DD is read by PostgreSQL (run time)
+SELECT id, (CASE WHEN id = 1 THEN 'Jan 5 2024' ELSE d::text END)::date FROM nums ORDER BY id;
+-- query: cast_text_to_date_bc_falls_back
+-- fallback: BC dates, and years past four digits, are read by PostgreSQL (run time)
+SELECT id, d::text::date FROM dd ORDER BY id;
+-- query: cast_text_to_date_invalid_day
+SELECT (CASE WHEN id = 2 THEN '2023-02-29' ELSE d::text END)::date FROM nums;
+-- query: cast_text_casts_in_where_and_group
+SELECT i4::text LIKE '%0' AS k, count(*), sum(t::text::int) FROM (SELECT i4, length(t) AS t FROM nums) s WHERE i4::text <> '30'
+  GROUP BY 1 ORDER BY 1;
+-- query: cast_float_text_interval_ends
+SELECT k, (k * 48199590583418624::float8)::text, (k * -18837256908904808::float8)::text, (k * -386591616::real)::text,
+       (k * 3664176128::real)::text, (k * 1e23::float8)::text, (k * 9007199254740993::float8)::text
+  FROM sq1 WHERE k IS NOT NULL ORDER BY k;

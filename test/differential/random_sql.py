@@ -218,7 +218,7 @@ class Gen:
                           f"{self.pick(['greatest', 'least'])}({self.col(a, 'int')}, {self.col(a, 'int')}, 3)",
                           f"extract({self.pick(['hour', 'minute', 'day', 'month'])} FROM a.ts)",
                           f"date_trunc('{self.pick(['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'])}', a.ts)",
-                          "a.ts", f"char_length({self.col(a, 'text')})",
+                          "a.ts", f"char_length({self.col(a, 'text')})", self.cast_expr(a),
                           # issue 18: every extract/date_part field (growing fields of a.ts, which
                           # holds infinities, through date_part: extract's numeric ±Infinity falls back)
                           f"extract({self.pick(['dow', 'isodow', 'week', 'doy', 'quarter', 'second', 'milliseconds', 'microseconds'])} FROM a.ts)",
@@ -262,6 +262,15 @@ class Gen:
                           f"(a.ts {self.pick(['<', '>=', '='])} {t})", f"({self.col(a, 'date')} < {t})", f"{self.col(a, 'date')}::timestamptz",
                           t])
 
+    def cast_expr(self, a):
+        """issue 18: casts to text (PostgreSQL's text of each type: shortest float digits, ISO
+        dates and timestamps with BC years and infinities) and back from text (input rules)."""
+        i, f, n, d = self.col(a, "int"), self.col(a, "float"), self.col(a, "num"), self.col(a, "date")
+        return self.pick([f"{i}::text", f"{f}::text", f"({f} / 7)::text", f"{n}::text", f"{d}::text", "a.ts::text",
+                          f"{self.col(a, 'bool')}::text", f"({i}::text || '0')::bigint", f"{f}::text::float8",
+                          f"(a.r * 3)::text::real", f"{n}::text::numeric", f"(' ' || {i}::text)::int",
+                          f"length({f}::text)", f"({d} + 1)::varchar"])
+
     def str_fn(self, a):
         """One of the string functions and regular expressions (UTF-8 characters, PostgreSQL's
         NULL rules: concat skips NULLs, || propagates them)."""
@@ -274,9 +283,11 @@ class Gen:
                           f"regexp_replace({c}, '^(.)(.*)$', '\\2\\1')", f"({c} ~ '^[a-m]')", f"({c} !~* 'A.')"])
 
     def scalar(self, a):
-        kind = self.pick(["int", "int", "num", "float", "text", "date", "bool", "misc"])
+        kind = self.pick(["int", "int", "num", "float", "text", "date", "bool", "misc", "cast"])
         if kind == "misc":
             return self.misc_expr(a), kind
+        if kind == "cast":  # issue 18: casts to and from text
+            return self.cast_expr(a), kind
         if kind == "int":
             return self.int_expr(a), kind
         if kind == "num":
