@@ -143,20 +143,6 @@ std::string IsoDate(int32_t days, bool *bc) {
     return out;
 }
 
-// The builtin's type rule applied to the arguments' run-time types.
-Expected<Type> RuleType(Builtin b, const std::vector<Value> &args) {
-    std::vector<Type> types;
-    std::vector<const FuncRef *> funcs;
-    for (const auto &a : args) {
-        types.push_back(a.type());
-        funcs.push_back(nullptr);
-    }
-    RuleCtx ctx{types, funcs, nullptr};
-    auto r = GetBuiltin(b).rule(ctx);
-    if (!r.ok()) return TypeError(std::string("@") + GetBuiltin(b).name + ": " + r.status().message());
-    return r.value()[0];
-}
-
 constexpr int64_t kUsPerDay = 86400000000LL;
 
 int64_t FloorDivI(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
@@ -480,7 +466,7 @@ std::string PgTimestampText(int64_t us) {
 
 Expected<Value> KToText(KernelCtx &, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[0], "to_text", 0));
-    RNDN_RETURN_IF_ERROR(RuleType(Builtin::TO_TEXT, args).status());
+    RNDN_RETURN_IF_ERROR(RuntimeType(Builtin::TO_TEXT, args).status());
     const Vector &a = args[0].vector();
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::STR, 0));
     const TypeKind k = a.type.kind;
@@ -528,7 +514,7 @@ Expected<Value> KToText(KernelCtx &, const std::vector<Value> &args) {
 Expected<Value> KFromText(KernelCtx &, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[0], "from_text", 0));
     RNDN_RETURN_IF_ERROR(NeedVector(args[1], "from_text", 1));
-    RNDN_ASSIGN_OR_RETURN(const Type to, RuleType(Builtin::FROM_TEXT, args));
+    RNDN_ASSIGN_OR_RETURN(const Type to, RuntimeType(Builtin::FROM_TEXT, args));
     const Vector &a = args[0].vector();
     const int64_t n = a.length;
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(to, n));

@@ -467,6 +467,21 @@ bool ConstantInterval(Expr *e, FnKind kind) {
 }
 }  // namespace
 
+// date_trunc's constant unit, lower-cased, when it is one @date_trunc / @tz_trunc know (what
+// names PostgreSQL's other units, decade and up, keeps its plan; `what` ends the reason).
+Expected<std::string> Translator::TruncUnit(Expr *f, const char *what, const Ctx &ctx) {
+    if (!IsA(f, Const) || ((Const *)f)->constisnull) return Unsup(ctx.node, "date_trunc with a non-constant unit");
+    char *unit = TextDatumGetCString(((Const *)f)->constvalue);
+    std::string us(unit);
+    pfree(unit);
+    std::transform(us.begin(), us.end(), us.begin(), ::tolower);
+    static const char *const kUnits[] = {"microseconds", "milliseconds", "second", "minute", "hour",
+                                         "day",          "week",         "month",  "quarter", "year"};
+    if (std::find_if(std::begin(kUnits), std::end(kUnits), [&](const char *k) { return us == k; }) == std::end(kUnits))
+        return Unsup(ctx.node, "date_trunc('" + us + "')" + what);
+    return us;
+}
+
 Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result_typmod, Oid inputcollid,
                                const Ctx &ctx) {
     const FnRow *row = LookupFunction(fn);
@@ -779,16 +794,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
         }
         case FnKind::TRUNC: {
             // date_trunc('unit', timestamp): the unit as PostgreSQL spells it canonically
-            Expr *f = (Expr *)linitial(args);
-            if (!IsA(f, Const) || ((Const *)f)->constisnull) return Unsup(ctx.node, "date_trunc with a non-constant unit");
-            char *unit = TextDatumGetCString(((Const *)f)->constvalue);
-            std::string us(unit);
-            pfree(unit);
-            std::transform(us.begin(), us.end(), us.begin(), ::tolower);
-            static const char *const kUnits[] = {"microseconds", "milliseconds", "second", "minute", "hour",
-                                                 "day",          "week",         "month",  "quarter", "year"};
-            if (std::find_if(std::begin(kUnits), std::end(kUnits), [&](const char *k) { return us == k; }) == std::end(kUnits))
-                return Unsup(ctx.node, "date_trunc('" + us + "')");
+            RNDN_ASSIGN_OR_RETURN(const std::string us, TruncUnit((Expr *)linitial(args), "", ctx));
             out.var = Emit(row->builtin, {a[0].var, b_.Sym(us)});
             break;
         }
@@ -1511,16 +1517,7 @@ Expected<Col> Translator::TzCall(const FnRow &row, List *args, Oid result_type, 
             return out;
         }
         case B::TZ_TRUNC: {
-            Expr *f = (Expr *)linitial(args);
-            if (!IsA(f, Const) || ((Const *)f)->constisnull) return Unsup(ctx.node, "date_trunc with a non-constant unit");
-            char *unit = TextDatumGetCString(((Const *)f)->constvalue);
-            std::string us(unit);
-            pfree(unit);
-            std::transform(us.begin(), us.end(), us.begin(), ::tolower);
-            static const char *const kUnits[] = {"microseconds", "milliseconds", "second", "minute", "hour",
-                                                 "day",          "week",         "month",  "quarter", "year"};
-            if (std::find_if(std::begin(kUnits), std::end(kUnits), [&](const char *k) { return us == k; }) == std::end(kUnits))
-                return Unsup(ctx.node, "date_trunc('" + us + "') of timestamptz");
+            RNDN_ASSIGN_OR_RETURN(const std::string us, TruncUnit((Expr *)linitial(args), " of timestamptz", ctx));
             out.var = Emit(B::TZ_TRUNC, {x.var, b_.Sym(us), zone});
             return out;
         }

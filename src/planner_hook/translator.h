@@ -346,6 +346,7 @@ private:
     Expected<Col> Const_(Const *c, const Plan *node);
     Expected<Col> Call(Oid fn, List *args, Oid result_type, int32 result_typmod, Oid inputcollid, const Ctx &ctx);
     Expected<Op> StringCall(const FnRow &row, List *args, const std::vector<Col> &a, Oid collation, const Ctx &ctx);
+    Expected<std::string> TruncUnit(Expr *unit, const char *what, const Ctx &ctx);
     // timestamptz under the session's TimeZone or a constant zone (translate_expr.cpp, "Time
     // zones"): the zone's transition table as one i64 operand, and the TZ / TZ_CMP / NOW rows.
     Expected<Op> ZoneTable(const pg_tz *tz, const Ctx &ctx);
