@@ -399,7 +399,6 @@ bool DivWalker(Node *n, void *) {
     if (OidIsValid(fn)) {
         const FnRow *row = LookupFunction(fn);
         if (row == nullptr) return true;
-        if (row->flags & F_RAISES) return true;
         if (row->flags & F_DIV) {
             // By a non-zero integer or float constant it cannot raise division by zero.
             List *args = IsA(n, OpExpr) ? ((OpExpr *)n)->args : ((FuncExpr *)n)->args;

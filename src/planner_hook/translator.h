@@ -66,7 +66,7 @@ enum class FnKind : uint8_t { BINARY, UNARY, CAST, RELABEL, LIKE, NOTLIKE, SUBST
                               STRFN, CONCAT, REGEX, NOTREGEX, REGEXREPL, INTERVAL_PL, INTERVAL_MI, FLOATFN,
                               NUMTYPMOD, NUMTRUNC, ZONE, ZONE_CMP, STABLE_TS };
 enum : unsigned { F_DIV = 1, F_NZCONST = 2, F_ORDERED = 4, F_EQ = 8, F_CHARS = 16, F_CTYPE = 32, F_SPACE = 64, F_CONSTN = 128,
-                  F_ICASE = 256, F_DETERM = 512, F_BLANKS = 1024, F_RAISES = 2048 };
+                  F_ICASE = 256, F_DETERM = 512, F_BLANKS = 1024 };
 
 struct FnRow {
     const char *prosrc;
