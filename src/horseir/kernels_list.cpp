@@ -208,6 +208,8 @@ Expected<bool> FrameFixed(KernelCtx &ctx, const FuncRef &fn, const Vector &x, co
             }
             if (!sum) {
                 o[i] = best;
+            } else if constexpr (kIsInterval<T>) {
+                // never reached: sum over intervals is not this fast path
             } else if constexpr (std::is_floating_point_v<T>) {
                 o[i] = static_cast<T>(acc);
             } else {
