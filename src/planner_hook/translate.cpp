@@ -289,6 +289,17 @@ Expected<Translator::RelP> Translator::Scan(Plan *plan, Index scanrelid, List *q
     return out;
 }
 
+// The mask of the deferred conditions over the pairs li (their parameters already bound in
+// params_): what a join, or a theta-correlated subquery, keeps of its candidate pairs.
+Expected<Op> Translator::DeferredMask(const std::vector<Expr *> &deferred, const Plan *node, Op li) {
+    Ctx dc;
+    dc.node = node;
+    dc.len_var = ConstLen(li);
+    List *quals = NIL;
+    for (Expr *q : deferred) quals = lappend(quals, q);
+    return Mask(quals, dc);
+}
+
 Node *ReplaceVarsWithMarkers(Node *n, MarkerCtx *mc) {
     if (n == nullptr) return nullptr;
     if (IsA(n, Var)) {
@@ -1501,12 +1512,7 @@ Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses, Re
         }
         Op mask;
         if (st.ok()) {
-            Ctx dc;
-            dc.node = plan;
-            dc.len_var = ConstLen(li);
-            List *quals = NIL;
-            for (Expr *q : inner->deferred) quals = lappend(quals, q);
-            auto m = Mask(quals, dc);
+            auto m = DeferredMask(inner->deferred, plan, li);
             if (m.ok()) mask = m.value(); else st = m.status();
         }
         for (int id : set_params) params_.erase(id);
@@ -1928,12 +1934,7 @@ Expected<Translator::ThetaPairs> Translator::ThetaJoin(SubPlan *sp, const Plan *
         }
         Op mask;
         if (st.ok()) {
-            Ctx dc;
-            dc.node = node;
-            dc.len_var = ConstLen(li);
-            List *quals = NIL;
-            for (Expr *q : in->deferred) quals = lappend(quals, q);
-            auto m = Mask(quals, dc);
+            auto m = DeferredMask(in->deferred, node, li);
             if (m.ok()) mask = m.value(); else st = m.status();
         }
         for (int id : set_params) params_.erase(id);

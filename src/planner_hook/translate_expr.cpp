@@ -481,6 +481,16 @@ Expected<std::string> Translator::TruncUnit(Expr *f, const char *what, const Ctx
     return us;
 }
 
+// round(x, k) / trunc(x, k): the constant number of places k in 0..30 (otherwise PostgreSQL's plan).
+Expected<int32> Translator::ConstPlaces(List *args, const char *fn, const Ctx &ctx) {
+    if (list_length(args) != 2) return Unsup(ctx.node, std::string(fn) + " arity");
+    Expr *k = (Expr *)lsecond(args);
+    if (!IsA(k, Const) || ((Const *)k)->constisnull) return Unsup(ctx.node, std::string(fn) + " to a non-constant scale");
+    const int32 places = DatumGetInt32(((Const *)k)->constvalue);
+    if (places < 0 || places > 30) return Unsup(ctx.node, std::string(fn) + " to " + std::to_string(places) + " places");
+    return places;
+}
+
 Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result_typmod, Oid inputcollid,
                                const Ctx &ctx) {
     const FnRow *row = LookupFunction(fn);
@@ -589,11 +599,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
         case FnKind::NUMTRUNC: {
             // trunc(x, k): x - mod(x, 10^-k) has zeros beyond k digits (mod keeps x's sign), so
             // the cast to dec128<k> is exact; k beyond x's scale pads with zeros, as PostgreSQL
-            if (nargs != 2) return Unsup(ctx.node, "trunc arity");
-            Expr *k = (Expr *)lsecond(args);
-            if (!IsA(k, Const) || ((Const *)k)->constisnull) return Unsup(ctx.node, "trunc to a non-constant scale");
-            const int32 places = DatumGetInt32(((Const *)k)->constvalue);
-            if (places < 0 || places > 30) return Unsup(ctx.node, "trunc to " + std::to_string(places) + " places");
+            RNDN_ASSIGN_OR_RETURN(const int32 places, ConstPlaces(args, "trunc", ctx));
             Op r = Emit(B::MOD, {a[0].var, b_.Dec128(1, places)});  // 10^-places
             out.var = EmitCast(Emit(B::MINUS, {a[0].var, r}), Dec128(places));
             out.scale = places;
@@ -669,11 +675,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             break;
         }
         case FnKind::ROUND: {
-            if (nargs != 2) return Unsup(ctx.node, "round arity");
-            Expr *k = (Expr *)lsecond(args);
-            if (!IsA(k, Const) || ((Const *)k)->constisnull) return Unsup(ctx.node, "round to a non-constant scale");
-            const int32 places = DatumGetInt32(((Const *)k)->constvalue);
-            if (places < 0 || places > 30) return Unsup(ctx.node, "round to " + std::to_string(places) + " places");
+            RNDN_ASSIGN_OR_RETURN(const int32 places, ConstPlaces(args, "round", ctx));
             out.var = EmitCast(a[0].var, Dec128(places));
             out.scale = places;
             break;
