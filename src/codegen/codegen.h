@@ -172,6 +172,10 @@ Expected<OutlinedProgram> Rebind(const OutlinedProgram &shape, const hir::Progra
 // Text form: geometries, the schedule with dependences, then each kernel with its statements.
 std::string Print(const OutlinedProgram &p);
 
+// The builtins the program's interpreter steps call, as "@name", sorted and distinct: what a
+// compiling device leaves on the interpreter (EXPLAIN lists them until they have kernel forms).
+std::vector<std::string> InterpretedBuiltins(const OutlinedProgram &p);
+
 // Re-checks the invariants: every kernel input is produced by an earlier step or is a literal,
 // every statement appears exactly once, kernel statements are kernel forms.
 Status Verify(const OutlinedProgram &p);

@@ -929,6 +929,22 @@ Expected<OutlinedProgram> Outline(const hir::Program &program, FusionMode mode) 
     return out;
 }
 
+std::vector<std::string> InterpretedBuiltins(const OutlinedProgram &p) {
+    std::vector<std::string> out;
+    if (p.entry == nullptr) return out;
+    for (const auto &st : p.steps) {
+        if (st.kind != Step::Kind::INTERP || st.stmt < 0) continue;
+        const hir::Expr *e = &p.entry->body[static_cast<size_t>(st.stmt)].expr;
+        if (e->kind == hir::Expr::Kind::CAST && e->inner) e = e->inner.get();
+        if (e->kind != hir::Expr::Kind::CALL) continue;
+        const std::string name = CalleeName(*e);
+        if (!name.empty()) out.push_back("@" + name);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
 namespace {
 std::string StmtText(const hir::Stmt &s) {
     std::ostringstream os;

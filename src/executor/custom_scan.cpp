@@ -28,6 +28,7 @@ extern "C" {
 
 #include "common/uuid_text.h"
 #include "executor/scan_run.h"
+#include "codegen/codegen.h"
 #include "runtime/runtime.h"
 #include "pg_base/boundary.h"
 #include "pg_base/datum_value.h"
@@ -523,6 +524,21 @@ void ExplainRndnScan(CustomScanState *node, List *ancestors, ExplainState *es) {
     const char *why = nullptr;
     if (!ResolveDevice(&d, &why)) d = DeviceChoice::INTERP;
     ExplainPropertyText("Device", DeviceName(d), es);
+    if (d != DeviceChoice::INTERP) {
+        // the builtins a compiling device leaves on the interpreter (no kernel form yet)
+        char list[1024] = {0};
+        const char *program = PrivateString(cs, pg::PrivateSlot::PROGRAM);
+        Outcome o = RunGuarded([&]() -> Status {
+            RNDN_ASSIGN_OR_RETURN(auto plan, runtime::CompiledPlan::CompileText(program, "explain"));
+            RNDN_ASSIGN_OR_RETURN(auto outlined, codegen::Outline(plan->program(), codegen::FusionMode::FULL));
+            std::string text;
+            for (const auto &b : codegen::InterpretedBuiltins(outlined)) text += (text.empty() ? "" : ", ") + b;
+            if (text.size() >= sizeof(list)) text = text.substr(0, sizeof(list) - 5) + " ...";
+            std::memcpy(list, text.data(), text.size());
+            return Status::Ok();
+        });
+        if (o.ok() && list[0] != '\0') ExplainPropertyText("Interpreted Builtins", list, es);
+    }
     if (es->verbose) ExplainPropertyText("HorseIR", PrivateString(cs, pg::PrivateSlot::PROGRAM), es);
     if (es->analyze && s->fallback != nullptr) ExplainPropertyText("Fallback", "PostgreSQL plan (the program could not run)", es);
     if (es->analyze && s->run != nullptr && s->run->executed) {

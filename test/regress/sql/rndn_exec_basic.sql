@@ -134,3 +134,11 @@ COMMIT;
 -- rndn runs PostgreSQL's own plan (shown under ANALYZE) and the answer stays right
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT id, substring(s from 1 for 2) FROM rx_t ORDER BY id;
 SELECT id, substring(s from 1 for 2) FROM rx_t ORDER BY id;
+
+-- a compiling device (cpu) names in EXPLAIN the builtins it leaves on the interpreter (those
+-- without a kernel form yet); the interpreter device names none
+SET rndn.device = cpu;
+EXPLAIN (COSTS OFF) SELECT id, upper(s) FROM rx_t WHERE id < 5 ORDER BY id;
+SELECT id, upper(s) FROM rx_t WHERE id < 5 ORDER BY id;
+RESET rndn.device;
+EXPLAIN (COSTS OFF) SELECT id, upper(s) FROM rx_t WHERE id < 5 ORDER BY id;
