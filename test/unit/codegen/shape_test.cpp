@@ -4,6 +4,7 @@
 // interpreter's for each program's own constants.  Also rndn.cpu_threads' launch setting.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -153,6 +154,23 @@ TEST(Shape, RebindRefusesAnotherShape) {
     ASSERT_TRUE(o.ok());
     EXPECT_FALSE(Rebind(*o, *e).ok());
     EXPECT_FALSE(Rebind(*o, *f).ok());
+}
+
+// EXPLAIN's "Interpreted Builtins": Q6's table loads stay on the interpreter while its filter
+// and arithmetic are kernel statements; the list is sorted and has each name once.
+TEST(Shape, InterpretedBuiltinsNameTheInterpreterStepsOnly) {
+    auto a = Parse(Q6With("1994-01-01", "1995-01-01", "0.05", "0.07", "24"));
+    ASSERT_TRUE(a);
+    auto o = Outline(*a, FusionMode::FULL);
+    ASSERT_TRUE(o.ok());
+    const auto names = InterpretedBuiltins(*o);
+    auto has = [&](const char *n) { return std::find(names.begin(), names.end(), n) != names.end(); };
+    EXPECT_TRUE(has("@load_table"));
+    EXPECT_TRUE(has("@column_value"));
+    EXPECT_FALSE(has("@mul"));
+    EXPECT_FALSE(has("@geq"));
+    EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
+    EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end());
 }
 
 TEST(Shape, CpuThreadsChangeNoResult) {
