@@ -494,6 +494,10 @@ R RuleToText(RuleCtx &c) {
         return Fail(c, "expects bool, i16/i32/i64, f32/f64, dec64/dec128, date, dt or a string");
     return One(TypeKind::STR);
 }
+R RuleToChar(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::DT || !Str(c.args[1])) return Fail(c, "expects (dt, a string format)");
+    return One(TypeKind::STR);
+}
 R RuleFromText(RuleCtx &c) {
     const TypeKind k = K(c.args[1]);
     if (!Str(c.args[0])) return Fail(c, "expects a string argument first");

@@ -905,6 +905,12 @@ void ReleasePooledPayloads(size_t keep_bytes = 0);
 int32_t DaysFromCivil(int32_t year, int32_t month, int32_t day);
 void CivilFromDays(int32_t days, int32_t *year, int32_t *month, int32_t *day);
 
+// to_char(timestamp, format) (@to_char, PostgreSQL 15's date/time patterns): OK when @to_char
+// writes `format` exactly as PostgreSQL does; UNSUPPORTED names the part it leaves to PostgreSQL
+// (TM on a month or day name, the SP suffix, and when `zoned` (a timestamptz) the zone patterns
+// TZ, tz, TZH, TZM and OF).
+Status CheckToCharFormat(std::string_view format, bool zoned);
+
 // Decimal helpers.  Text "123.45" -> integer scaled by 10^scale (rounded half away from zero
 // like PostgreSQL when the text has more digits).  Fails on bad text or out of range.
 Expected<__int128> ParseDecimal(std::string_view text, int32_t scale);

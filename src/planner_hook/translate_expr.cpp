@@ -528,6 +528,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
         if ((row->kind == FnKind::INTERVAL_PL || row->kind == FnKind::INTERVAL_MI) && i == 1 && ConstantInterval(arg, row->kind))
             continue;
         if (row->kind == FnKind::ZONE || row->kind == FnKind::STABLE_TS) continue;  // TzCall / NowValue read them
+        if (row->kind == FnKind::TOCHAR && i == 1) continue;                           // the constant format
         RNDN_ASSIGN_OR_RETURN(Col c, X(arg, ctx));
         a.push_back(c);
     }
@@ -539,6 +540,26 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
         case FnKind::ZONE: return TzCall(*row, args, result_type, result_typmod, ctx);
         case FnKind::ZONE_CMP: return TzCompare(*row, args, std::move(a), ctx);
         case FnKind::STABLE_TS: return NowValue(std::string(row->prosrc) == "statement_timestamp", ctx);
+        case FnKind::TOCHAR: {
+            // to_char(timestamp[tz], format): a constant format @to_char writes as PostgreSQL does
+            Expr *f = (Expr *)lsecond(args);
+            if (nargs != 2 || !IsA(f, Const) || ((Const *)f)->constisnull) return Unsup(ctx.node, "to_char with a non-constant format");
+            char *fs = TextDatumGetCString(((Const *)f)->constvalue);
+            const std::string fmt(fs);
+            pfree(fs);
+            // the format is read byte by byte: exact for UTF-8 and for ASCII formats
+            if (GetDatabaseEncoding() != PG_UTF8 && std::any_of(fmt.begin(), fmt.end(), [](char c) { return (unsigned char)c >= 0x80; }))
+                return Unsup(ctx.node, "to_char format with non-ASCII characters outside UTF-8");
+            const bool zoned = exprType((Node *)linitial(args)) == TIMESTAMPTZOID;
+            if (Status st = hir::CheckToCharFormat(fmt, zoned); !st.ok()) return Unsup(ctx.node, st.message());
+            Op x = a[0].var;
+            if (zoned) {
+                RNDN_ASSIGN_OR_RETURN(Op zone, SessionZone(ctx));
+                x = Emit(B::TZ_LOCAL, {x, zone});
+            }
+            out.var = Emit(B::TO_CHAR, {x, b_.Str(fmt)});
+            break;
+        }
         case FnKind::BINARY: {
             if (nargs != 2) return Unsup(ctx.node, FuncName(fn) + " with " + std::to_string(nargs) + " arguments");
             if ((row->flags & F_ORDERED) && IsTextType(exprType((Node *)linitial(args))) && !ByteOrderCollation(inputcollid)) {

@@ -64,7 +64,8 @@ namespace rndn::plan::internal {
 
 enum class FnKind : uint8_t { BINARY, UNARY, CAST, RELABEL, LIKE, NOTLIKE, SUBSTR, EXTRACT, DATE_TS, TS_DATE, ROUND, TRUNC,
                               STRFN, CONCAT, REGEX, NOTREGEX, REGEXREPL, INTERVAL_PL, INTERVAL_MI, FLOATFN,
-                              NUMTYPMOD, NUMTRUNC, ZONE, ZONE_CMP, STABLE_TS };
+                              NUMTYPMOD, NUMTRUNC, ZONE, ZONE_CMP, STABLE_TS,
+                              TOCHAR };
 enum : unsigned { F_DIV = 1, F_NZCONST = 2, F_ORDERED = 4, F_EQ = 8, F_CHARS = 16, F_CTYPE = 32, F_SPACE = 64, F_CONSTN = 128,
                   F_ICASE = 256, F_DETERM = 512, F_BLANKS = 1024 };
 

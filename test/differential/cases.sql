@@ -309,6 +309,29 @@ INSERT INTO uu VALUES (1, 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 1), (2, '00000
 CREATE TABLE uref (u uuid, label text);
 INSERT INTO uref VALUES ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 'first'), ('ffffffff-ffff-ffff-ffff-ffffffffffff', 'max'), (NULL, 'null');
 
+-- to_char(timestamp/timestamptz/date, format): BC years, year 12345, ISO-week year ends, leap days,
+-- microseconds, infinities (NULL) and NULLs
+CREATE TABLE tch (id int, t timestamp, tz timestamptz, d date);
+INSERT INTO tch VALUES
+  (1, '2000-01-01 00:00:00', '2000-01-01 00:00:00+00', '2000-01-01'),
+  (2, '2024-02-29 13:05:09.123456', '2024-02-29 13:05:09.123456+05:30', '2024-02-29'),
+  (3, '1999-12-31 23:59:59.999999', '1999-12-31 23:59:59.999999-08', '1999-12-31'),
+  (4, '0044-03-15 12:00:00 BC', '0044-03-15 12:00:00+00 BC', '0044-03-15 BC'),
+  (5, '0001-01-01 00:00:00 BC', '0001-01-01 00:00:00+00 BC', '0001-01-01 BC'),
+  (6, '0001-01-01 00:00:00', '0001-01-01 00:00:00+00', '0001-01-01'),
+  (7, '2021-01-03 11:59:00', '2021-01-03 11:59:00+00', '2021-01-03'),
+  (8, '2020-12-31 12:00:00', '2020-12-31 12:00:00+00', '2020-12-31'),
+  (9, '2008-12-29 00:00:01', '2008-12-29 00:00:01+00', '2008-12-29'),
+  (10, '12345-06-07 08:09:10', '12345-06-07 08:09:10+00', '12345-06-07'),
+  (11, 'infinity', 'infinity', 'infinity'),
+  (12, '-infinity', '-infinity', '-infinity'),
+  (13, NULL, NULL, NULL),
+  (14, '2013-03-31 02:30:00', '2013-03-31 01:30:00+00', '2013-03-31'),
+  (15, '1900-10-11 21:00:00', '1900-10-11 21:00:00+00', '1900-10-11'),
+  (16, '0150-07-04 00:00:00 BC', '0150-07-04 00:00:00+00 BC', '0150-07-04 BC'),
+  (17, '2011-01-01 00:00:00', '2011-01-01 00:00:00+00', '2011-01-01'),
+  (18, '2012-11-12 12:12:12.000001', '2012-11-12 12:12:12.000001+00', '2012-11-12');
+
 -- query: scan_all_types
 SELECT * FROM nums ORDER BY id;
 -- query: filter_and_project
@@ -2033,3 +2056,40 @@ SELECT i4::text LIKE '%0' AS k, count(*), sum(t::text::int) FROM (SELECT i4, len
 SELECT k, (k * 48199590583418624::float8)::text, (k * -18837256908904808::float8)::text, (k * -386591616::real)::text,
        (k * 3664176128::real)::text, (k * 1e23::float8)::text, (k * 9007199254740993::float8)::text
   FROM sq1 WHERE k IS NOT NULL ORDER BY k;
+
+-- query: tochar_basic
+SELECT id, to_char(t, 'YYYY-MM-DD HH24:MI:SS') FROM tch ORDER BY id;
+-- query: tochar_names
+SELECT id, to_char(t, 'Day DAY day Dy DY dy Month MONTH month Mon MON mon'), to_char(t, 'FMDay, FMMonth FMDD') FROM tch ORDER BY id;
+-- query: tochar_numbers
+SELECT id, to_char(t, 'HH HH12 HH24 MI SS MS US FF1 FF2 FF3 FF4 FF5 FF6 SSSS SSSSS'), to_char(t, 'FMHH12:FMMI am A.M. pm P.M. AM a.m.') FROM tch ORDER BY id;
+-- query: tochar_years
+SELECT id, to_char(t, 'Y,YYY YYYY YYY YY Y IYYY IYY IY I CC BC B.C. ad a.d. FMCC FMYYYY'), to_char(t, 'IW IDDD ID WW W DDD DD D J Q RM rm FMRM') FROM tch ORDER BY id;
+-- query: tochar_th
+SELECT id, to_char(t, 'DDth DDTH FMDDth MMth Qth CCth Jth YYYYth HH24th FMDDDth IWth Wth Dth') FROM tch ORDER BY id;
+-- query: tochar_literals
+SELECT id, to_char(t, '"Year" YYYY "of \"the\" \\ end" \"x\ yz FX tz TZ OF TZH:TZM FMOF'), to_char(t, 'tmp fmx Fmx "unterminated') FROM tch ORDER BY id;
+-- query: tochar_tricky
+SELECT id, to_char(t, 'dAY mOnTh DdD yYyY HhMi IyYy hH24 Day1 MONTHS YEAR'), to_char(t, 'FMMONTH.FMDAY.FMMon') FROM tch ORDER BY id;
+-- query: tochar_tz
+SELECT id, to_char(tz, 'YYYY-MM-DD HH24:MI:SS.US Dy IW'), to_char(tz, 'FMHH12 am DDD') FROM tch ORDER BY id;
+-- query: tochar_date
+SELECT id, to_char(d, 'YYYY/MM/DD FMDay IYYY-IW'), to_char(d, 'Mon YY') FROM tch ORDER BY id;
+-- query: tochar_group
+SELECT to_char(t, 'YYYY-Q') AS q, count(*) FROM tch GROUP BY 1 ORDER BY 1;
+-- query: tochar_empty_format
+SELECT id, to_char(t, '') IS NULL FROM tch ORDER BY id;
+-- query: tochar_where
+SELECT id FROM tch WHERE to_char(t, 'Dy') = 'Sat' ORDER BY id;
+-- query: tochar_tz_kolkata
+SET TimeZone = 'Asia/Kolkata';
+SELECT id, to_char(tz, 'YYYY-MM-DD HH24:MI:SS'), to_char(d, 'YYYY-MM-DD HH24:MI') FROM tch ORDER BY id;
+-- query: tochar_tm_name
+-- fallback: TM gives the lc_time locale's names (PostgreSQL's plan)
+SELECT id, to_char(t, 'TMMonth') FROM tch ORDER BY id;
+-- query: tochar_tz_pattern
+-- fallback: a zone abbreviation of a timestamptz (PostgreSQL's plan)
+SELECT id, to_char(tz, 'YYYY TZ') FROM tch ORDER BY id;
+-- query: tochar_nonconst
+-- fallback: a format that is not a constant
+SELECT id, to_char(t, CASE WHEN id > 3 THEN 'YYYY' ELSE 'MM' END) FROM tch ORDER BY id;

@@ -269,7 +269,15 @@ class Gen:
         return self.pick([f"{i}::text", f"{f}::text", f"({f} / 7)::text", f"{n}::text", f"{d}::text", "a.ts::text",
                           f"{self.col(a, 'bool')}::text", f"({i}::text || '0')::bigint", f"{f}::text::float8",
                           f"(a.r * 3)::text::real", f"{n}::text::numeric", f"(' ' || {i}::text)::int",
-                          f"length({f}::text)", f"({d} + 1)::varchar"])
+                          f"length({f}::text)", f"({d} + 1)::varchar", self.tochar_expr(a)])
+
+    def tochar_expr(self, a):
+        """to_char of timestamps, timestamptz (session TimeZone) and dates (through timestamptz)
+        with PostgreSQL's patterns: names, FM, TH, ISO weeks, quoted text; a.ts holds infinities
+        (NULL)."""
+        fmt = self.pick(["YYYY-MM-DD", "YYYY-MM-DD HH24:MI:SS.US", "FMDay, FMDDth FMMonth YYYY", "Dy Mon DD HH12:MI am",
+                         "IYYY-IW-ID", "\"Q\"Q YYYY", "DDD WW J CC BC", "HH:MI:SS P.M. SSSS", "YY-RM-FMDD", "Y,YYY MONTH"])
+        return f"to_char({self.pick(['a.ts', 'a.tt', self.col(a, 'date')])}, '{fmt}')"
 
     def str_fn(self, a):
         """One of the string functions and regular expressions (UTF-8 characters, PostgreSQL's
