@@ -498,6 +498,10 @@ R RuleToChar(RuleCtx &c) {
     if (K(c.args[0]) != TypeKind::DT || !Str(c.args[1])) return Fail(c, "expects (dt, a string format)");
     return One(TypeKind::STR);
 }
+R RuleFloatNumeric(RuleCtx &c) {
+    if (!IsFloat(K(c.args[0]))) return Fail(c, "expects f32 or f64");
+    return One(Type::Decimal(TypeKind::DEC128, Type::kUnknownScale));
+}
 R RuleFromText(RuleCtx &c) {
     const TypeKind k = K(c.args[1]);
     if (!Str(c.args[0])) return Fail(c, "expects a string argument first");

@@ -6,7 +6,10 @@
 //   @from_text(s, t)   s read as the type of t (a typed literal that only names the target):
 //                      i16/i32/i64 (int2in/int4in/int8in), bool (boolin), f32/f64 (float4in/
 //                      float8in), dec* (numeric_in: a dec128 with each element's scale), date and
-//                      dt (the ISO forms YYYY-MM-DD[ HH:MI[:SS[.ffffff]]] and ±infinity)
+//                      dt (the ISO forms YYYY-MM-DD[ HH:MI[:SS[.ffffff]]] and ±infinity);
+//                      numerics with an exponent (1.5e-7) as numeric_in scales them
+//   @float_numeric(x)  float8/float4 -> numeric as float8_numeric/float4_numeric: %.15g / %.6g
+//                      read by numeric_in's rules (a dec128 with each element's scale)
 // Input PostgreSQL reads by rules not written here (other date spellings, exponents in
 // numerics, hexadecimal floats) is Status::Unsupported: the executor falls back to PostgreSQL's
 // plan at run time, which gives its answer or its error.
@@ -15,6 +18,7 @@
 #include <limits>
 #include <charconv>
 #include <clocale>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <locale.h>
@@ -330,14 +334,40 @@ Status ParsePgNumeric(std::string_view s, __int128 *value, int *scale) {
         v = v * 10 + (c - '0');
         if (dot) ++frac;
     }
+    // an exponent (numeric_in: e or E, an optional sign, digits): the value times 10^exp, display
+    // scale max(0, fraction digits - exp)
+    int64_t exp = 0;
+    if (any && i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+        size_t j = i + 1;
+        bool eneg = false;
+        if (j < t.size() && (t[j] == '+' || t[j] == '-')) eneg = t[j++] == '-';
+        if (j >= t.size() || !Digit(t[j])) {
+            if (j < t.size() && std::isspace(static_cast<unsigned char>(t[j])))
+                return Status::Unsupported("numeric exponent after blanks");  // strtol's reading: PostgreSQL's
+            return Invalid("numeric", s);
+        }
+        for (; j < t.size() && Digit(t[j]); ++j) {
+            exp = exp * 10 + (t[j] - '0');
+            if (exp > 1000) return Status::Unsupported("numeric exponent past 1000");
+        }
+        if (eneg) exp = -exp;
+        i = j;
+    }
     if (i != t.size() || !any) {
         for (char c : t)
-            if (std::isalpha(static_cast<unsigned char>(c))) return Status::Unsupported("numeric text with letters (NaN, Infinity, exponents)");
+            if (std::isalpha(static_cast<unsigned char>(c))) return Status::Unsupported("numeric text with letters (NaN, Infinity)");
         return Invalid("numeric", s);
     }
     if (v >= Pow10(38)) return Status::Unsupported("numeric text past 38 digits");
+    int64_t sc = frac - exp;
+    if (sc > 38) return Status::Unsupported("numeric text past 38 fraction digits");
+    if (sc < 0) {  // integral: v * 10^-sc
+        if (v != 0 && (-sc > 38 || __builtin_mul_overflow(v, Pow10(static_cast<int>(-sc)), &v) || v >= Pow10(38)))
+            return Status::Unsupported("numeric text past 38 digits");
+        sc = 0;
+    }
     *value = neg ? -v : v;
-    *scale = frac;
+    *scale = static_cast<int>(sc);
     return Status::Ok();
 }
 
@@ -511,6 +541,28 @@ Expected<Value> KToText(KernelCtx &, const std::vector<Value> &args) {
     return V(out);
 }
 
+namespace {
+// A dec128<?> vector's storage scale (the largest of its valid elements') and each element's
+// display scale; the values, parsed at their own scales, are brought to the storage scale.
+Status SetElementScales(const Vector &src, const std::vector<int> &scales, Vector &out) {
+    const int64_t n = out.length;
+    int smax = 0;
+    for (int64_t i = 0; i < n; ++i)
+        if (src.IsValid(i)) smax = std::max(smax, scales[static_cast<size_t>(i)]);
+    out.scale_max = smax;
+    out.elem_scale.assign(static_cast<size_t>(n), 0);
+    __int128 *d = out.Data<__int128>();
+    for (int64_t i = 0; i < n; ++i) {
+        const int sc = scales[static_cast<size_t>(i)];
+        out.elem_scale[static_cast<size_t>(i)] = static_cast<uint8_t>(sc);
+        if (sc < smax && __builtin_mul_overflow(d[i], Pow10(smax - sc), &d[i]))
+            return Status::Unsupported("numeric values whose common scale passes 38 digits");
+        if (d[i] >= Pow10(38) || d[i] <= -Pow10(38)) return Status::Unsupported("numeric values whose common scale passes 38 digits");
+    }
+    return Status::Ok();
+}
+}  // namespace
+
 Expected<Value> KFromText(KernelCtx &, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[0], "from_text", 0));
     RNDN_RETURN_IF_ERROR(NeedVector(args[1], "from_text", 1));
@@ -539,22 +591,32 @@ Expected<Value> KFromText(KernelCtx &, const std::vector<Value> &args) {
             default: return TypeError("@from_text to " + TypeToString(to));
         }
     }
-    if (IsDecimal(to.kind)) {
-        // one storage scale (the largest) and each element's display scale
-        int smax = 0;
-        for (int64_t i = 0; i < n; ++i)
-            if (a.IsValid(i)) smax = std::max(smax, scales[static_cast<size_t>(i)]);
-        out->scale_max = smax;
-        out->elem_scale.assign(static_cast<size_t>(n), 0);
-        __int128 *d = out->Data<__int128>();
-        for (int64_t i = 0; i < n; ++i) {
-            const int sc = scales[static_cast<size_t>(i)];
-            out->elem_scale[static_cast<size_t>(i)] = static_cast<uint8_t>(sc);
-            if (sc < smax && __builtin_mul_overflow(d[i], Pow10(smax - sc), &d[i]))
-                return Status::Unsupported("numeric text whose common scale passes 38 digits");
-            if (d[i] >= Pow10(38) || d[i] <= -Pow10(38)) return Status::Unsupported("numeric text whose common scale passes 38 digits");
-        }
+    if (IsDecimal(to.kind)) RNDN_RETURN_IF_ERROR(SetElementScales(a, scales, *out));
+    SetUnaryValidity(a, *out);
+    return V(out);
+}
+
+// float8::numeric and float4::numeric (float8_numeric, float4_numeric): the value printed with
+// %.15g (%.6g for float4, DBL_DIG and FLT_DIG digits), read as numeric_in reads it.  NaN and
+// the infinities are numerics rndn does not hold: PostgreSQL's plan answers (run time).
+Expected<Value> KFloatNumeric(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "float_numeric", 0));
+    RNDN_ASSIGN_OR_RETURN(const Type to, RuntimeType(Builtin::FLOAT_NUMERIC, args));
+    const Vector &a = args[0].vector();
+    const int64_t n = a.length;
+    const bool single = a.type.kind == TypeKind::F32;
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(to, n));
+    std::vector<int> scales(static_cast<size_t>(n), 0);
+    char buf[64];
+    for (int64_t i = 0; i < n; ++i) {
+        PollCancel(i);
+        if (!a.IsValid(i)) continue;
+        const double x = single ? static_cast<double>(a.Data<float>()[i]) : a.Data<double>()[i];
+        if (!std::isfinite(x)) return Status::Unsupported("numeric NaN or Infinity from a float");
+        std::snprintf(buf, sizeof buf, "%.*g", single ? 6 : 15, x);
+        RNDN_RETURN_IF_ERROR(ParsePgNumeric(buf, &out->Data<__int128>()[i], &scales[static_cast<size_t>(i)]));
     }
+    RNDN_RETURN_IF_ERROR(SetElementScales(a, scales, *out));
     SetUnaryValidity(a, *out);
     return V(out);
 }

@@ -591,7 +591,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             if ((row->flags & F_CHARS) && GetDatabaseEncoding() != PG_UTF8) ascii_guard_ = true;
             if (row->flags & F_BLANKS) a[0].var = Emit(B::STR_RTRIM, {a[0].var, b_.Str(" ")});
             out.var = Emit(row->builtin, {a[0].var});
-            out.scale = a[0].scale;
+            out.scale = row->builtin == B::FLOAT_NUMERIC ? -1 : a[0].scale;  // float::numeric: each value's scale
             if (result_type == NUMERICOID && (row->builtin == B::CEIL || row->builtin == B::FLOOR || row->builtin == B::SIGNUM)) {
                 // numeric ceil/floor/sign: PostgreSQL's results have display scale 0
                 if (row->builtin == B::SIGNUM) out.var = EmitCast(out.var, Dec128(0));
@@ -939,15 +939,24 @@ Expected<Op> Translator::StringCall(const FnRow &row, List *args, const std::vec
 }
 
 Expected<Col> Translator::CaseX(CaseExpr *ce, const Ctx &ctx) {
-    if (ce->arg != nullptr) return Unsup(ctx.node, "CASE with a test expression");
     if (ContainsDivision((Node *)ce)) return Unsup(ctx.node, "CASE whose branches may raise (division)");
+    // CASE x WHEN v THEN ...: x is evaluated once; the WHEN conditions read it as a
+    // CaseTestExpr (x = v, the parser's comparison), translated to x's column
+    std::optional<Col> test;
+    if (ce->arg != nullptr) {
+        RNDN_ASSIGN_OR_RETURN(Col t, X(ce->arg, ctx));
+        test = t;
+    }
     const Oid type = ce->casetype;
     std::vector<Col> conds, vals;
     int scale = -1;
     ListCell *lc;
     foreach (lc, ce->args) {
         CaseWhen *w = (CaseWhen *)lfirst(lc);
-        RNDN_ASSIGN_OR_RETURN(Col c, X(w->expr, ctx));
+        if (test) case_tests_.push_back(*test);
+        Expected<Col> cond = X(w->expr, ctx);
+        if (test) case_tests_.pop_back();
+        RNDN_ASSIGN_OR_RETURN(Col c, std::move(cond));
         RNDN_ASSIGN_OR_RETURN(Col v, X(w->result, ctx));
         conds.push_back(c);
         vals.push_back(v);
@@ -1330,6 +1339,10 @@ Expected<Col> Translator::X(Expr *e, const Ctx &ctx) {
         case T_MinMaxExpr: return MinMaxX((MinMaxExpr *)e, ctx);
         case T_ScalarArrayOpExpr: return ArrayOp((ScalarArrayOpExpr *)e, ctx);
         case T_CaseExpr: return CaseX((CaseExpr *)e, ctx);
+        case T_CaseTestExpr:
+            // the test value of the innermost simple CASE whose WHEN condition this is
+            if (case_tests_.empty()) return Unsup(ctx.node, "a CaseTestExpr outside a simple CASE");
+            return case_tests_.back();
         case T_NullIfExpr: {
             // NULLIF(a, b): a, with NULL where a = b is true.
             NullIfExpr *n = (NullIfExpr *)e;

@@ -398,6 +398,7 @@ private:
     bool tz_used_ = false;           // see Translation::timezone
     std::map<const void *, Op> zone_ops_;  // a zone's table, emitted once (ZoneTable)
     std::map<bool, Op> now_params_;         // now() / statement_timestamp() parameters
+    std::vector<Col> case_tests_;    // the test values of the simple CASEs being translated
     bool float_text_guard_ = false;  // see Translation::float_text_guard
     bool iso_date_guard_ = false;    // see Translation::iso_date_guard
 

@@ -332,6 +332,18 @@ INSERT INTO tch VALUES
   (17, '2011-01-01 00:00:00', '2011-01-01 00:00:00+00', '2011-01-01'),
   (18, '2012-11-12 12:12:12.000001', '2012-11-12 12:12:12.000001+00', '2012-11-12');
 
+-- float::numeric (%.15g / %.6g read as numeric_in), numeric text with exponents, simple CASE
+CREATE TABLE flt (id int, f float8, r real);
+INSERT INTO flt VALUES (1, 0.1, 0.1), (2, -0.0, -0.0), (3, 1e20, 1e20), (4, 1.5e-7, 1.5e-7), (5, 123456789.123456789, 1234.5678),
+  (6, 2.5, 2.5), (7, -1e-300, -1e-30), (8, NULL, NULL), (9, 1e37, 1e37), (10, 33.333333333333336, 3.3333333), (11, 5e-324, 1e-45),
+  (12, 9007199254740993, 16777217), (13, -123.456e10, -123.456e10);
+CREATE TABLE flt_nan (id int, f float8);
+INSERT INTO flt_nan VALUES (1, 1.5), (2, 'NaN'), (3, 'Infinity');
+CREATE TABLE numtxt (id int, s text);
+INSERT INTO numtxt VALUES (1, '1e5'), (2, '1.5E-7'), (3, ' -2.50e+2 '), (4, '0.000e3'), (5, '12e-1'), (6, '7E0'), (7, NULL), (8, '+.5e1');
+CREATE TABLE numtxt_bad (id int, s text);
+INSERT INTO numtxt_bad VALUES (1, '2.5'), (2, '1e'), (3, '1e+');
+
 -- query: scan_all_types
 SELECT * FROM nums ORDER BY id;
 -- query: filter_and_project
@@ -2093,3 +2105,30 @@ SELECT id, to_char(tz, 'YYYY TZ') FROM tch ORDER BY id;
 -- query: tochar_nonconst
 -- fallback: a format that is not a constant
 SELECT id, to_char(t, CASE WHEN id > 3 THEN 'YYYY' ELSE 'MM' END) FROM tch ORDER BY id;
+
+-- query: float_numeric_cast
+SELECT id, f::numeric, r::numeric FROM flt WHERE id NOT IN (7, 9, 11) ORDER BY id;
+-- query: float_numeric_big
+SELECT id, f::numeric, r::numeric FROM flt WHERE id IN (3, 9, 12) ORDER BY id;
+-- query: float_numeric_typmod
+SELECT id, f::numeric(30,3), r::numeric(12,2) FROM flt WHERE id IN (1, 2, 4, 5, 6, 10, 13) ORDER BY id;
+-- query: float_numeric_overflow
+SELECT id, f::numeric(5,2) FROM flt WHERE id = 5;
+-- query: float_numeric_arith
+SELECT id, f::numeric + 1, round(f::numeric, 3), sum(f::numeric) OVER () FROM flt WHERE id IN (1, 4, 6, 10) ORDER BY id;
+-- query: float_numeric_tiny
+-- fallback: 1e-300 and 5e-324 have more than 38 fraction digits (run time)
+SELECT id, f::numeric FROM flt ORDER BY id;
+-- query: float_numeric_nan
+-- fallback: numeric NaN and Infinity from a float (run time)
+SELECT id, f::numeric FROM flt_nan ORDER BY id;
+-- query: numeric_text_exponent
+SELECT id, s::numeric FROM numtxt ORDER BY id;
+-- query: numeric_text_exponent_bad
+SELECT id, s::numeric FROM numtxt_bad ORDER BY id;
+-- query: case_simple
+SELECT id, CASE id % 3 WHEN 0 THEN 'zero' WHEN 1 THEN 'one' ELSE 'two' END, CASE f WHEN 0.1 THEN 1 WHEN 2.5 THEN 2 END FROM flt ORDER BY id;
+-- query: case_simple_nested
+SELECT id, CASE id WHEN 1 THEN CASE r WHEN 0.1 THEN 'a' ELSE 'b' END WHEN 2 THEN 'c' END, CASE NULL::int WHEN 1 THEN 'x' ELSE 'y' END FROM flt ORDER BY id;
+-- query: case_simple_text
+SELECT id, CASE (id::text || 'x') WHEN '1x' THEN 10 WHEN '13x' THEN 13 ELSE 0 END FROM flt ORDER BY id;

@@ -269,7 +269,9 @@ class Gen:
         return self.pick([f"{i}::text", f"{f}::text", f"({f} / 7)::text", f"{n}::text", f"{d}::text", "a.ts::text",
                           f"{self.col(a, 'bool')}::text", f"({i}::text || '0')::bigint", f"{f}::text::float8",
                           f"(a.r * 3)::text::real", f"{n}::text::numeric", f"(' ' || {i}::text)::int",
-                          f"length({f}::text)", f"({d} + 1)::varchar", self.tochar_expr(a)])
+                          f"length({f}::text)", f"({d} + 1)::varchar", self.tochar_expr(a),
+                          f"{self.col(a, 'float')}::numeric", f"round({self.col(a, 'float')}::numeric(20,4), 2)",
+                          f"CASE {self.col(a, 'int')} % 3 WHEN 0 THEN 'zero' WHEN 1 THEN {self.col(a, 'text')} END"])
 
     def tochar_expr(self, a):
         """to_char of timestamps, timestamptz (session TimeZone) and dates (through timestamptz)

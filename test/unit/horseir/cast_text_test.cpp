@@ -184,7 +184,7 @@ TEST(CastText, TextToBoolFloatNumeric) {
     EXPECT_EQ(E("@from_text(\"abc\":str, 0:f64)"), "ERROR 22P02: invalid input syntax for type double precision: \"abc\"");
     EXPECT_EQ(E("@from_text(\"0x10\":str, 0:f64)").rfind("ERROR 0A000", 0), 0u);  // left to PostgreSQL
     EXPECT_EQ(E("@from_text(\"1.2.3\":str, 0:dec128<0>)"), "ERROR 22P02: invalid input syntax for type numeric: \"1.2.3\"");
-    EXPECT_EQ(E("@from_text(\"1e5\":str, 0:dec128<0>)").rfind("ERROR 0A000", 0), 0u);
+    EXPECT_EQ(E("@to_text(x)", "x:? = @from_text(\"1e5\":str, 0:dec128<0>);"), "100000");  // exponents as numeric_in
 }
 
 TEST(CastText, TextToIsoDatesAndTimestamps) {
@@ -195,6 +195,21 @@ TEST(CastText, TextToIsoDatesAndTimestamps) {
     EXPECT_EQ(E("@from_text(\"2023-02-29\":str, 2000-01-01:date)").rfind("ERROR 0A000", 0), 0u);
     EXPECT_EQ(E("@from_text(\"Jan 5 2024\":str, 2000-01-01:date)").rfind("ERROR 0A000", 0), 0u);
     EXPECT_EQ(E("@from_text(\"2024-01-05 10:00:00.1234567\":str, 2000-01-01T00:00:00.000:dt)").rfind("ERROR 0A000", 0), 0u);
+}
+
+TEST(CastText, NumericExponentsAsNumericIn) {
+    EXPECT_EQ(E("@to_text(x)", "x:? = @from_text((\"1e5\",\"1.5E-7\",\" -2.50e+2 \",\"0.000e3\",\"12e-1\",\"+.5e1\"):str, 0:dec128<0>);"),
+              "100000,0.00000015,-250,0,1.2,5");
+    EXPECT_EQ(E("@from_text(\"1e\":str, 0:dec128<0>)"), "ERROR 22P02: invalid input syntax for type numeric: \"1e\"");
+    EXPECT_EQ(E("@from_text(\"1e40\":str, 0:dec128<0>)").rfind("ERROR 0A000", 0), 0u);  // past 38 digits: PostgreSQL
+}
+
+TEST(CastText, FloatToNumericThroughItsDigits) {
+    // float8_numeric prints DBL_DIG (15) significant digits, float4_numeric FLT_DIG (6)
+    EXPECT_EQ(E("@to_text(x)", "x:? = @float_numeric((0.1,-0.0,1e20,1.5e-7,33.333333333333336,2.5):f64);"), "0.1,0,100000000000000000000,0.00000015,33.3333333333333,2.5");
+    EXPECT_EQ(E("@to_text(x)", "x:? = @float_numeric((0.1,1234.5678,16777217):f32);"), "0.1,1234.57,16777200");
+    EXPECT_EQ(E("@float_numeric(1e-300:f64)").rfind("ERROR 0A000", 0), 0u);
+    EXPECT_EQ(TypeOf("@float_numeric(1:f64)"), "dec128<?>");
 }
 
 }  // namespace
