@@ -687,7 +687,19 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             Expr *t = (Expr *)list_nth(args, swapped ? 0 : 1);
             if (!IsA(t, Const) || ((Const *)t)->constisnull) return Unsup(ctx.node, "date compared with a non-constant timestamp");
             const Timestamp ts = DatumGetTimestamp(((Const *)t)->constvalue);
-            if (TIMESTAMP_NOT_FINITE(ts)) return Unsup(ctx.node, "date compared with an infinite timestamp");
+            if (TIMESTAMP_NOT_FINITE(ts)) {
+                // date2timestamp maps the date infinities onto the timestamp ones and every finite
+                // date below DT_NOEND, above DT_NOBEGIN: d OP ±infinity is d OP the date ±infinity
+                const DateADT dinf = TIMESTAMP_IS_NOBEGIN(ts) ? DATEVAL_NOBEGIN : DATEVAL_NOEND;
+                RNDN_ASSIGN_OR_RETURN(Op ilit, ScalarLiteral(DATEOID, DateADTGetDatum(dinf), false, -1, ctx.node));
+                B op = row->builtin;
+                if (swapped) {
+                    static const std::map<B, B> kFlipInf = {{B::LT, B::GT}, {B::LEQ, B::GEQ}, {B::GT, B::LT}, {B::GEQ, B::LEQ}, {B::EQ, B::EQ}, {B::NEQ, B::NEQ}};
+                    op = kFlipInf.at(op);
+                }
+                out.var = Emit(op, {a[0].var, ilit});
+                break;
+            }
             // ts = D days + f (0 <= f < 1 day) after 2000-01-01 midnight; the date d means d 00:00.
             int64 days = ts / USECS_PER_DAY;
             if (ts % USECS_PER_DAY < 0) --days;

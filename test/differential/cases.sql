@@ -199,6 +199,25 @@ INSERT INTO tzd VALUES
 -- far beyond the zone tables (2200): the program falls back at run time under a DST zone
 CREATE TABLE tzfar (id int, t timestamptz);
 INSERT INTO tzfar VALUES (1, '2250-06-01 12:00:00+00'), (2, '2021-06-01 12:00:00+00');
+-- issue 18 (tsx18): infinite and microsecond constants, date_trunc's long units, extract(julian),
+-- timestamptz +- a column interval, casts to text/varchar/char/uuid.  NULLs, infinities, BC,
+-- DST changes (New York, Lord Howe, Kolkata), month ends and leap days.
+CREATE TABLE tsx (id int, t timestamp, tz timestamptz, d date, iv interval, s text, u uuid);
+INSERT INTO tsx VALUES
+  (1, '2013-07-14 10:15:30.25', '2021-03-14 06:59:59.999999+00', '2013-07-14', '1 mon 2 days 03:04:05.000006', 'abcdef', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'),
+  (2, '2000-01-01 00:00:00', '2021-11-07 05:30:00+00', '2000-01-01', '-1 mon', 'äöüß€x', '00000000-0000-0000-0000-000000000000'),
+  (3, NULL, NULL, NULL, NULL, NULL, NULL),
+  (4, 'infinity', 'infinity', 'infinity', '1 day', 'inf', 'ffffffff-ffff-ffff-ffff-ffffffffffff'),
+  (5, '-infinity', '-infinity', '-infinity', '-1 day', '', 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A12'),
+  (6, '0044-03-15 12:34:56.789012 BC', '0044-03-15 12:00:00+00 BC', '0044-03-15 BC', '1 year 6 mons', 'caesar', NULL),
+  (7, '2000-02-29 23:59:59.999999', '2021-04-03 15:15:00+00', '2000-02-29', '1 mon', 'leap  ', '12345678-1234-5678-1234-567812345678'),
+  (8, '1999-12-31 23:59:59.999999', '2021-10-02 15:40:00+00', '2001-01-01', '12 hours', 'y2k', '87654321-4321-8765-4321-876543218765'),
+  (9, '2001-01-01 00:00:00', '2024-01-31 12:00:00+00', '2100-12-31', '1 mon 1 day', '𝄞 clef', 'deadbeef-dead-beef-dead-beefdeadbeef'),
+  (10, '0001-01-01 00:00:00', '1985-12-31 18:29:59+00', '0001-01-01', '-1 mon -1 day -00:00:00.000001', 'one', '01234567-89ab-cdef-0123-456789abcdef'),
+  (11, '0001-12-31 23:59:59.999999 BC', '2000-01-01 00:00:00+00', '0001-12-31 BC', '25 hours', 'bc', '11111111-2222-3333-4444-555555555555'),
+  (12, '0100-06-15 08:00:00 BC', '1999-12-31 23:59:59.999999+00', '0100-01-01 BC', '3 days 1 hour', 'cent', '99999999-8888-7777-6666-555555555555'),
+  (13, '1900-01-01 00:00:00', '1916-05-01 23:40:00+00', '1901-01-01', '-36 hours', 'x', 'abcdefab-cdef-abcd-efab-cdefabcdefab'),
+  (14, '2013-07-14 10:15:30.000001', '2021-02-28 12:00:00+00', '2020-02-29', '1 year', 'mon', 'fedcba98-7654-3210-fedc-ba9876543210');
 
 CREATE MATERIALIZED VIEW mv_unpopulated AS SELECT k, g FROM big WITH NO DATA;
 CREATE MATERIALIZED VIEW mv_populated AS SELECT k, g, s FROM big WHERE k < 50;
@@ -931,10 +950,8 @@ SELECT id FROM ts WHERE t >= '2013-07-14 00:00:00' AND t < TIMESTAMP '2013-07-15
 -- query: ts_compare_constant_ms
 SELECT id, t = '2013-07-14 10:15:30.25', t <> '1999-12-31', t <= '0001-01-01' FROM ts ORDER BY id;
 -- query: ts_compare_constant_micro
--- fallback: timestamp constant with microseconds (no HorseIR literal)
 SELECT id FROM ts WHERE t > '2013-07-14 23:59:59.999998' ORDER BY id;
 -- query: ts_compare_infinity_constant
--- fallback: infinite timestamp constant
 SELECT id FROM ts WHERE t < 'infinity' ORDER BY id;
 -- query: ts_compare_columns
 SELECT a.id, b.id FROM ts a JOIN ts b ON a.t = b.t WHERE a.id < b.id ORDER BY 1, 2;
@@ -2033,3 +2050,32 @@ SELECT i4::text LIKE '%0' AS k, count(*), sum(t::text::int) FROM (SELECT i4, len
 SELECT k, (k * 48199590583418624::float8)::text, (k * -18837256908904808::float8)::text, (k * -386591616::real)::text,
        (k * 3664176128::real)::text, (k * 1e23::float8)::text, (k * 9007199254740993::float8)::text
   FROM sq1 WHERE k IS NOT NULL ORDER BY k;
+-- query: tsx_infinite_constants_compare
+SELECT id, t < 'infinity', t > '-infinity', t = 'infinity', t <= '-infinity'::timestamp, tz < 'infinity'::timestamptz,
+       tz = '-infinity'::timestamptz, d < 'infinity'::date, d = '-infinity'::date, d >= 'infinity'::date,
+       d < 'infinity'::timestamp, d = '-infinity'::timestamp, 'infinity'::timestamp > d, d <> 'infinity'::timestamp
+  FROM tsx ORDER BY id;
+-- query: tsx_infinite_constants_order_and_coalesce
+SELECT id, coalesce(t, 'infinity') AS k, coalesce(d, '-infinity'::date), coalesce(tz, '-infinity')
+  FROM tsx ORDER BY k DESC, id;
+-- query: tsx_infinite_constants_case_extract_trunc
+SELECT id, CASE WHEN id % 2 = 0 THEN t ELSE 'infinity' END AS k,
+       extract(dow FROM CASE WHEN id % 2 = 0 THEN t ELSE '-infinity' END),
+       date_trunc('day', CASE WHEN id % 2 = 0 THEN t ELSE 'infinity' END),
+       CASE WHEN id % 3 = 0 THEN d ELSE 'infinity'::date END
+  FROM tsx ORDER BY id;
+-- query: tsx_infinite_constants_min_max_group
+SELECT d < 'infinity'::date AS fin, min(coalesce(t, '-infinity')), max(coalesce(t, 'infinity')), count(*)
+  FROM tsx GROUP BY 1 ORDER BY 1;
+-- query: tsx_microsecond_constants
+SELECT id, t > '1999-12-31 23:59:59.999998', t = '2000-02-29 23:59:59.999999', t < '0001-01-01 00:00:00.000001',
+       tz >= '2021-03-14 06:59:59.999999+00', tz > '1999-12-31 23:59:59.999998+00',
+       coalesce(t, '2013-07-14 10:15:30.000001') = '2013-07-14 10:15:30.000001'
+  FROM tsx ORDER BY id;
+-- query: tsx_microsecond_constant_in_list
+SELECT id FROM tsx WHERE t IN ('2013-07-14 10:15:30.000001', '1999-12-31 23:59:59.999999', 'infinity') ORDER BY id;
+-- query: tsx_infinite_constants_new_york
+SET TimeZone = 'America/New_York';
+SELECT id, tz < 'infinity', tz > '2021-03-14 01:59:59.999999', date_trunc('hour', coalesce(tz, 'infinity')),
+       coalesce(tz, '-infinity')::timestamp, coalesce(tz, 'infinity')::date
+  FROM tsx ORDER BY id;
