@@ -245,7 +245,25 @@ class Gen:
                           f"{self.pick(['justify_hours', 'justify_days', 'justify_interval'])}(a.iv)",
                           f"(a.ts {self.pick(['+', '-'])} a.iv)", f"({d} {self.pick(['+', '-'])} a.iv)",
                           "(GREATEST(LEAST(a.ts, TIMESTAMP '2100-01-01'), TIMESTAMP '1900-01-01') - TIMESTAMP '2013-07-01 12:00')",
-                          f"(a.iv {self.pick(['<', '>=', '='])} INTERVAL '{self.pick(INTERVALS)}')"])
+                          f"(a.iv {self.pick(['<', '>=', '='])} INTERVAL '{self.pick(INTERVALS)}')",
+                          # issue 18 (tsx18): infinite and microsecond constants, long date_trunc
+                          # units, extract(julian), timestamptz ± a column interval, casts
+                          self.tsx_expr(a)])
+
+    def tsx_expr(self, a):
+        """issue 18 (tsx18): comparisons with infinite and microsecond constants, date_trunc to
+        decade/century/millennium, extract(julian)'s numeric (finite values: ±Infinity falls back),
+        timestamptz ± the interval column under the session's DST zone, timestamptz/uuid text,
+        varchar(n)/char(n) casts."""
+        d, c = self.col(a, "date"), self.col(a, "text")
+        ts_fin = "LEAST(GREATEST(a.ts, TIMESTAMP '1900-01-01'), TIMESTAMP '2100-01-01 00:00:00.000001')"
+        return self.pick([f"(a.ts {self.pick(['<', '>=', '=', '<>'])} TIMESTAMP '{self.pick(['infinity', '-infinity', '2013-07-05 12:00:00.000001'])}')",
+                          f"({d} {self.pick(['<', '>='])} DATE '{self.pick(['infinity', '-infinity'])}')",
+                          f"COALESCE(a.ts, '{self.pick(['infinity', '-infinity', '2000-01-01 00:00:00.000001'])}')",
+                          f"date_trunc('{self.pick(['decade', 'century', 'millennium'])}', {self.pick(['a.ts', 'a.tt', d + '::timestamp'])})",
+                          f"extract(julian FROM {ts_fin})", f"extract(julian FROM {ts_fin}::timestamptz)",
+                          f"(a.tt {self.pick(['+', '-'])} a.iv)", "a.tt::text", "a.u::text", "upper(a.u::text)::uuid",
+                          f"{c}::varchar({self.pick([1, 3])})", f"{c}::char(2)", f"length({c}::char(4))"])
 
 
     def tz_expr(self, a):
