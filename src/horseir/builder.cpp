@@ -1,7 +1,9 @@
 // hir::Builder: a Program value made statement by statement, with no HorseIR text in between.
 // Literals carry the spelling the parser would have kept (Literal::text), so PrintProgram of a
 // built program is the canonical text and ParseProgram of it gives the same values.
+#include <climits>
 #include <cmath>
+#include <cstdio>
 
 #include "horseir/internal.h"
 
@@ -85,10 +87,23 @@ Expected<std::string> ElementText(const Vector &v, int64_t i) {
         case TypeKind::DATE:
         case TypeKind::MONTH:
         case TypeKind::DT: {
+            // PostgreSQL's infinities (INT32/INT64 extremes) are the words Infinity and -Infinity
+            if (v.type.kind == TypeKind::DATE && (v.Data<int32_t>()[i] == INT32_MAX || v.Data<int32_t>()[i] == INT32_MIN))
+                return v.Data<int32_t>()[i] == INT32_MAX ? std::string("Infinity") : std::string("-Infinity");
+            if (v.type.kind == TypeKind::DT && (v.Data<int64_t>()[i] == INT64_MAX || v.Data<int64_t>()[i] == INT64_MIN))
+                return v.Data<int64_t>()[i] == INT64_MAX ? std::string("Infinity") : std::string("-Infinity");
             std::string t = FormatElement(v, i);
             // the lexer reads exactly four year digits
             if (t.size() < 5 || t[4] != '-' || !std::isdigit(static_cast<unsigned char>(t[0]))) return no_text("the year of " + t);
-            if (v.type.kind == TypeKind::DT && v.Data<int64_t>()[i] % 1000 != 0) return no_text("sub-millisecond time");
+            if (v.type.kind == TypeKind::DT) {  // microseconds: three more fraction digits (.uuuuuu)
+                const int64_t us = v.Data<int64_t>()[i];
+                const int64_t sub = us - (us / 1000 - ((us % 1000) < 0 ? 1 : 0)) * 1000;
+                if (sub != 0) {
+                    char b[8];
+                    std::snprintf(b, sizeof b, "%03d", static_cast<int>(sub));
+                    t += b;
+                }
+            }
             return t;
         }
         case TypeKind::MINUTE:

@@ -638,6 +638,34 @@ R RuleNumVar(RuleCtx &c) {
     if (!Int(c.args[1])) return Fail(c, "expects an integer kind");
     return One(Type::Decimal(TypeKind::DEC128, Type::kUnknownScale));
 }
+// issue 18 (tsx18): extract(julian), timestamptz ± an interval vector, timestamptz and uuid text,
+// varchar(n)/char(n) length coercions (builtins.def has their forms)
+R RuleJulianNum(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::DT) return Fail(c, "expects a dt argument");
+    return One(Type::Decimal(TypeKind::DEC128, Type::kUnknownScale));
+}
+R RuleTzIntervalVec(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::DT || K(c.args[1]) != TypeKind::INTERVAL || !TzTableArg(c.args[2]))
+        return Fail(c, "expects (dt, interval, zone:i64)");
+    return One(TypeKind::DT);
+}
+R RuleTzToText(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::DT || !TzTableArg(c.args[1])) return Fail(c, "expects (dt, zone:i64)");
+    return One(TypeKind::STR);
+}
+R RuleTzFromText(RuleCtx &c) {
+    if (!Str(c.args[0]) || !TzTableArg(c.args[1])) return Fail(c, "expects (str, zone:i64)");
+    return One(TypeKind::DT);
+}
+R RuleUuidIn(RuleCtx &c) {
+    if (!Str(c.args[0])) return Fail(c, "expects a string argument");
+    return One(TypeKind::STR);
+}
+R RuleStrTypmod(RuleCtx &c) {
+    if (!Str(c.args[0]) || K(c.args[1]) != TypeKind::SYM || K(c.args[2]) != TypeKind::I64)
+        return Fail(c, "expects (str, `varchar or `bpchar, (n, explicit, utf8):i64)");
+    return One(TypeKind::STR);
+}
 }  // namespace
 
 }  // namespace rndn::hir

@@ -782,7 +782,7 @@ public:
     Operand Minute(int32_t minutes);
     Operand Second(int32_t seconds);
     Operand Time(int64_t micros);   // whole milliseconds (the literal's unit)
-    Operand Dt(int64_t micros);     // whole milliseconds
+    Operand Dt(int64_t micros);     // microseconds; INT64_MAX / INT64_MIN: Infinity / -Infinity
     Operand Dec64(int64_t unscaled, int32_t scale);
     Operand Dec128(__int128 unscaled, int32_t scale);
     Operand Null(Type type);

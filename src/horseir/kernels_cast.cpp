@@ -456,6 +456,8 @@ Status ParsePgTimestamp(std::string_view s, int64_t *out) {
 
 }  // namespace
 
+Status PgTimestampFromText(std::string_view s, int64_t *out) { return ParsePgTimestamp(s, out); }
+
 std::string PgFloat8Text(double v) { return ShortestText(v, 15); }
 std::string PgFloat4Text(float v) { return ShortestText(v, 6); }
 

@@ -4,6 +4,9 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+
+#include "common/status.h"
 
 namespace rndn::hir {
 
@@ -14,5 +17,8 @@ std::string PgFloat4Text(float v);
 // date_out / timestamp_out under DateStyle ISO.
 std::string PgDateText(int32_t days_since_2000);
 std::string PgTimestampText(int64_t us_since_2000);
+// timestamp_in for the ISO forms (YYYY-MM-DD[ HH:MI[:SS[.f]]], ±infinity), blanks around;
+// other spellings UNSUPPORTED, as @from_text reads them (tsx18: timestamptz text)
+Status PgTimestampFromText(std::string_view s, int64_t *out);
 
 }  // namespace rndn::hir

@@ -1109,7 +1109,7 @@ namespace {
 // date_trunc on a timestamp (microseconds since 2000-01-01, no time zone) as PostgreSQL computes
 // it: every field below the unit set to its first value.  Infinities stay.  A result before
 // PostgreSQL's first timestamp (4714-11-24 BC) raises PostgreSQL's "timestamp out of range".
-enum class TruncUnit { MICRO, MILLI, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR };
+enum class TruncUnit { MICRO, MILLI, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR, DECADE, CENTURY, MILLENNIUM };
 struct TruncUnitName {
     const char *name;
     TruncUnit unit;
@@ -1118,8 +1118,21 @@ constexpr TruncUnitName kTruncUnits[] = {
     {"microseconds", TruncUnit::MICRO}, {"milliseconds", TruncUnit::MILLI}, {"second", TruncUnit::SECOND},
     {"minute", TruncUnit::MINUTE},      {"hour", TruncUnit::HOUR},          {"day", TruncUnit::DAY},
     {"week", TruncUnit::WEEK},          {"month", TruncUnit::MONTH},        {"quarter", TruncUnit::QUARTER},
-    {"year", TruncUnit::YEAR},
+    {"year", TruncUnit::YEAR},          {"decade", TruncUnit::DECADE},      {"century", TruncUnit::CENTURY},
+    {"millennium", TruncUnit::MILLENNIUM},
 };
+
+// The first year of y's decade, century or millennium as PostgreSQL 15's timestamp_trunc counts
+// them (y astronomical: 0 is 1 BC).  Centuries and millennia start at years 1, 101, 1001 and,
+// before the era, at 100 BC, 1000 BC (astronomical 1 - 100k); decades at multiples of ten, and
+// before the era the astronomical years -1 .. -10 go to -10 (11 BC), -11 .. -20 to -20, while
+// year 0 (1 BC) stays.
+int64_t TruncYear(TruncUnit u, int64_t y) {
+    if (u == TruncUnit::DECADE) return y > 0 ? (y / 10) * 10 : -((8 - (y - 1)) / 10) * 10;
+    if (u == TruncUnit::MILLENNIUM) y = y > 0 ? ((y + 999) / 1000) * 1000 - 999 : -((999 - (y - 1)) / 1000) * 1000 + 1;
+    // century (a millennium's first year then stays where it is, as PostgreSQL's fall-through)
+    return y > 0 ? ((y + 99) / 100) * 100 - 99 : -((99 - (y - 1)) / 100) * 100 + 1;
+}
 constexpr int64_t kMinTimestamp = -211813488000000000LL;  // 4714-11-24 BC 00:00:00 (PostgreSQL's MIN_TIMESTAMP)
 constexpr int64_t kDayMicros = 86400000000LL;
 
@@ -1138,10 +1151,14 @@ int64_t TruncDt(TruncUnit u, int64_t t) {
         }
         case TruncUnit::MONTH:
         case TruncUnit::QUARTER:
-        case TruncUnit::YEAR: {
+        case TruncUnit::YEAR:
+        case TruncUnit::DECADE:
+        case TruncUnit::CENTURY:
+        case TruncUnit::MILLENNIUM: {
             int32_t y, m, d;
             CivilFromDays(static_cast<int32_t>(FloorDivI(t, kDayMicros)), &y, &m, &d);
-            if (u == TruncUnit::YEAR) m = 1;
+            if (u == TruncUnit::DECADE || u == TruncUnit::CENTURY || u == TruncUnit::MILLENNIUM) y = static_cast<int32_t>(TruncYear(u, y));
+            if (u != TruncUnit::MONTH && u != TruncUnit::QUARTER) m = 1;
             if (u == TruncUnit::QUARTER) m = (m - 1) / 3 * 3 + 1;
             return static_cast<int64_t>(DaysFromCivil(y, m, 1)) * kDayMicros;
         }
@@ -1163,7 +1180,7 @@ Expected<Value> KDateTrunc(KernelCtx &, const std::vector<Value> &args) {
         if (name == u.name) found = &u;
     if (found == nullptr)
         return Status::UserError(sqlstate::kInvalidParameter, "@date_trunc: unknown unit '" + std::string(name) +
-                                                                  "' (microseconds, milliseconds, second, minute, hour, day, week, month, quarter, year)");
+                                                                  "' (microseconds, milliseconds, second, minute, hour, day, week, month, quarter, year, decade, century, millennium)");
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::DT, a.length));
     const int64_t *in = a.Data<int64_t>();
     int64_t *o = out->Data<int64_t>();

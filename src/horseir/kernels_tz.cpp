@@ -12,9 +12,12 @@
 // PostgreSQL's plan), and so is every conversion that PostgreSQL would reject with "timestamp
 // out of range": PostgreSQL then raises its own error, never an approximation of it.
 #include <algorithm>
+#include <cctype>
 #include <climits>
+#include <cstdio>
 
 #include "horseir/kernel_util.h"
+#include "horseir/kernels_cast.h"
 
 namespace rndn::hir {
 
@@ -140,6 +143,27 @@ Expected<Value> MapDt(const Value &x, const char *fn, bool allow_date, TypeKind 
     return V(out);
 }
 
+// timestamptz_pl_interval on x (finite or infinite): months in wall time, then days in wall
+// time, then the microseconds on the instant.
+Expected<int64_t> TzAddInterval(const TzTable &z, int64_t t, int64_t months, int64_t days, int64_t micros) {
+    if (Infinite(t)) return t;
+    if (months != 0) {
+        RNDN_ASSIGN_OR_RETURN(int64_t l, z.ToLocal(t));
+        Expected<int64_t> l2 = AddIntervalToTimestamp(l, months, 0, 0);
+        if (!l2.ok()) return PgRaises();
+        RNDN_ASSIGN_OR_RETURN(t, z.ToUtc(l2.value()));
+    }
+    if (days != 0) {
+        RNDN_ASSIGN_OR_RETURN(int64_t l, z.ToLocal(t));
+        Expected<int64_t> l2 = AddIntervalToTimestamp(l, 0, days, 0);
+        if (!l2.ok()) return PgRaises();
+        RNDN_ASSIGN_OR_RETURN(t, z.ToUtc(l2.value()));
+    }
+    t = static_cast<int64_t>(static_cast<uint64_t>(t) + static_cast<uint64_t>(micros));  // wraps as PostgreSQL's -fwrapv
+    if (!Valid(t)) return PgRaises();
+    return t;
+}
+
 std::string_view SymArg(const Value &v) {
     if (!v.is_vector() || v.vector().type.kind != TypeKind::SYM || v.vector().length != 1) return {};
     return v.vector().StringAt(0);
@@ -220,7 +244,8 @@ Expected<Value> KTzTrunc(KernelCtx &, const std::vector<Value> &args) {
     int64_t probe;
     if (!TruncTimestampByName(unit, 0, &probe))
         return Status::UserError(sqlstate::kInvalidParameter, "@tz_trunc: unknown unit '" + std::string(unit) + "'");
-    const bool redo = unit == "day" || unit == "week" || unit == "month" || unit == "quarter" || unit == "year";
+    const bool redo = unit == "day" || unit == "week" || unit == "month" || unit == "quarter" || unit == "year" || unit == "decade" ||
+                      unit == "century" || unit == "millennium";
     return MapDt(args[0], "tz_trunc", false, TypeKind::DT, [&](int64_t t, bool *) -> Expected<int64_t> {
         if (Infinite(t)) return t;
         RNDN_ASSIGN_OR_RETURN(int64_t o, z.Offset(t));
@@ -246,24 +271,176 @@ Expected<Value> KTzIntervalAdd(KernelCtx &, const std::vector<Value> &args) {
     if (iv.type.kind != TypeKind::I64 || iv.length != 3 || iv.HasNulls())
         return ShapeError("@tz_interval_add: the interval is (months, days, microseconds), three i64");
     const int64_t months = iv.Data<int64_t>()[0], days = iv.Data<int64_t>()[1], micros = iv.Data<int64_t>()[2];
-    return MapDt(args[0], "tz_interval_add", false, TypeKind::DT, [&](int64_t t, bool *) -> Expected<int64_t> {
-        if (Infinite(t)) return t;
-        if (months != 0) {
-            RNDN_ASSIGN_OR_RETURN(int64_t l, z.ToLocal(t));
-            Expected<int64_t> l2 = AddIntervalToTimestamp(l, months, 0, 0);
-            if (!l2.ok()) return PgRaises();
-            RNDN_ASSIGN_OR_RETURN(t, z.ToUtc(l2.value()));
+    return MapDt(args[0], "tz_interval_add", false, TypeKind::DT,
+                 [&](int64_t t, bool *) -> Expected<int64_t> { return TzAddInterval(z, t, months, days, micros); });
+}
+
+namespace {
+// @tz_interval_plv / @tz_interval_miv: x ± an interval vector (one element broadcasts).
+Expected<Value> TzIntervalVec(const std::vector<Value> &args, const char *fn, bool minus) {
+    RNDN_ASSIGN_OR_RETURN(TzTable z, TzTable::From(args[2], fn));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], fn, 0));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], fn, 1));
+    const Vector &a = args[0].vector();
+    const Vector &iv = args[1].vector();
+    if (a.type.kind != TypeKind::DT || iv.type.kind != TypeKind::INTERVAL)
+        return TypeError(std::string("@") + fn + ": expects (dt, interval, zone)");
+    if (iv.length != a.length && iv.length != 1)
+        return ShapeError(std::string("@") + fn + ": the interval has " + std::to_string(iv.length) + " elements for " + std::to_string(a.length));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::DT, a.length));
+    int64_t *o = out->Data<int64_t>();
+    const bool nulls = a.HasNulls() || iv.HasNulls();
+    if (nulls) out->EnsureValidity();
+    for (int64_t i = 0; i < a.length; ++i) {
+        PollCancel(i);
+        o[i] = 0;
+        const int64_t j = iv.length == 1 ? 0 : i;
+        if (!a.IsValid(i) || !iv.IsValid(j)) {
+            out->SetNull(i);
+            continue;
         }
-        if (days != 0) {
-            RNDN_ASSIGN_OR_RETURN(int64_t l, z.ToLocal(t));
-            Expected<int64_t> l2 = AddIntervalToTimestamp(l, 0, days, 0);
-            if (!l2.ok()) return PgRaises();
-            RNDN_ASSIGN_OR_RETURN(t, z.ToUtc(l2.value()));
+        const IntervalValue &v = iv.Data<IntervalValue>()[j];
+        int64_t months = v.month, days = v.day, micros = v.time;
+        if (minus) {  // timestamptz_mi_interval (15): each field negated, wrapping as -fwrapv
+            months = static_cast<int32_t>(0u - static_cast<uint32_t>(v.month));
+            days = static_cast<int32_t>(0u - static_cast<uint32_t>(v.day));
+            micros = static_cast<int64_t>(0ull - static_cast<uint64_t>(v.time));
         }
-        t = static_cast<int64_t>(static_cast<uint64_t>(t) + static_cast<uint64_t>(micros));  // wraps as PostgreSQL's -fwrapv
-        if (!Valid(t)) return PgRaises();
-        return t;
-    });
+        RNDN_ASSIGN_OR_RETURN(o[i], TzAddInterval(z, a.Data<int64_t>()[i], months, days, micros));
+    }
+    return V(out);
+}
+
+// EncodeTimezone's ISO form of an offset (seconds east): +HH, +HH:MM or +HH:MM:SS.
+void AppendOffset(std::string &s, int64_t east) {
+    const int64_t west = -east;
+    int64_t sec = west < 0 ? -west : west;
+    int64_t min = sec / 60;
+    sec -= min * 60;
+    const int64_t hour = min / 60;
+    min -= hour * 60;
+    s += west <= 0 ? '+' : '-';
+    char b[32];
+    if (sec != 0) std::snprintf(b, sizeof b, "%02lld:%02lld:%02lld", (long long)hour, (long long)min, (long long)sec);
+    else if (min != 0) std::snprintf(b, sizeof b, "%02lld:%02lld", (long long)hour, (long long)min);
+    else std::snprintf(b, sizeof b, "%02lld", (long long)hour);
+    s += b;
+}
+}  // namespace
+
+Expected<Value> KTzIntervalPlv(KernelCtx &, const std::vector<Value> &args) { return TzIntervalVec(args, "tz_interval_plv", false); }
+Expected<Value> KTzIntervalMiv(KernelCtx &, const std::vector<Value> &args) { return TzIntervalVec(args, "tz_interval_miv", true); }
+
+// @tz_to_text(x:dt, zone) — timestamptz_out under DateStyle ISO: the wall time's text, the
+// offset in force at x, " BC" last; ±infinity as infinity, -infinity.
+Expected<Value> KTzToText(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_ASSIGN_OR_RETURN(TzTable z, TzTable::From(args[1], "tz_to_text"));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "tz_to_text", 0));
+    const Vector &a = args[0].vector();
+    if (a.type.kind != TypeKind::DT) return TypeError("@tz_to_text: expects dt, got " + TypeToString(a.type));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::STR, 0));
+    for (int64_t i = 0; i < a.length; ++i) {
+        PollCancel(i);
+        if (!a.IsValid(i)) {
+            out->AppendString("");
+            continue;
+        }
+        const int64_t t = a.Data<int64_t>()[i];
+        if (Infinite(t)) {
+            out->AppendString(t == INT64_MAX ? "infinity" : "-infinity");
+            continue;
+        }
+        RNDN_ASSIGN_OR_RETURN(int64_t off, z.Offset(t));
+        const int64_t l = t + off * kSec;
+        if (!Valid(l)) return PgRaises();
+        std::string s = PgTimestampText(l);
+        const bool bc = s.size() > 3 && s.compare(s.size() - 3, 3, " BC") == 0;
+        if (bc) s.resize(s.size() - 3);
+        AppendOffset(s, off);
+        if (bc) s += " BC";
+        out->AppendString(s);
+    }
+    if (a.HasNulls()) {
+        out->EnsureValidity();
+        for (int64_t i = 0; i < a.length; ++i)
+            if (!a.IsValid(i)) out->SetNull(i);
+    }
+    return V(out);
+}
+
+// @tz_from_text(s:str, zone) — timestamptz_in for the ISO forms @from_text reads for timestamps
+// (a 'T' between date and time too), then an optional offset ±H[H][:MM[:SS]] or Z; without one,
+// the wall time in the zone (DetermineTimeZoneOffset).  Offsets past 15 hours, and everything
+// else (zone names, BC, other date orders) UNSUPPORTED: PostgreSQL's plan reads or rejects it.
+Expected<Value> KTzFromText(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_ASSIGN_OR_RETURN(TzTable z, TzTable::From(args[1], "tz_from_text"));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "tz_from_text", 0));
+    const Vector &a = args[0].vector();
+    if (!IsString(a.type.kind)) return TypeError("@tz_from_text: expects a string, got " + TypeToString(a.type));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::DT, a.length));
+    int64_t *o = out->Data<int64_t>();
+    SetUnaryValidity(a, *out);
+    const Status other = Status::Unsupported("timestamptz text other than ISO with a numeric offset (PostgreSQL reads it)");
+    for (int64_t i = 0; i < a.length; ++i) {
+        PollCancel(i);
+        o[i] = 0;
+        if (!a.IsValid(i)) continue;
+        std::string t(a.StringAt(i));
+        while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\n')) t.pop_back();
+        size_t lead = 0;
+        while (lead < t.size() && (t[lead] == ' ' || t[lead] == '\t' || t[lead] == '\n')) ++lead;
+        t.erase(0, lead);
+        if (t.size() > 10 && t[10] == 'T') t[10] = ' ';
+        bool has_offset = false;
+        int64_t east = 0;
+        if (t.size() > 16 && t[10] == ' ') {  // a time follows the date: an offset may end it
+            if (t.back() == 'Z') {
+                has_offset = true;
+                t.pop_back();
+            } else {
+                size_t k = t.size();
+                while (k > 11 && (std::isdigit(static_cast<unsigned char>(t[k - 1])) || t[k - 1] == ':')) --k;
+                if (k > 11 && k < t.size() && (t[k - 1] == '+' || t[k - 1] == '-')) {
+                    const std::string zs = t.substr(k);
+                    int f[3] = {0, 0, 0}, nf = 0;
+                    size_t p = 0;
+                    bool ok = true;
+                    while (ok && p < zs.size() && nf < 3) {
+                        size_t q = p;
+                        while (q < zs.size() && std::isdigit(static_cast<unsigned char>(zs[q]))) ++q;
+                        const size_t nd = q - p;
+                        if (nd == 0 || nd > 2 || (nf > 0 && nd != 2)) ok = false;
+                        else f[nf++] = std::stoi(zs.substr(p, nd));
+                        p = q;
+                        if (ok && p < zs.size()) {
+                            if (zs[p] != ':') ok = false;
+                            ++p;
+                            if (p == zs.size()) ok = false;
+                        }
+                    }
+                    if (!ok || p != zs.size() || f[0] > 15 || f[1] > 59 || f[2] > 59) return other;
+                    east = (static_cast<int64_t>(f[0]) * 3600 + f[1] * 60 + f[2]) * (t[k - 1] == '-' ? -1 : 1);
+                    has_offset = true;
+                    t.resize(k - 1);
+                }
+            }
+        }
+        int64_t l;
+        if (!PgTimestampFromText(t, &l).ok()) return other;
+        if (Infinite(l)) {
+            if (has_offset) return other;
+            o[i] = l;
+            continue;
+        }
+        if (has_offset) {
+            const int64_t r = l - east * kSec;
+            if (!Valid(r)) return PgRaises();
+            o[i] = r;
+        } else {
+            RNDN_ASSIGN_OR_RETURN(o[i], z.ToUtc(l));
+        }
+    }
+    return V(out);
 }
 
 }  // namespace rndn::hir

@@ -100,9 +100,16 @@ private:
         if (digits_exact(k, 4) && At(k + 4) == '-' && digits_exact(k + 5, 2)) {
             if (At(k + 7) == '-' && digits_exact(k + 8, 2)) {
                 if (At(k + 10) == 'T' && digits_exact(k + 11, 2) && At(k + 13) == ':' && digits_exact(k + 14, 2) && At(k + 16) == ':' &&
-                    digits_exact(k + 17, 2) && At(k + 19) == '.' && digits_exact(k + 20, 3)) {
-                    *kind = Tok::DATETIME;
-                    return 23;
+                    digits_exact(k + 17, 2) && At(k + 19) == '.') {
+                    // milliseconds (.mmm) or microseconds (.uuuuuu)
+                    if (digits_exact(k + 20, 3)) {
+                        *kind = Tok::DATETIME;
+                        return 23;
+                    }
+                    if (digits_exact(k + 20, 6)) {
+                        *kind = Tok::DATETIME;
+                        return 26;
+                    }
                 }
                 *kind = Tok::DATE;
                 return 10;
@@ -881,6 +888,13 @@ private:
             case TypeKind::DATE:
             case TypeKind::MONTH:
             case TypeKind::DT: {
+                if (e.kind == Tok::IDENT && k != TypeKind::MONTH) {  // Infinity:dt, -Infinity:date (PostgreSQL's infinities)
+                    const bool pos = e.text == "Infinity" || e.text == "+Infinity", neg = e.text == "-Infinity";
+                    if (!pos && !neg) return mismatch();
+                    if (k == TypeKind::DATE) v.Data<int32_t>()[i] = pos ? INT32_MAX : INT32_MIN;
+                    else v.Data<int64_t>()[i] = pos ? INT64_MAX : INT64_MIN;
+                    return Status::Ok();
+                }
                 Tok want = k == TypeKind::DATE ? Tok::DATE : k == TypeKind::MONTH ? Tok::MONTH : Tok::DATETIME;
                 if (e.kind != want) return mismatch();
                 int y = std::atoi(e.text.substr(0, 4).c_str()), m = std::atoi(e.text.substr(5, 2).c_str());
@@ -896,8 +910,10 @@ private:
                 } else {
                     int hh = std::atoi(e.text.substr(11, 2).c_str()), mi = std::atoi(e.text.substr(14, 2).c_str()),
                         ss = std::atoi(e.text.substr(17, 2).c_str()), ms = std::atoi(e.text.substr(20, 3).c_str());
+                    const int us = e.text.size() == 26 ? std::atoi(e.text.substr(23, 3).c_str()) : 0;
                     if (hh > 23 || mi > 59 || ss > 59) return Error(e, "invalid calendar value " + e.text);
-                    v.Data<int64_t>()[i] = (static_cast<int64_t>(DaysFromCivil(y, m, d)) * 86400000LL + hh * 3600000LL + mi * 60000LL + ss * 1000LL + ms) * 1000LL;
+                    v.Data<int64_t>()[i] =
+                        (static_cast<int64_t>(DaysFromCivil(y, m, d)) * 86400000LL + hh * 3600000LL + mi * 60000LL + ss * 1000LL + ms) * 1000LL + us;
                 }
                 return Status::Ok();
             }

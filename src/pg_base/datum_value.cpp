@@ -115,7 +115,7 @@ Expected<std::shared_ptr<hir::Vector>> ScalarFromDatum(unsigned type, uintptr_t 
         }
         case DATEOID: {
             const DateADT v = DatumGetDateADT(d);
-            if (DATE_NOT_FINITE(v)) return Status::Unsupported("infinite date");
+            if (DATE_NOT_FINITE(v)) return One<int32_t>(target, v);  // ±infinity: HorseIR's Infinity:date, -Infinity:date
             int y, m, dd;
             j2date(v + POSTGRES_EPOCH_JDATE, &y, &m, &dd);
             if (y < 1 || y > 9999) return Status::Unsupported("date out of 0001..9999");
@@ -123,11 +123,11 @@ Expected<std::shared_ptr<hir::Vector>> ScalarFromDatum(unsigned type, uintptr_t 
         }
         case TIMESTAMPOID:
         case TIMESTAMPTZOID: {
-            // HorseIR's dt literal holds whole milliseconds (years 0001..9999); a timestamptz
-            // value is its UTC instant, as timestamptz columns hold it
+            // HorseIR's dt literal holds microseconds (years 0001..9999) and the infinities
+            // (Infinity:dt, -Infinity:dt); a timestamptz value is its UTC instant, as timestamptz
+            // columns hold it
             const Timestamp v = DatumGetTimestamp(d);
-            if (TIMESTAMP_NOT_FINITE(v)) return Status::Unsupported("infinite timestamp");
-            if (v % 1000 != 0) return Status::Unsupported("timestamp with microseconds");
+            if (TIMESTAMP_NOT_FINITE(v)) return One<int64_t>(target, v);
             const int64 days = v / USECS_PER_DAY - (v % USECS_PER_DAY < 0 ? 1 : 0);
             int y, m, dd;
             j2date((int)(days + POSTGRES_EPOCH_JDATE), &y, &m, &dd);

@@ -7,6 +7,7 @@
 
 #include "utils/timestamp.h"
 #include "utils/float.h"
+#include "mb/pg_wchar.h"
 extern "C" {
 #include "parser/scansup.h"
 #include "pgtime.h"
@@ -466,8 +467,8 @@ bool ConstantInterval(Expr *e, FnKind kind) {
 }
 }  // namespace
 
-// date_trunc's constant unit, lower-cased, when it is one @date_trunc / @tz_trunc know (what
-// names PostgreSQL's other units, decade and up, keeps its plan; `what` ends the reason).
+// date_trunc's constant unit, lower-cased, when it is one @date_trunc / @tz_trunc know (other
+// spellings keep PostgreSQL's plan, which raises its error; `what` ends the reason).
 Expected<std::string> Translator::TruncUnit(Expr *f, const char *what, const Ctx &ctx) {
     if (!IsA(f, Const) || ((Const *)f)->constisnull) return Unsup(ctx.node, "date_trunc with a non-constant unit");
     char *unit = TextDatumGetCString(((Const *)f)->constvalue);
@@ -475,7 +476,8 @@ Expected<std::string> Translator::TruncUnit(Expr *f, const char *what, const Ctx
     pfree(unit);
     std::transform(us.begin(), us.end(), us.begin(), ::tolower);
     static const char *const kUnits[] = {"microseconds", "milliseconds", "second", "minute", "hour",
-                                         "day",          "week",         "month",  "quarter", "year"};
+                                         "day",          "week",         "month",  "quarter", "year",
+                                         "decade",       "century",      "millennium"};
     if (std::find_if(std::begin(kUnits), std::end(kUnits), [&](const char *k) { return us == k; }) == std::end(kUnits))
         return Unsup(ctx.node, "date_trunc('" + us + "')" + what);
     return us;
@@ -708,7 +710,19 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             Expr *t = (Expr *)list_nth(args, swapped ? 0 : 1);
             if (!IsA(t, Const) || ((Const *)t)->constisnull) return Unsup(ctx.node, "date compared with a non-constant timestamp");
             const Timestamp ts = DatumGetTimestamp(((Const *)t)->constvalue);
-            if (TIMESTAMP_NOT_FINITE(ts)) return Unsup(ctx.node, "date compared with an infinite timestamp");
+            if (TIMESTAMP_NOT_FINITE(ts)) {
+                // date2timestamp maps the date infinities onto the timestamp ones and every finite
+                // date below DT_NOEND, above DT_NOBEGIN: d OP ±infinity is d OP the date ±infinity
+                const DateADT dinf = TIMESTAMP_IS_NOBEGIN(ts) ? DATEVAL_NOBEGIN : DATEVAL_NOEND;
+                RNDN_ASSIGN_OR_RETURN(Op ilit, ScalarLiteral(DATEOID, DateADTGetDatum(dinf), false, -1, ctx.node));
+                B op = row->builtin;
+                if (swapped) {
+                    static const std::map<B, B> kFlipInf = {{B::LT, B::GT}, {B::LEQ, B::GEQ}, {B::GT, B::LT}, {B::GEQ, B::LEQ}, {B::EQ, B::EQ}, {B::NEQ, B::NEQ}};
+                    op = kFlipInf.at(op);
+                }
+                out.var = Emit(op, {a[0].var, ilit});
+                break;
+            }
             // ts = D days + f (0 <= f < 1 day) after 2000-01-01 midnight; the date d means d 00:00.
             int64 days = ts / USECS_PER_DAY;
             if (ts % USECS_PER_DAY < 0) --days;
@@ -784,8 +798,11 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
                 out.var = out.scale == 6 ? p : EmitCast(p, Dec128(3));
                 break;
             }
-            if (ts && canon == "julian")  // a numeric division of PostgreSQL's (scale from select_div_scale)
-                return Unsup(ctx.node, what);
+            if (ts && canon == "julian") {  // a numeric division of PostgreSQL's: each value's display scale
+                out.var = Emit(B::JULIAN_NUM, {a[0].var});
+                out.scale = -1;
+                break;
+            }
             out.var = EmitCast(Emit(B::DATE_FIELD, {a[0].var, sym}), Dec128(0));
             out.scale = 0;
             break;
@@ -1170,6 +1187,29 @@ Expected<Col> Translator::ArrayOp(ScalarArrayOpExpr *sa, const Ctx &ctx) {
 Expected<Col> Translator::CoerceIOX(CoerceViaIO *c, const Ctx &ctx) {
     const Oid from = exprType((Node *)c->arg), to = c->resulttype;
     auto is_text = [](Oid t) { return t == TEXTOID || t == VARCHAROID || t == BPCHAROID; };
+    // tsx18: timestamptz under the session TimeZone (timestamptz_out / timestamptz_in), uuid
+    // (held as its canonical text: uuid_out is the identity, uuid_in reads PostgreSQL's forms)
+    if ((is_text(to) && (from == TIMESTAMPTZOID || from == UUIDOID)) || (is_text(from) && (to == TIMESTAMPTZOID || to == UUIDOID))) {
+        const bool out_text = is_text(to);
+        if (out_text && from == TIMESTAMPTZOID) {
+            if (DateStyle != USE_ISO_DATES) return Unsup(ctx.node, "timestamptz as text under a DateStyle other than ISO");
+            iso_date_guard_ = true;
+        }
+        RNDN_ASSIGN_OR_RETURN(Col a, X(c->arg, ctx));
+        Col out;
+        out.type = to;
+        out.scalar = a.scalar;
+        out.scale = -1;
+        if (from == UUIDOID) {
+            out.var = a.var;
+        } else if (to == UUIDOID) {
+            out.var = Emit(B::UUID_IN, {a.var});
+        } else {
+            RNDN_ASSIGN_OR_RETURN(Op zone, SessionZone(ctx));
+            out.var = Emit(out_text ? B::TZ_TO_TEXT : B::TZ_FROM_TEXT, {a.var, zone});
+        }
+        return out;
+    }
     if (is_text(to) && !is_text(from)) {
         switch (from) {
             case BOOLOID:
@@ -1262,6 +1302,35 @@ Expected<Col> Translator::X(Expr *e, const Ctx &ctx) {
         case T_FuncExpr: {
             FuncExpr *f = (FuncExpr *)e;
             if (f->funcretset) return Unsup(ctx.node, "set-returning function");
+            // pg_proc's varchar(varchar, int4, bool) and bpchar(bpchar, int4, bool) (fixed OIDs of
+            // pg_proc.dat; fmgroids.h's F_ names would shadow the translator's flags)
+            constexpr Oid kVarcharTypmodFn = 669, kBpcharTypmodFn = 668;
+            if ((f->funcid == kVarcharTypmodFn || f->funcid == kBpcharTypmodFn) && list_length(f->args) == 3) {
+                // tsx18: the length coercion of a cast to varchar(n) / char(n) (varchar.c's varchar()
+                // and bpchar()): @str_typmod, characters counted as the database encoding does
+                Expr *tm = (Expr *)lsecond(f->args), *ex = (Expr *)lthird(f->args);
+                if (!IsA(tm, Const) || ((Const *)tm)->constisnull || !IsA(ex, Const) || ((Const *)ex)->constisnull)
+                    return Unsup(ctx.node, "a length coercion with a non-constant length");
+                const int32 typmod = DatumGetInt32(((Const *)tm)->constvalue);
+                const bool is_explicit = DatumGetBool(((Const *)ex)->constvalue);
+                const bool utf8 = GetDatabaseEncoding() == PG_UTF8;
+                if (!utf8 && pg_database_encoding_max_length() != 1) return Unsup(ctx.node, "a length coercion in a multibyte encoding other than UTF-8");
+                const bool bpchar = f->funcid == kBpcharTypmodFn;
+                Expr *src = (Expr *)linitial(f->args);
+                if (bpchar) {
+                    if (typmod < (int32)VARHDRSZ + 1) return Unsup(ctx.node, "a cast to char without a length");
+                    // text or varchar made char(n): @str_typmod drops the trailing blanks, as char(n) ignores them
+                    if (BlankSensitiveToBpchar((Node *)src)) src = ((RelabelType *)src)->arg;
+                }
+                RNDN_ASSIGN_OR_RETURN(Col a, X(src, ctx));
+                Col out = a;
+                out.type = f->funcresulttype;
+                out.typmod = typmod;
+                if (typmod < (int32)VARHDRSZ + 1) return out;  // varchar without a length: unchanged
+                out.var = Emit(B::STR_TYPMOD, {a.var, b_.Sym(bpchar ? "bpchar" : "varchar"),
+                                               b_.I64s({(int64)(typmod - (int32)VARHDRSZ), is_explicit ? 1 : 0, utf8 ? 1 : 0})});
+                return out;
+            }
             return Call(f->funcid, f->args, f->funcresulttype, exprTypmod((Node *)e), f->inputcollid, ctx);
         }
         case T_BoolExpr: {
@@ -1538,7 +1607,16 @@ Expected<Col> Translator::TzCall(const FnRow &row, List *args, Oid result_type, 
         case B::TZ_UTC: out.var = Emit(B::TZ_UTC, {x.var, zone}); return out;
         case B::TZ_INTERVAL_ADD: {
             Expr *iv = (Expr *)lsecond(args);
-            if (nargs != 2 || !IsA(iv, Const) || ((Const *)iv)->constisnull) return Unsup(ctx.node, fname + " with a non-constant interval");
+            if (nargs != 2) return Unsup(ctx.node, fname + " arity");
+            if (!IsA(iv, Const) || ((Const *)iv)->constisnull) {  // an interval column or expression (or NULL)
+                RNDN_ASSIGN_OR_RETURN(Col ivc, X(iv, ctx));
+                if (x.scalar && !ivc.scalar) {
+                    RNDN_ASSIGN_OR_RETURN(x, Materialize(x, ctx.len_var));
+                }
+                out.var = Emit(fname == "timestamptz_mi_interval" ? B::TZ_INTERVAL_MIV : B::TZ_INTERVAL_PLV, {x.var, ivc.var, zone});
+                out.scalar = x.scalar && ivc.scalar;
+                return out;
+            }
             const Interval *span = DatumGetIntervalP(((Const *)iv)->constvalue);
             int64 months = span->month, days = span->day, micros = span->time;
             if (fname == "timestamptz_mi_interval") {
@@ -1595,7 +1673,11 @@ Expected<Col> Translator::TzCall(const FnRow &row, List *args, Oid result_type, 
                 out.var = out.scale == 6 ? p : EmitCast(p, Dec128(3));
                 return out;
             }
-            if (canon == "julian") return Unsup(ctx.node, "extract(julian) of timestamptz (a numeric division)");
+            if (canon == "julian") {  // of the wall time, each value's display scale
+                out.var = Emit(B::JULIAN_NUM, {src});
+                out.scale = -1;
+                return out;
+            }
             out.var = EmitCast(Emit(B::DATE_FIELD, {src, sym}), Dec128(0));
             out.scale = 0;
             return out;

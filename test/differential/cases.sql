@@ -199,6 +199,34 @@ INSERT INTO tzd VALUES
 -- far beyond the zone tables (2200): the program falls back at run time under a DST zone
 CREATE TABLE tzfar (id int, t timestamptz);
 INSERT INTO tzfar VALUES (1, '2250-06-01 12:00:00+00'), (2, '2021-06-01 12:00:00+00');
+-- issue 18 (tsx18): infinite and microsecond constants, date_trunc's long units, extract(julian),
+-- timestamptz +- a column interval, casts to text/varchar/char/uuid.  NULLs, infinities, BC,
+-- DST changes (New York, Lord Howe, Kolkata), month ends and leap days.
+CREATE TABLE tsx (id int, t timestamp, tz timestamptz, d date, iv interval, s text, u uuid);
+INSERT INTO tsx VALUES
+  (1, '2013-07-14 10:15:30.25', '2021-03-14 06:59:59.999999+00', '2013-07-14', '1 mon 2 days 03:04:05.000006', 'abcdef', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'),
+  (2, '2000-01-01 00:00:00', '2021-11-07 05:30:00+00', '2000-01-01', '-1 mon', 'äöüß€x', '00000000-0000-0000-0000-000000000000'),
+  (3, NULL, NULL, NULL, NULL, NULL, NULL),
+  (4, 'infinity', 'infinity', 'infinity', '1 day', 'inf', 'ffffffff-ffff-ffff-ffff-ffffffffffff'),
+  (5, '-infinity', '-infinity', '-infinity', '-1 day', '', 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A12'),
+  (6, '0044-03-15 12:34:56.789012 BC', '0044-03-15 12:00:00+00 BC', '0044-03-15 BC', '1 year 6 mons', 'caesar', NULL),
+  (7, '2000-02-29 23:59:59.999999', '2021-04-03 15:15:00+00', '2000-02-29', '1 mon', 'leap  ', '12345678-1234-5678-1234-567812345678'),
+  (8, '1999-12-31 23:59:59.999999', '2021-10-02 15:40:00+00', '2001-01-01', '12 hours', 'y2k', '87654321-4321-8765-4321-876543218765'),
+  (9, '2001-01-01 00:00:00', '2024-01-31 12:00:00+00', '2100-12-31', '1 mon 1 day', '𝄞 clef', 'deadbeef-dead-beef-dead-beefdeadbeef'),
+  (10, '0001-01-01 00:00:00', '1985-12-31 18:29:59+00', '0001-01-01', '-1 mon -1 day -00:00:00.000001', 'one', '01234567-89ab-cdef-0123-456789abcdef'),
+  (11, '0001-12-31 23:59:59.999999 BC', '2000-01-01 00:00:00+00', '0001-12-31 BC', '25 hours', 'bc', '11111111-2222-3333-4444-555555555555'),
+  (12, '0100-06-15 08:00:00 BC', '1999-12-31 23:59:59.999999+00', '0100-01-01 BC', '3 days 1 hour', 'cent', '99999999-8888-7777-6666-555555555555'),
+  (13, '1900-01-01 00:00:00', '1916-05-01 23:40:00+00', '1901-01-01', '-36 hours', 'x', 'abcdefab-cdef-abcd-efab-cdefabcdefab'),
+  (14, '2013-07-14 10:15:30.000001', '2021-02-28 12:00:00+00', '2020-02-29', '1 year', 'mon', 'fedcba98-7654-3210-fedc-ba9876543210');
+CREATE TABLE tsyears (y int, t timestamp);
+INSERT INTO tsyears SELECT y, TIMESTAMP '2001-06-15 12:00:00 BC' + (y * INTERVAL '1 year') FROM generate_series(0, 4010) y;
+CREATE TABLE tsmicro (k int, t timestamp);
+INSERT INTO tsmicro SELECT k, TIMESTAMP '2000-01-01 00:00:00' + k * INTERVAL '1 microsecond' FROM generate_series(0, 2000) k;
+CREATE TABLE tstext (id int, s text);
+INSERT INTO tstext VALUES (1, '2021-03-14 02:30:00'), (2, '2021-11-07 01:30:00'), (3, '2021-03-14T06:59:59Z'),
+  (4, ' 2021-03-14 06:59:59.5+05:30 '), (5, '2021-03-14 01:00-03:30:45'), (6, NULL), (7, 'infinity'), (8, '-INFINITY'),
+  (9, '2000-02-29'), (10, '2021-10-03 02:15:00'), (11, '1985-12-31 23:59:59.999999-15:59:59'), (12, '2021-04-04 01:45:00+11'),
+  (13, '1900-01-01 00:00:00'), (14, '2024-01-31 23:59:59.999999-00:30');
 
 CREATE MATERIALIZED VIEW mv_unpopulated AS SELECT k, g FROM big WITH NO DATA;
 CREATE MATERIALIZED VIEW mv_populated AS SELECT k, g, s FROM big WHERE k < 50;
@@ -373,7 +401,6 @@ SELECT id, extract(year FROM d), d + 30, d - 1, d - DATE '1992-01-01' FROM nums 
 -- query: date_interval_constant
 SELECT id FROM nums WHERE d < DATE '1998-12-01' - INTERVAL '90 days' ORDER BY id;
 -- query: casts
--- fallback: the cast to varchar(3) has no rndn translation
 SELECT id, i4::bigint, i4::numeric(10,2), n::int, n::float8, f8::int, i2::float4, t::varchar(3), c::text || '|' FROM nums ORDER BY id;
 -- query: numeric_scale
 SELECT id, n * n4, n / 3, n4 / 7, n * 1.5, round(n, 1) FROM nums WHERE n IS NOT NULL AND n4 IS NOT NULL ORDER BY id;
@@ -966,10 +993,8 @@ SELECT id FROM ts WHERE t >= '2013-07-14 00:00:00' AND t < TIMESTAMP '2013-07-15
 -- query: ts_compare_constant_ms
 SELECT id, t = '2013-07-14 10:15:30.25', t <> '1999-12-31', t <= '0001-01-01' FROM ts ORDER BY id;
 -- query: ts_compare_constant_micro
--- fallback: timestamp constant with microseconds (no HorseIR literal)
 SELECT id FROM ts WHERE t > '2013-07-14 23:59:59.999998' ORDER BY id;
 -- query: ts_compare_infinity_constant
--- fallback: infinite timestamp constant
 SELECT id FROM ts WHERE t < 'infinity' ORDER BY id;
 -- query: ts_compare_columns
 SELECT a.id, b.id FROM ts a JOIN ts b ON a.t = b.t WHERE a.id < b.id ORDER BY 1, 2;
@@ -1048,7 +1073,6 @@ SELECT id, extract(century FROM d), extract(millennium FROM d), extract(isoyear 
 -- fallback: extract(hour) of a date (PostgreSQL raises "unit not supported for type date")
 SELECT id, extract(hour FROM d) FROM dd ORDER BY id;
 -- query: ts_extract_julian_numeric
--- fallback: extract(julian) of a timestamp divides numerics (not translated)
 SELECT id, extract(julian FROM t) FROM ts WHERE id NOT IN (6, 7) ORDER BY id;
 -- query: ts_plus_interval
 SELECT id, t + INTERVAL '1 month', t - INTERVAL '1 month', t + INTERVAL '1 year 2 months 3 days 04:05:06.789012',
@@ -1102,7 +1126,6 @@ SELECT id, date_trunc('day', t), date_trunc('hour', t) FROM ts_min ORDER BY id;
 -- query: ts_date_trunc_before_min_timestamp
 SELECT id, date_trunc('month', t) FROM ts_min ORDER BY id;
 -- query: ts_date_trunc_unit_decade
--- fallback: date_trunc('decade') not translated
 SELECT id, date_trunc('decade', t) FROM ts ORDER BY id;
 -- query: ts_date_trunc_group_offset
 SELECT date_trunc('minute', t) AS m, count(*) FROM tsb WHERE t >= '2013-07-02' AND t <= '2013-07-05'
@@ -2132,3 +2155,143 @@ SELECT id, CASE id % 3 WHEN 0 THEN 'zero' WHEN 1 THEN 'one' ELSE 'two' END, CASE
 SELECT id, CASE id WHEN 1 THEN CASE r WHEN 0.1 THEN 'a' ELSE 'b' END WHEN 2 THEN 'c' END, CASE NULL::int WHEN 1 THEN 'x' ELSE 'y' END FROM flt ORDER BY id;
 -- query: case_simple_text
 SELECT id, CASE (id::text || 'x') WHEN '1x' THEN 10 WHEN '13x' THEN 13 ELSE 0 END FROM flt ORDER BY id;
+-- query: tsx_infinite_constants_compare
+SELECT id, t < 'infinity', t > '-infinity', t = 'infinity', t <= '-infinity'::timestamp, tz < 'infinity'::timestamptz,
+       tz = '-infinity'::timestamptz, d < 'infinity'::date, d = '-infinity'::date, d >= 'infinity'::date,
+       d < 'infinity'::timestamp, d = '-infinity'::timestamp, 'infinity'::timestamp > d, d <> 'infinity'::timestamp
+  FROM tsx ORDER BY id;
+-- query: tsx_infinite_constants_order_and_coalesce
+SELECT id, coalesce(t, 'infinity') AS k, coalesce(d, '-infinity'::date), coalesce(tz, '-infinity')
+  FROM tsx ORDER BY k DESC, id;
+-- query: tsx_infinite_constants_case_extract_trunc
+SELECT id, CASE WHEN id % 2 = 0 THEN t ELSE 'infinity' END AS k,
+       extract(dow FROM CASE WHEN id % 2 = 0 THEN t ELSE '-infinity' END),
+       date_trunc('day', CASE WHEN id % 2 = 0 THEN t ELSE 'infinity' END),
+       CASE WHEN id % 3 = 0 THEN d ELSE 'infinity'::date END
+  FROM tsx ORDER BY id;
+-- query: tsx_infinite_constants_min_max_group
+SELECT d < 'infinity'::date AS fin, min(coalesce(t, '-infinity')), max(coalesce(t, 'infinity')), count(*)
+  FROM tsx GROUP BY 1 ORDER BY 1;
+-- query: tsx_microsecond_constants
+SELECT id, t > '1999-12-31 23:59:59.999998', t = '2000-02-29 23:59:59.999999', t < '0001-01-01 00:00:00.000001',
+       tz >= '2021-03-14 06:59:59.999999+00', tz > '1999-12-31 23:59:59.999998+00',
+       coalesce(t, '2013-07-14 10:15:30.000001') = '2013-07-14 10:15:30.000001'
+  FROM tsx ORDER BY id;
+-- query: tsx_microsecond_constant_in_list
+SELECT id FROM tsx WHERE t IN ('2013-07-14 10:15:30.000001', '1999-12-31 23:59:59.999999', 'infinity') ORDER BY id;
+-- query: tsx_infinite_constants_new_york
+SET TimeZone = 'America/New_York';
+SELECT id, tz < 'infinity', tz > '2021-03-14 01:59:59.999999', date_trunc('hour', coalesce(tz, 'infinity')),
+       coalesce(tz, '-infinity')::timestamp, coalesce(tz, 'infinity')::date
+  FROM tsx ORDER BY id;
+-- query: tsx_date_trunc_long_units
+SELECT id, date_trunc('decade', t), date_trunc('century', t), date_trunc('millennium', t), date_trunc('Decade', d::timestamp),
+       date_trunc('CENTURY', d::timestamp), date_trunc('millennium', d::timestamp)
+  FROM tsx ORDER BY id;
+-- query: tsx_date_trunc_long_units_bc_years
+SELECT id, t, date_trunc('decade', t), date_trunc('century', t), date_trunc('millennium', t)
+  FROM dfx WHERE (id % 97 = 0 OR id >= 30000) AND id <> 20000 ORDER BY id;
+-- query: tsx_date_trunc_long_units_every_year_around_the_era
+SELECT y, date_trunc('decade', t), date_trunc('century', t), date_trunc('millennium', t)
+  FROM tsyears WHERE y % 10 IN (0, 1, 2, 8, 9) OR y BETWEEN 1990 AND 2030 ORDER BY y;
+-- query: tsx_date_trunc_century_before_min_timestamp
+SELECT id, date_trunc('century', t) FROM ts_min ORDER BY id;
+-- query: tsx_date_trunc_long_units_group
+SELECT date_trunc('century', t) AS c, date_trunc('decade', d::timestamp) AS dd, count(*) FROM dfx
+  WHERE id >= 10000 AND id < 20000 GROUP BY 1, 2 ORDER BY 1, 2;
+-- query: tsx_date_trunc_long_units_timestamptz_new_york
+SET TimeZone = 'America/New_York';
+SELECT id, date_trunc('decade', tz), date_trunc('century', tz), date_trunc('millennium', tz), date_trunc('century', d)
+  FROM tsx ORDER BY id;
+-- query: tsx_date_trunc_long_units_timestamptz_zone_argument
+SET TimeZone = 'Australia/Lord_Howe';
+SELECT id, date_trunc('decade', tz, 'Asia/Kolkata'), date_trunc('millennium', tz, 'America/New_York'), date_trunc('century', tz)
+  FROM tsx ORDER BY id;
+-- query: tsx_extract_julian
+SET TimeZone = 'Asia/Kolkata';
+SELECT id, extract(julian FROM t), extract(julian FROM d), extract(julian FROM tz), date_part('julian', t)
+  FROM tsx WHERE id NOT IN (4, 5) ORDER BY id;
+-- query: tsx_extract_julian_many_times_of_day
+SELECT id, t, extract(julian FROM t) FROM dfx WHERE id % 11 = 0 OR id >= 30000 ORDER BY id;
+-- query: tsx_extract_julian_small_fractions
+SELECT k, extract(julian FROM t) AS j, extract(julian FROM t + INTERVAL '1 second'), extract(julian FROM t + INTERVAL '1 hour')
+  FROM tsmicro WHERE k < 20 OR k BETWEEN 860 AND 870 OR k % 97 = 0 ORDER BY k;
+-- query: tsx_extract_julian_group_and_sum
+SELECT extract(julian FROM t) < 2451545 AS before2000, count(*), min(extract(julian FROM t)), max(extract(julian FROM t))
+  FROM dfx WHERE id < 20000 GROUP BY 1 ORDER BY 1;
+-- query: tsx_extract_julian_infinity
+-- fallback: extract(julian) of an infinite timestamp is numeric ±Infinity (run time)
+SELECT id, extract(julian FROM t) FROM tsx ORDER BY id;
+-- query: tsx_timestamptz_plus_interval_column_new_york
+SET TimeZone = 'America/New_York';
+SELECT id, tz + iv, tz - iv, iv + tz, (tz + iv) IS NULL FROM tsx WHERE id NOT IN (6) ORDER BY id;
+-- query: tsx_timestamptz_plus_interval_column_dst_zones
+SET TimeZone = 'Australia/Lord_Howe';
+SELECT d.id, x.id, d.t + x.iv, d.t - x.iv FROM tzd d JOIN tsx x ON x.id IN (1, 2, 7, 8, 9, 10, 13)
+  WHERE d.id NOT IN (16, 17) ORDER BY 1, 2;
+-- query: tsx_timestamptz_plus_interval_column_kolkata
+SET TimeZone = 'Asia/Kolkata';
+SELECT d.id, x.id, d.t + x.iv, d.t - x.iv, extract(hour FROM d.t + x.iv) FROM tzd d JOIN tsx x ON x.id IN (1, 3, 9, 10, 11, 12, 14)
+  ORDER BY 1, 2;
+-- query: tsx_timestamptz_plus_interval_column_utc
+SET TimeZone = 'UTC';
+SELECT id, tz + iv, tz - iv, now() + iv > now() FROM tsx ORDER BY id;
+-- query: tsx_timestamptz_plus_interval_expression
+SET TimeZone = 'America/New_York';
+SELECT id, tz + (iv + INTERVAL '1 day'), tz - CASE WHEN id % 2 = 0 THEN iv ELSE INTERVAL '1 mon' END, tz + NULL::interval
+  FROM tsx WHERE id NOT IN (6) ORDER BY id;
+-- query: tsx_timestamptz_minus_timestamptz
+SET TimeZone = 'America/New_York';
+SELECT a.id, a.tz - b.tz, b.tz - a.tz FROM tsx a JOIN tsx b ON b.id = a.id + 1 WHERE a.id NOT IN (3, 4, 5) AND b.id NOT IN (4, 5)
+  ORDER BY a.id;
+-- query: tsx_timestamptz_to_text_new_york
+SET TimeZone = 'America/New_York';
+SELECT id, tz::text, tz::varchar, (tz + INTERVAL '1 hour')::text FROM tsx ORDER BY id;
+-- query: tsx_timestamptz_to_text_zones
+SET TimeZone = 'Australia/Lord_Howe';
+SELECT id, t::text FROM tzd ORDER BY id;
+-- query: tsx_timestamptz_to_text_kolkata
+SET TimeZone = 'Asia/Kolkata';
+SELECT id, t::text, length(t::text) FROM tzd ORDER BY id;
+-- query: tsx_timestamptz_to_text_utc_and_offset
+SET TimeZone = 'UTC';
+SELECT id, tz::text FROM tsx ORDER BY id;
+-- query: tsx_timestamptz_to_text_fixed_offset
+SET TIME ZONE -3.5;
+SELECT id, tz::text FROM tsx ORDER BY id;
+-- query: tsx_text_to_timestamptz_new_york
+SET TimeZone = 'America/New_York';
+SELECT id, s::timestamptz, s::timestamptz::text FROM tstext ORDER BY id;
+-- query: tsx_text_to_timestamptz_lord_howe
+SET TimeZone = 'Australia/Lord_Howe';
+SELECT id, s::timestamptz FROM tstext ORDER BY id;
+-- query: tsx_text_to_timestamptz_roundtrip
+SET TimeZone = 'Asia/Kolkata';
+SELECT id, tz::text::timestamptz = tz, tz::text::timestamptz FROM tsx WHERE id <> 6 ORDER BY id;
+-- query: tsx_text_to_timestamptz_other_spellings
+-- fallback: a zone name, BC or another date order is read by PostgreSQL (run time)
+SELECT id, (CASE WHEN id = 1 THEN '2021-03-14 12:00 Europe/Berlin' ELSE s END)::timestamptz FROM tstext ORDER BY id;
+-- query: tsx_text_to_timestamptz_invalid_date
+SELECT (CASE WHEN id = 1 THEN '2021-02-30 10:00:00+00' ELSE s END)::timestamptz FROM tstext WHERE id IN (1, 2);
+-- query: tsx_uuid_text
+SELECT id, u::text, u::text::uuid = u, upper(u::text)::uuid, ('{' || u::text || '}')::uuid, replace(u::text, '-', '')::uuid,
+       u::varchar(8)
+  FROM tsx ORDER BY id;
+-- query: tsx_uuid_text_hyphen_groups
+SELECT id, (substr(replace(u::text, '-', ''), 1, 4) || '-' || substr(replace(u::text, '-', ''), 5, 4) || '-' ||
+            substr(replace(u::text, '-', ''), 9))::uuid
+  FROM tsx WHERE u IS NOT NULL ORDER BY id;
+-- query: tsx_uuid_text_invalid
+SELECT id, ('x' || u::text)::uuid FROM tsx WHERE id = 1;
+-- query: tsx_uuid_text_invalid_trailing_hyphen
+SELECT id, (u::text || '-')::uuid FROM tsx WHERE id = 2;
+-- query: tsx_uuid_text_group
+SELECT lower(u::text)::uuid AS k, count(*) FROM tsx GROUP BY 1 ORDER BY 1;
+-- query: tsx_varchar_char_casts
+SELECT id, s::varchar(3), s::char(3), s::varchar(1), s::char(8), length(s::char(3)), s::char(3) = 'abc', (s || '   ')::varchar(8),
+       length(s::varchar(2)), CAST(s AS character varying(4)) || '|'
+  FROM tsx ORDER BY id;
+-- query: tsx_varchar_char_casts_where_group
+SELECT s::varchar(2) AS k, count(*) FROM tsx WHERE s::char(2) <> 'ca' GROUP BY 1 ORDER BY 1;
+-- query: tsx_varchar_casts_of_text_columns
+SELECT id, t::varchar(3), v::varchar(2), c::varchar(1), t::char(2), v::char(10) FROM nums ORDER BY id;

@@ -245,7 +245,22 @@ class Gen:
                           f"{self.pick(['justify_hours', 'justify_days', 'justify_interval'])}(a.iv)",
                           f"(a.ts {self.pick(['+', '-'])} a.iv)", f"({d} {self.pick(['+', '-'])} a.iv)",
                           "(GREATEST(LEAST(a.ts, TIMESTAMP '2100-01-01'), TIMESTAMP '1900-01-01') - TIMESTAMP '2013-07-01 12:00')",
-                          f"(a.iv {self.pick(['<', '>=', '='])} INTERVAL '{self.pick(INTERVALS)}')"])
+                          f"(a.iv {self.pick(['<', '>=', '='])} INTERVAL '{self.pick(INTERVALS)}')",
+                          # issue 18 (tsx18): infinite and microsecond constants, long date_trunc
+                          # units, extract(julian), timestamptz ± a column interval, casts
+                          self.tsx_expr(a)])
+
+    def tsx_expr(self, a):
+        """issue 18 (tsx18): comparisons with infinite and microsecond constants, date_trunc to
+        decade/century/millennium, extract(julian)'s numeric (finite values: ±Infinity falls back),
+        varchar(n) (tz_expr and cast_expr hold the timestamptz, uuid and char(n) shapes)."""
+        d, c = self.col(a, "date"), self.col(a, "text")
+        ts_fin = "LEAST(GREATEST(a.ts, TIMESTAMP '1900-01-01'), TIMESTAMP '2100-01-01 00:00:00.000001')"
+        return self.pick([f"(a.ts {self.pick(['<', '>=', '=', '<>'])} TIMESTAMP '{self.pick(['infinity', '-infinity', '2013-07-05 12:00:00.000001'])}')",
+                          f"({d} {self.pick(['<', '>='])} DATE '{self.pick(['infinity', '-infinity'])}')",
+                          f"COALESCE(a.ts, '{self.pick(['infinity', '-infinity', '2000-01-01 00:00:00.000001'])}')",
+                          f"date_trunc('{self.pick(['decade', 'century', 'millennium'])}', {self.pick(['a.ts', d + '::timestamp'])})",
+                          f"extract(julian FROM {ts_fin})", f"{c}::varchar({self.pick([1, 3])})"])
 
 
     def tz_expr(self, a):
@@ -260,7 +275,10 @@ class Gen:
                           f"({t} {self.pick(['+', '-'])} INTERVAL '{self.pick(INTERVALS)}')", f"{t}::date", f"{t}::timestamp",
                           f"({t} AT TIME ZONE '{self.pick(['Europe/Berlin', 'Australia/Lord_Howe', 'UTC', 'EST'])}')",
                           f"(a.ts {self.pick(['<', '>=', '='])} {t})", f"({self.col(a, 'date')} < {t})", f"{self.col(a, 'date')}::timestamptz",
-                          t])
+                          t,
+                          # issue 18 (tsx18): ± the interval column, long date_trunc units, julian
+                          f"({t} {self.pick(['+', '-'])} a.iv)", f"date_trunc('{self.pick(['decade', 'century', 'millennium'])}', {t})",
+                          f"extract(julian FROM LEAST(GREATEST({t}, TIMESTAMPTZ '1900-01-01 00:00+00'), TIMESTAMPTZ '2100-01-01 00:00+00'))"])
 
     def cast_expr(self, a):
         """issue 18: casts to text (PostgreSQL's text of each type: shortest float digits, ISO
@@ -269,7 +287,12 @@ class Gen:
         return self.pick([f"{i}::text", f"{f}::text", f"({f} / 7)::text", f"{n}::text", f"{d}::text", "a.ts::text",
                           f"{self.col(a, 'bool')}::text", f"({i}::text || '0')::bigint", f"{f}::text::float8",
                           f"(a.r * 3)::text::real", f"{n}::text::numeric", f"(' ' || {i}::text)::int",
-                          f"length({f}::text)", f"({d} + 1)::varchar", self.tochar_expr(a),
+                          f"length({f}::text)", f"({d} + 1)::varchar",
+                          # issue 18 (tsx18): timestamptz and uuid text, varchar(n)/char(n)
+                          "a.tt::text", "a.u::text", "upper(a.u::text)::uuid", f"{self.col(a, 'text')}::varchar({self.pick([1, 3])})",
+                          f"{self.col(a, 'text')}::char(2)", f"length({self.col(a, 'text')}::char(4))",
+                          # to_char, float::numeric, simple CASE
+                          self.tochar_expr(a),
                           f"{self.col(a, 'float')}::numeric", f"round({self.col(a, 'float')}::numeric(20,4), 2)",
                           f"CASE {self.col(a, 'int')} % 3 WHEN 0 THEN 'zero' WHEN 1 THEN {self.col(a, 'text')} END"])
 

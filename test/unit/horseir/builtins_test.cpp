@@ -298,7 +298,7 @@ TEST(Calendar, DateTruncOnTimestamps) {
     EXPECT_EQ(TypeOf("@date_trunc(2013-07-14T10:15:30.250:dt, `day:sym)"), "dt");
     EXPECT_EQ(E("@len(z)", "e:? = @compress(0:bool, 2013-07-14T10:15:30.250:dt); z:? = @date_trunc(e, `day:sym);"), "0");
     EXPECT_EQ(E("@date_trunc(2013-07-14T10:15:30.250:dt, `fortnight:sym)"),
-              "ERROR 22023: @date_trunc: unknown unit 'fortnight' (microseconds, milliseconds, second, minute, hour, day, week, month, quarter, year)");
+              "ERROR 22023: @date_trunc: unknown unit 'fortnight' (microseconds, milliseconds, second, minute, hour, day, week, month, quarter, year, decade, century, millennium)");
     EXPECT_EQ(TypeOf("@date_trunc(2013-07-14:date, `day:sym)"), "ERROR: t.hir:5:11: @date_trunc: expects (dt, sym) (arguments: date, sym)");
 }
 
