@@ -630,6 +630,11 @@ R RuleNumVar(RuleCtx &c) {
     if (!Int(c.args[1])) return Fail(c, "expects an integer kind");
     return One(Type::Decimal(TypeKind::DEC128, Type::kUnknownScale));
 }
+// @str_agg(x, sep): string_agg's text (kernels_stat.cpp)
+R RuleStrAgg(RuleCtx &c) {
+    if (!Str(c.args[0]) || !Str(c.args[1])) return Fail(c, "expects (string vector, string separator)");
+    return One(TypeKind::STR);
+}
 // @frame_var(x, kind, start, end): per row, @float_var or @num_var over its frame (kernels_stat.cpp)
 R RuleFrameVar(RuleCtx &c) {
     if (!Int(c.args[1]) || !Int(c.args[2]) || !Int(c.args[3])) return Fail(c, "expects (vector, integer kind, integer, integer)");

@@ -267,4 +267,30 @@ Expected<Value> KFrameVar(KernelCtx &ctx, const std::vector<Value> &args) {
     return V(out);
 }
 
+// @str_agg(x, sep): string_agg's text: the valid values of x in order, sep between two of them
+// (PostgreSQL's string_agg_transfn/finalfn); NULL when no value is valid.  A result past
+// PostgreSQL's 1 GB limit for a text value is Unsupported (its plan raises its own error).
+Expected<Value> KStrAgg(KernelCtx &, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "str_agg", 0));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], "str_agg", 1));
+    const Vector &x = args[0].vector(), &sv = args[1].vector();
+    if (x.type.kind != TypeKind::STR || sv.type.kind != TypeKind::STR) return TypeError("@str_agg: expects strings");
+    if (sv.length != 1) return ShapeError("@str_agg: expects one separator");
+    const std::string_view sep = sv.IsValid(0) ? sv.StringAt(0) : std::string_view();
+    std::string out;
+    bool any = false;
+    for (int64_t i = 0; i < x.length; ++i) {
+        PollCancel(i);
+        if (!x.IsValid(i)) continue;
+        if (any) out.append(sep);
+        out.append(x.StringAt(i));
+        any = true;
+        if (out.size() >= (size_t(1) << 30)) return Status::Unsupported("@str_agg: a text value past 1 GB");
+    }
+    RNDN_ASSIGN_OR_RETURN(auto r, MakeVector(Type(TypeKind::STR), 0));
+    r->AppendString(out);
+    if (!any) r->SetNull(0);
+    return V(r);
+}
+
 }  // namespace rndn::hir

@@ -379,6 +379,55 @@ Expected<Translator::RelP> Translator::IndexScanNode(Plan *plan, Oid indexid, In
 
 // Aggregate of one input column; `group_vals` is the @values of the grouping dictionary, or
 // null for a plain aggregate.
+// string_agg(text, delimiter ORDER BY the value [DESC]) (varlena.c's string_agg_transfn and
+// finalfn): the group's non-NULL values sorted bytewise (a C or POSIX collation) and joined by
+// the constant delimiter (@str_agg).  Without ORDER BY PostgreSQL concatenates in its plan's
+// input order, and with another sort key its sort leaves ties in an order of its own: both keep
+// PostgreSQL's plan, as do bytea, DISTINCT and FILTER.
+Expected<Col> Translator::StringAggCol(Aggref *a, Rel &in, const Op *group_vals, const Plan *node, const std::pair<Op, Op> *frame) {
+    if (frame) return Unsup(node, "string_agg over a window frame");
+    if (a->aggdistinct != NIL || a->aggfilter != nullptr) return Unsup(node, "string_agg with DISTINCT or FILTER");
+    if (a->aggkind != AGGKIND_NORMAL || a->aggsplit != AGGSPLIT_SIMPLE) return Unsup(node, "non-simple aggregate");
+    if (list_length(a->args) != 2) return Unsup(node, "string_agg arity");
+    TargetEntry *vt = (TargetEntry *)linitial(a->args), *dt = (TargetEntry *)lsecond(a->args);
+    if (exprType((Node *)vt->expr) != TEXTOID) return Unsup(node, "string_agg of " + TypeName(exprType((Node *)vt->expr)));
+    if (a->aggorder == NIL) return Unsup(node, "string_agg without ORDER BY (PostgreSQL's plan's input order)");
+    if (list_length(a->aggorder) != 1) return Unsup(node, "string_agg ORDER BY several keys");
+    SortGroupClause *sc = (SortGroupClause *)linitial(a->aggorder);
+    if (vt->ressortgroupref == 0 || sc->tleSortGroupRef != vt->ressortgroupref)
+        return Unsup(node, "string_agg ORDER BY another expression than the value (ties in PostgreSQL's sort order)");
+    const std::string sortfn = FuncName(get_opcode(sc->sortop));
+    if (sortfn != "text_lt" && sortfn != "text_gt") return Unsup(node, "string_agg ORDER BY with operator " + sortfn);
+    if (!ByteOrderCollation(exprCollation((Node *)vt->expr))) return Unsup(node, "string_agg ORDER BY under a non-C collation");
+    if (!IsA(dt->expr, Const) || !IsTextType(((Const *)dt->expr)->consttype)) return Unsup(node, "string_agg with a non-constant delimiter");
+    const Const *dc = (const Const *)dt->expr;
+    std::string delim;
+    if (!dc->constisnull) {  // a NULL delimiter joins with nothing
+        char *c = TextDatumGetCString(dc->constvalue);
+        delim = c;
+        pfree(c);
+    }
+    Ctx ctx;
+    ctx.node = node;
+    ctx.outer = std::shared_ptr<Rel>(&in, [](Rel *) {});
+    ctx.len_var = in.len_var;
+    RNDN_ASSIGN_OR_RETURN(Col x, X(vt->expr, ctx));
+    RNDN_ASSIGN_OR_RETURN(x, Materialize(x, in.len_var));
+    const Op asc = b_.Bool(sortfn == "text_lt");
+    const Op sep = b_.Str(delim);
+    Col out;
+    out.type = a->aggtype;
+    if (group_vals) {
+        Op parts = Emit(B::EACH_RIGHT, {Fn(B::INDEX), x.var, *group_vals});
+        Op perms = Emit(B::EACH_LEFT, {Fn(B::ORDER), parts, asc});
+        Op sorted = Emit(B::EACH_ITEM, {Fn(B::INDEX), parts, perms});
+        out.var = Emit(B::RAZE, {Emit(B::EACH_LEFT, {Fn(B::STR_AGG), sorted, sep})});
+    } else {
+        out.var = Emit(B::STR_AGG, {Emit(B::INDEX, {x.var, Emit(B::ORDER, {x.var, asc})}), sep});
+    }
+    return out;
+}
+
 Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const Plan *node, const std::pair<Op, Op> *frame) {
     const bool grouped = group_vals != nullptr || frame != nullptr;
     // fn over each group's (or each row's frame's) values of v, one result per group (row)
@@ -387,6 +436,7 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
         return Emit(B::RAZE, {Emit(B::EACH, {Fn(fn), Emit(B::EACH_RIGHT, {Fn(B::INDEX), v, *group_vals})})});
     };
     const bool distinct = a->aggdistinct != NIL;
+    if (FuncName(a->aggfnoid) == "string_agg") return StringAggCol(a, in, group_vals, node, frame);
     if (distinct && FuncName(a->aggfnoid) != "count") return Unsup(node, "aggregate with DISTINCT other than count");
     if (a->aggorder != NIL) return Unsup(node, "ordered aggregate");
     if (a->aggkind != AGGKIND_NORMAL || a->aggsplit != AGGSPLIT_SIMPLE) return Unsup(node, "non-simple aggregate");

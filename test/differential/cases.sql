@@ -439,7 +439,6 @@ SELECT a, (SELECT b FROM rhs r WHERE r.k >= l.k) FROM lhs l ORDER BY a;
 -- query: cte
 WITH s AS (SELECT g, sum(x) AS total FROM big GROUP BY g) SELECT g, total FROM s WHERE total > (SELECT avg(total) FROM s) ORDER BY g;
 -- query: join_aggregate
--- fallback: string_agg(... ORDER BY) stays with PostgreSQL above rndn's join
 SELECT l.k, count(*), string_agg(r.b, ',' ORDER BY r.b) FROM lhs l JOIN rhs r ON l.k = r.k GROUP BY l.k ORDER BY l.k;
 -- query: division_by_zero_int
 SELECT id, 100 / i4 FROM nums ORDER BY id;
@@ -2126,3 +2125,15 @@ SELECT id, concat(ts, ' ', d, ' ', f8, ' ', b), concat_ws('-', i2, f4, n), conca
 FROM wn ORDER BY id;
 -- query: str_concat_group_where
 SELECT concat(g, ':', o IS NULL) AS k, count(*) FROM wn WHERE concat(i4, 'x') <> '10x' GROUP BY 1 ORDER BY 1;
+-- query: string_agg_ordered_by_value
+SELECT g, string_agg(t, ',' ORDER BY t), string_agg(t, '' ORDER BY t DESC), string_agg(upper(t), NULL ORDER BY upper(t)), count(*)
+FROM wn GROUP BY g ORDER BY g;
+SELECT string_agg(s, ' / ' ORDER BY s), string_agg(v, '-' ORDER BY v DESC) FROM strs;
+SELECT string_agg(s, ',' ORDER BY s) FROM empty;
+SELECT k % 3, string_agg(s, '|' ORDER BY s DESC), min(k) FROM big WHERE k % 997 = 0 GROUP BY 1 ORDER BY 1;
+-- query: string_agg_input_order
+-- fallback: string_agg without ORDER BY (PostgreSQL's plan's input order)
+SELECT g, string_agg(t, ',') FROM wn GROUP BY g ORDER BY g;
+-- query: string_agg_other_key
+-- fallback: string_agg ORDER BY another expression than the value (ties in PostgreSQL's sort order)
+SELECT g, string_agg(t, ',' ORDER BY id) FROM wn GROUP BY g ORDER BY g;

@@ -353,7 +353,9 @@ class Gen:
                               f"{self.pick(['min', 'max'])}(a.ts)", "count(DISTINCT date_trunc('day', a.ts))",
                               # issue 18: timestamptz under the session's TimeZone
                               f"{self.pick(['min', 'max'])}({self.tz_expr(a)})", "count(DISTINCT extract(hour FROM a.tt))",
-                              f"{self.pick(['min', 'max'])}(a.iv)", "count(DISTINCT a.iv)"])
+                              f"{self.pick(['min', 'max'])}(a.iv)", "count(DISTINCT a.iv)",
+                              # winx18: string_agg ordered by its value (ties are equal strings)
+                              "string_agg({0}, ',' ORDER BY {0}{1})".format(self.col(a, 'text'), self.pick(['', ' DESC']))])
         if kind == "count":
             return self.pick(["count(*)", f"count({self.col(a, self.pick(['int', 'text', 'float']))})"])
         if kind == "sumi":

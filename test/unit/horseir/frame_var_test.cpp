@@ -94,5 +94,20 @@ TEST(FrameVar, PostgresValuesAndEdges) {
     EXPECT_EQ(TypeOf("@frame_var((\"a\"):str, 0:i64, 0:i64, 1:i64)").rfind("ERROR", 0), 0u);
 }
 
+// @str_agg: string_agg's text (varlena.c): NULLs skipped with their separators, NULL when no
+// value, an empty separator or string kept as such
+TEST(StrAgg, JoinsTheValidValues) {
+    EXPECT_EQ(E("@str_agg((\"b\",null,\"a\",\"\",\"c\"):str, \", \":str)"), "b, a, , c");
+    EXPECT_EQ(E("@str_agg((null,\"x\",null):str, \"-\":str)"), "x");
+    EXPECT_EQ(E("@str_agg((null,null):str, \"-\":str)"), "null");
+    EXPECT_EQ(E("@str_agg(c, \"-\":str)", "c:? = @compress(0:bool, (\"a\"):str);"), "null");
+    EXPECT_EQ(E("@str_agg((\"ü\",\"€\"):str, \"\":str)"), "ü€");
+    // grouped: each group's values sorted, then joined (the translation of ORDER BY the value)
+    EXPECT_EQ(E("@raze(j)", "x:? = (\"b\",\"a\",null,\"c\"):str; l:? = @list((0,1):i64, (2,3):i64); p:? = @each_right(@index, x, l);"
+                            " o:? = @each_left(@order, p, 1:bool); s:? = @each_item(@index, p, o); j:? = @each_left(@str_agg, s, \"/\":str);"),
+              "a/b,c");
+    EXPECT_EQ(TypeOf("@str_agg((1,2):i32, \",\":str)").rfind("ERROR", 0), 0u);
+}
+
 }  // namespace
 }  // namespace rndn::hir::testing
