@@ -666,6 +666,18 @@ R RuleStrTypmod(RuleCtx &c) {
         return Fail(c, "expects (str, `varchar or `bpchar, (n, explicit, utf8):i64)");
     return One(TypeKind::STR);
 }
+// @str_agg(x, sep): string_agg's text (kernels_stat.cpp)
+R RuleStrAgg(RuleCtx &c) {
+    if (!Str(c.args[0]) || !Str(c.args[1])) return Fail(c, "expects (string vector, string separator)");
+    return One(TypeKind::STR);
+}
+// @frame_var(x, kind, start, end): per row, @float_var or @num_var over its frame (kernels_stat.cpp)
+R RuleFrameVar(RuleCtx &c) {
+    if (!Int(c.args[1]) || !Int(c.args[2]) || !Int(c.args[3])) return Fail(c, "expects (vector, integer kind, integer, integer)");
+    if (K(c.args[0]) == TypeKind::F64 || K(c.args[0]) == TypeKind::F32) return One(TypeKind::F64);
+    if (!Int(c.args[0]) && !Dec(c.args[0])) return Fail(c, "expects a float, integer or decimal argument");
+    return One(Type::Decimal(TypeKind::DEC128, Type::kUnknownScale));
+}
 }  // namespace
 
 }  // namespace rndn::hir

@@ -1126,6 +1126,7 @@ Expected<Value> KSum(KernelCtx &ctx, const std::vector<Value> &args) {
     return V(r);
 }
 
+Status FloatAccumStep(double val, double *n, double *sx, double *sxx);  // kernels_stat.cpp
 namespace {
 struct FloatAccum {
     double n = 0, sx = 0, sxx = 0;
@@ -1137,21 +1138,7 @@ Expected<FloatAccum> FloatAccumulate(const std::shared_ptr<const Vector> &in) {
     double n = 0, sx = 0, sxx = 0;
     for (int64_t i = 0; i < v->length; ++i) {
         PollCancel(i);
-        if (!v->IsValid(i)) continue;
-        const double old_n = n, old_sx = sx, val = x[i];
-        n += 1.0;
-        sx += val;
-        if (old_n > 0.0) {
-            const double tmp = val * n - sx;
-            sxx += tmp * tmp / (n * old_n);
-            if (std::isinf(sx) || std::isinf(sxx)) {
-                if (!std::isinf(old_sx) && !std::isinf(val))
-                    return Status::UserError(sqlstate::kNumericOutOfRange, "value out of range: overflow");
-                sxx = std::numeric_limits<double>::quiet_NaN();
-            }
-        } else if (std::isnan(val) || std::isinf(val)) {
-            sxx = std::numeric_limits<double>::quiet_NaN();
-        }
+        if (v->IsValid(i)) RNDN_RETURN_IF_ERROR(FloatAccumStep(x[i], &n, &sx, &sxx));
     }
     return FloatAccum{n, sx, sxx};
 }

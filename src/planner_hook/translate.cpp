@@ -379,6 +379,55 @@ Expected<Translator::RelP> Translator::IndexScanNode(Plan *plan, Oid indexid, In
 
 // Aggregate of one input column; `group_vals` is the @values of the grouping dictionary, or
 // null for a plain aggregate.
+// string_agg(text, delimiter ORDER BY the value [DESC]) (varlena.c's string_agg_transfn and
+// finalfn): the group's non-NULL values sorted bytewise (a C or POSIX collation) and joined by
+// the constant delimiter (@str_agg).  Without ORDER BY PostgreSQL concatenates in its plan's
+// input order, and with another sort key its sort leaves ties in an order of its own: both keep
+// PostgreSQL's plan, as do bytea, DISTINCT and FILTER.
+Expected<Col> Translator::StringAggCol(Aggref *a, Rel &in, const Op *group_vals, const Plan *node, const std::pair<Op, Op> *frame) {
+    if (frame) return Unsup(node, "string_agg over a window frame");
+    if (a->aggdistinct != NIL || a->aggfilter != nullptr) return Unsup(node, "string_agg with DISTINCT or FILTER");
+    if (a->aggkind != AGGKIND_NORMAL || a->aggsplit != AGGSPLIT_SIMPLE) return Unsup(node, "non-simple aggregate");
+    if (list_length(a->args) != 2) return Unsup(node, "string_agg arity");
+    TargetEntry *vt = (TargetEntry *)linitial(a->args), *dt = (TargetEntry *)lsecond(a->args);
+    if (exprType((Node *)vt->expr) != TEXTOID) return Unsup(node, "string_agg of " + TypeName(exprType((Node *)vt->expr)));
+    if (a->aggorder == NIL) return Unsup(node, "string_agg without ORDER BY (PostgreSQL's plan's input order)");
+    if (list_length(a->aggorder) != 1) return Unsup(node, "string_agg ORDER BY several keys");
+    SortGroupClause *sc = (SortGroupClause *)linitial(a->aggorder);
+    if (vt->ressortgroupref == 0 || sc->tleSortGroupRef != vt->ressortgroupref)
+        return Unsup(node, "string_agg ORDER BY another expression than the value (ties in PostgreSQL's sort order)");
+    const std::string sortfn = FuncName(get_opcode(sc->sortop));
+    if (sortfn != "text_lt" && sortfn != "text_gt") return Unsup(node, "string_agg ORDER BY with operator " + sortfn);
+    if (!ByteOrderCollation(exprCollation((Node *)vt->expr))) return Unsup(node, "string_agg ORDER BY under a non-C collation");
+    if (!IsA(dt->expr, Const) || !IsTextType(((Const *)dt->expr)->consttype)) return Unsup(node, "string_agg with a non-constant delimiter");
+    const Const *dc = (const Const *)dt->expr;
+    std::string delim;
+    if (!dc->constisnull) {  // a NULL delimiter joins with nothing
+        char *c = TextDatumGetCString(dc->constvalue);
+        delim = c;
+        pfree(c);
+    }
+    Ctx ctx;
+    ctx.node = node;
+    ctx.outer = std::shared_ptr<Rel>(&in, [](Rel *) {});
+    ctx.len_var = in.len_var;
+    RNDN_ASSIGN_OR_RETURN(Col x, X(vt->expr, ctx));
+    RNDN_ASSIGN_OR_RETURN(x, Materialize(x, in.len_var));
+    const Op asc = b_.Bool(sortfn == "text_lt");
+    const Op sep = b_.Str(delim);
+    Col out;
+    out.type = a->aggtype;
+    if (group_vals) {
+        Op parts = Emit(B::EACH_RIGHT, {Fn(B::INDEX), x.var, *group_vals});
+        Op perms = Emit(B::EACH_LEFT, {Fn(B::ORDER), parts, asc});
+        Op sorted = Emit(B::EACH_ITEM, {Fn(B::INDEX), parts, perms});
+        out.var = Emit(B::RAZE, {Emit(B::EACH_LEFT, {Fn(B::STR_AGG), sorted, sep})});
+    } else {
+        out.var = Emit(B::STR_AGG, {Emit(B::INDEX, {x.var, Emit(B::ORDER, {x.var, asc})}), sep});
+    }
+    return out;
+}
+
 Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const Plan *node, const std::pair<Op, Op> *frame) {
     const bool grouped = group_vals != nullptr || frame != nullptr;
     // fn over each group's (or each row's frame's) values of v, one result per group (row)
@@ -387,6 +436,7 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
         return Emit(B::RAZE, {Emit(B::EACH, {Fn(fn), Emit(B::EACH_RIGHT, {Fn(B::INDEX), v, *group_vals})})});
     };
     const bool distinct = a->aggdistinct != NIL;
+    if (FuncName(a->aggfnoid) == "string_agg") return StringAggCol(a, in, group_vals, node, frame);
     if (distinct && FuncName(a->aggfnoid) != "count") return Unsup(node, "aggregate with DISTINCT other than count");
     if (a->aggorder != NIL) return Unsup(node, "ordered aggregate");
     if (a->aggkind != AGGKIND_NORMAL || a->aggsplit != AGGSPLIT_SIMPLE) return Unsup(node, "non-simple aggregate");
@@ -496,10 +546,11 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
         const bool exact = IsIntType(at) || at == NUMERICOID;
         if (at != FLOAT4OID && at != FLOAT8OID && !exact) return Unsup(node, name + "(" + TypeName(at) + ")");
         const int64_t kind = (name.rfind("stddev", 0) == 0 ? 2 : 0) + (name.find("_pop") == std::string::npos ? 1 : 0);
-        if (frame) return Unsup(node, name + " over a window frame");
         const B fn = exact ? B::NUM_VAR : B::FLOAT_VAR;
         if (exact) out.scale = -1;
-        if (group_vals) {
+        if (frame) {  // per row over its frame, in PostgreSQL's order of accumulation
+            out.var = Emit(B::FRAME_VAR, {x.var, b_.I64(kind), frame->first, frame->second});
+        } else if (group_vals) {
             Op parts = Emit(B::EACH_RIGHT, {Fn(B::INDEX), x.var, *group_vals});
             out.var = Emit(B::RAZE, {Emit(B::EACH_LEFT, {Fn(fn), parts, b_.I64(kind)})});
         } else {
@@ -961,12 +1012,6 @@ Expected<Translator::RelP> Translator::WindowAggNode(WindowAgg *wa, RelP in) {
         frame = std::make_pair(s, e);
         return *frame;
     };
-    // A value argument read at other rows than the current one: a column or a constant (an
-    // expression that could raise would be evaluated at rows PostgreSQL never reads).
-    auto plain_arg = [](Node *e) {
-        while (e != nullptr && IsA(e, RelabelType)) e = (Node *)((RelabelType *)e)->arg;
-        return e != nullptr && (IsA(e, Var) || IsA(e, Const));
-    };
     Ctx arg_ctx;
     arg_ctx.node = plan;
     arg_ctx.outer = in;
@@ -1027,31 +1072,53 @@ Expected<Translator::RelP> Translator::WindowAggNode(WindowAgg *wa, RelP in) {
                 out.var = Emit(B::PLUS, {Emit(B::INDEX, {dense, at}), b_.I64(1)});
             } else if (name == "lag" || name == "lead") {
                 // the row `offset` rows before (lag) or after (lead) in the partition, else the
-                // default (NULL without one); nodeWindowAgg.c's window_lag_common
+                // default (NULL without one); nodeWindowAgg.c's window_lag_common: the offset is
+                // read at the current row (NULL gives NULL, a negative one looks the other way),
+                // the value at the row it names, the default at the current row.  An expression
+                // is computed as a column over every row first: an error at a row PostgreSQL
+                // never reads makes the executor run PostgreSQL's plan (which raises or not).
                 const int nargs = list_length(wf->args);
                 int64_t off = 1;
-                if (nargs >= 2 && !int_const((Node *)lsecond(wf->args), &off))
-                    return Unsup(plan, name + " with an offset that is not a constant");
-                if (!plain_arg((Node *)linitial(wf->args)) || (nargs >= 3 && !plain_arg((Node *)lthird(wf->args))))
-                    return Unsup(plan, name + " of an expression");
+                std::optional<Op> off_col;  // a non-constant offset: i64 per row, NULL kept
+                if (nargs >= 2 && !int_const((Node *)lsecond(wf->args), &off)) {
+                    RNDN_ASSIGN_OR_RETURN(Col oc, X((Expr *)lsecond(wf->args), arg_ctx));
+                    if (!IsIntType(oc.type)) return Unsup(plan, name + " with an offset that is not an integer");
+                    RNDN_ASSIGN_OR_RETURN(oc, Materialize(oc, in->len_var));
+                    off_col = EmitCast(oc.var, hir::Type(hir::TypeKind::I64));
+                }
                 RNDN_ASSIGN_OR_RETURN(Col x, X((Expr *)linitial(wf->args), arg_ctx));
                 std::optional<Col> def;
                 if (nargs >= 3) {
                     RNDN_ASSIGN_OR_RETURN(Col d, X((Expr *)lthird(wf->args), arg_ctx));
                     if (d.type != x.type) return Unsup(plan, name + " default of another type");
+                    if (!d.scalar) {
+                        RNDN_ASSIGN_OR_RETURN(d, Materialize(d, in->len_var));
+                    }
                     def = d;
                 }
                 bounds();
-                Op t = Emit(B::PLUS, {*rowid, b_.I64(name == "lag" ? -off : off)});
+                Op t;
+                if (off_col) {
+                    Op o = Emit(B::COALESCE, {*off_col, b_.I64(0)});
+                    t = Emit(name == "lag" ? B::MINUS : B::PLUS, {*rowid, o});
+                } else {
+                    t = Emit(B::PLUS, {*rowid, b_.I64(name == "lag" ? -off : off)});
+                }
                 Op ok = Emit(B::AND, {Emit(B::GEQ, {t, *pstart}), Emit(B::LT, {t, *pend})});
                 Op idx = Emit(B::CLIP, {t, *pstart, Emit(B::MINUS, {*pend, b_.I64(1)})});
                 RNDN_RETURN_IF_ERROR(pick(x, idx, ok, def ? &*def : nullptr, out));
+                if (off_col) {  // a NULL offset: NULL
+                    Col proto = out;
+                    proto.scalar = false;
+                    if (proto.type == NUMERICOID && proto.scale < 0) proto.scale = 0;
+                    RNDN_ASSIGN_OR_RETURN(Op nl, NullLiteral(proto, plan));
+                    out.var = Emit(B::INDEX_A, {out.var, Emit(B::WHERE, {Emit(B::IS_NULL, {*off_col})}), nl});
+                }
             } else if (name == "first_value" || name == "last_value" || name == "nth_value") {
                 // a row of the frame: its first, its last, its nth (NULL past its end)
                 int64_t nth = 1;
                 if (name == "nth_value" && (!int_const((Node *)lsecond(wf->args), &nth) || nth < 1))
                     return Unsup(plan, "nth_value with a position that is not a positive constant");
-                if (!plain_arg((Node *)linitial(wf->args))) return Unsup(plan, name + " of an expression");
                 RNDN_ASSIGN_OR_RETURN(Col x, X((Expr *)linitial(wf->args), arg_ctx));
                 RNDN_ASSIGN_OR_RETURN(auto fr, get_frame());
                 Op t = name == "last_value" ? Emit(B::MINUS, {fr.second, b_.I64(1)}) : Emit(B::PLUS, {fr.first, b_.I64(nth - 1)});
@@ -1059,6 +1126,42 @@ Expected<Translator::RelP> Translator::WindowAggNode(WindowAgg *wa, RelP in) {
                 Op ok = name == "last_value" ? Emit(B::GEQ, {t, fr.first}) : Emit(B::LT, {t, fr.second});
                 Op idx = Emit(B::CLIP, {t, *pstart, Emit(B::MINUS, {*pend, b_.I64(1)})});
                 RNDN_RETURN_IF_ERROR(pick(x, idx, ok, nullptr, out));
+            } else if (name == "percent_rank" || name == "cume_dist") {
+                // windowfuncs.c: (rank - 1) / (rows - 1), 0 for a one-row partition; the rows up
+                // to the current row's last peer / rows; both in float8
+                bounds();
+                peer_bounds();
+                const hir::Type f64(hir::TypeKind::F64);
+                Op total = Emit(B::MINUS, {*pend, *pstart});
+                Op num, den;
+                if (name == "percent_rank") {
+                    num = Emit(B::MINUS, {*peer_start, *pstart});
+                    den = Emit(B::CLIP, {Emit(B::MINUS, {total, b_.I64(1)}), b_.I64(1), b_.I64(int64_t(1) << 62)});
+                } else {
+                    num = Emit(B::MINUS, {*peer_end, *pstart});
+                    den = total;
+                }
+                out.var = Emit(B::DIV, {EmitCast(num, f64), EmitCast(den, f64)});
+            } else if (name == "ntile") {
+                // windowfuncs.c's window_ntile over a partition of T rows in n buckets: the first
+                // T % n buckets hold T / n + 1 rows, the others T / n (one row each when T < n)
+                int64_t nb = 0;
+                if (!int_const((Node *)linitial(wf->args), &nb) || nb < 1)
+                    return Unsup(plan, "ntile with a bucket count that is not a positive constant");
+                bounds();
+                Op p = Emit(B::MINUS, {*rowid, *pstart});
+                Op total = Emit(B::MINUS, {*pend, *pstart});
+                Op q = Emit(B::DIV, {total, b_.I64(nb)});
+                Op r = Emit(B::MINUS, {total, Emit(B::MUL, {q, b_.I64(nb)})});
+                Op q1 = Emit(B::PLUS, {q, b_.I64(1)});
+                Op big = Emit(B::MUL, {r, q1});  // rows in the larger buckets
+                Op in_big = Emit(B::DIV, {p, q1});
+                // past them (q >= 1 there: q == 0 puts every row in the larger buckets)
+                Op qs = Emit(B::CLIP, {q, b_.I64(1), b_.I64(int64_t(1) << 62)});
+                Op rest = Emit(B::PLUS, {r, Emit(B::DIV, {Emit(B::MINUS, {p, big}), qs})});
+                Op sel = Emit(B::WHERE, {Emit(B::LT, {p, big})});
+                Op b0 = Emit(B::INDEX_A, {rest, sel, Emit(B::INDEX, {in_big, sel})});
+                out.var = EmitCast(Emit(B::PLUS, {b0, b_.I64(1)}), hir::Type(hir::TypeKind::I32));
             } else {
                 return Unsup(plan, "window function " + name);
             }
@@ -1083,10 +1186,9 @@ Expected<Translator::RelP> Translator::WindowAggNode(WindowAgg *wa, RelP in) {
                 out.var = Emit(B::INDEX, {c.var, pr.row_run});
             } else {
                 // A frame that starts after or ends before the current row can leave rows out of
-                // every frame: PostgreSQL never evaluates the argument there, so it must not raise.
-                if ((opts & (FRAMEOPTION_START_OFFSET_FOLLOWING | FRAMEOPTION_END_OFFSET_PRECEDING)) &&
-                    (wf->aggfilter != nullptr || (wf->args != NIL && !plain_arg((Node *)linitial(wf->args)))))
-                    return Unsup(plan, "window aggregate of an expression over a frame that skips rows");
+                // every frame, where PostgreSQL never evaluates the argument: it is computed as a
+                // column over every row all the same (an error there makes the executor run
+                // PostgreSQL's plan, which raises its own error or none).
                 RNDN_ASSIGN_OR_RETURN(auto fr, get_frame());
                 RNDN_ASSIGN_OR_RETURN(Col c, AggCol(a, *in, nullptr, plan, &fr));
                 out = c;

@@ -531,6 +531,12 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             continue;
         if (row->kind == FnKind::ZONE || row->kind == FnKind::STABLE_TS) continue;  // TzCall / NowValue read them
         if (row->kind == FnKind::TOCHAR && i == 1) continue;                           // the constant format
+        // concat/concat_ws take "any": a quoted literal stays of type unknown, printed as written
+        if ((row->kind == FnKind::CONCAT || row->builtin == B::STR_CONCAT_WS) && IsA(arg, Const) && ((Const *)arg)->consttype == UNKNOWNOID) {
+            const Const *u = (const Const *)arg;
+            arg = (Expr *)makeConst(TEXTOID, -1, DEFAULT_COLLATION_OID, -1,
+                                    u->constisnull ? (Datum)0 : CStringGetTextDatum(DatumGetCString(u->constvalue)), u->constisnull, false);
+        }
         RNDN_ASSIGN_OR_RETURN(Col c, X(arg, ctx));
         a.push_back(c);
     }
@@ -891,7 +897,7 @@ Expected<Op> Translator::StringCall(const FnRow &row, List *args, const std::vec
         const Oid t = exprType((Node *)list_nth(args, i));
         // char(n): concat prints the blank padding, the other functions see it trimmed
         if (t == BPCHAROID) return Unsup(ctx.node, fname + " of char(n) (PostgreSQL's blank-padding rules)");
-        if ((row.kind == FnKind::CONCAT || row.builtin == B::STR_CONCAT_WS || row.builtin == B::STR_CONCAT) && !IsTextType(t))
+        if (row.kind != FnKind::CONCAT && row.builtin == B::STR_CONCAT && !IsTextType(t))
             return Unsup(ctx.node, fname + " of " + TypeName(t) + " (text arguments only)");
     }
     if ((row.flags & F_DETERM) && OidIsValid(collation) && !get_collation_isdeterministic(collation))
@@ -899,6 +905,23 @@ Expected<Op> Translator::StringCall(const FnRow &row, List *args, const std::vec
     if (GetDatabaseEncoding() != PG_UTF8) ascii_guard_ = true;  // characters as UTF-8: ASCII text only
     std::vector<Op> ops;
     for (const Col &c : a) ops.push_back(c.var);
+    if (row.kind == FnKind::CONCAT || row.builtin == B::STR_CONCAT_WS) {
+        // concat and concat_ws print each other argument through its type's output function
+        // (varlena.c's concat_internal): the cast a CoerceViaIO to text makes (CoerceIOX: its
+        // types and guards); NULLs stay NULL, which @str_concat_ws skips as PostgreSQL does
+        for (int i = 0; i < nargs && i < (int)ops.size(); ++i) {
+            Expr *arg = (Expr *)list_nth(args, i);
+            if (IsTextType(exprType((Node *)arg)) || exprType((Node *)arg) == UNKNOWNOID) continue;  // unknown: made text in Call
+            CoerceViaIO *io = makeNode(CoerceViaIO);
+            io->arg = arg;
+            io->resulttype = TEXTOID;
+            io->resultcollid = DEFAULT_COLLATION_OID;
+            io->coerceformat = COERCE_IMPLICIT_CAST;
+            io->location = -1;
+            RNDN_ASSIGN_OR_RETURN(Col c, CoerceIOX(io, ctx));
+            ops[static_cast<size_t>(i)] = c.var;
+        }
+    }
     if (row.flags & F_CONSTN) {
         Expr *n = (Expr *)lsecond(args);
         if (!IsA(n, Const) || ((Const *)n)->constisnull) return Unsup(ctx.node, fname + " with a non-constant length");

@@ -376,6 +376,7 @@ private:
     // window frame [first, second) of rows (@frame); neither: one aggregate over all rows.
     Expected<Col> AggCol(Aggref *a, Rel &in, const Op *group_vals, const Plan *node,
                          const std::pair<Op, Op> *frame = nullptr);
+    Expected<Col> StringAggCol(Aggref *a, Rel &in, const Op *group_vals, const Plan *node, const std::pair<Op, Op> *frame);
     Expected<Op> NullLiteral(const Col &c, const Plan *node);
     // A query parameter (PARAM_EXTERN) of a generic plan: a parameter of main.
     Expected<Col> ExternParam(Param *p, const Plan *node);

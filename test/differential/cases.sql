@@ -501,7 +501,6 @@ SELECT a, (SELECT b FROM rhs r WHERE r.k >= l.k) FROM lhs l ORDER BY a;
 -- query: cte
 WITH s AS (SELECT g, sum(x) AS total FROM big GROUP BY g) SELECT g, total FROM s WHERE total > (SELECT avg(total) FROM s) ORDER BY g;
 -- query: join_aggregate
--- fallback: string_agg(... ORDER BY) stays with PostgreSQL above rndn's join
 SELECT l.k, count(*), string_agg(r.b, ',' ORDER BY r.b) FROM lhs l JOIN rhs r ON l.k = r.k GROUP BY l.k ORDER BY l.k;
 -- query: division_by_zero_int
 SELECT id, 100 / i4 FROM nums ORDER BY id;
@@ -1360,7 +1359,6 @@ SELECT id, sum(i4) OVER (ORDER BY id ROWS BETWEEN -1 PRECEDING AND CURRENT ROW) 
 -- fallback: nth_value with a position that is not a positive constant
 SELECT id, nth_value(t, 0) OVER (ORDER BY id) FROM wn ORDER BY id;
 -- query: window_lag_expression
--- fallback: lag of an expression
 SELECT id, lag(100 / i4) OVER (ORDER BY id) FROM wn WHERE i4 <> 0 ORDER BY id;
 -- query: topn_basic
 SELECT k, s FROM topn ORDER BY s, k LIMIT 10;
@@ -1419,7 +1417,6 @@ SELECT lower(left(s, 1)) AS k, count(*), max(reverse(s)) FROM strs WHERE strpos(
 -- query: str_functions_empty_table
 SELECT upper(s), replace(s, 'a', 'b'), split_part(s, ',', 2), s ~ 'a' FROM empty;
 -- query: str_concat_non_text
--- fallback: concat of an integer argument (text arguments only)
 SELECT concat(s, n) FROM strs;
 -- query: str_concat_char_n
 -- fallback: concat of char(n) (PostgreSQL prints the blank padding)
@@ -1596,7 +1593,6 @@ SELECT g, stddev(i4) > 10, variance(i2) > 1, var_samp(i2) IS NULL FROM sv GROUP 
 -- query: numeric_var_window_partition
 SELECT id, g, var_samp(i4) OVER (PARTITION BY g), stddev_pop(n) OVER (PARTITION BY g) FROM sv ORDER BY id;
 -- query: numeric_var_window_frame
--- fallback: stddev/variance over a window frame (ORDER BY in the window) has no @frame form
 SELECT id, variance(i4) OVER (ORDER BY id) FROM sv ORDER BY id;
 -- issue 18 (num18): unconstrained numeric, numeric typmod casts and rounding, uuid
 -- query: unnum_values_keep_their_scales
@@ -2295,3 +2291,110 @@ SELECT id, s::varchar(3), s::char(3), s::varchar(1), s::char(8), length(s::char(
 SELECT s::varchar(2) AS k, count(*) FROM tsx WHERE s::char(2) <> 'ca' GROUP BY 1 ORDER BY 1;
 -- query: tsx_varchar_casts_of_text_columns
 SELECT id, t::varchar(3), v::varchar(2), c::varchar(1), t::char(2), v::char(10) FROM nums ORDER BY id;
+-- issue 18 (winx18): lag/lead and frame aggregates of expressions (computed as a column over
+-- every row first), non-constant lag/lead offsets, stddev/variance over ORDER BY and ROWS frames
+-- (exact numeric for integers and numerics, float8 in PostgreSQL's order of accumulation), ntile,
+-- percent_rank, cume_dist, concat/concat_ws of non-text arguments
+-- query: window_lag_lead_expressions
+SELECT id, lag(i4 * 2 + 1) OVER w, lead(t || '!', 2) OVER w, lag(n * 3, 1, n) OVER w, lead(f8 / 2, 1, -f8) OVER w,
+       lag(upper(t), -1, 'none') OVER w, lead(i8 - i4, 3, 0) OVER w, lag(i4 % 7 = 0) OVER w, lag(d + 1, 1, d) OVER w
+FROM wn WINDOW w AS (PARTITION BY g ORDER BY o, id) ORDER BY id;
+-- query: window_lag_lead_column_offsets
+SELECT id, lag(t, i2 % 3) OVER w, lead(i4, o) OVER w, lag(n, g, 0) OVER w, lead(d, -o, '1900-01-01') OVER w,
+       lag(i8, NULL::int) OVER w, lag(f8, i2 - 4) OVER w, lead(t, 2147483647) OVER w, lag(t, -2147483648, '-') OVER w
+FROM wn WINDOW w AS (PARTITION BY g ORDER BY o, id) ORDER BY id;
+-- query: window_lag_lead_expression_empty_and_one_row
+SELECT k, lag(x * 2) OVER (ORDER BY k), lead(s || 'z', 1, 'd') OVER (ORDER BY k) FROM empty;
+SELECT id, lag(i4 + 1) OVER (PARTITION BY id), lead(n * 2, 1, n) OVER (PARTITION BY id ORDER BY o), lag(t, o, 'x') OVER (PARTITION BY id)
+FROM wn ORDER BY id;
+-- query: window_lag_expression_raises_at_unread_row
+-- fallback: a division by zero at a row lag never reads (PostgreSQL's plan at run time)
+SELECT id, lag(100 / (i4 - 150)) OVER (ORDER BY id) FROM wn ORDER BY id;
+-- query: window_lag_expression_raises
+SELECT id, lead(100 / (i4 - 150)) OVER (ORDER BY id) FROM wn ORDER BY id;
+-- query: window_first_last_nth_expressions
+SELECT id, first_value(i4 * 10) OVER w, last_value(t || '.') OVER w, nth_value(n - 1, 2) OVER w,
+       first_value(f8 * 2) OVER (PARTITION BY g ORDER BY o, id ROWS BETWEEN 1 FOLLOWING AND 2 FOLLOWING)
+FROM wn WINDOW w AS (PARTITION BY g ORDER BY o, id) ORDER BY id;
+-- query: window_aggregate_expression_skipping_frame
+SELECT id, sum(i4 * 2) OVER (PARTITION BY g ORDER BY o, id ROWS BETWEEN 1 FOLLOWING AND 2 FOLLOWING),
+       avg(n * 2) OVER (ORDER BY id ROWS BETWEEN 3 PRECEDING AND 1 PRECEDING),
+       count(t || 'x') FILTER (WHERE i4 > 20) OVER (ORDER BY id ROWS BETWEEN 2 FOLLOWING AND 3 FOLLOWING),
+       max(upper(t)) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND 2 PRECEDING)
+FROM wn ORDER BY id;
+-- query: var_window_running_peers
+SELECT id, var_samp(i4) OVER w, stddev(n) OVER w, stddev_pop(u) OVER w, variance(i2) OVER w, stddev_samp(c) OVER w
+FROM sv WINDOW w AS (PARTITION BY g ORDER BY i2) ORDER BY id;
+-- query: var_window_results_beyond_one_dec128
+-- fallback: a 37-digit variance and another row's scale 20 do not fit one dec128 column (run time)
+SELECT id, var_pop(i8) OVER (PARTITION BY g ORDER BY i2) FROM sv ORDER BY id;
+SELECT id, stddev_samp(i8) OVER (ORDER BY id ROWS BETWEEN 1 FOLLOWING AND 3 FOLLOWING) FROM sv ORDER BY id;
+-- query: var_window_rows_frames
+SELECT id, variance(i4) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW),
+       stddev(n) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING),
+       var_pop(u) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING),
+       stddev_samp(i8 / 1000000000) OVER (ORDER BY id ROWS BETWEEN 1 FOLLOWING AND 3 FOLLOWING),
+       var_samp(i2) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 5 PRECEDING AND 4 PRECEDING),
+       stddev_pop(c * 2) OVER (ORDER BY id DESC ROWS 3 PRECEDING)
+FROM sv ORDER BY id;
+-- query: var_window_mixed_scales
+SELECT id, variance(x) OVER (ORDER BY id), stddev(x) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW),
+       var_pop(x) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND 1 PRECEDING)
+FROM (SELECT id, CASE WHEN id % 3 = 0 THEN n4 WHEN id % 3 = 1 THEN n * 0.001 ELSE i4::numeric END AS x FROM nums) v
+ORDER BY id;
+-- query: var_window_float
+SELECT id, variance(f8) OVER w, stddev(f4) OVER w, var_pop(f8) OVER (ORDER BY id ROWS 2 PRECEDING),
+       stddev_pop(f8) OVER (PARTITION BY g ORDER BY o, id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING),
+       var_samp(f4) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+FROM wn WHERE id <> 5 WINDOW w AS (PARTITION BY g ORDER BY o) ORDER BY id;
+-- query: var_window_float_order_of_accumulation
+SELECT id, variance(f8) OVER (ORDER BY id), stddev_samp(f8) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW),
+       var_pop(f8) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND 2 FOLLOWING), stddev(f8) OVER (ORDER BY id DESC)
+FROM (VALUES (1, float8 '1e16'), (2, 1.0), (3, -1e16), (4, 1.0), (5, 3.0), (6, 1e-16), (7, -3.0), (8, 0.1), (9, 0.2)) v(id, f8)
+ORDER BY id;
+-- query: var_window_float_overflow
+SELECT id, variance(f8) OVER (ORDER BY id) FROM wn ORDER BY id;
+-- query: var_window_big
+SELECT k, stddev(y) OVER (PARTITION BY g ORDER BY k), variance(x) OVER (PARTITION BY g ORDER BY k ROWS 5 PRECEDING),
+       var_pop(k) OVER (PARTITION BY g ORDER BY s), stddev_samp(g) OVER (ORDER BY k ROWS BETWEEN 3 PRECEDING AND 3 FOLLOWING)
+FROM big WHERE k % 53 = 0 ORDER BY k;
+-- query: var_window_empty
+SELECT k, variance(x) OVER (ORDER BY k), stddev(k) OVER (ORDER BY k ROWS 1 PRECEDING) FROM empty;
+-- query: window_ntile_percent_rank_cume_dist
+SELECT id, ntile(3) OVER u, ntile(1) OVER u, ntile(100) OVER u, percent_rank() OVER w, cume_dist() OVER w,
+       ntile(4) OVER (ORDER BY id), percent_rank() OVER (ORDER BY o), cume_dist() OVER (ORDER BY o DESC NULLS LAST),
+       cume_dist() OVER (), percent_rank() OVER (PARTITION BY id), ntile(2) OVER (PARTITION BY id), ntile(2) OVER (ORDER BY o, id)
+FROM wn WINDOW w AS (PARTITION BY g ORDER BY o), u AS (PARTITION BY g ORDER BY o, id) ORDER BY id;
+-- query: window_ntile_big
+SELECT k, ntile(7) OVER (PARTITION BY g ORDER BY k), ntile(2147483647) OVER (ORDER BY k),
+       percent_rank() OVER (PARTITION BY g ORDER BY s), cume_dist() OVER (PARTITION BY g ORDER BY s)
+FROM big WHERE k % 101 = 0 ORDER BY k;
+-- query: window_ntile_percent_rank_empty
+SELECT k, ntile(3) OVER (ORDER BY k), percent_rank() OVER (ORDER BY k), cume_dist() OVER (ORDER BY k) FROM empty;
+-- query: window_ntile_zero
+-- fallback: ntile with a bucket count that is not a positive constant
+SELECT id, ntile(0) OVER (ORDER BY id) FROM wn ORDER BY id;
+-- query: window_ntile_column
+-- fallback: ntile with a bucket count that is not a positive constant
+SELECT id, ntile(o) OVER (ORDER BY id) FROM wn ORDER BY id;
+-- query: str_concat_all_types
+SELECT id, concat(i2, '|', i4, '|', i8, '|', n, '|', n4, '|', d, '|', b), concat_ws(',', id, f8, f4, t, d, n),
+       concat(t, NULL::int, i4), concat_ws(NULL, i4, t), concat(i4 / 3, n / 7), concat_ws('', b, NULL, i8 * 2)
+FROM nums ORDER BY id;
+-- query: str_concat_timestamps_floats
+SELECT id, concat(ts, ' ', d, ' ', f8, ' ', b), concat_ws('-', i2, f4, n), concat(o), concat_ws(o::text, g, id)
+FROM wn ORDER BY id;
+-- query: str_concat_group_where
+SELECT concat(g, ':', o IS NULL) AS k, count(*) FROM wn WHERE concat(i4, 'x') <> '10x' GROUP BY 1 ORDER BY 1;
+-- query: string_agg_ordered_by_value
+SELECT g, string_agg(t, ',' ORDER BY t), string_agg(t, '' ORDER BY t DESC), string_agg(upper(t), NULL ORDER BY upper(t)), count(*)
+FROM wn GROUP BY g ORDER BY g;
+SELECT string_agg(s, ' / ' ORDER BY s), string_agg(v, '-' ORDER BY v DESC) FROM strs;
+SELECT string_agg(s, ',' ORDER BY s) FROM empty;
+SELECT k % 3, string_agg(s, '|' ORDER BY s DESC), min(k) FROM big WHERE k % 997 = 0 GROUP BY 1 ORDER BY 1;
+-- query: string_agg_input_order
+-- fallback: string_agg without ORDER BY (PostgreSQL's plan's input order)
+SELECT g, string_agg(t, ',') FROM wn GROUP BY g ORDER BY g;
+-- query: string_agg_other_key
+-- fallback: string_agg ORDER BY another expression than the value (ties in PostgreSQL's sort order)
+SELECT g, string_agg(t, ',' ORDER BY id) FROM wn GROUP BY g ORDER BY g;

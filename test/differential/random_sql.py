@@ -313,7 +313,10 @@ class Gen:
                           f"concat({c}, '-', {c})", f"concat_ws('/', {c}, NULL, {c})", f"split_part({c}, 'a', 2)",
                           f"split_part({c}, 'l', -1)", f"repeat({c}, 2)", f"reverse({c})", f"starts_with({c}, 'a')",
                           f"lpad({c}, 6, '*')", f"rpad({c}, 6)", f"regexp_replace({c}, '[aeiou]+', '_', 'g')",
-                          f"regexp_replace({c}, '^(.)(.*)$', '\\2\\1')", f"({c} ~ '^[a-m]')", f"({c} !~* 'A.')"])
+                          f"regexp_replace({c}, '^(.)(.*)$', '\\2\\1')", f"({c} ~ '^[a-m]')", f"({c} !~* 'A.')",
+                          # winx18: concat/concat_ws of non-text arguments (their output functions)
+                          f"concat({c}, {self.col(a, 'int')}, {self.col(a, 'date')})",
+                          f"concat_ws('|', {self.col(a, 'num')}, {self.col(a, 'bool')}, {c})"])
 
     def scalar(self, a):
         kind = self.pick(["int", "int", "num", "float", "text", "date", "bool", "misc", "cast"])
@@ -383,7 +386,9 @@ class Gen:
                               f"{self.pick(['min', 'max'])}(a.ts)", "count(DISTINCT date_trunc('day', a.ts))",
                               # issue 18: timestamptz under the session's TimeZone
                               f"{self.pick(['min', 'max'])}({self.tz_expr(a)})", "count(DISTINCT extract(hour FROM a.tt))",
-                              f"{self.pick(['min', 'max'])}(a.iv)", "count(DISTINCT a.iv)"])
+                              f"{self.pick(['min', 'max'])}(a.iv)", "count(DISTINCT a.iv)",
+                              # winx18: string_agg ordered by its value (ties are equal strings)
+                              "string_agg({0}, ',' ORDER BY {0}{1})".format(self.col(a, 'text'), self.pick(['', ' DESC']))])
         if kind == "count":
             return self.pick(["count(*)", f"count({self.col(a, self.pick(['int', 'text', 'float']))})"])
         if kind == "sumi":
@@ -485,6 +490,17 @@ class Gen:
                             f"{self.pick(['first_value', 'last_value'])}({vcol}) OVER ({part}{ordu}{frame})",
                             f"nth_value({vcol}, {n1 + 1}) OVER ({part}{ordu}{frame})",
                             f"{agg} OVER ({part}{ordu}{frame})", f"{agg} OVER ({part}{ordu}{frame})"])
+            if self.rng.random() < 0.4:
+                # winx18: lag/lead of expressions with column offsets, stddev/variance over
+                # frames (float ones in PostgreSQL's order of accumulation), ntile, percent_rank
+                # and cume_dist (peers share their values), frame aggregates of expressions
+                stat = self.pick(["stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop"])
+                fn = self.pick([f"{self.pick(['lag', 'lead'])}({self.int_expr('a', 1)}, {self.pick([str(n1), 'a.g', '(a.k % 3)'])}) OVER ({part}{ordu})",
+                                f"{self.pick(['lag', 'lead'])}({self.num_expr('a', 1)}, {n1}, {self.col('a', 'num')}) OVER ({part}{ordu})",
+                                f"{stat}({self.pick([self.col('a', 'int'), self.col('a', 'num'), self.col('a', 'float'), self.int_expr('a', 1)])}) OVER ({part}{ordu}{frame})",
+                                f"{stat}({self.col('a', self.pick(['int', 'num']))}) OVER ({part}ORDER BY {okey})",
+                                f"ntile({n1 + n2 + 1}) OVER ({part}{ordu})", f"percent_rank() OVER ({part}ORDER BY {okey})",
+                                f"cume_dist() OVER ({part}ORDER BY {okey} DESC)", f"sum({self.int_expr('a', 1)}) OVER ({part}{ordu}{frame})"])
             sel = ["a.k", okey, fn]
             q = f"SELECT {', '.join(sel)} FROM ra a{where}"
         else:  # projection
