@@ -192,7 +192,8 @@ private:
     void FoldConstantBank();
     // optimise.inc
     void PartEffects(const MInst &mi, std::vector<int> *use, std::vector<int> *def, std::vector<int> *kill) const;
-    void PartLiveness(std::vector<std::vector<int>> *succ, std::vector<uint64_t> *live_in, size_t *words) const;
+    void PartLiveness(const std::vector<std::vector<int>> &uses, const std::vector<std::vector<int>> &kills, std::vector<std::vector<int>> *succ,
+                      std::vector<uint64_t> *live_in, size_t *words) const;
     void DropMarked(const std::vector<bool> &drop);
     void EliminateDeadCode();
     void FoldImmediates();
