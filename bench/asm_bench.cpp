@@ -15,6 +15,12 @@
 //     (straight-line issue cycles as each compiler scheduled them); loops count once.
 // Geometric means per architecture and a summary at the end.  Printed, never asserted; not part
 // of make test.  Usage: asm_bench [sm_XX ...] [--reps N] [--ptxas-reps N] [--ptxas PATH] [--quiet]
+//   [--static]     static counts only: ours once, ptxas -O3 once, no fast mode or nvJitLink timing
+//   [--worst N]    per architecture, the N kernels with the highest instruction ratio
+//   [--dump DIR]   write DIR/<arch>/<file>__<kernel>.{ours,ptxas}.cubin for diffing (nvdisasm)
+// Held-out split: every kernel falls in half A or B by an FNV-1a hash of "<file stem>/<kernel>"
+// (bit 0).  Tuning looks at half A only; both halves' geometric means are printed, so a change
+// fitted to the studied kernels shows as a gap between A and B.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -240,7 +246,15 @@ struct ArchSummary {
     std::string arch;
     int kernels = 0, compiled = 0;
     Geo ours_us, o3, fast, jit, insts, regs, weighted, stalls;
+    Geo half_insts[2], half_regs[2];
 };
+
+// Which half of the held-out split a kernel belongs to (0 = A, studied; 1 = B, held out).
+int HalfOf(const std::string &label) {
+    uint32_t h = 2166136261u;
+    for (unsigned char c : label) h = (h ^ c) * 16777619u;
+    return (int)(h & 1);
+}
 
 }  // namespace
 
@@ -248,16 +262,21 @@ int main(int argc, char **argv) {
     std::vector<std::string> archs;
     std::string ptxas = "/usr/local/cuda/bin/ptxas";
     int reps = 21, ptxas_reps = 3;
-    bool quiet = false;
+    bool quiet = false, static_only = false;
+    int worst = 0;
+    std::string dump;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--ptxas" && i + 1 < argc) ptxas = argv[++i];
         else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
         else if (a == "--ptxas-reps" && i + 1 < argc) ptxas_reps = std::max(1, std::atoi(argv[++i]));
         else if (a == "--quiet") quiet = true;
+        else if (a == "--static") static_only = true, reps = 1, ptxas_reps = 1;
+        else if (a == "--worst" && i + 1 < argc) worst = std::atoi(argv[++i]);
+        else if (a == "--dump" && i + 1 < argc) dump = argv[++i];
         else if (a.rfind("sm_", 0) == 0) archs.push_back(a);
         else {
-            std::fprintf(stderr, "usage: asm_bench [sm_XX ...] [--reps N] [--ptxas-reps N] [--ptxas PATH] [--quiet]\n");
+            std::fprintf(stderr, "usage: asm_bench [sm_XX ...] [--reps N] [--ptxas-reps N] [--ptxas PATH] [--quiet] [--static] [--worst N] [--dump DIR]\n");
             return 2;
         }
     }
@@ -293,6 +312,7 @@ int main(int argc, char **argv) {
         }
         ArchSummary s;
         s.arch = arch_name;
+        std::vector<std::pair<double, std::string>> ratios;  // (instruction ratio, label) for --worst
         std::printf("%s: compile time in microseconds (median) and ratios to ours; static counts ours/ptxas -O3; est = latency-weighted "
                     "instructions, stalls = sum of stall counts (ESTIMATES from static code, loops counted once)\n",
                     arch_name.c_str());
@@ -338,8 +358,14 @@ int main(int argc, char **argv) {
                 std::string common = "-arch=" + arch_name + " " + tmp_ptx + " -o " + tmp_cubin;
                 double o3 = TimeCommand(ptxas + " -O3 " + common, ptxas_reps);
                 std::vector<uint8_t> theirs = ReadBytes(tmp_cubin);
-                double fast = fast_ok ? TimeCommand(ptxas + " --Ofast-compile=max " + common, ptxas_reps) : -1;
-                double jit = TimeNvJitLink(one, arch_name, ptxas_reps);
+                double fast = fast_ok && !static_only ? TimeCommand(ptxas + " --Ofast-compile=max " + common, ptxas_reps) : -1;
+                double jit = static_only ? -1 : TimeNvJitLink(one, arch_name, ptxas_reps);
+                if (!dump.empty()) {
+                    std::string base = dump + "/" + arch_name + "/" + fs::path(file).stem().string() + "__" + f.name;
+                    fs::create_directories(dump + "/" + arch_name);
+                    std::ofstream(base + ".ours.cubin", std::ios::binary).write((const char *)ours.data(), (std::streamsize)ours.size());
+                    std::ofstream(base + ".ptxas.cubin", std::ios::binary).write((const char *)theirs.data(), (std::streamsize)theirs.size());
+                }
                 Stats so, st;
                 bool sok = o3 > 0 && StaticStats(ours, f.name, lc, &so) && StaticStats(theirs, f.name, lc, &st);
                 if (!quiet) {
@@ -356,6 +382,9 @@ int main(int argc, char **argv) {
                 if (jit > 0) s.jit.Add(jit / us);
                 if (sok) {
                     s.insts.Add((double)so.insts / st.insts), s.regs.Add((double)so.regs / st.regs);
+                    int h = HalfOf(label);
+                    s.half_insts[h].Add((double)so.insts / st.insts), s.half_regs[h].Add((double)so.regs / st.regs);
+                    if (h == 0) ratios.push_back({(double)so.insts / st.insts, label + " " + std::to_string(so.insts) + "/" + std::to_string(st.insts)});
                     s.weighted.Add(so.weighted / st.weighted);
                     if (st.stalls > 0 && so.stalls > 0) s.stalls.Add((double)so.stalls / st.stalls);
                 }
@@ -366,6 +395,17 @@ int main(int argc, char **argv) {
                     "%.2fx (stall sum)\n\n",
                     arch_name.c_str(), s.compiled, s.kernels, s.ours_us.Mean(), s.o3.Mean(), s.fast.Mean(), s.jit.Mean(), s.insts.Mean(), s.regs.Mean(),
                     s.weighted.Mean(), s.stalls.Mean());
+        std::printf("%s: half A (studied) %d kernels: instructions %.3fx, registers %.3fx; half B (held out) %d kernels: instructions %.3fx, "
+                    "registers %.3fx\n",
+                    arch_name.c_str(), s.half_insts[0].n, s.half_insts[0].Mean(), s.half_regs[0].Mean(), s.half_insts[1].n, s.half_insts[1].Mean(),
+                    s.half_regs[1].Mean());
+        if (worst > 0) {
+            std::sort(ratios.begin(), ratios.end(), [](const auto &x, const auto &y) { return x.first > y.first; });
+            std::printf("%s: worst instruction ratios (half A):", arch_name.c_str());
+            for (int i = 0; i < worst && i < (int)ratios.size(); ++i) std::printf(" %s (%.2f);", ratios[i].second.c_str(), ratios[i].first);
+            std::printf("\n");
+        }
+        std::printf("\n");
         std::fflush(stdout);
         summary.push_back(s);
     }
@@ -373,10 +413,11 @@ int main(int argc, char **argv) {
     std::remove(tmp_cubin.c_str());
     std::printf("summary (geometric means over the kernels that compile; issue 15 targets: speed >= 20x vs -O3 and > 1x vs the fast mode, "
                 "instructions <= 1.2x, registers <= 1.5x)\n");
-    std::printf("%-6s %9s %8s %8s %8s %8s %7s %7s %9s %9s\n", "arch", "kernels", "ours us", "vs O3", "vs fast", "vs jit", "insts", "regs",
-                "est(lat)", "est(stall)");
+    std::printf("%-6s %9s %8s %8s %8s %8s %7s %7s %9s %9s %8s %8s %8s %8s\n", "arch", "kernels", "ours us", "vs O3", "vs fast", "vs jit", "insts", "regs",
+                "est(lat)", "est(stall)", "insts A", "regs A", "insts B", "regs B");
     for (const ArchSummary &s : summary)
-        std::printf("%-6s %4d/%-4d %8.1f %7.0fx %7.0fx %7.0fx %6.2fx %6.2fx %8.2fx %8.2fx\n", s.arch.c_str(), s.compiled, s.kernels, s.ours_us.Mean(),
-                    s.o3.Mean(), s.fast.Mean(), s.jit.Mean(), s.insts.Mean(), s.regs.Mean(), s.weighted.Mean(), s.stalls.Mean());
+        std::printf("%-6s %4d/%-4d %8.1f %7.0fx %7.0fx %7.0fx %6.2fx %6.2fx %8.2fx %8.2fx %7.3fx %7.3fx %7.3fx %7.3fx\n", s.arch.c_str(), s.compiled,
+                    s.kernels, s.ours_us.Mean(), s.o3.Mean(), s.fast.Mean(), s.jit.Mean(), s.insts.Mean(), s.regs.Mean(), s.weighted.Mean(),
+                    s.stalls.Mean(), s.half_insts[0].Mean(), s.half_regs[0].Mean(), s.half_insts[1].Mean(), s.half_regs[1].Mean());
     return 0;
 }

@@ -1,6 +1,7 @@
 // PTX -> SASS: instruction selection (patterns.def), linear-scan register allocation, control
 // codes.  See sasscomp.h for the pipeline.
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdio>
 #include <cstring>
@@ -189,6 +190,17 @@ private:
     Status LowerMemory(const ptx::Instruction &inst, const std::string &key);
     Status LowerMov(const ptx::Instruction &inst, const std::string &key, bool *done);
     void FoldConstantBank();
+    // optimise.inc
+    void PartEffects(const MInst &mi, std::vector<int> *use, std::vector<int> *def, std::vector<int> *kill) const;
+    void PartLiveness(const std::vector<std::vector<int>> &uses, const std::vector<std::vector<int>> &kills, std::vector<std::vector<int>> *succ,
+                      std::vector<uint64_t> *live_in, size_t *words) const;
+    void DropMarked(const std::vector<bool> &drop);
+    void EliminateDeadCode();
+    void FoldImmediates();
+    void DropSelfCopies();
+    void DropIdentityCopies();
+    void FuseAddressArithmetic();
+    int CopyHint(int v, const std::vector<int> &rfree_at) const;
     void BranchesToExit();
     void FuseWideAdds();
     // memory spaces, atomics, barriers and warp collectives (memory.inc)
@@ -1035,7 +1047,34 @@ void KernelCompiler::BranchesToExit() {
     }
 }
 
+#include "sasscomp/optimise.inc"
+
 // ----------------------------------------------------------------------------- allocation
+// A register first defined by a copy ("MOV v, s"; a pair by the two halves' copies in a row) of a
+// register whose life ends with that copy takes the source's register, so the copy goes
+// (DropSelfCopies); -1 when there is no such source or its register was taken since.
+int KernelCompiler::CopyHint(int v, const std::vector<int> &rfree_at) const {
+    const VReg &r = vregs_[v];
+    int i = r.start, halves = r.cls == VClass::R64 ? 2 : 1;
+    int src = -1;
+    for (int h = 0; h < halves; ++h) {
+        if (i + h >= (int)code_.size()) return -1;
+        const MInst &mi = code_[i + h];
+        if (h > 0 && mi.label_here >= 0) return -1;
+        std::string head;
+        std::vector<std::string> ops = SplitOperands(mi.text, &head);
+        if (head != "MOV" || ops.size() != 2 || mi.defs.size() != 1 || mi.defs[0] != v || mi.uses.size() != 1) return -1;
+        auto d = VRefs(ops[0]), s = VRefs(ops[1]);
+        if (d.size() != 1 || s.size() != 1 || ops[1][0] != '\x01' || ops[1].back() != '\x02' || d[0].second != h || s[0].second != h) return -1;
+        if (src >= 0 && s[0].first != src) return -1;
+        src = s[0].first;
+    }
+    const VReg &sv = vregs_[src];
+    if (src == v || sv.cls != r.cls || sv.phys < 0 || sv.end != i + halves - 1) return -1;
+    for (int h = 0; h < halves; ++h)
+        if (rfree_at[sv.phys + h] != sv.end) return -1;
+    return sv.phys;
+}
 // Out of predicate registers, *spill names the predicate to move into a general register (the
 // one live furthest among those holding the 7 registers at that point, never a spill temporary).
 Status KernelCompiler::Allocate(int *spill) {
@@ -1142,6 +1181,13 @@ Status KernelCompiler::Allocate(int *spill) {
             }
         } else {
             int step = r.cls == VClass::R64 ? 2 : 1;
+            int hint = CopyHint(v, rfree_at);
+            if (hint >= 0) {
+                r.phys = hint;
+                for (int h = 0; h < step; ++h) rfree_at[hint + h] = r.end;
+                max_reg_ = std::max(max_reg_, hint + step - 1);
+                continue;
+            }
             for (int q = 0; q + step <= 254; q += step)
                 if (rfree_at[q] < r.start && (step == 1 || rfree_at[q + 1] < r.start)) {
                     r.phys = q;
@@ -1650,9 +1696,13 @@ Expected<CompiledKernel> KernelCompiler::Run() {
         Emit("EXIT", {}, {}, dummy);
         code_.back().is_exit = true;
     }
+    DropIdentityCopies();
+    FuseAddressArithmetic();
     FoldConstantBank();
     FuseWideAdds();
+    FoldImmediates();
     BranchesToExit();
+    EliminateDeadCode();
     for (int spilled = 0;; ++spilled) {
         int spill = -1;
         Status st = Allocate(&spill);
@@ -1660,6 +1710,7 @@ Expected<CompiledKernel> KernelCompiler::Run() {
         if (spill < 0 || spilled >= (int)vregs_.size()) return st;
         SpillPredicate(spill);
     }
+    DropSelfCopies();
     CompiledKernel k;
     k.name = f_.name;
     k.params = params_;

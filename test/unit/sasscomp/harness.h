@@ -86,7 +86,6 @@ inline const std::vector<std::string> &AllArchs() {
 }
 inline const std::vector<UnsupportedTest> &UnsupportedTests() {
     static const std::vector<UnsupportedTest> m = {
-        {"MapTest.BitOps", "bit_ops/bits_u32", ""},
         {"MiscTest.DeviceFunctions", "device_func/call_poly", ""},
         {"MiscTest.ModuleVariables", "const_global_vars/const_lookup", ""},
         {"MiscTest.DoubleMath", "double_math/f64_pow_int", ""},
