@@ -370,6 +370,22 @@ R RuleIntervalUnary(RuleCtx &c) {
     if (K(c.args[0]) != TypeKind::INTERVAL) return Fail(c, "expects an interval");
     return One(TypeKind::INTERVAL);
 }
+R RuleIntervalScale(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::INTERVAL || !IsFloat(K(c.args[1]))) return Fail(c, "expects (interval, f64)");
+    return One(TypeKind::INTERVAL);
+}
+R RuleIntervalField(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::INTERVAL || K(c.args[1]) != TypeKind::SYM) return Fail(c, "expects (interval, sym)");
+    return One(Type::Decimal(TypeKind::DEC128, 6));
+}
+R RuleIntervalFieldF(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::INTERVAL || K(c.args[1]) != TypeKind::SYM) return Fail(c, "expects (interval, sym)");
+    return One(TypeKind::F64);
+}
+R RuleIntervalReduce(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::INTERVAL) return Fail(c, "expects an interval");
+    return One(TypeKind::INTERVAL);
+}
 R RuleDatetimeDiff(RuleCtx &c) {
     if (!Cal(c.args[0]) || c.args[0].kind != c.args[1].kind) return Fail(c, "expects two values of one calendar type");
     return One(c.args[0].kind == TypeKind::DT || c.args[0].kind == TypeKind::TIME ? Type(TypeKind::I64) : Type(TypeKind::I32));

@@ -5,6 +5,8 @@
 // PostgreSQL's interval_cmp_value (see horseir.h), so the generic kernels apply.
 #include "horseir/kernel_util.h"
 
+#include <cmath>
+
 namespace rndn::hir {
 
 namespace {
@@ -152,6 +154,209 @@ Expected<Value> BinaryToInterval(Builtin bid, const std::vector<Value> &args, Ty
     return V(out);
 }
 
+// ---- issue 18: interval * and / a float8, extract/date_part, sum and avg -------------------
+
+// FLOAT8_FITS_IN_INT32 / FLOAT8_FITS_IN_INT64 of PostgreSQL's c.h (NaN fails both)
+bool FitsInt32(double x) { return x >= static_cast<double>(INT32_MIN) && x < -static_cast<double>(INT32_MIN); }
+bool FitsInt64(double x) { return x >= static_cast<double>(INT64_MIN) && x < -static_cast<double>(INT64_MIN); }
+// TSROUND of PostgreSQL 15: rounded to whole microseconds' worth of the unit
+double TsRound(double x) { return std::rint(x * 1000000.0) / 1000000.0; }
+
+// interval_mul (divide false) and interval_div (divide true) of PostgreSQL 15.20, each double
+// operation in its order: the month and day products truncated, their fractions cascaded down
+// to days and seconds (TSROUND), a day's worth of seconds carried up, the time rounded (rint).
+Expected<IntervalValue> ScaleInterval(IntervalValue span, double factor, bool divide) {
+    if (divide && factor == 0.0) return Status::UserError(sqlstate::kDivisionByZero, "division by zero");
+    auto op = [&](double x) { return divide ? x / factor : x * factor; };
+    const int32_t orig_month = span.month, orig_day = span.day;
+    IntervalValue r;
+    double d = op(static_cast<double>(span.month));
+    if (std::isnan(d) || !FitsInt32(d)) return IntervalOutOfRange();
+    r.month = static_cast<int32_t>(d);
+    d = op(static_cast<double>(span.day));
+    if (std::isnan(d) || !FitsInt32(d)) return IntervalOutOfRange();
+    r.day = static_cast<int32_t>(d);
+    double month_remainder_days = (op(static_cast<double>(orig_month)) - r.month) * kDaysPerMonth;
+    month_remainder_days = TsRound(month_remainder_days);
+    double sec_remainder =
+        (op(static_cast<double>(orig_day)) - r.day + month_remainder_days - static_cast<int>(month_remainder_days)) * 86400;
+    sec_remainder = TsRound(sec_remainder);
+    if (std::fabs(sec_remainder) >= 86400) {
+        const int carry = static_cast<int>(sec_remainder / 86400);
+        if (__builtin_add_overflow(r.day, carry, &r.day)) return IntervalOutOfRange();
+        sec_remainder -= carry * 86400;
+    }
+    if (__builtin_add_overflow(r.day, static_cast<int32_t>(month_remainder_days), &r.day)) return IntervalOutOfRange();
+    d = std::rint(op(static_cast<double>(span.time)) + sec_remainder * static_cast<double>(1000000));
+    if (std::isnan(d) || !FitsInt64(d)) return IntervalOutOfRange();
+    r.time = static_cast<int64_t>(d);
+    return r;
+}
+
+// interval2itm's broken-down fields (PostgreSQL 15): years and months from the month field,
+// hours / minutes / seconds / microseconds from the time field, each truncated toward zero.
+struct ItmParts {
+    int64_t year, mon, mday, hour, min, sec, usec;
+};
+ItmParts Itm(const IntervalValue &v) {
+    ItmParts p;
+    p.year = v.month / 12;
+    p.mon = v.month % 12;
+    p.mday = v.day;
+    int64_t t = v.time;
+    p.hour = t / 3600000000LL;
+    t -= p.hour * 3600000000LL;
+    p.min = t / 60000000LL;
+    t -= p.min * 60000000LL;
+    p.sec = t / 1000000LL;
+    p.usec = t - p.sec * 1000000LL;
+    return p;
+}
+
+// The fields interval_part_common accepts (the canonical spellings the translator passes)
+enum class IvField : uint8_t { MICROSECONDS, MILLISECONDS, SECOND, MINUTE, HOUR, DAY, MONTH, QUARTER, YEAR, DECADE, CENTURY, MILLENNIUM, EPOCH };
+struct IvFieldRow {
+    const char *name;
+    IvField field;
+};
+constexpr IvFieldRow kIvFields[] = {
+    {"microseconds", IvField::MICROSECONDS}, {"milliseconds", IvField::MILLISECONDS}, {"second", IvField::SECOND},
+    {"minute", IvField::MINUTE}, {"hour", IvField::HOUR}, {"day", IvField::DAY}, {"month", IvField::MONTH},
+    {"quarter", IvField::QUARTER}, {"year", IvField::YEAR}, {"decade", IvField::DECADE}, {"century", IvField::CENTURY},
+    {"millennium", IvField::MILLENNIUM}, {"epoch", IvField::EPOCH}};
+
+Expected<IvField> FindIvField(Builtin bid, const Value &sym) {
+    if (!sym.is_vector() || !IsString(sym.vector().type.kind) || sym.vector().length != 1)
+        return ShapeError(std::string("@") + GetBuiltin(bid).name + ": the field must be one symbol");
+    const std::string_view name = sym.vector().StringAt(0);
+    for (const auto &r : kIvFields)
+        if (name == r.name) return r.field;
+    // what PostgreSQL 15 knows as a unit but not for intervals (week, dow, doy, isoyear, ...)
+    return Status::UserError(sqlstate::kFeatureNotSupported, "unit \"" + std::string(name) + "\" not supported for type interval");
+}
+
+// The whole-number fields (everything but milliseconds, second and epoch)
+int64_t IntegerPart(IvField f, const ItmParts &p) {
+    switch (f) {
+        case IvField::MICROSECONDS: return p.sec * 1000000 + p.usec;
+        case IvField::MINUTE: return p.min;
+        case IvField::HOUR: return p.hour;
+        case IvField::DAY: return p.mday;
+        case IvField::MONTH: return p.mon;
+        case IvField::QUARTER: return p.mon / 3 + 1;
+        case IvField::YEAR: return p.year;
+        case IvField::DECADE: return p.year / 10;
+        case IvField::CENTURY: return p.year / 100;
+        case IvField::MILLENNIUM: return p.year / 1000;
+        default: return 0;
+    }
+}
+
+// extract's numeric value times 10^6 (exact: PostgreSQL's int64_div_fast_to_numeric results
+// have at most 6 decimals; epoch's seconds from months and days first, in quarter days)
+__int128 ExtractMicros(IvField f, const IntervalValue &v) {
+    const ItmParts p = Itm(v);
+    switch (f) {
+        case IvField::MILLISECONDS:  // (sec * 10^6 + usec) / 10^3 at scale 3: the same digits
+            return static_cast<__int128>(p.sec * 1000000 + p.usec) * 1000;
+        case IvField::SECOND: return p.sec * 1000000 + p.usec;
+        case IvField::EPOCH: {
+            const __int128 secs = (static_cast<__int128>(1461) * (v.month / 12) + static_cast<__int128>(120) * (v.month % 12) +
+                                   static_cast<__int128>(4) * v.day) *
+                                  21600;
+            return secs * 1000000 + v.time;
+        }
+        default: return static_cast<__int128>(IntegerPart(f, p)) * 1000000;
+    }
+}
+
+// date_part's float8, operation for operation
+double PartFloat(IvField f, const IntervalValue &v) {
+    const ItmParts p = Itm(v);
+    switch (f) {
+        case IvField::MILLISECONDS:
+            return static_cast<int>(p.sec) * 1000.0 + static_cast<int>(p.usec) / 1000.0;
+        case IvField::SECOND: return static_cast<int>(p.sec) + static_cast<int>(p.usec) / 1000000.0;
+        case IvField::EPOCH: {
+            double r = static_cast<double>(v.time) / 1000000.0;
+            r += (365.25 * 86400) * static_cast<double>(v.month / 12);
+            r += (30.0 * 86400) * static_cast<double>(v.month % 12);
+            r += 86400.0 * static_cast<double>(v.day);
+            return r;
+        }
+        default: return static_cast<double>(IntegerPart(f, p));
+    }
+}
+
+template <class O, class F>
+Expected<Value> IntervalPart(Builtin bid, const std::vector<Value> &args, const Type &rt, F f) {
+    const char *fn = GetBuiltin(bid).name;
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], fn, 0));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], fn, 1));
+    const Vector &a = args[0].vector();
+    if (a.type.kind != TypeKind::INTERVAL) return TypeError(std::string("@") + fn + ": expects an interval");
+    RNDN_ASSIGN_OR_RETURN(const IvField field, FindIvField(bid, args[1]));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(rt, a.length));
+    SetUnaryValidity(a, *out);
+    const IntervalValue *x = a.Data<IntervalValue>();
+    O *o = out->template Data<O>();
+    for (int64_t i = 0; i < a.length; ++i) {
+        PollCancel(i);
+        o[i] = a.IsValid(i) ? f(field, x[i]) : O{};
+    }
+    return V(out);
+}
+
+Expected<Value> ScaleKernel(Builtin bid, const std::vector<Value> &args, bool divide) {
+    const char *fn = GetBuiltin(bid).name;
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], fn, 0));
+    RNDN_RETURN_IF_ERROR(NeedVector(args[1], fn, 1));
+    const Vector &a = args[0].vector(), &b = args[1].vector();
+    if (a.type.kind != TypeKind::INTERVAL || !IsFloat(b.type.kind))
+        return TypeError(std::string("@") + fn + ": expects (interval, f64)");
+    RNDN_ASSIGN_OR_RETURN(int64_t n, BroadcastLength(a.length, b.length, fn));
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::INTERVAL, n));
+    SetCombinedValidity(a, b, *out);
+    const IntervalValue *x = a.Data<IntervalValue>();
+    IntervalValue *o = out->Data<IntervalValue>();
+    for (int64_t i = 0; i < n; ++i) {
+        PollCancel(i);
+        const int64_t ia = a.length == 1 ? 0 : i, ib = b.length == 1 ? 0 : i;
+        if (!a.IsValid(ia) || !b.IsValid(ib)) continue;
+        const double factor = b.type.kind == TypeKind::F32 ? static_cast<double>(b.Data<float>()[ib]) : b.Data<double>()[ib];
+        RNDN_ASSIGN_OR_RETURN(o[i], ScaleInterval(x[ia], factor, divide));
+    }
+    return V(out);
+}
+
+// sum (interval_pl over the non-NULL values in order) and avg (interval_accum's sum, then
+// interval_div by the count as a double); no value: NULL
+Expected<Value> IntervalReduce(Builtin bid, const std::vector<Value> &args, bool average) {
+    const char *fn = GetBuiltin(bid).name;
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], fn, 0));
+    const Vector &a = args[0].vector();
+    if (a.type.kind != TypeKind::INTERVAL) return TypeError(std::string("@") + fn + ": expects an interval");
+    const IntervalValue *x = a.Data<IntervalValue>();
+    IntervalValue sum;
+    int64_t n = 0;
+    for (int64_t i = 0; i < a.length; ++i) {
+        PollCancel(i);
+        if (!a.IsValid(i)) continue;
+        RNDN_ASSIGN_OR_RETURN(sum, Plus(sum, x[i]));
+        ++n;
+    }
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::INTERVAL, 1));
+    if (n == 0) {
+        out->SetNull(0);
+        return V(out);
+    }
+    if (average) {
+        RNDN_ASSIGN_OR_RETURN(sum, ScaleInterval(sum, static_cast<double>(n), true));
+    }
+    out->Data<IntervalValue>()[0] = sum;
+    return V(out);
+}
+
 }  // namespace
 
 Expected<Value> KTsDiff(KernelCtx &, const std::vector<Value> &args) {
@@ -171,5 +376,17 @@ Expected<Value> KJustifyDays(KernelCtx &, const std::vector<Value> &args) { retu
 Expected<Value> KJustifyInterval(KernelCtx &, const std::vector<Value> &args) {
     return UnaryInterval(Builtin::JUSTIFY_INTERVAL, args, JustifyInterval);
 }
+
+Expected<Value> KIntervalMul(KernelCtx &, const std::vector<Value> &args) { return ScaleKernel(Builtin::INTERVAL_MUL, args, false); }
+Expected<Value> KIntervalDiv(KernelCtx &, const std::vector<Value> &args) { return ScaleKernel(Builtin::INTERVAL_DIV, args, true); }
+Expected<Value> KIntervalField(KernelCtx &, const std::vector<Value> &args) {
+    return IntervalPart<__int128>(Builtin::INTERVAL_FIELD, args, Type::Decimal(TypeKind::DEC128, 6), ExtractMicros);
+}
+Expected<Value> KIntervalFieldF(KernelCtx &, const std::vector<Value> &args) {
+    return IntervalPart<double>(Builtin::INTERVAL_FIELD_F, args, Type(TypeKind::F64), PartFloat);
+}
+Expected<Value> KIntervalSum(KernelCtx &, const std::vector<Value> &args) { return IntervalReduce(Builtin::INTERVAL_SUM, args, false); }
+Expected<Value> KIntervalAvg(KernelCtx &, const std::vector<Value> &args) { return IntervalReduce(Builtin::INTERVAL_AVG, args, true); }
+
 
 }  // namespace rndn::hir

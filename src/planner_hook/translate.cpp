@@ -467,6 +467,12 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
         return out;
     } else if (name == "count") {
         builtin = B::COUNT;
+    } else if ((name == "sum" || name == "avg") && at == INTERVALOID) {
+        // issue 18: interval_pl over the values in order (sum), then interval_div by the count
+        // (avg); NULL for a group (frame) without a value
+        const B fn = name == "sum" ? B::INTERVAL_SUM : B::INTERVAL_AVG;
+        out.var = grouped ? per_group(fn, x.var) : Emit(fn, {x.var});
+        return out;
     } else if (name == "sum") {
         builtin = B::SUM;
         if (at == INT2OID || at == INT4OID) cast = hir::Type(hir::TypeKind::I64);

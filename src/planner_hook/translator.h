@@ -340,6 +340,7 @@ private:
     Expected<RelP> ProjectOver(Plan *plan, RelP rel, List *quals);
     Expected<Op> Mask(List *quals, const Ctx &ctx);
     Expected<Op> DeferredMask(const std::vector<Expr *> &deferred, const Plan *node, Op li);
+    Expected<Col> IntervalPart(const std::string &field, const Col &iv, bool float_result, const Ctx &ctx);
     Expected<int32> ConstPlaces(List *args, const char *fn, const Ctx &ctx);
     // Lazily gathered (@index) or compressed (@compress) copy of a relation.
     RelP Take(const RelP &in, const Op &idx, bool compress, LenFn len);
