@@ -125,6 +125,8 @@ NUM_COLS = ["n", "m"]
 TEXT_COLS = ["t", "v"]
 # issue 18: non-finite float constants
 FLOAT_NONFINITE = ["'-Infinity'", "'NaN'::float8", "'Infinity'::float8"]
+IV_FIELDS = ["microseconds", "milliseconds", "second", "minute", "hour", "day", "month", "quarter", "year", "decade",
+             "century", "millennium", "epoch"]
 INTERVALS = ["1 month", "1 day", "-1 year 2 months", "1 mon 1 day 00:00:00.000001", "36 hours", "-00:00:00.5"]
 RB_COLS = {"k": "int", "g": "int", "f": "float", "n": "num", "d": "date", "t": "text", "bo": "bool"}
 
@@ -245,7 +247,13 @@ class Gen:
                           f"{self.pick(['justify_hours', 'justify_days', 'justify_interval'])}(a.iv)",
                           f"(a.ts {self.pick(['+', '-'])} a.iv)", f"({d} {self.pick(['+', '-'])} a.iv)",
                           "(GREATEST(LEAST(a.ts, TIMESTAMP '2100-01-01'), TIMESTAMP '1900-01-01') - TIMESTAMP '2013-07-01 12:00')",
-                          f"(a.iv {self.pick(['<', '>=', '='])} INTERVAL '{self.pick(INTERVALS)}')"])
+                          f"(a.iv {self.pick(['<', '>=', '='])} INTERVAL '{self.pick(INTERVALS)}')",
+                          # issue 18: interval * / a number (constant divisors: no row-dependent
+                          # division by zero), extract/date_part of an interval
+                          f"(a.iv {self.pick(['*', '/'])} {self.pick(['0.1', '(1/3.0)', '1e-7', '-2.5', '3'])})",
+                          f"({self.pick(['2', '-0.5', 'a.s'])} * a.iv)",
+                          f"extract({self.pick(IV_FIELDS)} FROM {self.pick(['a.iv', '(a.iv * 0.5)'])})",
+                          f"date_part('{self.pick(IV_FIELDS)}', a.iv)"])
 
 
     def tz_expr(self, a):
@@ -350,7 +358,8 @@ class Gen:
                               f"{self.pick(['min', 'max'])}(a.ts)", "count(DISTINCT date_trunc('day', a.ts))",
                               # issue 18: timestamptz under the session's TimeZone
                               f"{self.pick(['min', 'max'])}({self.tz_expr(a)})", "count(DISTINCT extract(hour FROM a.tt))",
-                              f"{self.pick(['min', 'max'])}(a.iv)", "count(DISTINCT a.iv)"])
+                              f"{self.pick(['min', 'max'])}(a.iv)", "count(DISTINCT a.iv)",
+                              f"{self.pick(['sum', 'avg'])}(a.iv)", f"avg(a.iv * {self.pick(['0.5', '(1/3.0)'])})"])
         if kind == "count":
             return self.pick(["count(*)", f"count({self.col(a, self.pick(['int', 'text', 'float']))})"])
         if kind == "sumi":
