@@ -506,8 +506,8 @@ R RuleCollateRank(RuleCtx &c) {
 R RuleToText(RuleCtx &c) {
     const TypeKind k = K(c.args[0]);
     if (!(k == TypeKind::BOOL || k == TypeKind::I16 || k == TypeKind::I32 || k == TypeKind::I64 || IsFloat(k) || IsDecimal(k) ||
-          k == TypeKind::DATE || k == TypeKind::DT || IsString(k)))
-        return Fail(c, "expects bool, i16/i32/i64, f32/f64, dec64/dec128, date, dt or a string");
+          k == TypeKind::DATE || k == TypeKind::DT || IsString(k) || k == TypeKind::INTERVAL))
+        return Fail(c, "expects bool, i16/i32/i64, f32/f64, dec64/dec128, date, dt, interval or a string");
     return One(TypeKind::STR);
 }
 R RuleFromText(RuleCtx &c) {
@@ -515,8 +515,8 @@ R RuleFromText(RuleCtx &c) {
     if (!Str(c.args[0])) return Fail(c, "expects a string argument first");
     if (IsDecimal(k)) return One(Type::Decimal(TypeKind::DEC128, Type::kUnknownScale));
     if (!(k == TypeKind::BOOL || k == TypeKind::I16 || k == TypeKind::I32 || k == TypeKind::I64 || IsFloat(k) ||
-          k == TypeKind::DATE || k == TypeKind::DT))
-        return Fail(c, "expects a target of type bool, i16/i32/i64, f32/f64, dec64/dec128, date or dt");
+          k == TypeKind::DATE || k == TypeKind::DT || k == TypeKind::INTERVAL))
+        return Fail(c, "expects a target of type bool, i16/i32/i64, f32/f64, dec64/dec128, date, dt or interval");
     return One(k);
 }
 R RulePrint(RuleCtx &) { return One(TypeKind::I64); }

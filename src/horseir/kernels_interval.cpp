@@ -6,6 +6,8 @@
 #include "horseir/kernel_util.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace rndn::hir {
 
@@ -388,5 +390,149 @@ Expected<Value> KIntervalFieldF(KernelCtx &, const std::vector<Value> &args) {
 Expected<Value> KIntervalSum(KernelCtx &, const std::vector<Value> &args) { return IntervalReduce(Builtin::INTERVAL_SUM, args, false); }
 Expected<Value> KIntervalAvg(KernelCtx &, const std::vector<Value> &args) { return IntervalReduce(Builtin::INTERVAL_AVG, args, true); }
 
+
+namespace {
+// AddPostgresIntPart: "<n> <unit>[s]", a space before all but the first part, "+" before a
+// positive amount that follows a negative one
+void AddPart(std::string &out, int64_t value, const char *unit, bool &is_zero, bool &is_before) {
+    if (value == 0) return;
+    if (!is_zero) out += ' ';
+    if (is_before && value > 0) out += '+';
+    out += std::to_string(value);
+    out += ' ';
+    out += unit;
+    if (value != 1) out += 's';
+    is_before = value < 0;
+    is_zero = false;
+}
+}  // namespace
+
+std::string PgIntervalText(const IntervalValue &v) {
+    const ItmParts p = Itm(v);
+    std::string out;
+    bool is_zero = true, is_before = false;
+    AddPart(out, p.year, "year", is_zero, is_before);
+    AddPart(out, p.mon, "mon", is_zero, is_before);
+    AddPart(out, p.mday, "day", is_zero, is_before);
+    if (is_zero || p.hour != 0 || p.min != 0 || p.sec != 0 || p.usec != 0) {
+        const bool minus = p.hour < 0 || p.min < 0 || p.sec < 0 || p.usec < 0;
+        if (!is_zero) out += ' ';
+        if (minus) out += '-';
+        else if (is_before) out += '+';
+        char buf[64];
+        const uint64_t hour = p.hour < 0 ? 0 - static_cast<uint64_t>(p.hour) : static_cast<uint64_t>(p.hour);
+        std::snprintf(buf, sizeof buf, "%02llu:%02d:%02d", static_cast<unsigned long long>(hour), static_cast<int>(std::llabs(p.min)),
+                      static_cast<int>(std::llabs(p.sec)));
+        out += buf;
+        int64_t frac = std::llabs(p.usec);
+        if (frac != 0) {  // AppendSeconds: six digits, trailing zeros dropped
+            std::snprintf(buf, sizeof buf, ".%06lld", static_cast<long long>(frac));
+            std::string f(buf);
+            while (f.back() == '0') f.pop_back();
+            out += f;
+        }
+    }
+    return out;
+}
+
+Status ParsePgInterval(std::string_view s, IntervalValue *out) {
+    const Status other = Status::Unsupported("interval text outside rndn's plain spellings");
+    auto lower = [](char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); };
+    std::vector<std::string> tokens;
+    std::string cur;
+    for (char c : s) {
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            if (!cur.empty()) tokens.push_back(std::move(cur)), cur.clear();
+        } else {
+            cur += lower(c);
+        }
+    }
+    if (!cur.empty()) tokens.push_back(std::move(cur));
+    if (tokens.empty()) return other;
+    // an amount: [+-] then 1..6 digits
+    auto amount = [](const std::string &t, int64_t *v) {
+        size_t k = 0;
+        bool neg = false;
+        if (k < t.size() && (t[k] == '+' || t[k] == '-')) neg = t[k++] == '-';
+        if (k == t.size() || t.size() - k > 6) return false;
+        int64_t x = 0;
+        for (; k < t.size(); ++k) {
+            if (t[k] < '0' || t[k] > '9') return false;
+            x = x * 10 + (t[k] - '0');
+        }
+        *v = neg ? -x : x;
+        return true;
+    };
+    struct Unit {
+        const char *name;
+        int slot;  // 0 year, 1 month, 2 day, 3 hour, 4 minute, 5 second
+    };
+    static constexpr Unit kUnits[] = {{"year", 0},  {"years", 0},  {"mon", 1},     {"mons", 1},   {"month", 1},  {"months", 1},
+                                      {"day", 2},   {"days", 2},   {"hour", 3},    {"hours", 3},  {"min", 4},    {"mins", 4},
+                                      {"minute", 4}, {"minutes", 4}, {"sec", 5},   {"secs", 5},   {"second", 5}, {"seconds", 5}};
+    int64_t f[6] = {0, 0, 0, 0, 0, 0};
+    bool seen[6] = {false, false, false, false, false, false};
+    bool time_seen = false;
+    int64_t time_us = 0;
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        const std::string &t = tokens[i];
+        if (t.find(':') != std::string::npos) {  // [+-]H:MM[:SS[.ffffff]]
+            if (time_seen || seen[3] || seen[4] || seen[5]) return other;
+            time_seen = true;
+            size_t k = 0;
+            bool neg = false;
+            if (t[k] == '+' || t[k] == '-') neg = t[k++] == '-';
+            // the pieces between colons: hours (1-6 digits), minutes and seconds (1-2 digits,
+            // at most 59), the seconds with an optional fraction of 1-6 digits
+            std::vector<std::string_view> pieces;
+            std::string_view rest = std::string_view(t).substr(k);
+            for (size_t at; (at = rest.find(':')) != std::string_view::npos; rest.remove_prefix(at + 1)) pieces.push_back(rest.substr(0, at));
+            pieces.push_back(rest);
+            if (pieces.size() < 2 || pieces.size() > 3) return other;
+            std::string_view frac_text;
+            if (pieces.size() == 3) {
+                const size_t dot = pieces[2].find('.');
+                if (dot != std::string_view::npos) {
+                    frac_text = pieces[2].substr(dot + 1);
+                    pieces[2] = pieces[2].substr(0, dot);
+                    if (frac_text.empty() || frac_text.size() > 6) return other;
+                }
+            }
+            auto digits = [](std::string_view d, size_t most, int64_t *v) {
+                if (d.empty() || d.size() > most) return false;
+                int64_t x = 0;
+                for (char c : d) {
+                    if (c < '0' || c > '9') return false;
+                    x = x * 10 + (c - '0');
+                }
+                *v = x;
+                return true;
+            };
+            int64_t hh = 0, mm = 0, ss = 0, frac = 0;
+            if (!digits(pieces[0], 6, &hh) || !digits(pieces[1], 2, &mm) || mm > 59) return other;
+            if (pieces.size() == 3 && (!digits(pieces[2], 2, &ss) || ss > 59)) return other;
+            if (!frac_text.empty()) {
+                if (!digits(frac_text, 6, &frac)) return other;
+                for (size_t d = frac_text.size(); d < 6; ++d) frac *= 10;
+            }
+            time_us = ((hh * 60 + mm) * 60 + ss) * 1000000 + frac;
+            if (neg) time_us = -time_us;
+            continue;
+        }
+        int64_t v;
+        if (!amount(t, &v) || i + 1 >= tokens.size()) return other;
+        const std::string &u = tokens[++i];
+        int slot = -1;
+        for (const Unit &x : kUnits)
+            if (u == x.name) slot = x.slot;
+        if (slot < 0 || seen[slot] || (slot >= 3 && time_seen)) return other;
+        seen[slot] = true;
+        f[slot] = v;
+    }
+    out->month = static_cast<int32_t>(f[0] * 12 + f[1]);
+    out->day = static_cast<int32_t>(f[2]);
+    out->time = ((f[3] * 60 + f[4]) * 60 + f[5]) * 1000000 + time_us;
+    return Status::Ok();
+}
 
 }  // namespace rndn::hir

@@ -2325,6 +2325,7 @@ Expected<Translation> Translator::Run(Plan *root) {
     if (tz_used_) out.timezone = pg::TimeZoneKey();
     out.float_text_guard = float_text_guard_;
     out.iso_date_guard = iso_date_guard_;
+    out.interval_style_guard = interval_style_guard_;
     for (const std::string &r : summary_order_) {
         if (!out.summary.empty()) out.summary += ", ";
         out.summary += summary_cols_[r] + ")";

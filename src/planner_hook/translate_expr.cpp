@@ -1182,6 +1182,10 @@ Expected<Col> Translator::CoerceIOX(CoerceViaIO *c, const Ctx &ctx) {
                 if (DateStyle != USE_ISO_DATES) return Unsup(ctx.node, "date or timestamp as text under a DateStyle other than ISO");
                 iso_date_guard_ = true;
                 break;
+            case INTERVALOID:  // interval_out under IntervalStyle postgres (the default) only
+                if (IntervalStyle != INTSTYLE_POSTGRES) return Unsup(ctx.node, "interval as text under an IntervalStyle other than postgres");
+                interval_style_guard_ = true;
+                break;
             default: return Unsup(ctx.node, "cast of " + TypeName(from) + " to text");
         }
         RNDN_ASSIGN_OR_RETURN(Col a, X(c->arg, ctx));
@@ -1205,6 +1209,11 @@ Expected<Col> Translator::CoerceIOX(CoerceViaIO *c, const Ctx &ctx) {
             case DATEOID: t = b_.Date(0); break;
             case TIMESTAMPOID: t = b_.Dt(0); break;
             case NUMERICOID: t = b_.Dec128(0, 0); break;
+            case INTERVALOID:  // interval_in's plain spellings under IntervalStyle postgres (@from_text)
+                if (IntervalStyle != INTSTYLE_POSTGRES) return Unsup(ctx.node, "text as interval under an IntervalStyle other than postgres");
+                interval_style_guard_ = true;
+                t = b_.Null(hir::Type(hir::TypeKind::INTERVAL));
+                break;
             default: return Unsup(ctx.node, "cast of text to " + TypeName(to));
         }
         RNDN_ASSIGN_OR_RETURN(Col a, X(c->arg, ctx));

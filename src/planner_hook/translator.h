@@ -400,6 +400,7 @@ private:
     std::map<bool, Op> now_params_;         // now() / statement_timestamp() parameters
     bool float_text_guard_ = false;  // see Translation::float_text_guard
     bool iso_date_guard_ = false;    // see Translation::iso_date_guard
+    bool interval_style_guard_ = false;  // see Translation::interval_style_guard
 
 public:
     int NextMarker() { return kMarkerBase + next_marker_++; }

@@ -2113,3 +2113,30 @@ SELECT g, extract(epoch FROM i * f), date_part('epoch', i / (1 + abs(f))), extra
        extract(hour FROM i), date_part('quarter', i) FROM ivf ORDER BY g;
 -- query: interval_sum_avg_many
 SELECT g % 7, sum(i), avg(i), avg(i * f), count(*) FROM ivf GROUP BY 1 ORDER BY 1;
+-- query: interval_as_text
+SELECT id, i::text, j::text, 'span: ' || (i * 0.5), length(j::text) FROM ivl ORDER BY id;
+-- query: interval_text_round_trip
+SELECT id, i::text::interval, (t - u)::text FROM ivl WHERE id < 9 ORDER BY id;
+-- query: interval_from_text_spellings
+SELECT s, s::interval FROM (VALUES ('1 day 2 hours'), ('3 mons'), ('01:02:03'), ('-1 year'), ('  1 YEAR  -2 Mons +3 days -04:05:06.5 '),
+  ('100:59:59.123456'), ('2 hours 3 minutes 4 seconds'), ('-1 day -2 hours'), (NULL)) v(s), ivl WHERE id = 1 ORDER BY 1;
+-- query: interval_from_text_other_spelling
+-- fallback: '1.5 days' is not among rndn's interval spellings (read by PostgreSQL's plan at run time)
+SELECT s::interval FROM (VALUES ('1 day'), ('1.5 days')) v(s), ivl WHERE id = 1;
+-- interval_from_text_invalid: '1 year 1 year' is not among rndn's spellings: the executor runs
+-- PostgreSQL's plan at run time, which raises its syntax error (the same error either way)
+-- query: interval_from_text_invalid
+SELECT s::interval FROM (VALUES ('1 day'), ('1 year 1 year')) v(s), ivl WHERE id = 1;
+-- query: interval_text_iso_style
+-- fallback: interval as text under IntervalStyle iso_8601 (rndn writes IntervalStyle postgres only)
+SET IntervalStyle = 'iso_8601';
+SELECT id, i::text, 'P1D'::text::interval FROM ivl ORDER BY id;
+-- interval_text_style_guard: a generic plan made under IntervalStyle postgres, run under
+-- sql_standard: the run-time guard runs PostgreSQL's plan
+-- query: interval_text_style_guard
+-- fallback: the plan's interval text was fixed for IntervalStyle postgres (run-time guard)
+SET plan_cache_mode = force_generic_plan;
+PREPARE ivq AS SELECT id, i::text, j::text, ('-1 day 02:00:00'::text || '')::interval FROM ivl ORDER BY id;
+EXECUTE ivq;
+SET IntervalStyle = 'sql_standard';
+EXECUTE ivq;

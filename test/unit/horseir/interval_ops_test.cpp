@@ -87,5 +87,28 @@ TEST(IntervalOps, SumAndAvg) {
     EXPECT_EQ(E("@interval_sum((\"0m 2147483647d 0us\", \"0m 1d 0us\", \"0m -5d 0us\"):interval)"), "ERROR 22008: interval out of range");
 }
 
+TEST(IntervalOps, TextOutput) {
+    // interval_out under IntervalStyle postgres, as psql printed i::text
+    EXPECT_EQ(E("@to_text((\"0m 0d 0us\", \"-14m 3d 0us\", \"1m -1d 0us\", \"0m 0d -500000us\", null):interval)"),
+              "00:00:00,-1 years -2 mons +3 days,1 mon -1 days,-00:00:00.5,null");
+    EXPECT_EQ(E("@to_text((\"2147483647m 2147483647d 9223372036854775807us\", \"0m 1d 1120000us\", \"13m 1d 3600000000us\"):interval)"),
+              "178956970 years 7 mons 2147483647 days 2562047788:00:54.775807,1 day 00:00:01.12,1 year 1 mon 1 day 01:00:00");
+    EXPECT_EQ(E("@to_text((\"0m -1d 3600000000us\", \"0m 1d -3600000000us\"):interval)"), "-1 days +01:00:00,1 day -01:00:00");
+}
+
+TEST(IntervalOps, TextInput) {
+    // interval_in of the plain spellings, as psql printed s::interval
+    const std::string in = "(\"1 day 2 hours\", \"3 mons\", \"01:02:03\", \"-1 year\", \"  1 YEAR  -2 Mons +3 days -04:05:06.5 \", "
+                           "\"1:2\", \"100:59:59.123456\", \"2 hours 3 minutes 4 seconds\", \"-0:0:0.000001\", \"1 min 1 sec\", "
+                           "\"-1 day -2 hours\", null):str";
+    EXPECT_EQ(E("@to_text(x)", "x:? = @from_text(" + in + ", null:interval);"),
+              "1 day 02:00:00,3 mons,01:02:03,-1 years,10 mons 3 days -04:05:06.5,01:02:00,100:59:59.123456,02:03:04,"
+              "-00:00:00.000001,00:01:01,-1 days -02:00:00,null");
+    // other spellings are PostgreSQL's to read (or reject: '1 year 1 year' is a syntax error there)
+    for (const char *other : {"1 year 1 year", "1.5 days", "@ 1 day", "1 day ago", "P1D", "1 week", "1 d", "1 day 2 hours 01:00",
+                              "00:60:00", "1234567 days", "", "5"})
+        EXPECT_NE(E(std::string("@from_text(\"") + other + "\":str, null:interval)").find("ERROR 0A000"), std::string::npos) << other;
+}
+
 }  // namespace
 }  // namespace rndn::hir::testing
