@@ -78,6 +78,7 @@ Status BeginImpl(RndnScanState *s, CustomScan *cs) {
             run->ascii_guard |= f == "ascii";
             run->float_text_guard |= f == "float_text";
             run->iso_date_guard |= f == "iso_dates";
+            run->interval_style_guard |= f == "interval_style";
             at = end + 1;
         }
     }
@@ -183,6 +184,8 @@ Status ExecuteImpl(ScanRun &run, Snapshot snapshot, ParamListInfo params) {
         return Status::Unsupported("floats written as text with extra_float_digits <= 0");
     if (run.iso_date_guard && DateStyle != USE_ISO_DATES)
         return Status::Unsupported("dates written as text under a DateStyle other than ISO");
+    if (run.interval_style_guard && IntervalStyle != INTSTYLE_POSTGRES)
+        return Status::Unsupported("intervals as text under an IntervalStyle other than postgres");
     run.phase = "loading";
     RNDN_RETURN_IF_ERROR(LoadRelationsUnsafe(run, snapshot));
     const auto t1 = std::chrono::steady_clock::now();

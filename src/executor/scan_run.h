@@ -77,6 +77,7 @@ struct ScanRun {
     // casts): under other settings the executor runs PostgreSQL's plan instead.
     bool float_text_guard = false;
     bool iso_date_guard = false;
+    bool interval_style_guard = false;  // "interval_style": IntervalStyle postgres
     std::vector<pg::RelationRead> relations;
     std::vector<ColumnBuilder> builders;  // of the relation being loaded
     hir::DataRegistry registry;

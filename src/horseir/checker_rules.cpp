@@ -370,6 +370,22 @@ R RuleIntervalUnary(RuleCtx &c) {
     if (K(c.args[0]) != TypeKind::INTERVAL) return Fail(c, "expects an interval");
     return One(TypeKind::INTERVAL);
 }
+R RuleIntervalScale(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::INTERVAL || !IsFloat(K(c.args[1]))) return Fail(c, "expects (interval, f64)");
+    return One(TypeKind::INTERVAL);
+}
+R RuleIntervalField(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::INTERVAL || K(c.args[1]) != TypeKind::SYM) return Fail(c, "expects (interval, sym)");
+    return One(Type::Decimal(TypeKind::DEC128, 6));
+}
+R RuleIntervalFieldF(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::INTERVAL || K(c.args[1]) != TypeKind::SYM) return Fail(c, "expects (interval, sym)");
+    return One(TypeKind::F64);
+}
+R RuleIntervalReduce(RuleCtx &c) {
+    if (K(c.args[0]) != TypeKind::INTERVAL) return Fail(c, "expects an interval");
+    return One(TypeKind::INTERVAL);
+}
 R RuleDatetimeDiff(RuleCtx &c) {
     if (!Cal(c.args[0]) || c.args[0].kind != c.args[1].kind) return Fail(c, "expects two values of one calendar type");
     return One(c.args[0].kind == TypeKind::DT || c.args[0].kind == TypeKind::TIME ? Type(TypeKind::I64) : Type(TypeKind::I32));
@@ -490,8 +506,8 @@ R RuleCollateRank(RuleCtx &c) {
 R RuleToText(RuleCtx &c) {
     const TypeKind k = K(c.args[0]);
     if (!(k == TypeKind::BOOL || k == TypeKind::I16 || k == TypeKind::I32 || k == TypeKind::I64 || IsFloat(k) || IsDecimal(k) ||
-          k == TypeKind::DATE || k == TypeKind::DT || IsString(k)))
-        return Fail(c, "expects bool, i16/i32/i64, f32/f64, dec64/dec128, date, dt or a string");
+          k == TypeKind::DATE || k == TypeKind::DT || IsString(k) || k == TypeKind::INTERVAL))
+        return Fail(c, "expects bool, i16/i32/i64, f32/f64, dec64/dec128, date, dt, interval or a string");
     return One(TypeKind::STR);
 }
 R RuleToChar(RuleCtx &c) {
@@ -507,8 +523,8 @@ R RuleFromText(RuleCtx &c) {
     if (!Str(c.args[0])) return Fail(c, "expects a string argument first");
     if (IsDecimal(k)) return One(Type::Decimal(TypeKind::DEC128, Type::kUnknownScale));
     if (!(k == TypeKind::BOOL || k == TypeKind::I16 || k == TypeKind::I32 || k == TypeKind::I64 || IsFloat(k) ||
-          k == TypeKind::DATE || k == TypeKind::DT))
-        return Fail(c, "expects a target of type bool, i16/i32/i64, f32/f64, dec64/dec128, date or dt");
+          k == TypeKind::DATE || k == TypeKind::DT || k == TypeKind::INTERVAL))
+        return Fail(c, "expects a target of type bool, i16/i32/i64, f32/f64, dec64/dec128, date, dt or interval");
     return One(k);
 }
 R RulePrint(RuleCtx &) { return One(TypeKind::I64); }

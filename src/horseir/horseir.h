@@ -137,6 +137,14 @@ inline bool operator!=(const IntervalValue &a, const IntervalValue &b) { return 
 // days, microseconds); ParseIntervalText returns false for any other text.
 std::string IntervalText(const IntervalValue &v);
 bool ParseIntervalText(std::string_view s, IntervalValue *out);
+// PostgreSQL 15's interval_out under IntervalStyle postgres ("1 year 2 mons -3 days +04:05:06.5").
+std::string PgIntervalText(const IntervalValue &v);
+// interval_in under IntervalStyle postgres for the plain spellings: signed integer amounts of
+// year(s)/mon(s)/month(s)/day(s)/hour(s)/min(s)/minute(s)/sec(s)/second(s) and one
+// [+-]H:MM[:SS[.ffffff]] time, each unit at most once, amounts of up to 6 digits.  Every other
+// spelling (fractions of units, '@', 'ago', ISO 8601, weeks, out-of-range fields) is
+// UNSUPPORTED: PostgreSQL's plan reads it, with its own errors.
+Status ParsePgInterval(std::string_view s, IntervalValue *out);
 
 // ----------------------------------------------------------------------------------------------
 // Builtins: one enum and one metadata row per line of src/horseir/builtins.def (the enum value is

@@ -529,6 +529,7 @@ Expected<Value> KToText(KernelCtx &, const std::vector<Value> &args) {
             }
             case TypeKind::DATE: s = PgDateText(a.Data<int32_t>()[i]); break;
             case TypeKind::DT: s = PgTimestampText(a.Data<int64_t>()[i]); break;
+            case TypeKind::INTERVAL: s = PgIntervalText(a.Data<IntervalValue>()[i]); break;  // IntervalStyle postgres
             case TypeKind::STR:
             case TypeKind::SYM: s = std::string(a.StringAt(i)); break;
             default: return TypeError(std::string("@to_text of ") + TypeToString(a.type));
@@ -587,6 +588,7 @@ Expected<Value> KFromText(KernelCtx &, const std::vector<Value> &args) {
             case TypeKind::F64: RNDN_RETURN_IF_ERROR(ParsePgFloat(s, "double precision", &out->Data<double>()[i])); break;
             case TypeKind::DATE: RNDN_RETURN_IF_ERROR(ParsePgDate(s, &out->Data<int32_t>()[i])); break;
             case TypeKind::DT: RNDN_RETURN_IF_ERROR(ParsePgTimestamp(s, &out->Data<int64_t>()[i])); break;
+            case TypeKind::INTERVAL: RNDN_RETURN_IF_ERROR(ParsePgInterval(s, &out->Data<IntervalValue>()[i])); break;
             case TypeKind::DEC128:
                 RNDN_RETURN_IF_ERROR(ParsePgNumeric(s, &out->Data<__int128>()[i], &scales[static_cast<size_t>(i)]));
                 break;

@@ -30,7 +30,8 @@ namespace rndn::pg {
 enum class PrivateSlot : int { PROGRAM = 0, RELATIONS = 1, SUMMARY = 2, TRANSLATE_MS = 3, FLAGS = 4, TIMEZONE = 5, COUNT = 6 };
 // FLAGS: comma-separated run-time guards: "ascii" when the loader must verify that all text is
 // ASCII, "float_text" / "iso_dates" when floats / dates are written as text for
-// extra_float_digits > 0 / DateStyle ISO (otherwise the executor runs the fallback).
+// extra_float_digits > 0 / DateStyle ISO, "interval_style" when intervals are written or read
+// as text for IntervalStyle postgres (otherwise the executor runs the fallback).
 // TIMEZONE: TimeZoneKey() the program was made for, or "" (see Translation::timezone).
 
 // One relation the program reads: the registry table `name` holds columns "a<attnum>".

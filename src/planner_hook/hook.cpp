@@ -291,6 +291,7 @@ void ReplaceSubtrees(PlannedStmt *stmt, Plan **slot, bool allow_here, RewriteRes
                         std::string flags = tr.ascii_guard ? "ascii" : "";
                         if (tr.float_text_guard) flags += flags.empty() ? "float_text" : ",float_text";
                         if (tr.iso_date_guard) flags += flags.empty() ? "iso_dates" : ",iso_dates";
+                        if (tr.interval_style_guard) flags += flags.empty() ? "interval_style" : ",interval_style";
                         return MakeScan(plan, tr.program.c_str(), rels.c_str(), tr.summary.c_str(), flags.c_str(), tr.timezone.c_str(), ms, cost);
                     }
                 });

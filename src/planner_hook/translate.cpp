@@ -517,6 +517,12 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
         return out;
     } else if (name == "count") {
         builtin = B::COUNT;
+    } else if ((name == "sum" || name == "avg") && at == INTERVALOID) {
+        // issue 18: interval_pl over the values in order (sum), then interval_div by the count
+        // (avg); NULL for a group (frame) without a value
+        const B fn = name == "sum" ? B::INTERVAL_SUM : B::INTERVAL_AVG;
+        out.var = grouped ? per_group(fn, x.var) : Emit(fn, {x.var});
+        return out;
     } else if (name == "sum") {
         builtin = B::SUM;
         if (at == INT2OID || at == INT4OID) cast = hir::Type(hir::TypeKind::I64);
@@ -2421,6 +2427,7 @@ Expected<Translation> Translator::Run(Plan *root) {
     if (tz_used_) out.timezone = pg::TimeZoneKey();
     out.float_text_guard = float_text_guard_;
     out.iso_date_guard = iso_date_guard_;
+    out.interval_style_guard = interval_style_guard_;
     for (const std::string &r : summary_order_) {
         if (!out.summary.empty()) out.summary += ", ";
         out.summary += summary_cols_[r] + ")";

@@ -37,6 +37,7 @@ struct Translation {
     // another setting runs PostgreSQL's own plan instead.
     bool float_text_guard = false;
     bool iso_date_guard = false;
+    bool interval_style_guard = false;  // intervals as text or text as intervals: IntervalStyle postgres
 };
 
 // Translates the subtree `plan` of `stmt`.  UNSUPPORTED (with a one-line reason naming the

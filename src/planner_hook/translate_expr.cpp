@@ -493,6 +493,29 @@ Expected<int32> Translator::ConstPlaces(List *args, const char *fn, const Ctx &c
     return places;
 }
 
+// extract / date_part of an interval (issue 18): the fields PostgreSQL 15's interval_part_common
+// accepts; extract's numeric at its display scale (3 for milliseconds, 6 for second and epoch,
+// 0 otherwise), date_part's float8.  The fields PostgreSQL rejects for intervals (week, dow,
+// isoyear, julian, time zones ...) keep its plan, which raises its error.
+Expected<Col> Translator::IntervalPart(const std::string &field, const Col &iv, bool float_result, const Ctx &ctx) {
+    static const char *const kFields[] = {"microseconds", "milliseconds", "second", "minute",  "hour",       "day",  "month",
+                                          "quarter",      "year",         "decade", "century", "millennium", "epoch"};
+    const std::string canon = CanonicalDateField(field);
+    if (std::find_if(std::begin(kFields), std::end(kFields), [&](const char *k) { return canon == k; }) == std::end(kFields))
+        return Unsup(ctx.node, "extract(" + field + ") of interval");
+    Col out;
+    out.type = float_result ? FLOAT8OID : NUMERICOID;
+    const Op sym = b_.Sym(canon);
+    if (float_result) {
+        out.var = Emit(B::INTERVAL_FIELD_F, {iv.var, sym});
+        return out;
+    }
+    out.scale = canon == "milliseconds" ? 3 : (canon == "second" || canon == "epoch") ? 6 : 0;
+    out.var = Emit(B::INTERVAL_FIELD, {iv.var, sym});
+    if (out.scale != 6) out.var = EmitCast(out.var, Dec128(out.scale));  // exact: no digits beyond the scale
+    return out;
+}
+
 Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result_typmod, Oid inputcollid,
                                const Ctx &ctx) {
     const FnRow *row = LookupFunction(fn);
@@ -583,6 +606,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
                     return Unsup(ctx.node, FuncName(fn) + " by a non-constant divisor (PostgreSQL raises on zero)");
             }
             const B b = row->builtin;
+            if (b == B::INTERVAL_MUL && a[0].type != INTERVALOID) std::swap(a[0], a[1]);  // mul_d_interval: float8 * interval
             out.var = Emit(b, {a[0].var, a[1].var});
             if (result_type == NUMERICOID) {
                 if (b == B::PLUS || b == B::MINUS || b == B::MOD)
@@ -761,6 +785,7 @@ Expected<Col> Translator::Call(Oid fn, List *args, Oid result_type, int32 result
             pfree(field);
             std::transform(fs.begin(), fs.end(), fs.begin(), ::tolower);
             Expr *src = (Expr *)lsecond(args);
+            if (exprType((Node *)src) == INTERVALOID) return IntervalPart(fs, a[0], result_type == FLOAT8OID, ctx);
             const bool from_date_cast = IsDateToTimestamp(src);
             const bool ts = exprType((Node *)src) == TIMESTAMPOID && !from_date_cast;
             const bool date_part = result_type == FLOAT8OID;
@@ -1250,6 +1275,10 @@ Expected<Col> Translator::CoerceIOX(CoerceViaIO *c, const Ctx &ctx) {
                 if (DateStyle != USE_ISO_DATES) return Unsup(ctx.node, "date or timestamp as text under a DateStyle other than ISO");
                 iso_date_guard_ = true;
                 break;
+            case INTERVALOID:  // interval_out under IntervalStyle postgres (the default) only
+                if (IntervalStyle != INTSTYLE_POSTGRES) return Unsup(ctx.node, "interval as text under an IntervalStyle other than postgres");
+                interval_style_guard_ = true;
+                break;
             default: return Unsup(ctx.node, "cast of " + TypeName(from) + " to text");
         }
         RNDN_ASSIGN_OR_RETURN(Col a, X(c->arg, ctx));
@@ -1273,6 +1302,11 @@ Expected<Col> Translator::CoerceIOX(CoerceViaIO *c, const Ctx &ctx) {
             case DATEOID: t = b_.Date(0); break;
             case TIMESTAMPOID: t = b_.Dt(0); break;
             case NUMERICOID: t = b_.Dec128(0, 0); break;
+            case INTERVALOID:  // interval_in's plain spellings under IntervalStyle postgres (@from_text)
+                if (IntervalStyle != INTSTYLE_POSTGRES) return Unsup(ctx.node, "text as interval under an IntervalStyle other than postgres");
+                interval_style_guard_ = true;
+                t = b_.Null(hir::Type(hir::TypeKind::INTERVAL));
+                break;
             default: return Unsup(ctx.node, "cast of text to " + TypeName(to));
         }
         RNDN_ASSIGN_OR_RETURN(Col a, X(c->arg, ctx));

@@ -341,6 +341,7 @@ private:
     Expected<RelP> ProjectOver(Plan *plan, RelP rel, List *quals);
     Expected<Op> Mask(List *quals, const Ctx &ctx);
     Expected<Op> DeferredMask(const std::vector<Expr *> &deferred, const Plan *node, Op li);
+    Expected<Col> IntervalPart(const std::string &field, const Col &iv, bool float_result, const Ctx &ctx);
     Expected<int32> ConstPlaces(List *args, const char *fn, const Ctx &ctx);
     // Lazily gathered (@index) or compressed (@compress) copy of a relation.
     RelP Take(const RelP &in, const Op &idx, bool compress, LenFn len);
@@ -402,6 +403,7 @@ private:
     std::vector<Col> case_tests_;    // the test values of the simple CASEs being translated
     bool float_text_guard_ = false;  // see Translation::float_text_guard
     bool iso_date_guard_ = false;    // see Translation::iso_date_guard
+    bool interval_style_guard_ = false;  // see Translation::interval_style_guard
 
 public:
     int NextMarker() { return kMarkerBase + next_marker_++; }

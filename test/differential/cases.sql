@@ -313,6 +313,12 @@ INSERT INTO ivl VALUES
 CREATE TABLE ivl_inf (id int, t timestamp, i interval);
 INSERT INTO ivl_inf VALUES (1, '2000-01-01', '1 day'), (2, 'infinity', '2 days'), (3, '-infinity', NULL);
 CREATE TABLE ivl_empty (i interval, t timestamp);
+-- issue 18: 2,000 intervals of mixed signs and fractional seconds with float8 factors of mixed
+-- signs and magnitudes (some zero, some NULL), for interval * / float8 bit for bit
+CREATE TABLE ivf AS SELECT g, make_interval(months => (g * 7919) % 97 - 48, days => (g * 104729) % 61 - 30,
+    secs => ((g * 7877) % 1000003 - 500000) / 7.0) AS i,
+  CASE WHEN g % 53 = 0 THEN NULL ELSE ((g * 31) % 201 - 100) / 13.0 * power(10.0, (g % 9) - 4) END::float8 AS f
+  FROM generate_series(1, 2000) g;
 ANALYZE;
 
 
@@ -1103,7 +1109,6 @@ SELECT id, d::timestamp, d::timestamp < TIMESTAMP '2000-01-01 00:00:00' FROM dd 
 -- query: date_cast_to_timestamp_out_of_range
 SELECT id, d::timestamp FROM dd ORDER BY id;
 -- query: ts_interval_non_constant
--- fallback: interval * a number (mul_d_interval has no translation)
 SELECT id, t + (id * INTERVAL '1 hour') FROM ts WHERE id < 5 ORDER BY id;
 -- query: ts_extract_fields_empty
 SELECT extract(isodow FROM t), count(*), max(extract(second FROM t)), sum(date_part('epoch', t)) FROM ts_empty GROUP BY 1;
@@ -1984,10 +1989,8 @@ SELECT id, GREATEST(j, INTERVAL '1 hour'), LEAST(j, INTERVAL '0') FROM ivl WHERE
 -- query: interval_null_constant
 SELECT id, t + NULL::interval, i + NULL::interval FROM ivl WHERE id < 4 ORDER BY id;
 -- query: interval_sum
--- fallback: sum(interval) (interval_accum has no translation yet)
 SELECT sum(i) FROM ivl WHERE id < 9;
 -- query: interval_extract
--- fallback: extract of an interval (interval_part has no translation yet)
 SELECT extract(epoch FROM i) FROM ivl WHERE id < 9;
 -- issue 18 item 2: casts between text and the other types (@to_text / @from_text): PostgreSQL's
 -- text forms (shortest float digits, ISO dates and timestamps with BC and infinities, -0, NaN)
@@ -2398,3 +2401,106 @@ SELECT g, string_agg(t, ',') FROM wn GROUP BY g ORDER BY g;
 -- query: string_agg_other_key
 -- fallback: string_agg ORDER BY another expression than the value (ties in PostgreSQL's sort order)
 SELECT g, string_agg(t, ',' ORDER BY id) FROM wn GROUP BY g ORDER BY g;
+-- issue 18: interval * and / a number (float8; integer and numeric factors cast to float8),
+-- extract/date_part of an interval, sum/avg of intervals
+-- query: interval_mul_fractions
+SELECT id, i * 0.1, i * (1/3.0), i * 1e-7, i * -2.5, 2 * j, j * id, id * j FROM ivl WHERE id <> 9 ORDER BY id;
+-- query: interval_mul_numeric_and_float_columns
+SELECT id, i * (id::numeric / 4), i * (id / 7.0)::float8, j * (id::float4 / 3), i * (id - 5) FROM ivl WHERE id <> 9 ORDER BY id;
+-- query: interval_div_fractions
+SELECT id, i / 3, i / -0.7, j / 1e-3, i / (1/3.0), j / NULLIF(id - 5, 0), i / 2.5::float8 FROM ivl WHERE id <> 9 ORDER BY id;
+-- query: interval_div_infinity
+SELECT id, i / 'Infinity'::float8, j / '-Infinity'::float8 FROM ivl ORDER BY id;
+-- query: interval_div_by_zero
+SELECT id, j / (id - 10) FROM ivl WHERE id >= 9 ORDER BY id;
+-- query: interval_mul_overflow
+SELECT i * 2 FROM ivl WHERE id = 9;
+-- query: interval_mul_overflow_time
+SELECT j * 1e19 FROM ivl WHERE id = 7;
+-- query: interval_div_overflow
+SELECT j / 0.5 FROM ivl WHERE id = 9;
+-- query: interval_mul_nan
+SELECT i * 'NaN'::float8 FROM ivl WHERE id = 1;
+-- query: interval_mul_infinity
+SELECT j * 'Infinity'::float8 FROM ivl WHERE id = 10;
+-- query: interval_mul_edge_factor
+SELECT INTERVAL '1 mon' * (2147483647.5 + id - 1) FROM ivl WHERE id = 1;
+-- query: interval_mul_in_arithmetic
+SELECT id, t + i * 0.5, t - j / 4, (i + j) * 1.5 FROM ivl WHERE id NOT IN (8, 9) ORDER BY id;
+-- query: interval_extract_fields
+SELECT id, extract(microseconds FROM i), extract(milliseconds FROM i), extract(second FROM i), extract(minute FROM i),
+       extract(hour FROM i), extract(day FROM i), extract(month FROM i), extract(quarter FROM i), extract(year FROM i),
+       extract(decade FROM i), extract(century FROM i), extract(millennium FROM i), extract(epoch FROM i)
+FROM ivl ORDER BY id;
+-- query: interval_date_part_fields
+SELECT id, date_part('microseconds', j), date_part('milliseconds', j), date_part('second', j), date_part('minute', j),
+       date_part('hour', j), date_part('day', j), date_part('month', j), date_part('quarter', j), date_part('year', j),
+       date_part('decade', j), date_part('century', j), date_part('millennium', j), date_part('epoch', j)
+FROM ivl ORDER BY id;
+-- query: interval_date_part_extremes
+SELECT id, date_part('epoch', i), date_part('hour', i), date_part('msec', i), extract(epoch FROM -j) FROM ivl WHERE id IN (8, 9) ORDER BY id;
+-- query: interval_extract_aliases
+SELECT id, date_part('secs', i), date_part('MSEC', i), date_part('us', i), date_part('mins', i), date_part('y', i), date_part('Mon', i) FROM ivl ORDER BY id;
+-- query: interval_extract_in_expressions
+SELECT id FROM ivl WHERE extract(epoch FROM i) > 3600 AND extract(day FROM j) <> 0 ORDER BY id;
+-- query: interval_extract_of_difference
+SELECT id, extract(epoch FROM t - u), extract(day FROM t - u), date_part('hour', t - u) FROM ivl WHERE id < 9 ORDER BY id;
+-- query: interval_extract_grouped
+SELECT extract(month FROM i), count(*), sum(extract(epoch FROM j)) FROM ivl GROUP BY 1 ORDER BY 1;
+-- query: interval_extract_week
+-- fallback: extract(week) of an interval (PostgreSQL raises "unit not supported")
+SELECT extract(week FROM i) FROM ivl;
+-- query: interval_sum_avg
+SELECT sum(i), avg(i), sum(j), avg(j), count(i) FROM ivl WHERE id < 9;
+-- query: interval_sum_avg_grouped
+SELECT id % 3, sum(i), avg(i), avg(j), count(*) FROM ivl WHERE id <> 9 GROUP BY 1 ORDER BY 1;
+-- query: interval_sum_avg_empty_groups
+SELECT id % 4, sum(i) FILTER (WHERE id > 6), avg(j) FILTER (WHERE id > 6) FROM ivl WHERE id <> 9 GROUP BY 1 ORDER BY 1;
+-- query: interval_sum_avg_empty
+SELECT sum(i), avg(i) FROM ivl_empty;
+-- query: interval_sum_avg_all_null
+SELECT sum(i), avg(i) FROM ivl WHERE id = 5;
+-- query: interval_sum_overflow
+SELECT sum(i) FROM ivl WHERE id IN (6, 9);
+-- query: interval_avg_overflow
+SELECT avg(j) FROM ivl WHERE id IN (8, 9);
+-- query: interval_sum_of_expressions
+SELECT sum(t - u), avg(i * 0.5), sum(j / 3) FROM ivl WHERE id < 9;
+-- query: interval_sum_window
+SELECT id, sum(i) OVER (ORDER BY id), avg(j) OVER (PARTITION BY id % 2) FROM ivl WHERE id <> 9 ORDER BY id;
+-- query: interval_sum_window_rows
+SELECT id, sum(j) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), avg(i) OVER (ORDER BY id ROWS 2 PRECEDING) FROM ivl WHERE id <> 9 ORDER BY id;
+-- query: interval_mul_div_many
+SELECT g, i * f, f * i, i / NULLIF(f, 0), i * (f / 3), i / (1 + abs(f)) FROM ivf ORDER BY g;
+-- query: interval_parts_many
+SELECT g, extract(epoch FROM i * f), date_part('epoch', i / (1 + abs(f))), extract(second FROM i), date_part('millisecond', i * f),
+       extract(hour FROM i), date_part('quarter', i) FROM ivf ORDER BY g;
+-- query: interval_sum_avg_many
+SELECT g % 7, sum(i), avg(i), avg(i * f), count(*) FROM ivf GROUP BY 1 ORDER BY 1;
+-- query: interval_as_text
+SELECT id, i::text, j::text, 'span: ' || (i * 0.5), length(j::text) FROM ivl ORDER BY id;
+-- query: interval_text_round_trip
+SELECT id, i::text::interval, (t - u)::text FROM ivl WHERE id < 9 ORDER BY id;
+-- query: interval_from_text_spellings
+SELECT s, s::interval FROM (VALUES ('1 day 2 hours'), ('3 mons'), ('01:02:03'), ('-1 year'), ('  1 YEAR  -2 Mons +3 days -04:05:06.5 '),
+  ('100:59:59.123456'), ('2 hours 3 minutes 4 seconds'), ('-1 day -2 hours'), (NULL)) v(s), ivl WHERE id = 1 ORDER BY 1;
+-- query: interval_from_text_other_spelling
+-- fallback: '1.5 days' is not among rndn's interval spellings (read by PostgreSQL's plan at run time)
+SELECT s::interval FROM (VALUES ('1 day'), ('1.5 days')) v(s), ivl WHERE id = 1;
+-- interval_from_text_invalid: '1 year 1 year' is not among rndn's spellings: the executor runs
+-- PostgreSQL's plan at run time, which raises its syntax error (the same error either way)
+-- query: interval_from_text_invalid
+SELECT s::interval FROM (VALUES ('1 day'), ('1 year 1 year')) v(s), ivl WHERE id = 1;
+-- query: interval_text_iso_style
+-- fallback: interval as text under IntervalStyle iso_8601 (rndn writes IntervalStyle postgres only)
+SET IntervalStyle = 'iso_8601';
+SELECT id, i::text, 'P1D'::text::interval FROM ivl ORDER BY id;
+-- interval_text_style_guard: a generic plan made under IntervalStyle postgres, run under
+-- sql_standard: the run-time guard runs PostgreSQL's plan
+-- query: interval_text_style_guard
+-- fallback: the plan's interval text was made for IntervalStyle postgres (the run-time guard runs PostgreSQL's plan)
+SET plan_cache_mode = force_generic_plan;
+PREPARE ivq AS SELECT i::text, count(*) FROM ivl GROUP BY 1 ORDER BY 1;
+EXECUTE ivq;
+SET IntervalStyle = 'sql_standard';
+EXECUTE ivq;

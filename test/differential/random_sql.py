@@ -125,6 +125,8 @@ NUM_COLS = ["n", "m"]
 TEXT_COLS = ["t", "v"]
 # issue 18: non-finite float constants
 FLOAT_NONFINITE = ["'-Infinity'", "'NaN'::float8", "'Infinity'::float8"]
+IV_FIELDS = ["microseconds", "milliseconds", "second", "minute", "hour", "day", "month", "quarter", "year", "decade",
+             "century", "millennium", "epoch"]
 INTERVALS = ["1 month", "1 day", "-1 year 2 months", "1 mon 1 day 00:00:00.000001", "36 hours", "-00:00:00.5"]
 RB_COLS = {"k": "int", "g": "int", "f": "float", "n": "num", "d": "date", "t": "text", "bo": "bool"}
 
@@ -248,7 +250,13 @@ class Gen:
                           f"(a.iv {self.pick(['<', '>=', '='])} INTERVAL '{self.pick(INTERVALS)}')",
                           # issue 18 (tsx18): infinite and microsecond constants, long date_trunc
                           # units, extract(julian), timestamptz ± a column interval, casts
-                          self.tsx_expr(a)])
+                          self.tsx_expr(a),
+                          # issue 18: interval * / a number (constant divisors: no row-dependent
+                          # division by zero), extract/date_part of an interval
+                          f"(a.iv {self.pick(['*', '/'])} {self.pick(['0.1', '(1/3.0)', '1e-7', '-2.5', '3'])})",
+                          f"({self.pick(['2', '-0.5', 'a.s'])} * a.iv)",
+                          f"extract({self.pick(IV_FIELDS)} FROM {self.pick(['a.iv', '(a.iv * 0.5)'])})",
+                          f"date_part('{self.pick(IV_FIELDS)}', a.iv)"])
 
     def tsx_expr(self, a):
         """issue 18 (tsx18): comparisons with infinite and microsecond constants, date_trunc to
@@ -388,7 +396,8 @@ class Gen:
                               f"{self.pick(['min', 'max'])}({self.tz_expr(a)})", "count(DISTINCT extract(hour FROM a.tt))",
                               f"{self.pick(['min', 'max'])}(a.iv)", "count(DISTINCT a.iv)",
                               # winx18: string_agg ordered by its value (ties are equal strings)
-                              "string_agg({0}, ',' ORDER BY {0}{1})".format(self.col(a, 'text'), self.pick(['', ' DESC']))])
+                              "string_agg({0}, ',' ORDER BY {0}{1})".format(self.col(a, 'text'), self.pick(['', ' DESC'])),
+                              f"{self.pick(['sum', 'avg'])}(a.iv)", f"avg(a.iv * {self.pick(['0.5', '(1/3.0)'])})"])
         if kind == "count":
             return self.pick(["count(*)", f"count({self.col(a, self.pick(['int', 'text', 'float']))})"])
         if kind == "sumi":
