@@ -1835,7 +1835,12 @@ Expected<Col> Translator::SubPlanX(SubPlan *sp, const Ctx &ctx) {
         RNDN_ASSIGN_OR_RETURN(y, Materialize(y, child.value()->len_var));
         RNDN_ASSIGN_OR_RETURN(ThetaPairs tp, ThetaJoin(sp, sub, child.value(), ids, ctx, (Expr *)linitial(op->args)));
         const Col &x = tp.extra_val;
-        if (x.type != y.type || x.scale != y.scale || IsTextType(x.type))
+        // text with text (text or varchar): = is byte equality under a deterministic collation;
+        // char(n) ignores trailing blanks and stays with PostgreSQL
+        const bool texts = IsTextType(x.type) && IsTextType(y.type) && x.type != BPCHAROID && y.type != BPCHAROID;
+        if (texts && OidIsValid(op->inputcollid) && !get_collation_isdeterministic(op->inputcollid))
+            return Unsup(ctx.node, "correlated IN subquery comparing text under a nondeterministic collation");
+        if (!texts && (x.type != y.type || x.scale != y.scale || IsTextType(x.type)))
             return Unsup(ctx.node, "correlated IN subquery comparing " + TypeName(x.type) + " with " + TypeName(y.type));
         Op eq = Emit(B::EQ, {Emit(B::INDEX, {x.var, tp.li}), Emit(B::INDEX, {y.var, tp.ri})});
         Op none = Emit(B::VECTOR, {tp.nd, b_.Bool(false)});

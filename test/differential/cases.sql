@@ -774,9 +774,10 @@ SELECT id FROM an t1 WHERE g IN (SELECT t2.g FROM an2 t2 WHERE t2.n > t1.n) ORDE
 SELECT id FROM an t1 WHERE g NOT IN (SELECT t2.g FROM an2 t2 WHERE t2.n > t1.n) ORDER BY id;
 -- query: correlated_in_equality_and_inequality_empty
 SELECT id, i2 IN (SELECT t2.i2 FROM an2 t2 WHERE t2.g = t1.g AND t2.id <> t1.id), id IN (SELECT k FROM empty e WHERE e.k > t1.id) FROM an t1 ORDER BY id;
--- query: correlated_in_text_falls_back
--- fallback: correlated IN subquery comparing text with text
+-- query: correlated_in_text
 SELECT id, t IN (SELECT t2.t FROM an2 t2 WHERE t2.id < t1.id) FROM an t1 ORDER BY id;
+-- query: correlated_in_text_not_in
+SELECT id, t NOT IN (SELECT t2.t || '' FROM an2 t2 WHERE t2.id > t1.id AND t2.g <> t1.g) FROM an t1 ORDER BY id;
 -- query: correlated_theta_division
 -- fallback: a division in a non-equality correlation
 SELECT id, (SELECT count(*) FROM nums t2 WHERE t2.i4 / t1.id > 3) FROM nums t1 ORDER BY id;
