@@ -320,7 +320,7 @@ void AppendOffset(std::string &s, int64_t east) {
     const int64_t hour = min / 60;
     min -= hour * 60;
     s += west <= 0 ? '+' : '-';
-    char b[32];
+    char b[64];  // room for any int64 fields (the offsets are small)
     if (sec != 0) std::snprintf(b, sizeof b, "%02lld:%02lld:%02lld", (long long)hour, (long long)min, (long long)sec);
     else if (min != 0) std::snprintf(b, sizeof b, "%02lld:%02lld", (long long)hour, (long long)min);
     else std::snprintf(b, sizeof b, "%02lld", (long long)hour);
