@@ -50,6 +50,22 @@ void Square(unsigned __int128 a, unsigned __int128 *lo, unsigned __int128 *hi) {
 }
 
 unsigned __int128 Magnitude(__int128 v) { return v < 0 ? ~static_cast<unsigned __int128>(v) + 1 : static_cast<unsigned __int128>(v); }
+
+// The exact sum of integers (or decimals at one scale), as its positive and negative parts, and
+// the exact sum of their squares: @num_var's and @frame_var's accumulators.
+struct ExactSums {
+    Acc320 pos, neg, sq;
+    void Add(__int128 x) {
+        const unsigned __int128 m = Magnitude(x);
+        (x < 0 ? neg : pos).Add(m);
+        unsigned __int128 lo, hi;
+        Square(m, &lo, &hi);
+        sq.Add(lo, hi);
+    }
+    bool overflow() const { return pos.overflow || neg.overflow || sq.overflow; }
+    BigInt Sum() const { return pos.Get(false) - neg.Get(false); }
+    BigInt SumSquares() const { return sq.Get(false); }
+};
 }  // namespace
 
 Expected<Value> KNumVar(KernelCtx &, const std::vector<Value> &args) {
@@ -79,21 +95,17 @@ Expected<Value> KNumVar(KernelCtx &, const std::vector<Value> &args) {
         RNDN_ASSIGN_OR_RETURN(c, As(args[0].vector_ptr(), TypeKind::I64));
     }
     int64_t n = 0;
-    Acc320 pos, neg, sq;
+    ExactSums acc;
     const bool nulls = c->HasNulls();
     for (int64_t i = 0; i < c->length; ++i) {
         PollCancel(i);
         if (nulls && !c->IsValid(i)) continue;
         const __int128 x = IsDecimal(c->type.kind) ? c->Data<__int128>()[i] : static_cast<__int128>(c->Data<int64_t>()[i]);
         ++n;
-        const unsigned __int128 m = Magnitude(x);
-        (x < 0 ? neg : pos).Add(m);
-        unsigned __int128 lo, hi;
-        Square(m, &lo, &hi);
-        sq.Add(lo, hi);
+        acc.Add(x);
     }
-    if (pos.overflow || neg.overflow || sq.overflow) return Status::Unsupported("@num_var: sums beyond 320 bits");
-    auto r = NumericVariance(n, pos.Get(false) - neg.Get(false), sq.Get(false), dscale, static_cast<int>(kind));
+    if (acc.overflow()) return Status::Unsupported("@num_var: sums beyond 320 bits");
+    auto r = NumericVariance(n, acc.Sum(), acc.SumSquares(), dscale, static_cast<int>(kind));
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(Type::Decimal(TypeKind::DEC128, Type::kUnknownScale), 1));
     if (!r) {
         out->SetNull(0);
@@ -206,30 +218,26 @@ Expected<Value> KFrameVar(KernelCtx &ctx, const std::vector<Value> &args) {
     std::vector<Res> res(static_cast<size_t>(n));
     int64_t cnt = 0;
     int dscale = 0;
-    Acc320 pos, neg, sq;
+    ExactSums acc;
     int64_t prev_s = -1, upto = -1;
     static const BigInt kLimit = BigInt::Pow10(38);
     for (int64_t i = 0; i < n; ++i) {
         if ((i & 0x3ff) == 0 && ctx.Cancelled()) return Status::Cancelled();
         const int64_t s = st[i], e = std::max(en[i], s);
-        if (s != prev_s || e < upto) cnt = 0, dscale = 0, pos = neg = sq = Acc320{}, prev_s = s, upto = s;
+        if (s != prev_s || e < upto) cnt = 0, dscale = 0, acc = ExactSums{}, prev_s = s, upto = s;
         for (; upto < e; ++upto) {
             if (!c->IsValid(upto)) continue;
             const __int128 x = IsDecimal(c->type.kind) ? c->Data<__int128>()[upto] : static_cast<__int128>(c->Data<int64_t>()[upto]);
             ++cnt;
             dscale = std::max(dscale, elem_scale(upto));
-            const unsigned __int128 m = Magnitude(x);
-            (x < 0 ? neg : pos).Add(m);
-            unsigned __int128 lo, hi;
-            Square(m, &lo, &hi);
-            sq.Add(lo, hi);
+            acc.Add(x);
         }
-        if (pos.overflow || neg.overflow || sq.overflow) return Status::Unsupported("@frame_var: sums beyond 320 bits");
+        if (acc.overflow()) return Status::Unsupported("@frame_var: sums beyond 320 bits");
         if (i > 0 && s == st[i - 1] && e == std::max(en[i - 1], st[i - 1])) {
             res[static_cast<size_t>(i)] = res[static_cast<size_t>(i) - 1];  // peers: the same frame
             continue;
         }
-        BigInt sum_x = pos.Get(false) - neg.Get(false), sum_xx = sq.Get(false);
+        BigInt sum_x = acc.Sum(), sum_xx = acc.SumSquares();
         if (vs > dscale) {  // the sums at the frame's own largest scale (exact: smaller scales pad zeros)
             BigInt q, r;
             BigInt::DivMod(sum_x, BigInt::Pow10(vs - dscale), &q, &r);

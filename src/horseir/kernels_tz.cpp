@@ -360,11 +360,7 @@ Expected<Value> KTzToText(KernelCtx &, const std::vector<Value> &args) {
         if (bc) s += " BC";
         out->AppendString(s);
     }
-    if (a.HasNulls()) {
-        out->EnsureValidity();
-        for (int64_t i = 0; i < a.length; ++i)
-            if (!a.IsValid(i)) out->SetNull(i);
-    }
+    SetUnaryValidity(a, *out);
     return V(out);
 }
 
