@@ -48,6 +48,27 @@ auto VisitFixed(TypeKind k, F &&f) {
     }
 }
 
+// Calendar arithmetic on microseconds after 2000-01-01 (negative before it): floor division,
+// so that a negative timestamp's day and time of day come out as PostgreSQL's.
+inline constexpr int64_t kDayMicros = 86400000000LL;
+inline int64_t FloorDivI(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+// Day of the week (0 Sunday) of a day after 2000-01-01 (a Saturday).
+inline int64_t Dow(int64_t day) { return ((day + 6) % 7 + 7) % 7; }
+// ISO 8601 week and week-numbering year (astronomical): the week holding the Thursday of the
+// day's week.
+inline void IsoWeek(int64_t day, int64_t *week, int64_t *year) {
+    const int64_t isodow = Dow(day) == 0 ? 7 : Dow(day);
+    const int64_t thursday = day - isodow + 4;
+    int32_t y, m, d;
+    CivilFromDays(static_cast<int32_t>(thursday), &y, &m, &d);
+    *week = (thursday - DaysFromCivil(y, 1, 1)) / 7 + 1;
+    *year = y;
+}
+
+// The byte length a UTF-8 lead byte announces (pg_utf_mblen; 1 for a stray continuation byte).
+inline size_t Utf8CharLen(unsigned char c) { return c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1; }
+
 inline const Vector *AsVector(const Value &v) { return v.is_vector() ? &v.vector() : nullptr; }
 
 inline Status NeedVector(const Value &v, const char *fn, int i) {

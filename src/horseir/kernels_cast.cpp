@@ -147,9 +147,7 @@ std::string IsoDate(int32_t days, bool *bc) {
     return out;
 }
 
-constexpr int64_t kUsPerDay = 86400000000LL;
 
-int64_t FloorDivI(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
 Status Invalid(const char *type_name, std::string_view s) {
     return Status::UserError(sqlstate::kInvalidTextRepresentation,
@@ -450,7 +448,7 @@ Status ParsePgTimestamp(std::string_view s, int64_t *out) {
         if (hh > 23 || mi > 59 || ss > 59) return other;
         us = ((static_cast<int64_t>(hh) * 60 + mi) * 60 + ss) * 1000000 + frac;
     }
-    *out = static_cast<int64_t>(days) * kUsPerDay + us;
+    *out = static_cast<int64_t>(days) * kDayMicros + us;
     return Status::Ok();
 }
 
@@ -473,8 +471,8 @@ std::string PgDateText(int32_t days) {
 std::string PgTimestampText(int64_t us) {
     if (us == std::numeric_limits<int64_t>::max()) return "infinity";
     if (us == std::numeric_limits<int64_t>::min()) return "-infinity";
-    const int64_t day = FloorDivI(us, kUsPerDay);
-    int64_t tod = us - day * kUsPerDay;
+    const int64_t day = FloorDivI(us, kDayMicros);
+    int64_t tod = us - day * kDayMicros;
     bool bc = false;
     std::string out = IsoDate(static_cast<int32_t>(day), &bc);
     out += ' ';

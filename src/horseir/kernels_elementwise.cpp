@@ -997,7 +997,6 @@ Expected<Value> CalendarPart(Builtin bid, const std::vector<Value> &args, TypeKi
     SetUnaryValidity(a, *out);
     return V(out);
 }
-int64_t FloorDivI(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 int64_t DayOf(TypeKind k, int64_t raw) {
     if (k == TypeKind::DT) return FloorDivI(raw, 86400000000LL);
     return raw;
@@ -1134,7 +1133,6 @@ int64_t TruncYear(TruncUnit u, int64_t y) {
     return y > 0 ? ((y + 99) / 100) * 100 - 99 : -((99 - (y - 1)) / 100) * 100 + 1;
 }
 constexpr int64_t kMinTimestamp = -211813488000000000LL;  // 4714-11-24 BC 00:00:00 (PostgreSQL's MIN_TIMESTAMP)
-constexpr int64_t kDayMicros = 86400000000LL;
 
 int64_t TruncDt(TruncUnit u, int64_t t) {
     switch (u) {
@@ -1250,16 +1248,6 @@ DParts Split(TypeKind k, int64_t raw) {
     p.micros = k == TypeKind::DT ? raw - p.day * kDayMicros : 0;
     CivilFromDays(static_cast<int32_t>(p.day), &p.y, &p.m, &p.d);
     return p;
-}
-int64_t Dow(int64_t day) { return ((day + 6) % 7 + 7) % 7; }  // 0 Sunday; 2000-01-01 was a Saturday
-// ISO 8601 week and week-numbering year: the week holding the Thursday of the date's week.
-void IsoWeek(int64_t day, int64_t *week, int64_t *year) {
-    const int64_t isodow = Dow(day) == 0 ? 7 : Dow(day);
-    const int64_t thursday = day - isodow + 4;
-    int32_t y, m, d;
-    CivilFromDays(static_cast<int32_t>(thursday), &y, &m, &d);
-    *week = (thursday - DaysFromCivil(y, 1, 1)) / 7 + 1;
-    *year = y;
 }
 // The integer value of field f (the fields extract returns as numeric of scale 0; second,
 // milliseconds and microseconds as the microseconds into the minute).

@@ -13,23 +13,22 @@ namespace rndn::hir {
 
 namespace {
 
-constexpr int64_t kUsecsPerDay = 86400000000LL;
 constexpr int32_t kDaysPerMonth = 30;
 
 Status IntervalOutOfRange() { return Status::UserError(sqlstate::kDatetimeOverflow, "interval out of range"); }
 
 // interval_justify_hours: whole days of the time field move into the day field.
 Expected<IntervalValue> JustifyHours(IntervalValue v) {
-    const int64_t wholeday = v.time / kUsecsPerDay;  // TMODULO: truncating division
-    v.time -= wholeday * kUsecsPerDay;
+    const int64_t wholeday = v.time / kDayMicros;  // TMODULO: truncating division
+    v.time -= wholeday * kDayMicros;
     int64_t day = static_cast<int64_t>(v.day) + wholeday;
     if (day < INT32_MIN || day > INT32_MAX) return IntervalOutOfRange();
     v.day = static_cast<int32_t>(day);
     if (v.day > 0 && v.time < 0) {
-        v.time += kUsecsPerDay;
+        v.time += kDayMicros;
         v.day--;
     } else if (v.day < 0 && v.time > 0) {
-        v.time -= kUsecsPerDay;
+        v.time -= kDayMicros;
         v.day++;
     }
     return v;
@@ -57,8 +56,8 @@ Expected<IntervalValue> JustifyInterval(IntervalValue v) {
         v.day -= wholemonth * kDaysPerMonth;
         if (__builtin_add_overflow(v.month, wholemonth, &v.month)) return IntervalOutOfRange();
     }
-    const int64_t wholeday = v.time / kUsecsPerDay;
-    v.time -= wholeday * kUsecsPerDay;
+    const int64_t wholeday = v.time / kDayMicros;
+    v.time -= wholeday * kDayMicros;
     int64_t day = static_cast<int64_t>(v.day) + wholeday;  // cannot leave int32 after the pre-step
     if (day < INT32_MIN || day > INT32_MAX) return IntervalOutOfRange();
     v.day = static_cast<int32_t>(day);
@@ -73,10 +72,10 @@ Expected<IntervalValue> JustifyInterval(IntervalValue v) {
         v.month++;
     }
     if (v.day > 0 && v.time < 0) {
-        v.time += kUsecsPerDay;
+        v.time += kDayMicros;
         v.day--;
     } else if (v.day < 0 && v.time > 0) {
-        v.time -= kUsecsPerDay;
+        v.time -= kDayMicros;
         v.day++;
     }
     return v;

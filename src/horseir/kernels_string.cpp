@@ -36,7 +36,6 @@ using Impl = Status (*)(const SA *a, size_t n, Res &r, StrState &st);
 
 const SqlState kProgramLimit{"54000"};
 
-size_t MbLen(unsigned char c) { return c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1; }
 
 // Byte offsets of the characters of s, plus s.size() at the end.
 std::vector<size_t> CharStarts(std::string_view s) {
@@ -44,7 +43,7 @@ std::vector<size_t> CharStarts(std::string_view s) {
     size_t i = 0;
     while (i < s.size()) {
         out.push_back(i);
-        i += std::min(MbLen(static_cast<unsigned char>(s[i])), s.size() - i);
+        i += std::min(Utf8CharLen(static_cast<unsigned char>(s[i])), s.size() - i);
     }
     out.push_back(s.size());
     return out;

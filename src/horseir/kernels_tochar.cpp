@@ -25,9 +25,6 @@ namespace rndn::hir {
 
 namespace {
 
-constexpr int64_t kDayMicros = 86400000000LL;
-int64_t FloorDivI(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
 enum class Dk : uint8_t {
     A_D_DOTS, A_M_DOTS, AD, AM, B_C_DOTS, BC, CC, DAY, DDD, DD, DY, DAY_CAP, DY_CAP, D, FF1, FF2, FF3, FF4, FF5, FF6, FX,
     HH24, HH12, HH, IDDD, ID, IW, IYYY, IYY, IY, I, J, MI, MM, MONTH, MON, MS, MONTH_CAP, MON_CAP, OF, P_M_DOTS, PM, Q, RM,
@@ -165,22 +162,8 @@ struct Tm {
     int64_t hour, min, sec, usec;
     int64_t wday;  // 0 Sunday
     int64_t yday;  // 1-based
+    int64_t isoweek, isoyear;  // ISO 8601 week and week-numbering year (astronomical)
 };
-
-int64_t Dow(int64_t day) { return ((day + 6) % 7 + 7) % 7; }  // 2000-01-01 was a Saturday
-
-// ISO 8601 week-numbering year (astronomical) of a day, and the day of its week 1's Monday.
-int64_t IsoYear(int64_t day) {
-    const int64_t isodow = Dow(day) == 0 ? 7 : Dow(day);
-    int32_t y, m, d;
-    CivilFromDays(static_cast<int32_t>(day - isodow + 4), &y, &m, &d);  // the week's Thursday
-    return y;
-}
-int64_t IsoWeek1Monday(int64_t year) {
-    const int64_t jan4 = DaysFromCivil(static_cast<int32_t>(year), 1, 4);
-    const int64_t isodow = Dow(jan4) == 0 ? 7 : Dow(jan4);
-    return jan4 - (isodow - 1);
-}
 
 int64_t AdjustYear(int64_t y) { return y <= 0 ? -(y - 1) : y; }  // 1 BC prints as 1
 
@@ -272,12 +255,12 @@ void Write(const std::vector<Node> &nodes, const Tm &tm, std::string &out) {
             case Dk::DY_CAP: s = std::string(kDays[tm.wday], 3); number = false; break;
             case Dk::dy: s = Lower(std::string(kDays[tm.wday], 3)); number = false; break;
             case Dk::DDD: s = Padded(tm.yday, fm ? 0 : 3); break;
-            case Dk::IDDD: s = Padded(tm.day - IsoWeek1Monday(IsoYear(tm.day)) + 1, fm ? 0 : 3); break;
+            case Dk::IDDD: s = Padded((tm.isoweek - 1) * 7 + (tm.wday == 0 ? 7 : tm.wday), fm ? 0 : 3); break;
             case Dk::DD: s = Padded(tm.mday, fm ? 0 : 2); break;
             case Dk::D: s = std::to_string(tm.wday + 1); break;
             case Dk::ID: s = std::to_string(tm.wday == 0 ? 7 : tm.wday); break;
             case Dk::WW: s = Padded((tm.yday - 1) / 7 + 1, fm ? 0 : 2); break;
-            case Dk::IW: s = Padded((tm.day - IsoWeek1Monday(IsoYear(tm.day))) / 7 + 1, fm ? 0 : 2); break;
+            case Dk::IW: s = Padded(tm.isoweek, fm ? 0 : 2); break;
             case Dk::Q: s = std::to_string((tm.mon - 1) / 3 + 1); break;
             case Dk::CC: {
                 const int64_t c = tm.year > 0 ? (tm.year - 1) / 100 + 1 : tm.year / 100 - 1;
@@ -293,10 +276,10 @@ void Write(const std::vector<Node> &nodes, const Tm &tm, std::string &out) {
             case Dk::YYY: s = Padded(AdjustYear(tm.year) % 1000, fm ? 0 : 3); break;
             case Dk::YY: s = Padded(AdjustYear(tm.year) % 100, fm ? 0 : 2); break;
             case Dk::Y: s = std::to_string(AdjustYear(tm.year) % 10); break;
-            case Dk::IYYY: s = Padded(AdjustYear(IsoYear(tm.day)), fm ? 0 : 4); break;
-            case Dk::IYY: s = Padded(AdjustYear(IsoYear(tm.day)) % 1000, fm ? 0 : 3); break;
-            case Dk::IY: s = Padded(AdjustYear(IsoYear(tm.day)) % 100, fm ? 0 : 2); break;
-            case Dk::I: s = std::to_string(AdjustYear(IsoYear(tm.day)) % 10); break;
+            case Dk::IYYY: s = Padded(AdjustYear(tm.isoyear), fm ? 0 : 4); break;
+            case Dk::IYY: s = Padded(AdjustYear(tm.isoyear) % 1000, fm ? 0 : 3); break;
+            case Dk::IY: s = Padded(AdjustYear(tm.isoyear) % 100, fm ? 0 : 2); break;
+            case Dk::I: s = std::to_string(AdjustYear(tm.isoyear) % 10); break;
             case Dk::RM:
             case Dk::rm: {
                 const std::string r = kRoman[tm.mon - 1];
@@ -324,6 +307,7 @@ Tm Broken(int64_t ts) {
     t.usec = us % 1000000;
     t.wday = Dow(t.day);
     t.yday = t.day - DaysFromCivil(t.year, 1, 1) + 1;
+    IsoWeek(t.day, &t.isoweek, &t.isoyear);
     return t;
 }
 

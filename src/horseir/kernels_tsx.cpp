@@ -7,17 +7,7 @@
 namespace rndn::hir {
 
 namespace {
-constexpr int64_t kDayUs = 86400000000LL;
 constexpr int64_t kJulianOf2000 = 2451545;  // date2j(2000, 1, 1), PostgreSQL's POSTGRES_EPOCH_JDATE
-int64_t FloorDivT(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
-// A string result built by AppendString gets the NULLs of its input.
-void CopyNulls(const Vector &a, Vector &out) {
-    if (!a.HasNulls()) return;
-    out.EnsureValidity();
-    for (int64_t i = 0; i < a.length; ++i)
-        if (!a.IsValid(i)) out.SetNull(i);
-}
 
 // numeric_div's result scale (select_div_scale) for us / 86400000000, both integers of display
 // scale 0: 16 significant digits after the quotient's leading base-10000 digit.  The divisor is
@@ -49,11 +39,11 @@ Expected<Value> KJulianNum(KernelCtx &, const std::vector<Value> &args) {
         if (!a.IsValid(i)) continue;
         const int64_t t = a.Data<int64_t>()[i];
         if (t == INT64_MIN || t == INT64_MAX) return Status::Unsupported("extract(julian) of an infinite timestamp is numeric ±Infinity");
-        const int64_t day = FloorDivT(t, kDayUs);
-        const int64_t us = t - day * kDayUs;
+        const int64_t day = FloorDivI(t, kDayMicros);
+        const int64_t us = t - day * kDayMicros;
         const int sc = JulianScale(us);
         const __int128 num = static_cast<__int128>(us) * Pow10(sc);  // < 8.64e10 * 1e20, 1e8 * 1e24, 1e4 * 1e28
-        const __int128 q = (2 * num + kDayUs) / (2 * static_cast<__int128>(kDayUs));
+        const __int128 q = (2 * num + kDayMicros) / (2 * static_cast<__int128>(kDayMicros));
         o[i] = static_cast<__int128>(day + kJulianOf2000) * Pow10(sc) + q;
         scales[static_cast<size_t>(i)] = sc;
         smax = std::max(smax, sc);
@@ -113,20 +103,9 @@ Expected<Value> KUuidIn(KernelCtx &, const std::vector<Value> &args) {
         if (k != s.size()) return bad();
         out->AppendString(std::string_view(txt, sizeof txt));
     }
-    CopyNulls(a, *out);
+    SetUnaryValidity(a, *out);
     return V(out);
 }
-
-namespace {
-// pg_utf_mblen: the byte length a UTF-8 lead byte announces (1 for a stray continuation byte).
-int Utf8Len(unsigned char c) {
-    if ((c & 0x80) == 0) return 1;
-    if ((c & 0xe0) == 0xc0) return 2;
-    if ((c & 0xf0) == 0xe0) return 3;
-    if ((c & 0xf8) == 0xf0) return 4;
-    return 1;
-}
-}  // namespace
 
 // @str_typmod(s, `varchar|`bpchar, (n, explicit, utf8):i64) — varchar() / bpchar() of
 // PostgreSQL 15 (varchar.c): a value longer than n characters (varchar: whose byte length passes
@@ -161,7 +140,7 @@ Expected<Value> KStrTypmod(KernelCtx &, const std::vector<Value> &args) {
         int64_t clip = 0, chars = 0;
         if (utf8) {
             while (clip < len && chars < n) {
-                clip += Utf8Len(static_cast<unsigned char>(s[static_cast<size_t>(clip)]));
+                clip += (int64_t)Utf8CharLen(static_cast<unsigned char>(s[static_cast<size_t>(clip)]));
                 ++chars;
             }
             if (clip > len) return Status::Unsupported("a string ending inside a UTF-8 character (PostgreSQL's plan answers)");
@@ -182,7 +161,7 @@ Expected<Value> KStrTypmod(KernelCtx &, const std::vector<Value> &args) {
             while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
         out->AppendString(s);
     }
-    CopyNulls(a, *out);
+    SetUnaryValidity(a, *out);
     return V(out);
 }
 

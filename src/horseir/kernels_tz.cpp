@@ -32,7 +32,6 @@ constexpr int64_t kSec = 1000000;
 constexpr int64_t kTzMinTimestamp = -211813488000000000LL;  // 4714-11-24 BC (MIN_TIMESTAMP)
 constexpr int64_t kTzEndTimestamp = 9223371331200000000LL;  // 294277-01-01 (END_TIMESTAMP)
 bool Valid(int64_t t) { return kTzMinTimestamp <= t && t < kTzEndTimestamp; }
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 bool Infinite(int64_t t) { return t == INT64_MIN || t == INT64_MAX; }
 
 Status OutOfTable() { return Status::Unsupported("a timestamptz outside the time zone table's range"); }
@@ -67,7 +66,7 @@ struct TzTable {
     }
     // UTC instant (finite, microseconds) -> its offset; pg_localtime of the whole second.
     Expected<int64_t> Offset(int64_t t) const {
-        const int64_t s = FloorDiv(t, kSec);
+        const int64_t s = FloorDivI(t, kSec);
         if (!Covers(s)) return OutOfTable();
         return OffsetAt(s);
     }
@@ -82,7 +81,7 @@ struct TzTable {
     // the boundaries within the day before l, a time in a spring-forward gap read with the
     // offset before it, a time in a fall-back overlap with the offset after it.
     Expected<int64_t> LocalOffset(int64_t l) const {
-        const int64_t mytime = FloorDiv(l, kSec);
+        const int64_t mytime = FloorDivI(l, kSec);
         const int64_t prev = mytime - 86400;
         if (!Covers(prev)) return OutOfTable();
         const size_t i = static_cast<size_t>(std::upper_bound(at.begin(), at.end(), prev) - at.begin());
@@ -199,7 +198,7 @@ Expected<Value> KTzDate(KernelCtx &, const std::vector<Value> &args) {
             continue;
         }
         RNDN_ASSIGN_OR_RETURN(int64_t l, z.ToLocal(t));
-        o[i] = static_cast<int32_t>(FloorDiv(l, 86400 * kSec));
+        o[i] = static_cast<int32_t>(FloorDivI(l, 86400 * kSec));
     }
     return V(out);
 }
