@@ -430,6 +430,14 @@ def tpch(cluster):
                 print("  " + line)
         if p.returncode != 0 and "FAILED" not in p.stdout:
             record(f"tpch {mode}", "failed", (p.stdout + p.stderr)[-2000:])
+    # `make demo`'s script on the same database: identical results, rndn's plan at the root and
+    # kernels launched on the cpu device (the cluster's PGOPTIONS take every plan, as the demo does)
+    p = run([PY, "tools/demo.py", db, "--queries", "1,6,3", "--device", "cpu"],
+            env=cluster.env, timeout=900)
+    for q in (1, 6, 3):
+        lines = [ln for ln in p.stdout.splitlines() if ln.startswith(f"demo q{q}: ")]
+        ok = p.returncode == 0 and len(lines) == 1 and "results identical" in lines[0]
+        record(f"demo q{q} [device cpu]", "passed" if ok else "failed", "; ".join(lines) or (p.stdout + p.stderr)[-1500:])
     for device in DEVICE_RUNS:
         tag = f" [device {device}]"
         p = run([PY, "test/tpch/harness.py", "differential", db, "--device", device], env=cluster.env, timeout=3600)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make demo`: start the throwaway cluster, load TPC-H SF 0.01, run Q1 and Q6 through rndn with
-# EXPLAIN (ANALYZE) and print their results, then stop the cluster.
+# `make demo`: start the throwaway cluster, load TPC-H SF 0.01, run Q1, Q6 and Q3 through rndn on
+# the cpu device (tools/demo.py: SQL, plan, result, times against PostgreSQL, identical or not),
+# then stop the cluster.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SF=${SF:-0.01}
@@ -12,12 +13,7 @@ export PGOPTIONS="${PGOPTIONS:-} -c rndn.force=on"
 trap 'tools/pgcluster.sh stop' EXIT
 echo
 echo "rndn $(psql -d "$db" -XAtc 'CREATE EXTENSION IF NOT EXISTS rndn' -c 'SELECT rndn_version()' | tail -1) on $(psql -d "$db" -XAtc 'SELECT version()' | cut -d, -f1), database $db"
-for q in 1 6; do
-  echo
-  echo "==================== TPC-H Q$q ===================="
-  sql=$(grep -v '^--' "test/tpch/queries/q$q.sql" | sed 's/;[[:space:]]*$//')
-  echo "--- EXPLAIN (ANALYZE, COSTS OFF)"
-  psql -X -d "$db" -c "EXPLAIN (ANALYZE, COSTS OFF) $sql"
-  echo "--- result"
-  psql -X -d "$db" -c "$sql"
-done
+# each query: its SQL, rndn's plan on the cpu device (kernels, compile times), the result, and
+# its times against PostgreSQL's own plan (rndn.enabled = off) with a line saying whether the
+# results are identical (tools/demo.py)
+.venv/bin/python tools/demo.py "$db" --queries "${DEMO_QUERIES:-1,6,3}" --device "${DEMO_DEVICE:-cpu}"
