@@ -122,6 +122,9 @@ public:
     const Kernel *Find(const std::string &name) const;
     const std::vector<std::unique_ptr<Kernel>> &kernels() const { return kernels_; }
     double jit_ms() const { return jit_ms_; }  // parse + translate + optimise + codegen of all kernels
+    // Compiled by the fast tier (-O0 code generation; a background -O2 compile replaces it in the
+    // cache: see Device's tiers).
+    bool fast_tier() const { return fast_tier_; }
 
 private:
     friend class Device;
@@ -130,6 +133,7 @@ private:
     std::vector<std::unique_ptr<uint8_t[]>> globals_;  // module-scope variables
     std::vector<std::pair<const uint8_t *, uint64_t>> global_ranges_;
     double jit_ms_ = 0;
+    bool fast_tier_ = false;
 };
 
 class Device {
@@ -141,7 +145,10 @@ public:
     Device &operator=(const Device &) = delete;
 
     // Parses (rndn::ptx::ParseModule), translates and compiles every kernel; the result is cached
-    // by PTX text.  `cancel` (called on this thread) is polled between the stages of each
+    // by PTX text.  Tiers (inside a host process by default, RNDN_CPUJIT_TIERS=1|2 decides): a
+    // module loaded from text is first compiled with -O0 code generation and returned; a
+    // background thread below the host's priority compiles it again with -O2 and replaces the
+    // cache entry, so a later load of the same text gets the faster code (same results).  `cancel` (called on this thread) is polled between the stages of each
     // kernel's compilation (translation, optimisation, code generation: LLVM cannot be stopped
     // inside one) and true gives CANCELLED with nothing cached.
     Expected<std::shared_ptr<const Module>> LoadModule(const std::string &ptx, const std::function<bool()> *cancel = nullptr);
@@ -161,6 +168,8 @@ public:
     unsigned worker_threads() const;
     // Modules in the cache (LoadModule's compiled modules; it only grows).
     size_t cached_modules() const;
+    // Waits until the background (-O2) compilations queued so far have finished.
+    void WaitForUpgrades() const;
 
     struct Impl;
 

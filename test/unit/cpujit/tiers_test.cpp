@@ -1,0 +1,108 @@
+// The cpu device's compile tiers: a module is first compiled with -O0 code generation, then again
+// with -O2 on a background thread, which replaces the cache entry.  Both give the same results.
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "cpujit/cpujit.h"
+
+namespace rndn::cpujit {
+namespace {
+
+// A kernel per `kernels`: out[tid] = a chain of `steps` multiply-adds of (x + tid), with 64-bit
+// and 32-bit arithmetic and a data-dependent branch, so that the two code generators have work.
+std::string Chain(int kernels, int steps, int salt) {
+    std::string s = ".version 8.0\n.target sm_80\n.address_size 64\n\n";
+    for (int k = 0; k < kernels; ++k) {
+        s += ".visible .entry chain" + std::to_string(k) + "(.param .u64 out, .param .u32 x)\n{\n";
+        s += "    .reg .pred %p<2>;\n    .reg .b32 %r<" + std::to_string(steps + 8) + ">;\n    .reg .b64 %rd<8>;\n";
+        s += "    ld.param.u64 %rd1, [out];\n    ld.param.u32 %r1, [x];\n    mov.u32 %r2, %tid.x;\n";
+        s += "    add.u32 %r3, %r1, %r2;\n";
+        for (int i = 0; i < steps; ++i)
+            s += "    mad.lo.s32 %r" + std::to_string(i + 4) + ", %r" + std::to_string(i + 3) + ", " + std::to_string(3 + 2 * i + k) + ", " +
+                 std::to_string(salt + i) + ";\n";
+        const std::string last = "%r" + std::to_string(steps + 3);
+        s += "    setp.lt.u32 %p1, " + last + ", 1000000;\n";
+        s += "    @%p1 add.u32 " + last + ", " + last + ", 7;\n";
+        s += "    cvt.u64.u32 %rd2, %r2;\n    shl.b64 %rd3, %rd2, 2;\n    add.s64 %rd4, %rd1, %rd3;\n";
+        s += "    st.global.u32 [%rd4], " + last + ";\n    ret;\n}\n\n";
+    }
+    return s;
+}
+
+uint32_t Want(int k, int steps, int salt, uint32_t x) {
+    uint32_t v = x;
+    for (int i = 0; i < steps; ++i) v = v * static_cast<uint32_t>(3 + 2 * i + k) + static_cast<uint32_t>(salt + i);
+    if (v < 1000000u) v += 7;
+    return v;
+}
+
+void ExpectRuns(Device &dev, const Module &m, int kernels, int steps, int salt) {
+    auto *out = static_cast<uint32_t *>(dev.Allocate(64 * 4));
+    for (int k = 0; k < kernels; ++k) {
+        const Kernel *kn = m.Find("chain" + std::to_string(k));
+        ASSERT_NE(kn, nullptr);
+        LaunchConfig cfg;
+        cfg.block.x = 64;
+        ASSERT_TRUE(dev.Launch(*kn, cfg, {Arg::Ptr(out), Arg::U32(11)}).ok());
+        for (uint32_t t = 0; t < 64; ++t) ASSERT_EQ(out[t], Want(k, steps, salt, 11 + t)) << "kernel " << k << " thread " << t;
+    }
+    dev.Free(out);
+}
+
+class EnvTiers {
+public:
+    explicit EnvTiers(const char *v) { setenv("RNDN_CPUJIT_TIERS", v, 1); }
+    ~EnvTiers() { unsetenv("RNDN_CPUJIT_TIERS"); }
+};
+
+TEST(CpuJitTiers, FastFirstThenUpgradedInPlaceWithTheSameResults) {
+    EnvTiers tiers("2");
+    Device dev(2);
+    const std::string text = Chain(3, 200, 5);
+    auto first = dev.LoadModule(text);
+    ASSERT_TRUE(first.ok()) << first.status().ToString();
+    EXPECT_TRUE((*first)->fast_tier());
+    ExpectRuns(dev, **first, 3, 200, 5);
+    dev.WaitForUpgrades();
+    auto second = dev.LoadModule(text);
+    ASSERT_TRUE(second.ok()) << second.status().ToString();
+    EXPECT_FALSE((*second)->fast_tier()) << "the -O2 compile did not replace the cache entry";
+    EXPECT_NE(first->get(), second->get());
+    EXPECT_EQ(dev.cached_modules(), 1u);
+    ExpectRuns(dev, **second, 3, 200, 5);
+    // the fast module stays usable while a holder keeps it
+    ExpectRuns(dev, **first, 3, 200, 5);
+}
+
+TEST(CpuJitTiers, OneTierCompilesOnceWithO2) {
+    EnvTiers tiers("1");
+    Device dev(2);
+    const std::string text = Chain(2, 50, 9);
+    auto first = dev.LoadModule(text);
+    ASSERT_TRUE(first.ok()) << first.status().ToString();
+    EXPECT_FALSE((*first)->fast_tier());
+    dev.WaitForUpgrades();
+    auto second = dev.LoadModule(text);
+    ASSERT_TRUE(second.ok());
+    EXPECT_EQ(first->get(), second->get());
+    ExpectRuns(dev, **second, 2, 50, 9);
+}
+
+// A device destroyed with upgrades queued stops them instead of compiling them all.
+TEST(CpuJitTiers, DestroyedDeviceStopsItsUpgrades) {
+    EnvTiers tiers("2");
+    for (int salt = 1; salt <= 2; ++salt) {
+        Device dev(1);
+        for (int m = 0; m < 6; ++m) {
+            auto mod = dev.LoadModule(Chain(2, 120, salt * 100 + m));
+            ASSERT_TRUE(mod.ok()) << mod.status().ToString();
+            ExpectRuns(dev, **mod, 2, 120, salt * 100 + m);
+        }
+    }  // ~Device returns with the queue dropped (a hang here fails by the suite's timeout)
+}
+
+}  // namespace
+}  // namespace rndn::cpujit
