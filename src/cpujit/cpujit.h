@@ -41,6 +41,13 @@ using FatalErrorFn = void (*)(const char *reason);
 void SetEmbedded(FatalErrorFn fatal);
 bool Embedded();
 
+// The process-wide code cache on disk (code_cache.h): object code of -O2 compiled kernels in
+// `dir`, shared by every process naming it and kept across restarts, bounded by max_bytes (the
+// least recently used files go).  A module whose kernels are all there is loaded from it
+// (translated, then linked from the objects: no optimisation or code generation) and never
+// compiled at the fast tier.  dir empty or max_bytes 0: off (the default).
+void SetCodeCache(const std::string &dir, uint64_t max_bytes);
+
 // Runs fn() as cpujit runs its own LLVM work (under the fatal-error hooks when embedded).
 void RunLlvmSection(void (*fn)(void *), void *arg);
 
@@ -125,6 +132,8 @@ public:
     // Compiled by the fast tier (-O0 code generation; a background -O2 compile replaces it in the
     // cache: see Device's tiers).
     bool fast_tier() const { return fast_tier_; }
+    // Kernels whose object code came from the code cache on disk (SetCodeCache).
+    int code_cache_kernels() const { return code_cache_kernels_; }
 
 private:
     friend class Device;
@@ -134,6 +143,7 @@ private:
     std::vector<std::pair<const uint8_t *, uint64_t>> global_ranges_;
     double jit_ms_ = 0;
     bool fast_tier_ = false;
+    int code_cache_kernels_ = 0;
 };
 
 class Device {

@@ -38,6 +38,7 @@
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include "cpujit/code_cache.h"
 #include "cpujit/contiguity.h"
 #include "cpujit/cpujit.h"
 #include "cpujit/kir.h"
@@ -76,6 +77,7 @@ struct ModuleBuilder {
     static std::vector<std::pair<const uint8_t *, uint64_t>> &Ranges(Module &m) { return m.global_ranges_; }
     static void SetJitMs(Module &m, double v) { m.jit_ms_ = v; }
     static void SetFastTier(Module &m, bool v) { m.fast_tier_ = v; }
+    static void SetCodeCacheKernels(Module &m, int v) { m.code_cache_kernels_ = v; }
     static void SetCtaFn(Kernel &k, int32_t (*fn)(void *)) { k.cta_fn_ = fn; }
     static void SetKernelJit(Kernel &k, double ms, int32_t (*fn)(void *)) {
         k.jit_ms_ = ms;
@@ -302,6 +304,9 @@ private:
     bool active_;
 };
 
+// The code cache on disk (SetCodeCache), shared by the full tiers of every device of the process.
+DiskCodeCache g_code_cache;
+
 // Compilations running on a helper thread (Device::Impl::Load with a cancel poller); waited for
 // by ~Device and at process exit, which first asks them to stop (g_stop_compiles).
 std::mutex g_compiles_mu;
@@ -353,6 +358,10 @@ struct Device::Impl {
 
     Status InitJit();
     Status InitTier(JitTier &t, llvm::CodeGenOpt::Level level);
+    // What names a module's code in the code cache on disk besides its text: tier and translation mode.
+    std::string DiskKey(const JitTier &t, const std::string &key) const {
+        return std::string(&t == &fast ? "O0\n" : "O2\n") + (lockstep ? "lockstep\n" : "threads\n") + key;
+    }
     void QueueUpgrade(const std::string &key, const std::string &text);
     void RunUpgrades();
     Expected<std::shared_ptr<const Module>> Load(const std::string &key, const std::string *text, const ptx::Module *ir,
@@ -413,7 +422,14 @@ Status Device::Impl::InitTier(JitTier &t, llvm::CodeGenOpt::Level level) {
     auto tm_or = jtmb->createTargetMachine();
     if (!tm_or) return Status::Internal("cpujit: " + ToString(tm_or.takeError()));
     t.tm = std::move(*tm_or);
-    auto j = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(*jtmb).create();
+    llvm::orc::LLJITBuilder builder;
+    builder.setJITTargetMachineBuilder(*jtmb);
+    // both tiers read and fill the code cache on disk (each under its own ids)
+    builder.setCompileFunctionCreator([](llvm::orc::JITTargetMachineBuilder b)
+                                              -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+            return std::make_unique<llvm::orc::ConcurrentIRCompiler>(std::move(b), &g_code_cache);
+        });
+    auto j = builder.create();
     if (!j) return Status::Internal("cpujit: cannot create LLJIT: " + ToString(j.takeError()));
     t.jit = std::move(*j);
     llvm::orc::LLJIT *jit = t.jit.get();
@@ -499,7 +515,9 @@ Expected<std::shared_ptr<const Module>> Device::Impl::Load(const std::string &ke
         RNDN_RETURN_IF_ERROR(init_status);
     }
     // the first compilation: -O0 code generation when tiered (then queued for -O2)
-    const bool first_fast = tiered && text != nullptr;
+    // (not when the code cache on disk has the module's -O2 code: that loads without compiling)
+    const bool first_fast = tiered && text != nullptr &&
+                            !(g_code_cache.enabled() && g_code_cache.HasModule(g_code_cache.ModuleId(DiskKey(full, key))));
     JitTier &first = first_fast ? fast : full;
     if (cancel == nullptr || !*cancel || text == nullptr) {
         auto r = Compile(key, text, ir, nullptr, first);
@@ -680,19 +698,28 @@ Expected<std::shared_ptr<const Module>> Device::Impl::Compile(const std::string 
         llvm::consumeError(jit->getExecutionSession().removeJITDylib(jd));
         return true;
     };
+    // The code cache on disk: kernels of modules without module-scope variables (their addresses
+    // are in the code), keyed by the tier, the translation mode, the module's text and the kernel.
+    const bool disk = g_code_cache.enabled() && addrs.empty();
+    const std::string disk_key = disk ? DiskKey(tier, key) : std::string();
+    int from_disk = 0;
     for (auto &f : km.functions) {
         if (!f.is_entry) continue;
         if (cancelled()) return Status::Cancelled();
         auto tk = std::chrono::steady_clock::now();
         RNDN_ASSIGN_OR_RETURN(kir::Function flat, InlineCalls(km, f));
         auto ctx = std::make_unique<llvm::LLVMContext>();
-        auto lm = std::make_unique<llvm::Module>("rndn_" + f.name, *ctx);
+        // "rc_<id>": a module the code cache on disk may supply or keep (DiskCodeCache)
+        std::string disk_id = disk ? g_code_cache.KernelId(disk_key, f.name) : std::string();
+        auto lm = std::make_unique<llvm::Module>(disk ? "rc_" + disk_id : "rndn_" + f.name, *ctx);
         lm->setDataLayout(jit->getDataLayout());
         lm->setTargetTriple(tm->getTargetTriple().str());
         RNDN_ASSIGN_OR_RETURN(KernelPlan plan, TranslateKernel(km, flat, addrs, *lm, lockstep));
         const double translate_ms = MsSince(tk);
         if (cancelled()) return Status::Cancelled();
-        Optimize(*lm, *tm);
+        // an object read (and checked) now is what the compile layer gets: no optimisation needed
+        if (disk && g_code_cache.Preload(disk_id)) ++from_disk;
+        else Optimize(*lm, *tm);
         const double optimize_ms = MsSince(tk) - translate_ms;
         if (cancelled()) return Status::Cancelled();
         if (auto e = jit->addIRModule(jd, llvm::orc::ThreadSafeModule(std::move(lm), std::move(ctx))))
@@ -714,6 +741,8 @@ Expected<std::shared_ptr<const Module>> Device::Impl::Compile(const std::string 
     }
     ModuleBuilder::SetJitMs(*mod, MsSince(t0));
     ModuleBuilder::SetFastTier(*mod, &tier == &fast);
+    ModuleBuilder::SetCodeCacheKernels(*mod, from_disk);
+    if (disk) g_code_cache.MarkModule(g_code_cache.ModuleId(disk_key));
     std::shared_ptr<const Module> cm = mod;
     std::lock_guard<std::mutex> g(mu);
     cache[key] = cm;
@@ -986,6 +1015,7 @@ Device::Device(unsigned worker_threads) : impl_(std::make_unique<Impl>()) {
 }
 
 void SetEmbedded(FatalErrorFn fatal) { g_fatal.store(fatal); }
+void SetCodeCache(const std::string &dir, uint64_t max_bytes) { g_code_cache.Configure(dir, max_bytes); }
 bool Embedded() { return g_fatal.load() != nullptr; }
 
 void RunLlvmSection(void (*fn)(void *), void *arg) {

@@ -141,6 +141,16 @@ Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program, ParamListIn
         RNDN_ASSIGN_OR_RETURN(plan, runtime::CompiledPlan::Compile(std::move(program)));  // may throw CancelUnwind
     }
     RNDN_ASSIGN_OR_RETURN(std::vector<hir::Column> param_values, ParamValues(*plan, params));
+    if (choice == DeviceChoice::CPU) {
+        // the compiled kernels on disk, shared by every backend (rndn.code_cache_size; DataDir is
+        // the server's data directory, a plain string)
+        static int configured_mb = -1;
+        if (configured_mb != g_settings.code_cache_mb) {
+            configured_mb = g_settings.code_cache_mb;
+            runtime::SetCodeCache(configured_mb > 0 ? std::string(DataDir) + "/rndn_code_cache" : std::string(),
+                                  (uint64_t)configured_mb << 20);
+        }
+    }
     RNDN_ASSIGN_OR_RETURN(auto device, runtime::MakeDevice(DeviceName(choice)));
     runtime::RunOptions options;
     options.memory_budget = std::max<int64_t>(1, run.alloc.limit() - run.alloc.used());

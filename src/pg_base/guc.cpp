@@ -64,6 +64,11 @@ void DefineSettings() {
                             "shared cache off.  A backend with rndn.column_cache = 0 uses no cache at all.",
                             &g_settings.shared_cache_mb, 512, 0, INT_MAX / 2, PGC_POSTMASTER, GUC_UNIT_MB, nullptr,
                             nullptr, nullptr);
+    DefineCustomIntVariable("rndn.code_cache_size", "Disk space for kernels the cpu device compiled, shared by every backend.",
+                            "Object code in the data directory's rndn_code_cache folder, kept across sessions "
+                            "and restarts (the least recently used files go first); 0 turns it off.",
+                            &g_settings.code_cache_mb, 256, 0, INT_MAX / 2, PGC_SUSET, GUC_UNIT_MB, nullptr, nullptr,
+                            nullptr);
     DefineCustomEnumVariable("rndn.device", "Device that runs rndn programs.",
                              "auto picks the best available; interp is the HorseIR interpreter.",
                              &g_settings.device, (int)DeviceChoice::AUTO, kDeviceOptions, PGC_USERSET, 0, nullptr,

@@ -216,4 +216,6 @@ private:
 
 std::unique_ptr<Device> MakeCpuDevice() { return std::make_unique<CpuDevice>(); }
 
+void SetCodeCache(const std::string &dir, uint64_t max_bytes) { cpujit::SetCodeCache(dir, max_bytes); }
+
 }  // namespace rndn::runtime

@@ -152,6 +152,10 @@ protected:
     std::atomic<bool> cancel_{false};
 };
 
+// The cpu device's code cache on disk (cpujit::SetCodeCache): compiled kernels in `dir`, shared
+// by every process naming it, bounded by max_bytes; dir empty or max_bytes 0 turns it off.
+void SetCodeCache(const std::string &dir, uint64_t max_bytes);
+
 // The devices this build has ("interp", "cpu"); MakeDevice fails with UNSUPPORTED for other names.
 std::vector<std::string> DeviceNames();
 Expected<std::unique_ptr<Device>> MakeDevice(std::string_view name);

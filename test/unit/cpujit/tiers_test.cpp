@@ -1,8 +1,14 @@
 // The cpu device's compile tiers: a module is first compiled with -O0 code generation, then again
 // with -O2 on a background thread, which replaces the cache entry.  Both give the same results.
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -102,6 +108,131 @@ TEST(CpuJitTiers, DestroyedDeviceStopsItsUpgrades) {
             ExpectRuns(dev, **mod, 2, 120, salt * 100 + m);
         }
     }  // ~Device returns with the queue dropped (a hang here fails by the suite's timeout)
+}
+
+// The code cache on disk (SetCodeCache): a second device (another backend, another server
+// start) links the kernels from it instead of compiling them; a damaged file is a miss.
+class CodeCacheTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        char tmpl[] = "/tmp/rndn_code_cache_XXXXXX";
+        ASSERT_NE(mkdtemp(tmpl), nullptr);
+        dir_ = tmpl;
+    }
+    void TearDown() override {
+        SetCodeCache("", 0);
+        for (const std::string &f : Files()) unlink((dir_ + "/" + f).c_str());
+        rmdir(dir_.c_str());
+    }
+    std::vector<std::string> Files(const char *prefix = "") const {
+        std::vector<std::string> out;
+        if (DIR *d = opendir(dir_.c_str())) {
+            while (dirent *e = readdir(d))
+                if (e->d_name[0] != '.' && std::string(e->d_name).rfind(prefix, 0) == 0) out.push_back(e->d_name);
+            closedir(d);
+        }
+        return out;
+    }
+    std::string dir_;
+};
+
+TEST_F(CodeCacheTest, ASecondDeviceLinksTheKernelsFromDisk) {
+    EnvTiers tiers("1");
+    SetCodeCache(dir_, 64 << 20);
+    const std::string text = Chain(3, 150, 21);
+    {
+        Device a(2);
+        auto m = a.LoadModule(text);
+        ASSERT_TRUE(m.ok()) << m.status().ToString();
+        EXPECT_EQ((*m)->code_cache_kernels(), 0);
+        ExpectRuns(a, **m, 3, 150, 21);
+    }
+    EXPECT_EQ(Files("o_").size(), 3u);
+    EXPECT_EQ(Files("m_").size(), 1u);
+    Device b(2);
+    auto m = b.LoadModule(text);
+    ASSERT_TRUE(m.ok()) << m.status().ToString();
+    EXPECT_EQ((*m)->code_cache_kernels(), 3);
+    ExpectRuns(b, **m, 3, 150, 21);
+    // other text (other constants in the code): compiled, not taken from the cache
+    auto other = b.LoadModule(Chain(3, 150, 22));
+    ASSERT_TRUE(other.ok());
+    EXPECT_EQ((*other)->code_cache_kernels(), 0);
+    ExpectRuns(b, **other, 3, 150, 22);
+}
+
+TEST_F(CodeCacheTest, ADamagedObjectIsCompiledAgain) {
+    EnvTiers tiers("1");
+    SetCodeCache(dir_, 64 << 20);
+    const std::string text = Chain(2, 80, 31);
+    {
+        Device a(1);
+        ASSERT_TRUE(a.LoadModule(text).ok());
+    }
+    auto objs = Files("o_");
+    ASSERT_EQ(objs.size(), 2u);
+    {  // one file cut short, the other with a flipped byte in its code
+        const std::string p0 = dir_ + "/" + objs[0], p1 = dir_ + "/" + objs[1];
+        struct stat st;
+        ASSERT_EQ(stat(p0.c_str(), &st), 0);
+        ASSERT_EQ(truncate(p0.c_str(), st.st_size / 2), 0);
+        std::fstream f(p1, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(100);
+        char c = 0;
+        f.read(&c, 1);
+        f.seekp(100);
+        c = static_cast<char>(c ^ 0x5a);
+        f.write(&c, 1);
+    }
+    Device b(1);
+    auto m = b.LoadModule(text);
+    ASSERT_TRUE(m.ok()) << m.status().ToString();
+    EXPECT_EQ((*m)->code_cache_kernels(), 0);
+    ExpectRuns(b, **m, 2, 80, 31);
+    Device c(1);  // rewritten whole by b
+    auto again = c.LoadModule(text);
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ((*again)->code_cache_kernels(), 2);
+    ExpectRuns(c, **again, 2, 80, 31);
+}
+
+TEST_F(CodeCacheTest, TieredLoadOfACachedModuleSkipsTheFastTier) {
+    SetCodeCache(dir_, 64 << 20);
+    const std::string text = Chain(2, 60, 41);
+    {
+        EnvTiers tiers("1");
+        Device a(1);
+        ASSERT_TRUE(a.LoadModule(text).ok());
+    }
+    EnvTiers tiers("2");
+    Device b(1);
+    auto m = b.LoadModule(text);
+    ASSERT_TRUE(m.ok());
+    EXPECT_FALSE((*m)->fast_tier());
+    EXPECT_EQ((*m)->code_cache_kernels(), 2);
+    ExpectRuns(b, **m, 2, 60, 41);
+    // a new text still starts at the fast tier, and its upgrade fills the cache
+    const std::string fresh = Chain(1, 60, 42);
+    auto f = b.LoadModule(fresh);
+    ASSERT_TRUE(f.ok());
+    EXPECT_TRUE((*f)->fast_tier());
+    b.WaitForUpgrades();
+    Device c(1);
+    auto g = c.LoadModule(fresh);
+    ASSERT_TRUE(g.ok());
+    EXPECT_EQ((*g)->code_cache_kernels(), 1);
+    ExpectRuns(c, **g, 1, 60, 42);
+}
+
+TEST_F(CodeCacheTest, TheDirectoryStaysWithinItsLimit) {
+    EnvTiers tiers("1");
+    SetCodeCache(dir_, 1);  // every check of the size removes what is there
+    Device a(1);
+    for (int i = 0; i < 16; ++i) ASSERT_TRUE(a.LoadModule(Chain(1, 20, 500 + i)).ok());
+    // the 16th object write found the directory over its limit and emptied it; only the last
+    // module's marker (written after its object) is left
+    EXPECT_EQ(Files("o_").size(), 0u);
+    EXPECT_EQ(Files("m_").size(), 1u);
 }
 
 }  // namespace
