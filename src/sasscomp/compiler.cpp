@@ -213,6 +213,7 @@ private:
                       const std::string &key);
     Status LowerSymbolMov(const ptx::Instruction &inst, const std::string &key);
     Status LowerAtomic(const ptx::Instruction &inst, const std::string &key);
+    Status LowerSharedAtomic(const ptx::Instruction &inst, const std::string &key);
     Status LowerBarrier(const ptx::Instruction &inst, const std::string &key);
     Status LowerWarp(const ptx::Instruction &inst, const std::string &key);
     Status LowerFence(const ptx::Instruction &inst, const std::string &key);
@@ -365,6 +366,62 @@ std::vector<std::string> SplitPattern(const std::string &pattern) {
     }
     return lines;
 }
+
+// sm_120 compares 64-bit integers in one instruction, `ISETP.<cmp>.S64|.U64.<bop> P, PT, Ra, Rb, Pc`
+// with register pairs (ptxas 13 writes no ISETP.*.EX there, so its tables have none).  A pattern's
+// pair `ISETP.<cmp>.U32.AND x, PT, {A.lo}, {B.lo}, PT; ISETP.<cmp>[.U32].AND.EX y, PT, {A.hi},
+// {B.hi}, PT, x` (the low halves unsigned, then the high halves with the carried predicate: the
+// 64-bit comparison, signed unless the second line says .U32) becomes `ISETP.<cmp>.S64|.U64.AND y,
+// PT, {A}, {B}, PT`, when no later line reads x (or x is y).  Kept per pattern text.
+std::vector<std::string> FuseWideCompares(const std::vector<std::string> &lines) {
+    auto split = [](const std::string &l, std::string *guard, std::string *op) {
+        std::vector<std::string> ops;
+        size_t st = 0;
+        if (!l.empty() && l[0] == '@' && (st = l.find(' ')) == std::string::npos) return ops;
+        if (st) ++st;
+        size_t sp = l.find(' ', st);
+        if (sp == std::string::npos) return ops;
+        *guard = l.substr(0, st), *op = l.substr(st, sp - st);
+        std::string cur;
+        for (size_t i = sp + 1; i <= l.size(); ++i) {
+            if (i == l.size() || l[i] == ',') ops.push_back(cur), cur.clear();
+            else if (l[i] != ' ') cur += l[i];
+        }
+        return ops;
+    };
+    // "{w3.lo}" -> "{w3}" when the placeholder names a half
+    auto whole = [](const std::string &o, const char *half) {
+        std::string suf = std::string(".") + half + "}";
+        if (o.size() < suf.size() + 2 || o[0] != '{' || o.compare(o.size() - suf.size(), suf.size(), suf) != 0) return std::string();
+        return o.substr(0, o.size() - suf.size()) + "}";
+    };
+    std::vector<std::string> out;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        std::string g1, op1, g2, op2;
+        std::vector<std::string> a = split(lines[i], &g1, &op1), b;
+        if (i + 1 < lines.size()) b = split(lines[i + 1], &g2, &op2);
+        bool fuse = a.size() == 5 && b.size() == 6 && g1 == g2 && op1.rfind("ISETP.", 0) == 0 && a[1] == "PT" && a[4] == "PT" &&
+                    b[1] == "PT" && b[4] == "PT" && b[5] == a[0];
+        std::string cmp;
+        if (fuse) {
+            size_t d = op1.find('.', 6);
+            cmp = op1.substr(6, d == std::string::npos ? std::string::npos : d - 6);
+            fuse = op1 == "ISETP." + cmp + ".U32.AND" && (op2 == "ISETP." + cmp + ".AND.EX" || op2 == "ISETP." + cmp + ".U32.AND.EX");
+        }
+        std::string wa = fuse ? whole(a[2], "lo") : "", wb = fuse ? whole(a[3], "lo") : "";
+        fuse = fuse && !wa.empty() && !wb.empty() && whole(b[2], "hi") == wa && whole(b[3], "hi") == wb;
+        for (size_t j = i + 2; fuse && a[0] != b[0] && j < lines.size(); ++j)
+            if (lines[j].find(a[0]) != std::string::npos) fuse = false;
+        if (!fuse) {
+            out.push_back(lines[i]);
+            continue;
+        }
+        bool u = op2.find(".U32.") != std::string::npos;
+        out.push_back(g1 + "ISETP." + cmp + (u ? ".U64" : ".S64") + ".AND " + b[0] + ", PT, " + wa + ", " + wb + ", PT");
+        ++i;
+    }
+    return out;
+}
 }  // namespace
 
 // Expands a pattern.  Destinations are written where the pattern says; when a destination is also
@@ -374,6 +431,14 @@ std::vector<std::string> SplitPattern(const std::string &pattern) {
 Status KernelCompiler::Expand(const ptx::Instruction &inst, const std::string &pattern, const std::string &key) {
     static const std::string names = "dabce";
     std::vector<std::string> lines = SplitPattern(pattern);
+    if (arch_ == sass::Arch::SM_120) {
+        static std::mutex mu;
+        static std::map<std::string, std::vector<std::string>> fused;
+        std::lock_guard<std::mutex> lock(mu);
+        auto it = fused.find(pattern);
+        if (it == fused.end()) it = fused.emplace(pattern, FuseWideCompares(lines)).first;
+        lines = it->second;
+    }
     auto part_mask = [&](const Placeholder &p, size_t idx) -> int {
         if (idx >= inst.operands.size() || inst.operands[idx].kind != OperandKind::REG) return 0;
         const VReg &v = vregs_[Reg(inst.operands[idx].reg)];

@@ -66,17 +66,8 @@ struct NotOn {
     const char *kernel, *archs;
 };
 const NotOn kMustCompileExcept[] = {
-    {"local_array/local_digits", "sm_100 sm_120"},
-    // sm_100/sm_120: no LDL/STL forms in their tables (ptxas keeps these arrays in registers there);
-    // bitonic: PLOP3.LUT with three predicate sources
-    {"local_array/local_sort8", "sm_100 sm_120"}, {"local_array/local_lookup", "sm_100 sm_120"},
+    // bitonic: PLOP3.LUT with three predicate sources (their tables hold three LUT values only)
     {"bitonic_sort/bitonic_sort_u32", "sm_100 sm_120"},
-    {"block_reduce/block_min_max_i64", "sm_120"},
-    // sm_120's tables have no ISETP.*.EX (64-bit comparisons) nor ISETP with some immediates
-    {"grid_stride/gs_square_i64", "sm_120"}, {"hash_table/ht_probe", "sm_120"}, {"int64_divmod/div_s64", "sm_120"},
-    {"int64_divmod/div_u64", "sm_120"}, {"int64_divmod/div_u64_by_u32", "sm_120"}, {"map_int64/map_i64_affine", "sm_120"},
-    {"map_int64/map_i64_logic", "sm_120"}, {"min_max_abs/minmax_i64", "sm_120"}, {"ptx_inline/set_testp", "sm_120"},
-    {"select_compare/between_and_or", "sm_120"}, {"select_compare/count_matches_u64", "sm_120"},
 };
 bool ExceptedOn(const std::string &kernel, const std::string &arch) {
     for (const NotOn &e : kMustCompileExcept)

@@ -347,24 +347,17 @@ namespace rndn::cpujit::testing {
 namespace {
 
 // A fixture for tests whose PTX is their own: CompileOwn compiles it with rndn::sasscomp for the
-// test's architecture, loads it and returns the kernel.  On sm_100/sm_120 the tables lack forms
-// these kernels need (sm_100: STG/LDG offsets above 0x1f, a 5-bit field learned; sm_120:
-// ISETP.*.EX): the compile must fail there (an error, never a wrong result) and the test is
-// skipped as a known gap; the caller returns when IsSkipped() or HasFatalFailure() and asserts the kernel.
+// test's architecture (all seven), loads it and returns the kernel; the caller returns when
+// HasFatalFailure() and asserts the kernel.
 class OwnPtxTest : public CorpusTest {
 protected:
-    // new_archs_gap: the kernel needs forms sm_100/sm_120 lack (it must fail there, skipped)
-    void CompileOwn(const char *text, const char *file, const char *kernel, const Kernel *&k, bool new_archs_gap = true) {
+    void CompileOwn(const char *text, const char *file, const char *kernel, const Kernel *&k) {
         k = nullptr;
         auto m = ptx::ParseModule(text, file);
         ASSERT_TRUE(m.ok()) << m.status().ToString();
         auto a = sass::ParseArch(arch());
         ASSERT_TRUE(a.ok());
         auto ks = sasscomp::CompileModule(*m, *a);
-        if (new_archs_gap && (arch() == "sm_100" || arch() == "sm_120")) {
-            ASSERT_FALSE(ks.ok()) << "compiles for " << arch() << " now: run it there";
-            GTEST_SKIP() << ks.status().ToString() << " [known gap]";
-        }
         ASSERT_TRUE(ks.ok()) << ks.status().ToString();
         auto cubin = sasscomp::BuildCubin(*ks, *a);
         ASSERT_TRUE(cubin.ok()) << cubin.status().ToString();
@@ -684,7 +677,7 @@ class CompiledPredicateSpill : public OwnPtxTest {};
 RNDN_CJ_INSTANTIATE(CompiledPredicateSpill);
 TEST_P(CompiledPredicateSpill, TenLivePredicatesEqualCpp) {
     const Kernel *k = nullptr;
-    CompileOwn(kPredSpillPtx, "predspill.ptx", "predspill", k, false);
+    CompileOwn(kPredSpillPtx, "predspill.ptx", "predspill", k);
     if (IsSkipped() || HasFatalFailure()) return;
     ASSERT_NE(k, nullptr);
     const int n = 96;
