@@ -101,9 +101,29 @@ bool ElementwiseSupported(const std::string &b, const std::vector<hir::Type> &ar
     for (const auto &a : args)
         if (!TypeSupported(a)) return false;
     if (b == "not") return args.size() == 1 && args[0].kind == hir::TypeKind::BOOL && Pattern(b, VClass::PRED);
+    if (args.size() == 1) {
+        VClass c = ClassOf(args[0]);
+        if (b == "is_null" || b == "is_not_null") return result.kind == hir::TypeKind::BOOL && Pattern(b, c) != nullptr;
+        if (b == "date_year" || b == "date_month" || b == "date_day")
+            return args[0].kind == hir::TypeKind::DATE && result.kind == hir::TypeKind::I16 && Pattern(b, c) != nullptr;
+        if (b == "neg" || b == "abs") {
+            // same type in and out; decimals as dec128 (a dec64 result would need a 64-bit range check)
+            if (!(result == args[0])) return false;
+            if (c == VClass::DEC) return args[0].kind == hir::TypeKind::DEC128 && Pattern(b, c) != nullptr;
+            if (args[0].kind != hir::TypeKind::I32 && args[0].kind != hir::TypeKind::I64 && args[0].kind != hir::TypeKind::F64) return false;
+            return Pattern(b, c) != nullptr;
+        }
+        return false;
+    }
     if (args.size() != 2) return false;
     VClass ca = ClassOf(args[0]), cb = ClassOf(args[1]);
     if (ca != cb) return false;
+    if (b == "coalesce") {
+        // decimals: dec128 at the larger scale (the generator rescales both operands), else one type
+        if (ca == VClass::DEC)
+            return result.kind == hir::TypeKind::DEC128 && result.scale == std::max(args[0].scale, args[1].scale) && Pattern(b, ca) != nullptr;
+        return args[0] == args[1] && result == args[0] && Pattern(b, ca) != nullptr;
+    }
     if (ca != VClass::DEC && args[0].kind != args[1].kind) return false;
     if (IsComparison(b)) return result.kind == hir::TypeKind::BOOL && Pattern(b, ca) != nullptr;
     if (ca == VClass::DEC) {
@@ -982,6 +1002,16 @@ public:
         std::vector<std::string> valids;
         for (const auto &a : av)
             if (!a.valid.empty()) valids.push_back(a.valid);
+        if (ks.op == "is_null" || ks.op == "is_not_null") {
+            valids.clear();  // never NULL
+        } else if (ks.op == "coalesce") {
+            // NULL only when every operand is (an operand without a bitmap: never NULL)
+            if (valids.size() == av.size()) {
+                d.valid = P();
+                Emit("or.pred " + d.valid + ", " + valids[0] + ", " + valids[1]);
+            }
+            valids.clear();
+        }
         if (!valids.empty()) {
             d.valid = P();
             if (kleene && av.size() == 2) {
@@ -1008,7 +1038,9 @@ public:
         for (const auto &a : av)
             if (!a.sel.empty()) d.sel = a.sel;
         if (!ovf.empty()) {
-            std::string g = Include(d, true);
+            // neg/abs: the interpreter checks every element, NULL ones included (SameUnary), so a
+            // NULL slot holding the minimum is flagged too and the re-run gives its error
+            std::string g = Include(d, !(ks.op == "neg" || ks.op == "abs"));
             Emit("and.pred " + ovf + ", " + ovf + ", " + g);
             Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + ovf);
         }
@@ -1430,6 +1462,16 @@ public:
             m[names[j]] = av[j].r;
             m[std::string(names[j]) + ".lo"] = av[j].r;
             m[std::string(names[j]) + ".hi"] = av[j].hi;
+            // {a.valid}: the operand's validity, true when it carries no bitmap
+            const std::string vkey = std::string(names[j]) + ".valid";
+            if (std::strstr(pat, ("{" + vkey + "}").c_str()) == nullptr) continue;
+            if (av[j].valid.empty()) {
+                std::string t = P();
+                Emit("setp.eq.u32 " + t + ", " + zero32_ + ", 0");
+                m[vkey] = t;
+            } else {
+                m[vkey] = av[j].valid;
+            }
         }
         std::string text(pat), out;
         for (size_t pos = 0; pos < text.size();) {
