@@ -54,7 +54,8 @@ VClass ClassOf(const hir::Type &t) {
         case hir::TypeKind::I16:  // comparisons, gathers, compress, min/max (no arithmetic: smallint overflow)
         case hir::TypeKind::I32:
         case hir::TypeKind::DATE: return VClass::S32;
-        case hir::TypeKind::I64: return VClass::S64;
+        case hir::TypeKind::I64:
+        case hir::TypeKind::DT: return VClass::S64;  // timestamps (microseconds): comparisons only, see TypeSupported
         case hir::TypeKind::F64: return VClass::F64;
         case hir::TypeKind::DEC64:
         case hir::TypeKind::DEC128: return t.scale >= 0 && t.scale <= 38 ? VClass::DEC : VClass::NONE;
@@ -64,7 +65,10 @@ VClass ClassOf(const hir::Type &t) {
     }
 }
 
-bool TypeSupported(const hir::Type &t) { return ClassOf(t) != VClass::NONE && ClassOf(t) != VClass::STR; }
+// dt loads as s64 for comparisons (signed microseconds, the infinities at the int64 limits, as the
+// interpreter orders them); results, gathers, compresses, reductions and group keys of dt stay on the
+// interpreter
+bool TypeSupported(const hir::Type &t) { return ClassOf(t) != VClass::NONE && ClassOf(t) != VClass::STR && t.kind != hir::TypeKind::DT; }
 bool IsStringType(const hir::Type &t) { return ClassOf(t) == VClass::STR; }
 
 int ElementBytes(const hir::Type &t) {
@@ -75,6 +79,7 @@ int ElementBytes(const hir::Type &t) {
         case hir::TypeKind::I32:
         case hir::TypeKind::DATE: return 4;
         case hir::TypeKind::I64:
+        case hir::TypeKind::DT:
         case hir::TypeKind::F64:
         case hir::TypeKind::DEC64: return 8;
         case hir::TypeKind::DEC128: return 16;
@@ -99,7 +104,7 @@ const char *Pattern(const std::string &b, VClass c) {
 bool ElementwiseSupported(const std::string &b, const std::vector<hir::Type> &args, const hir::Type &result) {
     if (!TypeSupported(result)) return false;
     for (const auto &a : args)
-        if (!TypeSupported(a)) return false;
+        if (!TypeSupported(a) && !(a.kind == hir::TypeKind::DT && IsComparison(b))) return false;
     if (b == "not") return args.size() == 1 && args[0].kind == hir::TypeKind::BOOL && Pattern(b, VClass::PRED);
     if (args.size() == 1) {
         VClass c = ClassOf(args[0]);

@@ -46,6 +46,7 @@ const std::vector<Col> &Cols() {
         {"w2", Type::Decimal(TypeKind::DEC128, 4)}, {"m1", Type::Decimal(TypeKind::DEC64, 2)}, {"m2", Type::Decimal(TypeKind::DEC64, 2)},
         {"b1", TypeKind::BOOL}, {"b2", TypeKind::BOOL}, {"c1", TypeKind::CHAR}, {"c2", TypeKind::CHAR},
         {"d1", TypeKind::DATE}, {"d2", TypeKind::DATE}, {"h1", TypeKind::I16}, {"h2", TypeKind::I16},
+        {"t1", TypeKind::DT}, {"t2", TypeKind::DT},
     };
     return cols;
 }
@@ -137,6 +138,12 @@ std::shared_ptr<hir::Table> MakeTable(int64_t n, bool nulls, Kind kind, uint32_t
                         do x = kDate[rng() % (sizeof kDate / sizeof kDate[0])];
                         while (tame && (x < -12000000 || x > 11000000));
                     v->Data<int32_t>()[i] = x;
+                    break;
+                }
+                case TypeKind::DT: {
+                    // microseconds; edges: the infinities (int64 limits) and their neighbours, the epoch
+                    const int64_t kDt[] = {INT64_MIN, INT64_MAX, INT64_MIN + 1, INT64_MAX - 1, 0, -1, 1};
+                    v->Data<int64_t>()[i] = edge ? kDt[rng() % 7] : small * (kind == Kind::HELDOUT ? 977 : 86400000000LL / 7);
                     break;
                 }
                 case TypeKind::CHAR: v->Data<uint8_t>()[i] = static_cast<uint8_t>('A' + rng() % 5 + (rng() % 8 == 0 ? 130 : 0)); break;
@@ -312,6 +319,17 @@ TEST(KernelFormsDates, YearMonthDayOfDates) {
               std::string("date_year filter ") + t, IsClean(t), false);
 }
 
+// timestamps compare as signed 64-bit microseconds (the infinities at the int64 limits)
+TEST(KernelFormsDates, TimestampComparisons) {
+    for (const char *op : {"lt", "gt", "leq", "geq", "eq", "neq"})
+        for (const char *t : kTables) Check(Program(t, {"t1", "t2"}, std::string("    r:? = @") + op + "(a, b);\n"), std::string(op) + " dt " + t, IsClean(t), false);
+    for (const char *t : {"clean", "edgenulls", "heldout"}) {
+        Check(Program(t, {"t1"}, "    r:? = @lt(a, 2000-01-02T00:00:00.000:dt);\n"), std::string("lt dt literal ") + t, IsClean(t), false);
+        Check(Program(t, {"t1", "i1"}, "    m:? = @geq(a, 1999-12-31T23:59:59.999:dt);\n    r:? = @compress(m, b);\n"),
+              std::string("dt filter ") + t, IsClean(t), false);
+    }
+}
+
 int RunShell(const std::string &cmd, std::string *out) {
     FILE *f = popen((cmd + " 2>&1").c_str(), "r");
     if (!f) return -1;
@@ -335,7 +353,7 @@ TEST(KernelFormsDivision, NewFormsPtxAcceptedByPtxas) {
         results.push_back(r);
     };
     // columns a..: one program per pair keeps the column names a, b
-    const std::vector<std::vector<std::string>> sets = {{"i1", "i2"}, {"l1", "l2"}, {"f1", "f2"}, {"w1", "w2"}, {"b1", "b2"}, {"c1", "c2"}, {"m1", "m2"}, {"d1", "d2"}};
+    const std::vector<std::vector<std::string>> sets = {{"i1", "i2"}, {"l1", "l2"}, {"f1", "f2"}, {"w1", "w2"}, {"b1", "b2"}, {"c1", "c2"}, {"m1", "m2"}, {"d1", "d2"}, {"t1", "t2"}};
     for (const auto &cols : sets) {
         body.clear();
         results.clear();
@@ -355,9 +373,15 @@ TEST(KernelFormsDivision, NewFormsPtxAcceptedByPtxas) {
             add("@neg(a)");
             add("@abs(b)");
         }
-        add("@is_null(a)");
-        add("@is_not_null(b)");
-        add("@coalesce(a, b)");
+        if (c == 't') {
+            add("@lt(a, b)");
+            add("@geq(a, b)");
+            add("@neq(a, b)");
+        } else {
+            add("@is_null(a)");
+            add("@is_not_null(b)");
+            add("@coalesce(a, b)");
+        }
         auto p = hir::ParseProgram(Program("edgenulls", cols, body, results), "forms");
         ASSERT_TRUE(p.ok()) << p.status().ToString();
         ASSERT_TRUE(hir::CheckProgram(*p).ok()) << hir::CheckProgram(*p).ToString();
