@@ -122,6 +122,16 @@ bool ElementwiseSupported(const std::string &b, const std::vector<hir::Type> &ar
     }
     if (args.size() != 2) return false;
     VClass ca = ClassOf(args[0]), cb = ClassOf(args[1]);
+    // mixed integer widths (i16 i32 i64): both operands widen to the wider type (s32 -> s64 in the
+    // generator; i16 is already s32), as the interpreter's arithmetic and comparisons do
+    auto rank = [](hir::TypeKind k) { return k == hir::TypeKind::I16 ? 1 : k == hir::TypeKind::I32 ? 2 : k == hir::TypeKind::I64 ? 3 : 0; };
+    if (rank(args[0].kind) && rank(args[1].kind) && args[0].kind != args[1].kind && b != "coalesce") {
+        const hir::TypeKind wide = rank(args[0].kind) > rank(args[1].kind) ? args[0].kind : args[1].kind;
+        const VClass cw = ClassOf(hir::Type(wide));
+        if (IsComparison(b)) return result.kind == hir::TypeKind::BOOL && Pattern(b, cw) != nullptr;
+        if (wide == hir::TypeKind::I16 || result.kind != wide) return false;
+        return Pattern(b, cw) != nullptr;
+    }
     if (ca != cb) return false;
     if (b == "coalesce") {
         // decimals: dec128 at the larger scale (the generator rescales both operands), else one type
@@ -959,6 +969,17 @@ public:
 
     // One element-wise statement (a templates.def pattern plus validity and overflow).
     Expected<Val> Elementwise(const KernelStmt &ks, const hir::Type &rt, std::vector<Val> av, const std::string &ovf_any) {
+        if (av.size() == 2 && av[0].cls != av[1].cls && (av[0].cls == VClass::S32 || av[0].cls == VClass::S64) &&
+            (av[1].cls == VClass::S32 || av[1].cls == VClass::S64)) {
+            // mixed integer widths (ElementwiseSupported): the s32 operand widens to s64
+            for (auto &v : av)
+                if (v.cls == VClass::S32) {
+                    std::string w = Q();
+                    Emit("cvt.s64.s32 " + w + ", " + v.r);
+                    v.r = w;
+                    v.cls = VClass::S64;
+                }
+        }
         VClass cls = av[0].cls;
         if (cls == VClass::DEC && av.size() == 2 && ks.op != "mul") {
             int sc = std::max(av[0].scale, av[1].scale);

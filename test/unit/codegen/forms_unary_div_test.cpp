@@ -319,6 +319,24 @@ TEST(KernelFormsDates, YearMonthDayOfDates) {
               std::string("date_year filter ") + t, IsClean(t), false);
 }
 
+// mixed integer widths: i16 with i32, i32 with i64, i16 with i64 (literals too), both orders
+TEST(KernelFormsDivision, MixedIntegerWidths) {
+    const std::vector<std::pair<std::string, std::string>> pairs = {{"h1", "i2"}, {"i1", "h2"}, {"i1", "l2"}, {"l1", "i2"}, {"h1", "l2"}};
+    for (const auto &[x, y] : pairs)
+        for (const char *op : {"lt", "geq", "eq", "neq", "plus", "minus", "mul", "div", "mod"})
+            for (const char *t : {"empty", "one", "clean", "cleannulls", "tame", "edge", "edgenulls", "heldout"})
+                Check(Program(t, {x, y}, std::string("    r:? = @") + op + "(a, b);\n"), std::string(op) + " " + x + " " + y + " " + t,
+                      // tame holds the integer limits but MIN: sums and products may overflow there
+                      IsClean(t) && !(std::string(t).rfind("tame", 0) == 0 && (std::string(op) == "plus" || std::string(op) == "minus")) &&
+                          std::string(op) != "mul",
+                      false);
+    for (const char *t : {"clean", "edgenulls", "heldout"}) {
+        Check(Program(t, {"l1"}, "    r:? = @gt(a, 7:i32);\n"), std::string("i64 > i32 literal ") + t, IsClean(t), false);
+        Check(Program(t, {"h1"}, "    r:? = @minus(a, 1:i32);\n"), std::string("i16 - i32 literal ") + t, IsClean(t), false);
+        Check(Program(t, {"i1"}, "    r:? = @mul(a, 3:i64);\n"), std::string("i32 * i64 literal ") + t, false, false);
+    }
+}
+
 // timestamps compare as signed 64-bit microseconds (the infinities at the int64 limits)
 TEST(KernelFormsDates, TimestampComparisons) {
     for (const char *op : {"lt", "gt", "leq", "geq", "eq", "neq"})
