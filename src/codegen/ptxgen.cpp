@@ -54,7 +54,8 @@ VClass ClassOf(const hir::Type &t) {
         case hir::TypeKind::I16:  // comparisons, gathers, compress, min/max (no arithmetic: smallint overflow)
         case hir::TypeKind::I32:
         case hir::TypeKind::DATE: return VClass::S32;
-        case hir::TypeKind::I64: return VClass::S64;
+        case hir::TypeKind::I64:
+        case hir::TypeKind::DT: return VClass::S64;  // timestamps (microseconds): comparisons only, see TypeSupported
         case hir::TypeKind::F64: return VClass::F64;
         case hir::TypeKind::DEC64:
         case hir::TypeKind::DEC128: return t.scale >= 0 && t.scale <= 38 ? VClass::DEC : VClass::NONE;
@@ -64,7 +65,10 @@ VClass ClassOf(const hir::Type &t) {
     }
 }
 
-bool TypeSupported(const hir::Type &t) { return ClassOf(t) != VClass::NONE && ClassOf(t) != VClass::STR; }
+// dt loads as s64 for comparisons (signed microseconds, the infinities at the int64 limits, as the
+// interpreter orders them); results, gathers, compresses, reductions and group keys of dt stay on the
+// interpreter
+bool TypeSupported(const hir::Type &t) { return ClassOf(t) != VClass::NONE && ClassOf(t) != VClass::STR && t.kind != hir::TypeKind::DT; }
 bool IsStringType(const hir::Type &t) { return ClassOf(t) == VClass::STR; }
 
 int ElementBytes(const hir::Type &t) {
@@ -75,6 +79,7 @@ int ElementBytes(const hir::Type &t) {
         case hir::TypeKind::I32:
         case hir::TypeKind::DATE: return 4;
         case hir::TypeKind::I64:
+        case hir::TypeKind::DT:
         case hir::TypeKind::F64:
         case hir::TypeKind::DEC64: return 8;
         case hir::TypeKind::DEC128: return 16;
@@ -99,11 +104,41 @@ const char *Pattern(const std::string &b, VClass c) {
 bool ElementwiseSupported(const std::string &b, const std::vector<hir::Type> &args, const hir::Type &result) {
     if (!TypeSupported(result)) return false;
     for (const auto &a : args)
-        if (!TypeSupported(a)) return false;
+        if (!TypeSupported(a) && !(a.kind == hir::TypeKind::DT && IsComparison(b))) return false;
     if (b == "not") return args.size() == 1 && args[0].kind == hir::TypeKind::BOOL && Pattern(b, VClass::PRED);
+    if (args.size() == 1) {
+        VClass c = ClassOf(args[0]);
+        if (b == "is_null" || b == "is_not_null") return result.kind == hir::TypeKind::BOOL && Pattern(b, c) != nullptr;
+        if (b == "date_year" || b == "date_month" || b == "date_day")
+            return args[0].kind == hir::TypeKind::DATE && result.kind == hir::TypeKind::I16 && Pattern(b, c) != nullptr;
+        if (b == "neg" || b == "abs") {
+            // same type in and out; decimals as dec128 (a dec64 result would need a 64-bit range check)
+            if (!(result == args[0])) return false;
+            if (c == VClass::DEC) return args[0].kind == hir::TypeKind::DEC128 && Pattern(b, c) != nullptr;
+            if (args[0].kind != hir::TypeKind::I32 && args[0].kind != hir::TypeKind::I64 && args[0].kind != hir::TypeKind::F64) return false;
+            return Pattern(b, c) != nullptr;
+        }
+        return false;
+    }
     if (args.size() != 2) return false;
     VClass ca = ClassOf(args[0]), cb = ClassOf(args[1]);
+    // mixed integer widths (i16 i32 i64): both operands widen to the wider type (s32 -> s64 in the
+    // generator; i16 is already s32), as the interpreter's arithmetic and comparisons do
+    auto rank = [](hir::TypeKind k) { return k == hir::TypeKind::I16 ? 1 : k == hir::TypeKind::I32 ? 2 : k == hir::TypeKind::I64 ? 3 : 0; };
+    if (rank(args[0].kind) && rank(args[1].kind) && args[0].kind != args[1].kind && b != "coalesce") {
+        const hir::TypeKind wide = rank(args[0].kind) > rank(args[1].kind) ? args[0].kind : args[1].kind;
+        const VClass cw = ClassOf(hir::Type(wide));
+        if (IsComparison(b)) return result.kind == hir::TypeKind::BOOL && Pattern(b, cw) != nullptr;
+        if (wide == hir::TypeKind::I16 || result.kind != wide) return false;
+        return Pattern(b, cw) != nullptr;
+    }
     if (ca != cb) return false;
+    if (b == "coalesce") {
+        // decimals: dec128 at the larger scale (the generator rescales both operands), else one type
+        if (ca == VClass::DEC)
+            return result.kind == hir::TypeKind::DEC128 && result.scale == std::max(args[0].scale, args[1].scale) && Pattern(b, ca) != nullptr;
+        return args[0] == args[1] && result == args[0] && Pattern(b, ca) != nullptr;
+    }
     if (ca != VClass::DEC && args[0].kind != args[1].kind) return false;
     if (IsComparison(b)) return result.kind == hir::TypeKind::BOOL && Pattern(b, ca) != nullptr;
     if (ca == VClass::DEC) {
@@ -934,6 +969,17 @@ public:
 
     // One element-wise statement (a templates.def pattern plus validity and overflow).
     Expected<Val> Elementwise(const KernelStmt &ks, const hir::Type &rt, std::vector<Val> av, const std::string &ovf_any) {
+        if (av.size() == 2 && av[0].cls != av[1].cls && (av[0].cls == VClass::S32 || av[0].cls == VClass::S64) &&
+            (av[1].cls == VClass::S32 || av[1].cls == VClass::S64)) {
+            // mixed integer widths (ElementwiseSupported): the s32 operand widens to s64
+            for (auto &v : av)
+                if (v.cls == VClass::S32) {
+                    std::string w = Q();
+                    Emit("cvt.s64.s32 " + w + ", " + v.r);
+                    v.r = w;
+                    v.cls = VClass::S64;
+                }
+        }
         VClass cls = av[0].cls;
         if (cls == VClass::DEC && av.size() == 2 && ks.op != "mul") {
             int sc = std::max(av[0].scale, av[1].scale);
@@ -982,6 +1028,16 @@ public:
         std::vector<std::string> valids;
         for (const auto &a : av)
             if (!a.valid.empty()) valids.push_back(a.valid);
+        if (ks.op == "is_null" || ks.op == "is_not_null") {
+            valids.clear();  // never NULL
+        } else if (ks.op == "coalesce") {
+            // NULL only when every operand is (an operand without a bitmap: never NULL)
+            if (valids.size() == av.size()) {
+                d.valid = P();
+                Emit("or.pred " + d.valid + ", " + valids[0] + ", " + valids[1]);
+            }
+            valids.clear();
+        }
         if (!valids.empty()) {
             d.valid = P();
             if (kleene && av.size() == 2) {
@@ -1008,7 +1064,9 @@ public:
         for (const auto &a : av)
             if (!a.sel.empty()) d.sel = a.sel;
         if (!ovf.empty()) {
-            std::string g = Include(d, true);
+            // neg/abs: the interpreter checks every element, NULL ones included (SameUnary), so a
+            // NULL slot holding the minimum is flagged too and the re-run gives its error
+            std::string g = Include(d, !(ks.op == "neg" || ks.op == "abs"));
             Emit("and.pred " + ovf + ", " + ovf + ", " + g);
             Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + ovf);
         }
@@ -1430,6 +1488,16 @@ public:
             m[names[j]] = av[j].r;
             m[std::string(names[j]) + ".lo"] = av[j].r;
             m[std::string(names[j]) + ".hi"] = av[j].hi;
+            // {a.valid}: the operand's validity, true when it carries no bitmap
+            const std::string vkey = std::string(names[j]) + ".valid";
+            if (std::strstr(pat, ("{" + vkey + "}").c_str()) == nullptr) continue;
+            if (av[j].valid.empty()) {
+                std::string t = P();
+                Emit("setp.eq.u32 " + t + ", " + zero32_ + ", 0");
+                m[vkey] = t;
+            } else {
+                m[vkey] = av[j].valid;
+            }
         }
         std::string text(pat), out;
         for (size_t pos = 0; pos < text.size();) {
