@@ -639,6 +639,7 @@ Status GroupIds(const Value &key, const char *fn, bool hash, bool ordered, std::
     RNDN_RETURN_IF_ERROR(KeyColumns(key, fn, keys));
     int64_t n = keys[0]->length;
     if (hash && keys::HashableKeys(keys)) {
+        if (std::vector<std::shared_ptr<const Vector>> packed; keys::PackTuples({&keys}, packed)) keys = {packed[0]};
         if (keys.size() == 1 && CountingRank(*keys[0], ids, m)) return Status::Ok();
         std::vector<int64_t> first;
         *m = keys::FirstIds(keys, ids, first);

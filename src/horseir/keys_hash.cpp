@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <numeric>
 #include <string_view>
 
@@ -212,7 +213,113 @@ int64_t BuildProbe(int64_t nb, const std::vector<uint8_t> &nullb, HB hb, EB eqb,
 
 bool Fixed(const Vector &v) { return !IsString(v.type.kind) && HashableKey(v.type.kind); }
 
+// Integer-like keys (not floats, not dec128) whose non-NULL values of both sides span a small
+// range (at most 4 (nb + np) + 4096 values, the rank path's counting bound): the table is a
+// direct-address array over the range, slot x - lo holding id + 1 (a perfect hash).  False
+// when the keys do not qualify; ids untouched then.
+template <class T>
+bool DirectIds(const Vector &vb, const std::vector<uint8_t> &nullb, const Vector &vp, const std::vector<uint8_t> &nullp, std::vector<int64_t> &idb,
+               std::vector<int64_t> &idp, int64_t *m) {
+    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, __int128> || kIsInterval<T>) {
+        return false;
+    } else {
+        const T *xb = vb.Data<T>(), *xp = vp.Data<T>();
+        const int64_t nb = vb.length, np = vp.length;
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        auto span = [&](const T *x, int64_t n, const std::vector<uint8_t> &nulls) {
+            for (int64_t i = 0; i < n; ++i) {
+                PollCancel(i);
+                if (!nulls.empty() && nulls[static_cast<size_t>(i)]) continue;
+                lo = std::min<int64_t>(lo, static_cast<int64_t>(x[i]));
+                hi = std::max<int64_t>(hi, static_cast<int64_t>(x[i]));
+            }
+        };
+        span(xb, nb, nullb);
+        span(xp, np, nullp);
+        if (lo > hi) lo = hi = 0;  // no non-NULL key
+        if (static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) > static_cast<uint64_t>(4 * (nb + np) + 4096)) return false;
+        std::vector<uint32_t> slot(static_cast<size_t>(hi - lo) + 1, 0);
+        uint32_t next = 0;
+        idb.resize(static_cast<size_t>(nb));
+        idp.resize(static_cast<size_t>(np));
+        for (int64_t i = 0; i < nb; ++i) {
+            PollCancel(i);
+            if (!nullb.empty() && nullb[static_cast<size_t>(i)]) {
+                idb[static_cast<size_t>(i)] = kNull;
+                continue;
+            }
+            uint32_t &s = slot[static_cast<size_t>(static_cast<int64_t>(xb[i]) - lo)];
+            if (s == 0) s = ++next;
+            idb[static_cast<size_t>(i)] = static_cast<int64_t>(s) - 1;
+        }
+        for (int64_t j = 0; j < np; ++j) {
+            PollCancel(j);
+            if (!nullp.empty() && nullp[static_cast<size_t>(j)]) {
+                idp[static_cast<size_t>(j)] = kNull;
+                continue;
+            }
+            const uint32_t s = slot[static_cast<size_t>(static_cast<int64_t>(xp[j]) - lo)];
+            idp[static_cast<size_t>(j)] = s == 0 ? kAbsent : static_cast<int64_t>(s) - 1;
+        }
+        *m = next;
+        return true;
+    }
+}
+
 }  // namespace
+
+bool PackTuples(const std::vector<const Columns *> &sides, std::vector<std::shared_ptr<const Vector>> &packed) {
+    const size_t ncols = sides[0]->size();
+    if (ncols < 2) return false;
+    std::vector<int64_t> lo(ncols, INT64_MAX), hi(ncols, INT64_MIN);
+    for (const Columns *side : sides)
+        for (size_t c = 0; c < ncols; ++c) {
+            const Vector &v = *(*side)[c];
+            if (v.HasNulls() || IsString(v.type.kind)) return false;
+            const bool ok = VisitFixed(v.type.kind, [&](auto t) -> bool {
+                using T = decltype(t);
+                if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, __int128> || kIsInterval<T>) {
+                    return false;
+                } else {
+                    const T *x = v.Data<T>();
+                    for (int64_t i = 0; i < v.length; ++i) {
+                        PollCancel(i);
+                        lo[c] = std::min<int64_t>(lo[c], static_cast<int64_t>(x[i]));
+                        hi[c] = std::max<int64_t>(hi[c], static_cast<int64_t>(x[i]));
+                    }
+                    return true;
+                }
+            });
+            if (!ok) return false;
+        }
+    // Mixed radix, first column most significant: the packed order is the tuples' order.
+    std::vector<int64_t> radix(ncols);
+    unsigned __int128 product = 1;
+    for (size_t c = ncols; c-- > 0;) {
+        if (lo[c] > hi[c]) lo[c] = hi[c] = 0;  // no rows
+        radix[c] = static_cast<int64_t>(product);
+        product *= static_cast<unsigned __int128>(static_cast<uint64_t>(hi[c]) - static_cast<uint64_t>(lo[c])) + 1;
+        if (product >= (static_cast<unsigned __int128>(1) << 62)) return false;
+    }
+    packed.clear();
+    for (const Columns *side : sides) {
+        const int64_t n = (*side)[0]->length;
+        auto out = MakeVector(TypeKind::I64, n);
+        if (!out.ok()) return false;
+        int64_t *k = out.value()->Data<int64_t>();
+        for (size_t c = 0; c < ncols; ++c)
+            VisitFixed((*side)[c]->type.kind, [&](auto t) {
+                using T = decltype(t);
+                if constexpr (!(std::is_floating_point_v<T> || std::is_same_v<T, __int128> || kIsInterval<T>)) {
+                    const T *x = (*side)[c]->template Data<T>();
+                    for (int64_t i = 0; i < n; ++i) PollCancel(i), k[i] += (static_cast<int64_t>(x[i]) - lo[c]) * radix[c];
+                }
+                return 0;
+            });
+        packed.push_back(std::shared_ptr<const Vector>(out.value()));
+    }
+    return true;
+}
 
 bool HashableKey(TypeKind k) {
     if (IsString(k)) return true;
@@ -245,6 +352,7 @@ bool HashableKeys(const Columns &cols) {
 }
 
 int64_t JointIds(const Columns &a, const Columns &b, std::vector<int64_t> &ia, std::vector<int64_t> &ib) {
+    if (std::vector<std::shared_ptr<const Vector>> packed; PackTuples({&a, &b}, packed)) return JointIds({packed[0]}, {packed[1]}, ia, ib);
     const bool a_builds = a[0]->length <= b[0]->length;
     const Columns &bc = a_builds ? a : b, &pc = a_builds ? b : a;
     std::vector<int64_t> &idb = a_builds ? ia : ib, &idp = a_builds ? ib : ia;
@@ -258,6 +366,8 @@ int64_t JointIds(const Columns &a, const Columns &b, std::vector<int64_t> &ia, s
             if constexpr (kIsInterval<T>) {
                 return 0;  // not reached: Fixed() is false for intervals
             } else {
+                int64_t m;
+                if (DirectIds<T>(*bc[0], nullb, *pc[0], nullp, idb, idp, &m)) return m;
                 const T *xb = bc[0]->template Data<T>(), *xp = pc[0]->template Data<T>();
                 return BuildProbe(
                     nb, nullb, [&](int64_t i) { return Mix(Bits(xb[i])); }, [&](int64_t r, int64_t i) { return Same(xb[r], xb[i]); }, np, nullp,
@@ -288,6 +398,8 @@ int64_t FirstIds(const Columns &cols, std::vector<int64_t> &ids, std::vector<int
             if constexpr (kIsInterval<T>) {
                 return 0;  // not reached
             } else {
+                int64_t direct;
+                if (DirectIds<T>(*cols[0], none, *cols[0], none, ids, unused, &direct)) return direct;
                 const T *x = cols[0]->template Data<T>();
                 auto h = [&](int64_t i) { return Mix(Bits(x[i])); };
                 auto e = [&](int64_t r, int64_t i) { return Same(x[r], x[i]); };
@@ -310,13 +422,75 @@ int64_t FirstIds(const Columns &cols, std::vector<int64_t> &ids, std::vector<int
     return m;
 }
 
+namespace {
+// An unsigned 64-bit key with the order of SqlCompare (NaN above every number, -0 as 0) for
+// fixed-width values other than dec128; false for other types.
+bool OrderBits(const Vector &v, std::vector<uint64_t> &out, const std::vector<int64_t> &rows) {
+    return VisitFixed(v.type.kind, [&](auto t) -> bool {
+        using T = decltype(t);
+        if constexpr (kIsInterval<T> || std::is_same_v<T, __int128>) {
+            return false;
+        } else {
+            const T *x = v.Data<T>();
+            out.resize(rows.size());
+            for (size_t g = 0; g < rows.size(); ++g) {
+                PollCancel(static_cast<int64_t>(g));
+                const T e = x[rows[g]];
+                uint64_t u;
+                if constexpr (std::is_floating_point_v<T>) {
+                    const double d = e != e ? std::numeric_limits<double>::quiet_NaN() : (e == 0 ? 0.0 : static_cast<double>(e));
+                    std::memcpy(&u, &d, sizeof u);
+                    u = (u >> 63) ? ~u : (u | (uint64_t(1) << 63));
+                } else {
+                    u = static_cast<uint64_t>(static_cast<int64_t>(e)) ^ (uint64_t(1) << 63);
+                }
+                out[g] = u;
+            }
+            return true;
+        }
+    });
+}
+
+// by_key sorted by the tuples of C order keys (keys[c][g]), lexicographic.
+template <size_t C>
+void SortByBits(const std::vector<std::vector<uint64_t>> &keys, std::vector<int64_t> &by_key) {
+    struct Row {
+        uint64_t k[C];
+        int64_t g;
+    };
+    std::vector<Row> rows(by_key.size());
+    for (size_t g = 0; g < rows.size(); ++g) {
+        for (size_t c = 0; c < C; ++c) rows[g].k[c] = keys[c][g];
+        rows[g].g = static_cast<int64_t>(g);
+    }
+    CancelTicker ticker;
+    std::sort(rows.begin(), rows.end(), [&](const Row &a, const Row &b) {
+        ticker.Tick();
+        for (size_t c = 0; c < C; ++c)
+            if (a.k[c] != b.k[c]) return a.k[c] < b.k[c];
+        return false;
+    });
+    for (size_t g = 0; g < rows.size(); ++g) by_key[g] = rows[g].g;
+}
+}  // namespace
+
 void SortGroups(const Columns &cols, std::vector<int64_t> &ids, std::vector<int64_t> &first) {
     const std::vector<ColOps> ops = OpsOf(cols);
     std::vector<int64_t> by_key(first.size());
     std::iota(by_key.begin(), by_key.end(), 0);
     CancelTicker ticker;
+    // One to four columns of fixed-width values without NULLs: sort flat tuples of order keys.
+    bool flat = cols.size() <= 4;
+    std::vector<std::vector<uint64_t>> bits(cols.size());
+    for (size_t c = 0; c < cols.size() && flat; ++c)
+        flat = Fixed(*cols[c]) && !cols[c]->HasNulls() && OrderBits(*cols[c], bits[c], first);
     // The groups' keys are distinct: the order is strict and total, no stability needed.
-    if (cols.size() == 1 && Fixed(*cols[0]) && !cols[0]->HasNulls()) {
+    if (flat) {
+        if (cols.size() == 1) SortByBits<1>(bits, by_key);
+        else if (cols.size() == 2) SortByBits<2>(bits, by_key);
+        else if (cols.size() == 3) SortByBits<3>(bits, by_key);
+        else SortByBits<4>(bits, by_key);
+    } else if (cols.size() == 1 && Fixed(*cols[0]) && !cols[0]->HasNulls()) {
         VisitFixed(cols[0]->type.kind, [&](auto t) {
             using T = decltype(t);
             if constexpr (!kIsInterval<T>) {

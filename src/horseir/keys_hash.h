@@ -25,6 +25,13 @@ inline constexpr int64_t kAbsent = -2;  // a probe row whose key the build side 
 bool HashableKey(TypeKind k);
 bool HashableKeys(const Columns &cols);
 
+// Two or more integer-like columns without NULLs (one Columns per side, columns alike): one i64
+// per row, a mixed-radix number over each column's value range across all sides, so that equal
+// tuples pack equal and the packed order is the tuples' lexicographic order.  False (packed
+// unspecified) when a column is not integer-like, has NULLs, or the ranges' product reaches
+// 2^62.
+bool PackTuples(const std::vector<const Columns *> &sides, std::vector<std::shared_ptr<const Vector>> &packed);
+
 // One id space for the key tuples of two sides (a and b: the same number of columns, column c
 // of one type on both sides).  The hash table is built over the side with fewer rows; its
 // distinct keys get ids 0..m-1 (returned), the other side's rows the id of their equal key or

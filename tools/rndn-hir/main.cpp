@@ -6,6 +6,7 @@
 //     --device=cpu: outlined kernels on the cpu device, the rest on the interpreter (codegen::Runner)
 //   rndn-hir compile PROGRAM.hir [--emit=outlined|ptx] [--outline=none|flow|full] [--arch=sm_XX]
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -148,11 +149,13 @@ int main(int argc, char **argv) {
     // RNDN_HIR_REPEAT=N on the interpreter: N more runs, each timed on stderr
     if (const char *rep = std::getenv("RNDN_HIR_REPEAT"); rep && device != "cpu")
         for (int i = 0, n = std::atoi(rep); i < n; ++i) {
+            const std::clock_t c0 = std::clock();  // CPU time too: steadier than wall time on a loaded machine
             auto r0 = std::chrono::steady_clock::now();
             auto again = rndn::hir::Interpret(*prog, registry, opts);
             if (!again.ok()) return Fail(again.status());
-            std::fprintf(stderr, "repeat run %d: %.1f ms\n", i + 1,
-                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0).count());
+            std::fprintf(stderr, "repeat run %d: %.1f ms (cpu %.1f ms)\n", i + 1,
+                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0).count(),
+                         1000.0 * static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC);
         }
     std::cout << rndn::hir::FormatValue(*result);
     return 0;

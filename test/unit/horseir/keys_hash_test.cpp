@@ -175,6 +175,8 @@ TEST(KeysHash, MultiKeyAgainstRankPath) {
         {Type(TypeKind::STR), Type(TypeKind::F64), Type(TypeKind::BOOL)},
         {Type::Decimal(TypeKind::DEC64, 2), Type(TypeKind::DATE)},
         {Type(TypeKind::I64), Type(TypeKind::I64)},
+        {Type(TypeKind::F64), Type(TypeKind::I32)},  // float order keys in the flat group sort
+        {Type(TypeKind::I16), Type(TypeKind::BOOL), Type(TypeKind::I8)},  // packed into one i64
     };
     for (const auto &types : combos)
         for (auto [na, nb] : kSizes)
