@@ -490,6 +490,14 @@ void SortGroups(const Columns &cols, std::vector<int64_t> &ids, std::vector<int6
         else if (cols.size() == 2) SortByBits<2>(bits, by_key);
         else if (cols.size() == 3) SortByBits<3>(bits, by_key);
         else SortByBits<4>(bits, by_key);
+    } else if (cols.size() == 1 && IsString(cols[0]->type.kind) && !cols[0]->HasNulls()) {
+        // one string column: sort views of the distinct strings (bytes, as the rank path)
+        std::vector<std::string_view> reps(first.size());
+        for (size_t g = 0; g < reps.size(); ++g) reps[g] = cols[0]->StringAt(first[g]);
+        std::sort(by_key.begin(), by_key.end(), [&](int64_t a, int64_t b) {
+            ticker.Tick();
+            return reps[static_cast<size_t>(a)] < reps[static_cast<size_t>(b)];
+        });
     } else if (cols.size() == 1 && Fixed(*cols[0]) && !cols[0]->HasNulls()) {
         VisitFixed(cols[0]->type.kind, [&](auto t) {
             using T = decltype(t);
