@@ -460,6 +460,7 @@ void SortByBits(const std::vector<std::vector<uint64_t>> &keys, std::vector<int6
     };
     std::vector<Row> rows(by_key.size());
     for (size_t g = 0; g < rows.size(); ++g) {
+        PollCancel(static_cast<int64_t>(g));
         for (size_t c = 0; c < C; ++c) rows[g].k[c] = keys[c][g];
         rows[g].g = static_cast<int64_t>(g);
     }
