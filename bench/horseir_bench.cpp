@@ -1,6 +1,8 @@
 // HorseIR interpreter benchmarks (not run in CI): `make bench-horseir`.
 //  1. element-wise i64 @plus and @lt throughput (values/s, one core);
-//  2. TPC-H Q1 and Q6 (test/horseir/tpch/q{1,6}.hir) on data already loaded into columns, for
+//  2. key matching (joins, membership, groups) with hash_keys on and off;
+//  3. the 22 TPC-H programs (test/horseir/tpch/q*.hir) with hash_keys on and off, and Q1/Q6
+//     (test/horseir/tpch/q{1,6}.hir) on data already loaded into columns, for
 //     every scale factor whose build/tpch/sf<SF> directory exists, against PostgreSQL running
 //     the same SQL (test/tpch/queries) in the same run when the throwaway cluster
 //     (build/pgcluster/env) has database tpch_sf<SF>; prints PostgreSQL time / HorseIR time.
@@ -30,10 +32,11 @@ double Seconds(std::chrono::steady_clock::time_point a, std::chrono::steady_cloc
 }
 
 // Best of `reps` runs of a checked program, in seconds; -1 on error.
-double TimeProgram(Program &p, DataRegistry &reg, int reps, std::string *err) {
+double TimeProgram(Program &p, DataRegistry &reg, int reps, std::string *err, bool hash_keys = true) {
     double best = 1e30;
     for (int i = 0; i < reps; ++i) {
         InterpretOptions opts;
+        opts.hash_keys = hash_keys;
         auto t0 = std::chrono::steady_clock::now();
         auto r = Interpret(p, reg, opts);
         auto t1 = std::chrono::steady_clock::now();
@@ -72,6 +75,54 @@ void Micro(int64_t n) {
             continue;
         }
         std::printf("i64 @%-4s  %lld values in %.2f ms: %.0f M values/s (target >= 500)\n", op, static_cast<long long>(n), s * 1e3, n / s / 1e6);
+    }
+}
+
+// Key matching (issue 16): @join_index / @member / @group / @unique through the hash tables
+// against the sort-based rank path (InterpretOptions::hash_keys = false), same data, same run.
+void Keys(int64_t n) {
+    std::mt19937_64 rng(16);
+    const int64_t nr = n / 4;
+    auto la = MakeVector(TypeKind::I64, n).value(), ra = MakeVector(TypeKind::I64, nr).value();
+    auto ls = MakeVector(TypeKind::STR, 0).value(), rs = MakeVector(TypeKind::STR, 0).value();
+    for (int64_t i = 0; i < n; ++i) {
+        const int64_t k = static_cast<int64_t>(rng() % static_cast<uint64_t>(nr));
+        la->Data<int64_t>()[i] = k * 7919 + 13;  // wide range: no counting or direct address
+        ls->AppendString("Customer#" + std::to_string(k * 31));
+    }
+    for (int64_t i = 0; i < nr; ++i) {
+        ra->Data<int64_t>()[i] = i * 7919 + 13;
+        rs->AppendString("Customer#" + std::to_string(i * 31));
+    }
+    DataRegistry reg;
+    (void)reg.AddTable("l", {"a", "s"}, {Value(la), Value(ls)});
+    (void)reg.AddTable("r", {"a", "s"}, {Value(ra), Value(rs)});
+    const std::string load = "l:? = @load_table(`l:sym); r:? = @load_table(`r:sym);"
+                             " la:i64 = check_cast(@column_value(l, `a:sym), i64); ra:i64 = check_cast(@column_value(r, `a:sym), i64);"
+                             " ls:str = check_cast(@column_value(l, `s:sym), str); rs:str = check_cast(@column_value(r, `s:sym), str);"
+                             " lk:? = @list(la, ls); rk:? = @list(ra, rs);";
+    const std::pair<const char *, const char *> cases[] = {
+        {"join i64", "x:? = @join_index(@eq, la, ra);"},         {"join str", "x:? = @join_index(@eq, ls, rs);"},
+        {"join i64+str", "x:? = @join_index(@eq, lk, rk);"},     {"member i64", "x:? = @member(la, ra);"},
+        {"index_of str", "x:? = @index_of(ls, rs);"},            {"group i64", "x:? = @group(la);"},
+        {"group str", "x:? = @group(ls);"},                      {"group i64+str", "x:? = @group(lk);"},
+        {"unique i64", "x:? = @unique(la);"},
+    };
+    std::printf("key matching, %lld x %lld rows (best of 3; rank = sort-based reference path):\n", static_cast<long long>(n),
+                static_cast<long long>(nr));
+    for (const auto &[name, stmt] : cases) {
+        auto p = ParseProgram("module m{ import Builtin.*; def main() : ?{ " + load + " " + stmt + " return x; } }", "keys.hir");
+        if (!p.ok() || !CheckProgram(*p).ok()) {
+            std::printf("  %-14s program failed to check\n", name);
+            continue;
+        }
+        std::string err;
+        const double rank = TimeProgram(*p, reg, 3, &err, false), hash = TimeProgram(*p, reg, 3, &err, true);
+        if (rank < 0 || hash < 0) {
+            std::printf("  %-14s %s\n", name, err.c_str());
+            continue;
+        }
+        std::printf("  %-14s rank %8.1f ms   hash %8.1f ms   rank/hash = %.2fx\n", name, rank * 1e3, hash * 1e3, rank / hash);
     }
 }
 
@@ -114,7 +165,7 @@ void Tpch(const std::string &sf) {
     std::string db = "tpch_sf" + sf;
     for (char &c : db)
         if (c == '.') c = '_';
-    for (int q : {1, 6}) {
+    for (int q = 1; q <= 22; ++q) {
         std::string hir = "test/horseir/tpch/q" + std::to_string(q) + ".hir";
         auto p = ParseProgram(ReadAll(hir), hir);
         if (!p.ok() || !CheckProgram(*p).ok()) {
@@ -127,6 +178,9 @@ void Tpch(const std::string &sf) {
             std::printf("  Q%d: %s\n", q, err.c_str());
             continue;
         }
+        const double rank = TimeProgram(*p, reg, 3, &err, false);  // the sort-based key path, same run
+        std::printf("  Q%-2d HorseIR interpreter, keys by rank (sort) %9.1f ms, by hash %9.1f ms: %.2fx\n", q, rank * 1e3, s * 1e3, rank / s);
+        if (q != 1 && q != 6) continue;  // PostgreSQL beside Q1 and Q6
         double pg = PostgresMs(db, "test/tpch/queries/q" + std::to_string(q) + ".sql", 3);
         if (pg < 0)
             std::printf("  Q%-2d HorseIR interpreter %9.1f ms   PostgreSQL: unavailable (no database %s in build/pgcluster)\n", q, s * 1e3, db.c_str());
@@ -142,6 +196,7 @@ int main(int argc, char **argv) {
     // 1M elements: the result buffer is recycled by malloc, closer to chunked execution.
     Micro(int64_t(1) << 24);
     Micro(int64_t(1) << 20);
+    Keys(int64_t(1) << 20);
     if (argc > 1) {
         for (int i = 1; i < argc; ++i) Tpch(argv[i]);
     } else {

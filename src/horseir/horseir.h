@@ -881,6 +881,10 @@ struct InterpretOptions {
     // range: overflow"), and float -> integer rounds half to even (rint) as PostgreSQL does.
     // HorseIR's own rule: C conversions (integers wrap, floats truncate and saturate).
     bool sql_casts = false;
+    // @join_index (equality keys), @member, @index_of, @group and @unique match keys through
+    // hash tables (keys_hash.cpp); false: through the sort-based rank path, the reference the
+    // unit tests compare the hash path with (same results, same order).
+    bool hash_keys = true;
 };
 
 // Runs `main` of a program that CheckProgram accepted (an unchecked program is an INTERNAL

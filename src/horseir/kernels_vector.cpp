@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "horseir/kernel_util.h"
+#include "horseir/keys_hash.h"
 
 namespace rndn::hir {
 
@@ -105,6 +106,50 @@ Expected<std::shared_ptr<const Vector>> Gather(const Vector &v, const int64_t *i
 
 namespace {
 
+// Dense ranks of integer-like keys over a small range (at most 4n + 4096 values), by counting
+// in O(n + range); false (rank untouched) for other keys.  NULLs rank above every value.
+bool CountingRank(const Vector &v, std::vector<int64_t> &rank, int64_t *num_ranks) {
+    const int64_t n = v.length;
+    const bool nulls = v.HasNulls();
+    if (IsString(v.type.kind) || IsFloat(v.type.kind) || v.type.kind == TypeKind::DEC128 || n == 0) return false;
+    rank.resize(static_cast<size_t>(n));
+    return VisitFixed(v.type.kind, [&](auto t) -> bool {
+        using T = decltype(t);
+        if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, __int128> || kIsInterval<T>) {
+            return false;
+        } else {
+            const T *x = v.Data<T>();
+            int64_t lo = INT64_MAX, hi = INT64_MIN;
+            for (int64_t i = 0; i < n; ++i) {
+                PollCancel(i);
+                if (nulls && !v.IsValid(i)) continue;
+                lo = std::min<int64_t>(lo, static_cast<int64_t>(x[i]));
+                hi = std::max<int64_t>(hi, static_cast<int64_t>(x[i]));
+            }
+            if (lo > hi) lo = hi = 0;  // all NULL
+            if (static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) > static_cast<uint64_t>(4 * n + 4096)) return false;
+            size_t range = static_cast<size_t>(hi - lo) + 1;
+            std::vector<int64_t> map(range + 1, 0);  // last slot: NULL
+            for (int64_t i = 0; i < n; ++i) {
+                PollCancel(i);
+                if (nulls && !v.IsValid(i)) map[range] = 1;
+                else map[static_cast<size_t>(static_cast<int64_t>(x[i]) - lo)] = 1;
+            }
+            int64_t r = 0;
+            for (auto &m : map) {
+                PollCancel(r);
+                int64_t present = m;
+                m = r;
+                r += present;
+            }
+            *num_ranks = r;
+            for (int64_t i = 0; i < n; ++i)
+                PollCancel(i), rank[static_cast<size_t>(i)] = (nulls && !v.IsValid(i)) ? map[range] : map[static_cast<size_t>(static_cast<int64_t>(x[i]) - lo)];
+            return true;
+        }
+    });
+}
+
 // Dense ranks (0..k-1) of the elements of v in ascending order; NULLs rank above every value
 // (all NULLs share one rank).  NaN ranks above all other floats, like PostgreSQL.
 std::vector<int64_t> DenseRank(const Vector &v, int64_t *num_ranks) {
@@ -122,44 +167,7 @@ std::vector<int64_t> DenseRank(const Vector &v, int64_t *num_ranks) {
     };
     bool nulls = v.HasNulls();
     // Integer-like keys over a small range: counting, O(n + range).
-    if (!IsString(v.type.kind) && !IsFloat(v.type.kind) && v.type.kind != TypeKind::DEC128 && n > 0) {
-        bool done = VisitFixed(v.type.kind, [&](auto t) -> bool {
-            using T = decltype(t);
-            if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, __int128> || kIsInterval<T>) {
-                return false;
-            } else {
-                const T *x = v.Data<T>();
-                int64_t lo = INT64_MAX, hi = INT64_MIN;
-                for (int64_t i = 0; i < n; ++i) {
-                    PollCancel(i);
-                    if (nulls && !v.IsValid(i)) continue;
-                    lo = std::min<int64_t>(lo, static_cast<int64_t>(x[i]));
-                    hi = std::max<int64_t>(hi, static_cast<int64_t>(x[i]));
-                }
-                if (lo > hi) lo = hi = 0;  // all NULL
-                if (static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) > static_cast<uint64_t>(4 * n + 4096)) return false;
-                size_t range = static_cast<size_t>(hi - lo) + 1;
-                std::vector<int64_t> map(range + 1, 0);  // last slot: NULL
-                for (int64_t i = 0; i < n; ++i) {
-                    PollCancel(i);
-                    if (nulls && !v.IsValid(i)) map[range] = 1;
-                    else map[static_cast<size_t>(static_cast<int64_t>(x[i]) - lo)] = 1;
-                }
-                int64_t r = 0;
-                for (auto &m : map) {
-                    PollCancel(r);
-                    int64_t present = m;
-                    m = r;
-                    r += present;
-                }
-                *num_ranks = r;
-                for (int64_t i = 0; i < n; ++i)
-                    PollCancel(i), rank[static_cast<size_t>(i)] = (nulls && !v.IsValid(i)) ? map[range] : map[static_cast<size_t>(static_cast<int64_t>(x[i]) - lo)];
-                return true;
-            }
-        });
-        if (done) return rank;
-    }
+    if (CountingRank(v, rank, num_ranks)) return rank;
     if (IsString(v.type.kind)) {
         // Short strings (at most 6 bytes, like char(1) flags): pack each into a non-negative
         // integer whose order is the strings' byte order (bytes big-endian, then the length),
@@ -340,9 +348,9 @@ Status KeyColumns(const Value &v, const char *fn, std::vector<std::shared_ptr<co
 }
 
 
-// Ranks of a and b on one common scale (values equal across a and b get equal ranks).
-Status JointRanks(std::shared_ptr<const Vector> a, std::shared_ptr<const Vector> b, std::vector<int64_t> &ra, std::vector<int64_t> &rb,
-                  int64_t *count, const char *fn) {
+// a and b converted to their common type (str for str/sym, the widest for numbers, dec128 at
+// the larger scale for decimals), the type both key paths compare in.
+Status CommonKeys(std::shared_ptr<const Vector> &a, std::shared_ptr<const Vector> &b, const char *fn) {
     Type ct = a->type;
     bool strs = IsString(a->type.kind) && IsString(b->type.kind);
     if (strs) ct = Type(TypeKind::STR);
@@ -357,6 +365,14 @@ Status JointRanks(std::shared_ptr<const Vector> a, std::shared_ptr<const Vector>
     }
     RNDN_ASSIGN_OR_RETURN(a, As(a, ct));
     RNDN_ASSIGN_OR_RETURN(b, As(b, ct));
+    return Status::Ok();
+}
+
+// Ranks of a and b on one common scale (values equal across a and b get equal ranks).
+Status JointRanks(std::shared_ptr<const Vector> a, std::shared_ptr<const Vector> b, std::vector<int64_t> &ra, std::vector<int64_t> &rb,
+                  int64_t *count, const char *fn) {
+    RNDN_RETURN_IF_ERROR(CommonKeys(a, b, fn));
+    const Type ct = a->type;
     // concatenate
     std::shared_ptr<Vector> both;
     int64_t na = a->length, nb = b->length;
@@ -611,12 +627,25 @@ Expected<Value> KOrder(KernelCtx &, const std::vector<Value> &args) {
 }
 
 namespace {
+bool UseHash(const KernelCtx &ctx) { return !ctx.options || ctx.options->hash_keys; }
+
 // Groups rows by key tuple: groups in ascending key order, members ascending.
 // Group ids (0..m-1, ascending key order) of the rows of a key column or list of columns.
-Status GroupIds(const Value &key, const char *fn, std::vector<int64_t> &ids, int64_t *m) {
+// With hash: a single integer-like key over a small range is ranked by counting; other keys
+// of hashable types get ids from a hash table (keys_hash.cpp), renumbered into key order when
+// ordered (@group); @unique needs only the classes, not their order.
+Status GroupIds(const Value &key, const char *fn, bool hash, bool ordered, std::vector<int64_t> &ids, int64_t *m) {
     std::vector<std::shared_ptr<const Vector>> keys;
     RNDN_RETURN_IF_ERROR(KeyColumns(key, fn, keys));
     int64_t n = keys[0]->length;
+    if (hash && keys::HashableKeys(keys)) {
+        if (std::vector<std::shared_ptr<const Vector>> packed; keys::PackTuples({&keys}, packed)) keys = {packed[0]};
+        if (keys.size() == 1 && CountingRank(*keys[0], ids, m)) return Status::Ok();
+        std::vector<int64_t> first;
+        *m = keys::FirstIds(keys, ids, first);
+        if (ordered) keys::SortGroups(keys, ids, first);
+        return Status::Ok();
+    }
     std::vector<std::vector<int64_t>> ranks;
     for (const auto &k : keys) {
         int64_t cnt;
@@ -627,10 +656,10 @@ Status GroupIds(const Value &key, const char *fn, std::vector<int64_t> &ids, int
 }
 }  // namespace
 
-Expected<Value> KGroup(KernelCtx &, const std::vector<Value> &args) {
+Expected<Value> KGroup(KernelCtx &ctx, const std::vector<Value> &args) {
     std::vector<int64_t> ids;
     int64_t m = 0;
-    RNDN_RETURN_IF_ERROR(GroupIds(args[0], "group", ids, &m));
+    RNDN_RETURN_IF_ERROR(GroupIds(args[0], "group", UseHash(ctx), true, ids, &m));
     // Counting sort of the row numbers by group: exact-size index vectors, rows ascending.
     std::vector<int64_t> fill(static_cast<size_t>(m), 0);
     for (size_t i = 0; i < ids.size(); ++i) {
@@ -662,11 +691,11 @@ Expected<Value> KGroup(KernelCtx &, const std::vector<Value> &args) {
     return Value(std::shared_ptr<const Dict>(d));
 }
 
-Expected<Value> KUnique(KernelCtx &, const std::vector<Value> &args) {
+Expected<Value> KUnique(KernelCtx &ctx, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[0], "unique", 0));
     std::vector<int64_t> ids;
     int64_t m = 0;
-    RNDN_RETURN_IF_ERROR(GroupIds(args[0], "unique", ids, &m));
+    RNDN_RETURN_IF_ERROR(GroupIds(args[0], "unique", UseHash(ctx), false, ids, &m));
     std::vector<int64_t> first(static_cast<size_t>(m), -1);
     for (int64_t i = static_cast<int64_t>(ids.size()) - 1; i >= 0; --i) first[static_cast<size_t>(ids[static_cast<size_t>(i)])] = i;
     std::sort(first.begin(), first.end());
@@ -677,43 +706,64 @@ Expected<Value> KUnique(KernelCtx &, const std::vector<Value> &args) {
 // ---------------------------------------------------------------------------------------------
 // member / index_of / join_index
 
-Expected<Value> KMember(KernelCtx &, const std::vector<Value> &args) {
+namespace {
+// Ids of x's and s's elements over one id space (0..cnt-1, equal keys equal ids): NULL elements
+// get keys::kNull, and with the hash path elements of the larger side that the smaller side
+// lacks get keys::kAbsent (the rank path gives every non-NULL element an id).
+Status MemberIds(const KernelCtx &ctx, const std::vector<Value> &args, const char *fn, std::vector<int64_t> &rx, std::vector<int64_t> &rs,
+                 int64_t *cnt) {
+    if (UseHash(ctx)) {
+        std::shared_ptr<const Vector> x = args[0].vector_ptr(), s = args[1].vector_ptr();
+        RNDN_RETURN_IF_ERROR(CommonKeys(x, s, fn));
+        if (keys::HashableKeys({x}) && keys::HashableKeys({s})) {
+            *cnt = keys::JointIds({x}, {s}, rx, rs);
+            return Status::Ok();
+        }
+    }
+    return JointRanks(args[0].vector_ptr(), args[1].vector_ptr(), rx, rs, cnt, fn);
+}
+}  // namespace
+
+Expected<Value> KMember(KernelCtx &ctx, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[0], "member", 0));
     RNDN_RETURN_IF_ERROR(NeedVector(args[1], "member", 1));
     std::vector<int64_t> rx, rs;
     int64_t cnt;
-    RNDN_RETURN_IF_ERROR(JointRanks(args[0].vector_ptr(), args[1].vector_ptr(), rx, rs, &cnt, "member"));
+    RNDN_RETURN_IF_ERROR(MemberIds(ctx, args, "member", rx, rs, &cnt));
     std::vector<uint8_t> in(static_cast<size_t>(cnt), 0);
     bool set_has_null = false;
-    for (int64_t r : rs) {
+    for (size_t j = 0; j < rs.size(); ++j) {
+        PollCancel(static_cast<int64_t>(j));
+        const int64_t r = rs[j];
         if (r >= 0) in[static_cast<size_t>(r)] = 1;
-        else set_has_null = true;
+        else if (r == keys::kNull) set_has_null = true;
     }
     const Vector &x = args[0].vector();
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::BOOL, x.length));
     for (int64_t i = 0; i < x.length; ++i) {
         PollCancel(i);
         int64_t r = rx[static_cast<size_t>(i)];
-        if (r < 0) {
+        if (r == keys::kNull) {
             out->SetNull(i);  // NULL IN (...) is NULL
             continue;
         }
-        out->Data<uint8_t>()[i] = in[static_cast<size_t>(r)];
-        if (!in[static_cast<size_t>(r)] && set_has_null) out->SetNull(i);  // x IN (.., NULL) not found: NULL
+        const uint8_t found = r >= 0 ? in[static_cast<size_t>(r)] : 0;
+        out->Data<uint8_t>()[i] = found;
+        if (!found && set_has_null) out->SetNull(i);  // x IN (.., NULL) not found: NULL
     }
     return V(out);
 }
 
-Expected<Value> KIndexOf(KernelCtx &, const std::vector<Value> &args) {
+Expected<Value> KIndexOf(KernelCtx &ctx, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[0], "index_of", 0));
     RNDN_RETURN_IF_ERROR(NeedVector(args[1], "index_of", 1));
     std::vector<int64_t> rx, rs;
     int64_t cnt;
-    RNDN_RETURN_IF_ERROR(JointRanks(args[0].vector_ptr(), args[1].vector_ptr(), rx, rs, &cnt, "index_of"));
+    RNDN_RETURN_IF_ERROR(MemberIds(ctx, args, "index_of", rx, rs, &cnt));
     int64_t ns = args[1].vector().length;
     std::vector<int64_t> first(static_cast<size_t>(cnt), ns);
     for (int64_t j = ns - 1; j >= 0; --j)
-        if (rs[static_cast<size_t>(j)] >= 0) first[static_cast<size_t>(rs[static_cast<size_t>(j)])] = j;
+        if (PollCancel(j), rs[static_cast<size_t>(j)] >= 0) first[static_cast<size_t>(rs[static_cast<size_t>(j)])] = j;
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::I64, static_cast<int64_t>(rx.size())));
     for (size_t i = 0; i < rx.size(); ++i) PollCancel(static_cast<int64_t>(i)), out->Data<int64_t>()[i] = rx[i] < 0 ? ns : first[static_cast<size_t>(rx[i])];
     return V(out);
@@ -748,52 +798,64 @@ Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
     auto Rt = [&](size_t i) { return right[right.size() == 1 ? 0 : i]; };
     auto P = [&](size_t i) { return preds[k == 1 ? 0 : i]; };
     int64_t nl = L(0)->length, nr = Rt(0)->length;
-    // equality keys drive a hash-style join over joint ranks
-    std::vector<std::vector<int64_t>> lr, rr;
-    std::vector<size_t> others;
-    for (size_t i = 0; i < cells; ++i) {
-        if (P(i).builtin == static_cast<int>(Builtin::EQ)) {
-            std::vector<int64_t> a, b;
-            int64_t cnt;
-            RNDN_RETURN_IF_ERROR(JointRanks(L(i), Rt(i), a, b, &cnt, "join_index"));
-            lr.push_back(std::move(a));
-            rr.push_back(std::move(b));
-        } else {
-            others.push_back(i);
-        }
-    }
+    std::vector<size_t> eqs, others;
+    for (size_t i = 0; i < cells; ++i) (P(i).builtin == static_cast<int>(Builtin::EQ) ? eqs : others).push_back(i);
     std::vector<int64_t> li, ri;
-    if (!lr.empty()) {
-        // combine the equality keys of both sides into one id space
-        size_t keys = lr.size();
-        std::vector<std::vector<int64_t>> joint(keys);
-        for (size_t c = 0; c < keys; ++c) {
-            PollCancelNow();
-            joint[c] = lr[c];
-            joint[c].insert(joint[c].end(), rr[c].begin(), rr[c].end());
+    if (!eqs.empty()) {
+        // The equality keys of both sides in one id space: idl[i] / idr[j] < 0 for a row that
+        // matches nothing (a NULL key, or with the hash path a key the other side lacks).
+        std::vector<int64_t> idl, idr;
+        int64_t m = 0;
+        bool hashed = false;
+        if (UseHash(ctx)) {
+            keys::Columns lc, rc;
+            for (size_t c : eqs) {
+                std::shared_ptr<const Vector> a = L(c), b = Rt(c);
+                RNDN_RETURN_IF_ERROR(CommonKeys(a, b, "join_index"));
+                lc.push_back(std::move(a));
+                rc.push_back(std::move(b));
+            }
+            if (keys::HashableKeys(lc) && keys::HashableKeys(rc)) {
+                m = keys::JointIds(lc, rc, idl, idr);
+                hashed = true;
+            }
         }
-        std::vector<int64_t> ids;
-        int64_t m = CombineRanks(joint, nl + nr, ids);
-        auto has_null = [&](int64_t row) {
-            for (size_t c = 0; c < keys; ++c)
-                if (joint[c][static_cast<size_t>(row)] < 0) return true;
-            return false;
-        };
+        if (!hashed) {
+            // the rank path: joint ranks per key, combined into one id space
+            std::vector<std::vector<int64_t>> joint;
+            for (size_t c : eqs) {
+                std::vector<int64_t> a, b;
+                int64_t cnt;
+                RNDN_RETURN_IF_ERROR(JointRanks(L(c), Rt(c), a, b, &cnt, "join_index"));
+                PollCancelNow();
+                a.insert(a.end(), b.begin(), b.end());
+                joint.push_back(std::move(a));
+            }
+            std::vector<int64_t> ids;
+            m = CombineRanks(joint, nl + nr, ids);
+            for (int64_t row = 0; row < nl + nr; ++row) {
+                PollCancel(row);
+                for (const auto &r : joint)
+                    if (r[static_cast<size_t>(row)] < 0) ids[static_cast<size_t>(row)] = -1;
+            }
+            idl.assign(ids.begin(), ids.begin() + nl);
+            idr.assign(ids.begin() + nl, ids.end());
+        }
         std::vector<int64_t> start(static_cast<size_t>(m) + 1, 0);
         for (int64_t i = 0; i < nl; ++i)
-            if (PollCancel(i), !has_null(i)) ++start[static_cast<size_t>(ids[static_cast<size_t>(i)]) + 1];
+            if (PollCancel(i), idl[static_cast<size_t>(i)] >= 0) ++start[static_cast<size_t>(idl[static_cast<size_t>(i)]) + 1];
         for (int64_t g = 0; g < m; ++g) start[static_cast<size_t>(g) + 1] += start[static_cast<size_t>(g)];
         std::vector<int64_t> rows(static_cast<size_t>(start[static_cast<size_t>(m)]));
         std::vector<int64_t> fill(start.begin(), start.end() - 1);
         for (int64_t i = 0; i < nl; ++i)
-            if (PollCancel(i), !has_null(i)) rows[static_cast<size_t>(fill[static_cast<size_t>(ids[static_cast<size_t>(i)])]++)] = i;
+            if (PollCancel(i), idl[static_cast<size_t>(i)] >= 0) rows[static_cast<size_t>(fill[static_cast<size_t>(idl[static_cast<size_t>(i)])]++)] = i;
         // Count the pairs before making them: a join larger than the memory budget is left to
         // PostgreSQL's plan (which may also stop early under a LIMIT) instead of running out.
         int64_t pairs = 0;
         for (int64_t j = 0; j < nr; ++j) {
             PollCancel(j);
-            if (has_null(nl + j)) continue;
-            int64_t g = ids[static_cast<size_t>(nl + j)];
+            const int64_t g = idr[static_cast<size_t>(j)];
+            if (g < 0) continue;
             pairs += start[static_cast<size_t>(g) + 1] - start[static_cast<size_t>(g)];
         }
         RNDN_RETURN_IF_ERROR(CheckJoinSize(ctx, pairs));
@@ -801,8 +863,8 @@ Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
         ri.reserve(static_cast<size_t>(pairs));
         for (int64_t j = 0; j < nr; ++j) {
             if ((j & 0xffff) == 0 && ctx.Cancelled()) return Status::Cancelled();
-            if (has_null(nl + j)) continue;
-            int64_t g = ids[static_cast<size_t>(nl + j)];
+            const int64_t g = idr[static_cast<size_t>(j)];
+            if (g < 0) continue;
             for (int64_t p = start[static_cast<size_t>(g)]; p < start[static_cast<size_t>(g) + 1]; ++p) {
                 PollCancel(static_cast<int64_t>(li.size()));
                 li.push_back(rows[static_cast<size_t>(p)]);
@@ -1371,10 +1433,10 @@ Expected<Value> KOrderTop(KernelCtx &ctx, const std::vector<Value> &args) {
 }
 
 // @run_bounds(keys, end): runs of consecutive rows whose keys @group puts in one group.
-Expected<Value> KRunBounds(KernelCtx &, const std::vector<Value> &args) {
+Expected<Value> KRunBounds(KernelCtx &ctx, const std::vector<Value> &args) {
     std::vector<int64_t> ids;
     int64_t m = 0;
-    RNDN_RETURN_IF_ERROR(GroupIds(args[0], "run_bounds", ids, &m));
+    RNDN_RETURN_IF_ERROR(GroupIds(args[0], "run_bounds", UseHash(ctx), false, ids, &m));  // equal ids only
     RNDN_RETURN_IF_ERROR(NeedVector(args[1], "run_bounds", 1));
     const Vector &flag = args[1].vector();
     if (flag.type.kind != TypeKind::BOOL || flag.length != 1 || !flag.IsValid(0)) return TypeError("@run_bounds: expects one bool");

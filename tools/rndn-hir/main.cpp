@@ -6,6 +6,7 @@
 //     --device=cpu: outlined kernels on the cpu device, the rest on the interpreter (codegen::Runner)
 //   rndn-hir compile PROGRAM.hir [--emit=outlined|ptx] [--outline=none|flow|full] [--arch=sm_XX]
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -137,11 +138,25 @@ int main(int argc, char **argv) {
         return 0;
     }
     rndn::hir::InterpretOptions opts;
+    // RNDN_HIR_KEYS=rank: joins, groups and membership through the sort-based rank path (the
+    // reference the hash path replaced), for before/after timings with one binary.
+    if (const char *k = std::getenv("RNDN_HIR_KEYS"); k && std::string(k) == "rank") opts.hash_keys = false;
     auto t0 = std::chrono::steady_clock::now();
     auto result = device == "cpu" ? rndn::hirtool::RunOnCpu(*prog, registry, opts, outline, timing) : rndn::hir::Interpret(*prog, registry, opts);
     auto t1 = std::chrono::steady_clock::now();
     if (!result.ok()) return Fail(result.status());
     if (timing) std::fprintf(stderr, "run: %.1f ms\n", std::chrono::duration<double, std::milli>(t1 - t0).count());
+    // RNDN_HIR_REPEAT=N on the interpreter: N more runs, each timed on stderr
+    if (const char *rep = std::getenv("RNDN_HIR_REPEAT"); rep && device != "cpu")
+        for (int i = 0, n = std::atoi(rep); i < n; ++i) {
+            const std::clock_t c0 = std::clock();  // CPU time too: steadier than wall time on a loaded machine
+            auto r0 = std::chrono::steady_clock::now();
+            auto again = rndn::hir::Interpret(*prog, registry, opts);
+            if (!again.ok()) return Fail(again.status());
+            std::fprintf(stderr, "repeat run %d: %.1f ms (cpu %.1f ms)\n", i + 1,
+                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0).count(),
+                         1000.0 * static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC);
+        }
     std::cout << rndn::hir::FormatValue(*result);
     return 0;
 }
