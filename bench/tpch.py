@@ -2,7 +2,7 @@
 measured in one run, with ratios.  Not a test; never run in CI.
 
     .venv/bin/python bench/tpch.py [--sf 1] [--queries 1,6] [--repeat 3] [--no-duckdb]
-                                   [--devices interp,cpu] [--baseline OLD_rndn.so]
+                                   [--devices interp,cpu] [--baseline OLD_rndn.so] [--pg-timeout MS]
 
 Loads the scale factor into the throwaway cluster (tools/tpch.sh) if needed and stops the
 cluster at the end.  Times are elapsed times of the whole statement as psql's \\timing reports
@@ -64,6 +64,8 @@ def main():
     ap.add_argument("--no-duckdb", action="store_true")
     ap.add_argument("--devices", default="", help="comma-separated rndn.device values, one warm column each")
     ap.add_argument("--baseline", default="", help="an older rndn.so to time beside this build (same run)")
+    ap.add_argument("--pg-timeout", type=int, default=0,
+                    help="statement_timeout (ms) of the PostgreSQL runs; a query past it prints 'error' there (0: none)")
     args = ap.parse_args()
     devices = [d for d in args.devices.split(",") if d]
     os.chdir(ROOT)
@@ -101,7 +103,8 @@ def main():
             sql = harness.query_text(q)
             row = {}
             for name, rndn in (("pg", "off"), ("rndn", "on")):
-                times, err = session_times(env, db, sql, rndn, 1 + args.repeat)
+                times, err = session_times(env, db, sql, rndn, 1 + args.repeat,
+                                           {"statement_timeout": args.pg_timeout} if rndn == "off" and args.pg_timeout else None)
                 row[name] = (times[0], statistics.median(times[1:])) if times else (None, None)
             if con is not None:
                 duck_time(con, sql)

@@ -158,6 +158,15 @@ struct OutlinedProgram {
 // interpreter.
 Expected<OutlinedProgram> Outline(const hir::Program &program, FusionMode mode);
 
+// Cost rules of the device that will run the kernels.  CPU_DEVICE (the cpu device, what
+// PostgreSQL and rndn-hir run): a `@group` stays on the interpreter when its kernel would be
+// slower there than the interpreter's grouping, i.e. when no by-rows reduction (GROUPREDUCE)
+// reads its rows and its member lists are built anyway — the kernel's hash probe plus the host's
+// numbering, sort and lists then only repeat the interpreter's work.  ANY: every step that has a
+// kernel form becomes a kernel (the tests of the kernel forms, ptxas and the GPU paths).
+enum class CostModel { ANY, CPU_DEVICE };
+Expected<OutlinedProgram> Outline(const hir::Program &program, FusionMode mode, CostModel costs);
+
 // The query *shape* of a program: its canonical text with the values of its literals masked
 // (types and lengths kept; symbols kept, since they name tables and columns).  The outliner and
 // the PTX generator read a literal's type and length only, and kernels read its value as an

@@ -56,6 +56,7 @@ struct Outliner {
     const hir::Program &prog;
     const hir::Function &fn;
     FusionMode mode;
+    CostModel costs = CostModel::ANY;
     OutlinedProgram out;
     std::map<std::string, int> geo_index;
     std::vector<int> producer;          // slot -> statement index (-1: none)
@@ -206,7 +207,10 @@ struct Outliner {
             args.push_back(a.type);
         }
         if ((name == "eq" || name == "neq") && args.size() == 2 && kernel::IsStringType(args[0]) && kernel::IsStringType(args[1])) {
-            // strings: against one literal only (a column compared with a constant)
+            // strings: against one literal only (a column compared with a constant).  Not under
+            // CostModel::CPU_DEVICE: the byte loop runs per lane there (Q19 SF 0.1: l_shipinstruct
+            // = literal 55-60 ms in the kernel, 20 ms as the interpreter's @eq)
+            if (costs == CostModel::CPU_DEVICE) return false;
             int lits = (s.expr.args[0].kind == Operand::Kind::LITERAL) + (s.expr.args[1].kind == Operand::Kind::LITERAL);
             if (lits != 1 || s.expr.types[0].kind != TypeKind::BOOL) return false;
             *f = Form::ELEMENTWISE;
@@ -377,6 +381,24 @@ struct Outliner {
         }
     }
 
+    // CostModel::CPU_DEVICE: a group kernel that builds its member lists and feeds no by-rows
+    // reduction does the interpreter's work again (hash probe on every row, then the host's
+    // numbering, sort and lists): keep that @group (and its @list) on the interpreter.
+    // Q17 at SF 0.1 (@group of l_partkey, read by @each(@avg)): 31 ms kernel + host vs 15 ms.
+    void GroupCosts() {
+        for (auto it = groups.begin(); it != groups.end();) {
+            bool by_rows = false;
+            for (const auto &[b, sg] : seg_b)
+                if (sg.grp == it->first) by_rows = true;
+            if (!by_rows && it->second.lists) {
+                if (it->second.list >= 0) group_lists.erase(it->second.list);
+                it = groups.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+
     // Type of the gathered source of a per-cell reduction.
     Type XType(int b) {
         const Seg &sg = seg_b[b];
@@ -514,6 +536,55 @@ struct Outliner {
             int slot = fn.body[static_cast<size_t>(ks.stmt)].targets[0].slot;
             for (int u : users[static_cast<size_t>(slot)])
                 if (kernel_of[static_cast<size_t>(u)] != kk && static_cast<size_t>(u) < k) return false;
+        }
+        return true;
+    }
+
+    // A statement that only fetches a column of a loaded table (`@column_value(T, `c)`, maybe
+    // under check_cast): cheap, no effects, reads only T.
+    bool IsColumnFetch(int stmt) const {
+        const Stmt &st = fn.body[static_cast<size_t>(stmt)];
+        if (st.kind != Stmt::Kind::ASSIGN || st.targets.size() != 1) return false;
+        const Expr *e = &st.expr;
+        if (e->kind == Expr::Kind::CAST && e->inner) e = e->inner.get();
+        return e->kind == Expr::Kind::CALL && CalleeName(*e) == "column_value";
+    }
+
+    // Moves the interpreter steps that fetch the late inputs of statement s (produced after kernel
+    // kk's launch) to just before that launch, when each is a column fetch whose table was loaded
+    // before it.  False (nothing moved) otherwise.
+    bool HoistFetches(int kk, const Stmt &s, const std::vector<int> &slot_kernel, std::vector<int> &slot_step,
+                      std::vector<int> &kernel_step) {
+        std::vector<int> late_steps;
+        for (const auto &a : s.expr.args) {
+            if (a.kind != Operand::Kind::NAME || a.slot < 0) continue;
+            const int sl = a.slot;
+            if (slot_kernel[static_cast<size_t>(sl)] == kk || slot_step[static_cast<size_t>(sl)] < kernel_step[static_cast<size_t>(kk)]) continue;
+            const int p = slot_step[static_cast<size_t>(sl)];
+            const Step &st = out.steps[static_cast<size_t>(p)];
+            if (st.kind != Step::Kind::INTERP || !IsColumnFetch(st.stmt)) return false;
+            const Expr *e = &fn.body[static_cast<size_t>(st.stmt)].expr;
+            if (e->kind == Expr::Kind::CAST && e->inner) e = e->inner.get();
+            for (const auto &b : e->args)
+                if (b.kind == Operand::Kind::NAME && b.slot >= 0 && slot_step[static_cast<size_t>(b.slot)] >= kernel_step[static_cast<size_t>(kk)])
+                    return false;
+            late_steps.push_back(p);
+        }
+        std::sort(late_steps.begin(), late_steps.end());
+        late_steps.erase(std::unique(late_steps.begin(), late_steps.end()), late_steps.end());
+        for (size_t i = late_steps.size(); i-- > 0;) {
+            // later steps first: moving one shifts only the steps between the launch and it
+            const int p = late_steps[i] + static_cast<int>(late_steps.size() - 1 - i);  // earlier moves shifted it down by one each
+            const int q = kernel_step[static_cast<size_t>(kk)];
+            Step moved = out.steps[static_cast<size_t>(p)];
+            out.steps.erase(out.steps.begin() + p);
+            out.steps.insert(out.steps.begin() + q, moved);
+            auto remap = [&](int &x) {
+                if (x == p) x = q;
+                else if (x >= q && x < p) ++x;
+            };
+            for (auto &x : kernel_step) remap(x);
+            for (auto &x : slot_step) remap(x);
         }
         return true;
     }
@@ -673,9 +744,16 @@ struct Outliner {
                         if (late) continue;
                         out.kernels[static_cast<size_t>(kk)].compact_mask = mask_slot;
                     }
+                    if (late && !Movable(kk, k, kernel_of)) {
+                        // The launch cannot move down (a step since reads its results): move the
+                        // late inputs up instead when each is a column fetch of a table loaded
+                        // before the launch (Q19: three compactions of one lineitem mask, whose
+                        // columns were fetched after the first one's results were read, fuse).
+                        if (!HoistFetches(kk, s, slot_kernel, slot_step, kernel_step)) continue;
+                        late = false;
+                    }
                     if (late) {
                         // Launch the kernel later instead (here), when no step scheduled since reads its results.
-                        if (!Movable(kk, k, kernel_of)) continue;
                         int old = kernel_step[static_cast<size_t>(kk)];
                         out.steps.erase(out.steps.begin() + old);
                         for (auto &x : kernel_step) if (x > old) --x;
@@ -907,6 +985,7 @@ struct Outliner {
         Segments();
         Groups();
         GroupReduces();
+        if (costs == CostModel::CPU_DEVICE) GroupCosts();
         for (int attempt = 0; attempt < 1000; ++attempt) {
             Forms();
             int bad = Fuse();
@@ -921,9 +1000,14 @@ struct Outliner {
 }  // namespace
 
 Expected<OutlinedProgram> Outline(const hir::Program &program, FusionMode mode) {
+    return Outline(program, mode, CostModel::ANY);
+}
+
+Expected<OutlinedProgram> Outline(const hir::Program &program, FusionMode mode, CostModel costs) {
     if (!program.checked || program.entry_module < 0) return Status::Internal("Outline: the program was not checked (call CheckProgram)");
     const hir::Function &fn = program.modules[static_cast<size_t>(program.entry_module)].functions[static_cast<size_t>(program.entry_function)];
     Outliner o(program, fn, mode);
+    o.costs = costs;
     RNDN_ASSIGN_OR_RETURN(OutlinedProgram out, o.Run());
     out.ptx_cache = NewPtxCache();
     return out;

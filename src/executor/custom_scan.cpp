@@ -543,7 +543,7 @@ void ExplainRndnScan(CustomScanState *node, List *ancestors, ExplainState *es) {
         const char *program = PrivateString(cs, pg::PrivateSlot::PROGRAM);
         Outcome o = RunGuarded([&]() -> Status {
             RNDN_ASSIGN_OR_RETURN(auto plan, runtime::CompiledPlan::CompileText(program, "explain"));
-            RNDN_ASSIGN_OR_RETURN(auto outlined, codegen::Outline(plan->program(), codegen::FusionMode::FULL));
+            RNDN_ASSIGN_OR_RETURN(auto outlined, codegen::Outline(plan->program(), codegen::FusionMode::FULL, codegen::CostModel::CPU_DEVICE));
             std::string text;
             for (const auto &b : codegen::InterpretedBuiltins(outlined)) text += (text.empty() ? "" : ", ") + b;
             if (text.size() >= sizeof(list)) text = text.substr(0, sizeof(list) - 5) + " ...";

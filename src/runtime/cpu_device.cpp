@@ -84,7 +84,7 @@ public:
             }
         }
         if (!cached_) {
-            RNDN_ASSIGN_OR_RETURN(auto out, codegen::Outline(plan_->program(), codegen::FusionMode::FULL));
+            RNDN_ASSIGN_OR_RETURN(auto out, codegen::Outline(plan_->program(), codegen::FusionMode::FULL, codegen::CostModel::CPU_DEVICE));
             if (sh.outlined.size() >= kCachedPlans || (sh.device && sh.device->cached_modules() >= kCachedModules)) {
                 sh.outlined.clear();
                 sh.device.reset();

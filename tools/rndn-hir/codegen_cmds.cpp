@@ -43,7 +43,11 @@ int CompileCommand(const hir::Program &prog, const std::string &emit, const std:
 Expected<hir::Value> RunOnCpu(const hir::Program &prog, hir::DataRegistry &data, const hir::InterpretOptions &opts,
                               const std::string &outline, bool timing) {
     RNDN_ASSIGN_OR_RETURN(auto mode, codegen::ParseFusionMode(outline.empty() ? "full" : outline));
-    RNDN_ASSIGN_OR_RETURN(auto out, codegen::Outline(prog, mode));
+    RNDN_ASSIGN_OR_RETURN(auto out, codegen::Outline(prog, mode,
+                                                     // RNDN_HIR_COSTS=any: every kernel form, the cpu device's cost rules off
+                                                     std::getenv("RNDN_HIR_COSTS") != nullptr && std::string(std::getenv("RNDN_HIR_COSTS")) == "any"
+                                                         ? codegen::CostModel::ANY
+                                                         : codegen::CostModel::CPU_DEVICE));
     cpujit::Device dev;
     codegen::Runner runner(dev);
     codegen::RunStats st;
@@ -54,8 +58,13 @@ Expected<hir::Value> RunOnCpu(const hir::Program &prog, hir::DataRegistry &data,
         codegen::RunStats wst;
         auto t0 = std::chrono::steady_clock::now();
         r = runner.Run(out, data, opts, &wst);
-        std::fprintf(stderr, "warm run %d: %.1f ms (kernels %.1f ms)\n", i + 1,
-                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(), wst.kernel_ms);
+        const double cpu_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        // the interpreter alone over the same columns, alternating with the cpu runs (same load)
+        t0 = std::chrono::steady_clock::now();
+        auto ir = hir::Interpret(prog, data, opts);
+        const double interp_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        std::fprintf(stderr, "warm run %d: %.1f ms (kernels %.1f ms), interpreter %.1f ms%s\n", i + 1, cpu_ms, wst.kernel_ms,
+                     interp_ms, ir.ok() ? "" : " (failed)");
     }
     if (timing)
         std::fprintf(stderr, "cpu: %d kernels launched (%d re-run on the interpreter), %d statements compiled, %d interpreted; ptx %.1f ms, jit %.1f ms, kernels %.1f ms\n",
