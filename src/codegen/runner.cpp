@@ -167,6 +167,8 @@ public:
     void SetSlot(int slot, hir::Value v) { frame_[static_cast<size_t>(slot)] = std::move(v); }
 
 private:
+    std::unordered_map<int, size_t> defs_;  // slot -> index of its defining statement (EnsureOperands)
+
     Status Interp(const hir::Stmt &s) {
         stats_.phase = "interpreter";
         RNDN_ASSIGN_OR_RETURN(auto vals, hir::EvaluateExpr(*p_.program, s.expr, frame_, data_, opts_));
@@ -180,7 +182,40 @@ private:
 
     Status Redo(const codegen::Kernel &k) {
         ++stats_.kernels_redone;
-        for (const auto &ks : k.stmts) RNDN_RETURN_IF_ERROR(Interp(p_.entry->body[static_cast<size_t>(ks.stmt)]));
+        for (const auto &ks : k.stmts) {
+            const hir::Stmt &s = p_.entry->body[static_cast<size_t>(ks.stmt)];
+            RNDN_RETURN_IF_ERROR(EnsureOperands(s.expr, 0));
+            RNDN_RETURN_IF_ERROR(Interp(s));
+        }
+        return Status::Ok();
+    }
+
+    // A kernel's statements re-run on the interpreter may read a value no step has computed yet:
+    // a by-rows reduction reads the groups directly, so the interpreted statement that gathers
+    // its input per group (@each_right(@index, x, G), kept for another reader such as
+    // @each(@avg)) is scheduled after the kernel.  Such operands are computed first, from their
+    // defining statements (in dependence order); the later step computes them again.
+    Status EnsureOperands(const hir::Expr &e, int depth) {
+        if (depth > 64) return Status::Internal("re-run on the interpreter: operand chain too deep");
+        if (e.kind == hir::Expr::Kind::CAST) return e.inner ? EnsureOperands(*e.inner, depth) : Status::Ok();
+        auto one = [&](const hir::Operand &o) -> Status {
+            if (o.kind != hir::Operand::Kind::NAME || o.slot < 0) return Status::Ok();
+            if (frame_[static_cast<size_t>(o.slot)].kind() != hir::ValueKind::NONE) return Status::Ok();
+            if (defs_.empty()) {
+                const auto &b = p_.entry->body;
+                for (size_t i = 0; i < b.size(); ++i)
+                    if (b[i].kind == hir::Stmt::Kind::ASSIGN)
+                        for (const auto &t : b[i].targets)
+                            if (t.slot >= 0) defs_.emplace(t.slot, i);
+            }
+            auto it = defs_.find(o.slot);
+            if (it == defs_.end()) return Status::Ok();
+            const hir::Stmt &d = p_.entry->body[it->second];
+            RNDN_RETURN_IF_ERROR(EnsureOperands(d.expr, depth + 1));
+            return Interp(d);
+        };
+        if (e.kind == hir::Expr::Kind::OPERAND) return one(e.operand);
+        for (const auto &a : e.args) RNDN_RETURN_IF_ERROR(one(a));
         return Status::Ok();
     }
 
