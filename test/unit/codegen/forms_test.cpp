@@ -481,7 +481,9 @@ TEST(KernelForms, GroupByPtxAcceptedByPtxas) {
                 ASSERT_TRUE(mod.ok()) << mod.status().ToString();
                 std::string text = ptx::Print(*mod);
                 ASSERT_NE(text.find("atom.global.cas.b64"), std::string::npos);
-                if (cols[0] == "c1") ASSERT_NE(text.find("atom.global.max.s64"), std::string::npos);  // the by-rows kernel
+                if (cols[0] == "c1") {  // the by-rows kernel
+                    ASSERT_NE(text.find("atom.global.max.s64"), std::string::npos);
+                }
                 std::string file = ::testing::TempDir() + "group_" + arch + ".ptx";
                 {
                     std::ofstream f(file);
