@@ -319,6 +319,41 @@ void WaitForCompiles() {
     g_compiles_cv.wait(g, [] { return g_compiles_running == 0; });
 }
 
+// Runs body() on a detached thread that blocks every asynchronous signal (the host's signals
+// stay with its own threads) and is counted in g_compiles_running until body returns; the first
+// such thread registers the process-exit wait.  False when no thread could be started.
+bool StartCompileThread(std::function<void()> body) {
+    {
+        std::lock_guard<std::mutex> g(g_compiles_mu);
+        static std::once_flag at_exit;
+        std::call_once(at_exit, [] {
+            std::atexit([] {
+                g_stop_compiles.store(true);
+                WaitForCompiles();
+            });
+        });
+        ++g_compiles_running;
+    }
+    sigset_t all, old;
+    sigfillset(&all);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP}) sigdelset(&all, sig);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    bool started = true;
+    try {
+        std::thread([body = std::move(body)] {
+            body();
+            std::lock_guard<std::mutex> g(g_compiles_mu);
+            if (--g_compiles_running == 0) g_compiles_cv.notify_all();
+        }).detach();
+    } catch (...) {
+        started = false;
+        std::lock_guard<std::mutex> g(g_compiles_mu);
+        if (--g_compiles_running == 0) g_compiles_cv.notify_all();
+    }
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    return started;
+}
+
 // One LLVM JIT at one code-generation level.  Each tier compiles one module at a time (its `mu`
 // is held across the LLVM work, never together with Impl::mu).
 struct JitTier {
@@ -536,42 +571,18 @@ Expected<std::shared_ptr<const Module>> Device::Impl::Load(const std::string &ke
     auto job = std::make_shared<Job>();
     job->key = key;
     job->text = *text;
-    {
-        std::lock_guard<std::mutex> g(g_compiles_mu);
-        static std::once_flag at_exit;
-        std::call_once(at_exit, [] {
-            std::atexit([] {
-                g_stop_compiles.store(true);
-                WaitForCompiles();
-            });
-        });
-        ++g_compiles_running;
-    }
-    sigset_t all, old;
-    sigfillset(&all);
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP}) sigdelset(&all, sig);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    try {
-        JitTier *tier = &first;
-        std::thread([this, job, first_fast, tier] {
-            auto r = Compile(job->key, &job->text, nullptr, &job->stop, *tier);
-            if (r.ok() && first_fast) QueueUpgrade(job->key, job->text);
-            {
-                std::lock_guard<std::mutex> g(job->m);
-                job->result = std::move(r);
-                job->done = true;
-            }
-            job->cv.notify_all();
-            std::lock_guard<std::mutex> g(g_compiles_mu);
-            if (--g_compiles_running == 0) g_compiles_cv.notify_all();
-        }).detach();
-    } catch (...) {
-        pthread_sigmask(SIG_SETMASK, &old, nullptr);
-        std::lock_guard<std::mutex> g(g_compiles_mu);
-        --g_compiles_running;
-        return Status::Internal("cpujit: could not start a compile thread");
-    }
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    JitTier *tier = &first;
+    const bool started = StartCompileThread([this, job, first_fast, tier] {
+        auto r = Compile(job->key, &job->text, nullptr, &job->stop, *tier);
+        if (r.ok() && first_fast) QueueUpgrade(job->key, job->text);
+        {
+            std::lock_guard<std::mutex> g(job->m);
+            job->result = std::move(r);
+            job->done = true;
+        }
+        job->cv.notify_all();
+    });
+    if (!started) return Status::Internal("cpujit: could not start a compile thread");
     std::unique_lock<std::mutex> g(job->m);
     while (!job->cv.wait_for(g, std::chrono::milliseconds(10), [&] { return job->done; })) {
         g.unlock();
@@ -597,34 +608,12 @@ void Device::Impl::QueueUpgrade(const std::string &key, const std::string &text)
         if (upgrader_running) return;
         upgrader_running = true;
     }
-    {
-        std::lock_guard<std::mutex> g(g_compiles_mu);
-        static std::once_flag at_exit;
-        std::call_once(at_exit, [] {
-            std::atexit([] {
-                g_stop_compiles.store(true);
-                WaitForCompiles();
-            });
-        });
-        ++g_compiles_running;
+    if (!StartCompileThread([this] { RunUpgrades(); })) {
+        std::lock_guard<std::mutex> g(mu);
+        upgrades.clear();
+        upgrader_running = false;
+        upgrades_cv.notify_all();
     }
-    sigset_t all, old;
-    sigfillset(&all);
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP}) sigdelset(&all, sig);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    try {
-        std::thread([this] { RunUpgrades(); }).detach();
-    } catch (...) {
-        {
-            std::lock_guard<std::mutex> g(mu);
-            upgrades.clear();
-            upgrader_running = false;
-            upgrades_cv.notify_all();
-        }
-        std::lock_guard<std::mutex> g(g_compiles_mu);
-        if (--g_compiles_running == 0) g_compiles_cv.notify_all();
-    }
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
 
 void Device::Impl::RunUpgrades() {
@@ -646,8 +635,6 @@ void Device::Impl::RunUpgrades() {
         // a failure leaves the fast tier's module in the cache (same results, slower code)
         (void)Compile(job.first, &job.second, nullptr, &stopping, full, /*replace=*/true);
     }
-    std::lock_guard<std::mutex> g(g_compiles_mu);
-    if (--g_compiles_running == 0) g_compiles_cv.notify_all();
 }
 
 Expected<std::shared_ptr<const Module>> Device::Impl::Compile(const std::string &key, const std::string *text,
