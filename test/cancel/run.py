@@ -136,7 +136,10 @@ def segments(text):
 def timed_run(device, warm, query, timeout_ms, expected_check, extra_after=""):
     """One fresh session: warm-up, the query under statement_timeout, the check query.
     Returns (latency ms or None, phase or None, problems)."""
+    # rndn.code_cache_size = 0: the compile cases need the JIT to run in every session, not
+    # the kernels an earlier session left in the code cache on disk
     script = f"""SET rndn.device = {device};
+SET rndn.code_cache_size = 0;
 {warm}
 \\echo @@q
 \\warn @@q

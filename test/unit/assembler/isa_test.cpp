@@ -35,7 +35,7 @@ TEST(IsaTables, DecodeEncodeIdentityOnRandomFieldValues) {
         ASSERT_TRUE(isa.ok()) << isa.status().message();
         const auto &forms = (*isa)->forms();
         ASSERT_GT(forms.size(), 300u) << GetArchInfo(arch).name;
-        long trials = 0, same = 0;
+        long trials = 0, same = 0, aliased = 0;
         std::vector<std::string> bad;
         for (const Form &f : forms) {
             for (int t = 0; t < 20; ++t) {
@@ -65,18 +65,25 @@ TEST(IsaTables, DecodeEncodeIdentityOnRandomFieldValues) {
                           back->reuse_operands == in.reuse_operands && back->control.stall == in.control.stall &&
                           back->control.wait == in.control.wait && back->control.wbar == in.control.wbar &&
                           back->control.rbar == in.control.rbar && back->control.yield == in.control.yield;
+                // Another form's reading of the same bits (an alias: e.g. an optional operand
+                // at its default value) is right when it encodes back to exactly those bits.
+                if (!ok && back.ok()) {
+                    auto again = (*isa)->Encode(*back, 0x1000);
+                    if (again.ok() && *again == *w) ++aliased, ok = true;
+                }
                 same += ok;
                 if (!ok && bad.size() < 5)
                     bad.push_back(f.templ + (back.ok() ? " -> " + (*isa)->forms()[back->form].templ : " -> error"));
             }
         }
         double pct = 100.0 * static_cast<double>(same) / static_cast<double>(trials);
-        std::printf("[%s] decode(encode(x)) == x for %.2f%% of %ld random instances over %zu forms\n",
-                    GetArchInfo(arch).name, pct, trials, forms.size());
+        std::printf("[%s] decode(encode(x)) == x for %.2f%% of %ld random instances over %zu forms (%ld of them read as "
+                    "another form that encodes back to the same bits)\n",
+                    GetArchInfo(arch).name, pct, trials, forms.size(), aliased);
         for (const std::string &b : bad) std::printf("    e.g. %s\n", b.c_str());
         // Random values can make a form's word fall inside a more specific form learned from the
-        // corpus (e.g. a register field value that another form fixes); the floor is measured
-        // (99.3 until the group-by kernels' probes added forms: sm_75 measured 99.24 after).
+        // corpus (e.g. a register field value that another form fixes): counted right when that
+        // reading encodes back to the same bits.  What stays wrong is a word no form decodes.
         EXPECT_GE(pct, 99.2) << GetArchInfo(arch).name;
     }
 }
