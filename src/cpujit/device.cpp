@@ -729,7 +729,8 @@ Expected<std::shared_ptr<const Module>> Device::Impl::Compile(const std::string 
     ModuleBuilder::SetJitMs(*mod, MsSince(t0));
     ModuleBuilder::SetFastTier(*mod, &tier == &fast);
     ModuleBuilder::SetCodeCacheKernels(*mod, from_disk);
-    if (disk) g_code_cache.MarkModule(g_code_cache.ModuleId(disk_key));
+    // the marker once every kernel is on disk: not rewritten when they all came from there
+    if (disk && from_disk < static_cast<int>(mod->kernels().size())) g_code_cache.MarkModule(g_code_cache.ModuleId(disk_key));
     std::shared_ptr<const Module> cm = mod;
     std::lock_guard<std::mutex> g(mu);
     cache[key] = cm;
