@@ -48,6 +48,13 @@ bool Embedded();
 // compiled at the fast tier.  dir empty or max_bytes 0: off (the default).
 void SetCodeCache(const std::string &dir, uint64_t max_bytes);
 
+// Asks every background compilation (a cancelled load's helper thread, the tier upgrader) to
+// stop at its next stage boundary and waits until all have ended; no new one starts afterwards.
+// Process exit does this too (atexit), but only after the static objects created since were
+// destroyed, which a compilation still running may use: a host calls it before it exits
+// (rndn's extension from a PostgreSQL on_proc_exit callback).  Idempotent.
+void StopCompiles();
+
 // Runs fn() as cpujit runs its own LLVM work (under the fatal-error hooks when embedded).
 void RunLlvmSection(void (*fn)(void *), void *arg);
 

@@ -325,13 +325,9 @@ void WaitForCompiles() {
 bool StartCompileThread(std::function<void()> body) {
     {
         std::lock_guard<std::mutex> g(g_compiles_mu);
+        if (g_stop_compiles.load()) return false;  // StopCompiles: the process is ending
         static std::once_flag at_exit;
-        std::call_once(at_exit, [] {
-            std::atexit([] {
-                g_stop_compiles.store(true);
-                WaitForCompiles();
-            });
-        });
+        std::call_once(at_exit, [] { std::atexit(StopCompiles); });
         ++g_compiles_running;
     }
     sigset_t all, old;
@@ -551,7 +547,8 @@ Expected<std::shared_ptr<const Module>> Device::Impl::Load(const std::string &ke
     }
     // the first compilation: -O0 code generation when tiered (then queued for -O2)
     // (not when the code cache on disk has the module's -O2 code: that loads without compiling)
-    const bool first_fast = tiered && text != nullptr &&
+    // (nor after StopCompiles: no upgrade could follow)
+    const bool first_fast = tiered && text != nullptr && !g_stop_compiles.load() &&
                             !(g_code_cache.enabled() && g_code_cache.HasModule(g_code_cache.ModuleId(DiskKey(full, key))));
     JitTier &first = first_fast ? fast : full;
     if (cancel == nullptr || !*cancel || text == nullptr) {
@@ -1003,6 +1000,13 @@ Device::Device(unsigned worker_threads) : impl_(std::make_unique<Impl>()) {
 }
 
 void SetEmbedded(FatalErrorFn fatal) { g_fatal.store(fatal); }
+void StopCompiles() {
+    {
+        std::lock_guard<std::mutex> g(g_compiles_mu);  // StartCompileThread checks under it
+        g_stop_compiles.store(true);
+    }
+    WaitForCompiles();
+}
 void SetCodeCache(const std::string &dir, uint64_t max_bytes) { g_code_cache.Configure(dir, max_bytes); }
 bool Embedded() { return g_fatal.load() != nullptr; }
 

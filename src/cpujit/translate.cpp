@@ -551,8 +551,10 @@ private:
     Value *FloatRounded(FOp op, RMode mode, Value *a, Value *b, Value *c);
 };
 
+// The lookup tables of this file are never destroyed: a compilation on a background thread may
+// still be translating while the process exits (cpujit::StopCompiles).
 const std::unordered_map<std::string, Handler> &FnTranslator::Table() {
-    static const std::unordered_map<std::string, Handler> t = {
+    static const auto &t = *new const std::unordered_map<std::string, Handler>{
         {"mov", &FnTranslator::Mov},       {"ld", &FnTranslator::Ld},          {"ldu", &FnTranslator::Ld},
         {"st", &FnTranslator::St},         {"cvta", &FnTranslator::Cvta},      {"cvt", &FnTranslator::Cvt},
         {"add", &FnTranslator::Arith},     {"sub", &FnTranslator::Arith},      {"mul", &FnTranslator::Arith},
@@ -1189,7 +1191,7 @@ Value *FnTranslator::Compare(const kir::Instr &in, const std::string &cmp, Ty t)
             b = Ftz(b);
         }
         using P = llvm::CmpInst::Predicate;
-        static const std::unordered_map<std::string, P> fp = {
+        static const auto &fp = *new const std::unordered_map<std::string, P>{
             {"eq", P::FCMP_OEQ},  {"ne", P::FCMP_ONE},  {"lt", P::FCMP_OLT},  {"le", P::FCMP_OLE},  {"gt", P::FCMP_OGT},
             {"ge", P::FCMP_OGE},  {"equ", P::FCMP_UEQ}, {"neu", P::FCMP_UNE}, {"ltu", P::FCMP_ULT}, {"leu", P::FCMP_ULE},
             {"gtu", P::FCMP_UGT}, {"geu", P::FCMP_UGE}, {"num", P::FCMP_ORD}, {"nan", P::FCMP_UNO}};
@@ -1206,7 +1208,7 @@ Value *FnTranslator::Compare(const kir::Instr &in, const std::string &cmp, Ty t)
     struct C {
         P s, u;
     };
-    static const std::unordered_map<std::string, C> ip = {
+    static const auto &ip = *new const std::unordered_map<std::string, C>{
         {"eq", {P::ICMP_EQ, P::ICMP_EQ}},   {"ne", {P::ICMP_NE, P::ICMP_NE}},   {"lt", {P::ICMP_SLT, P::ICMP_ULT}},
         {"le", {P::ICMP_SLE, P::ICMP_ULE}}, {"gt", {P::ICMP_SGT, P::ICMP_UGT}}, {"ge", {P::ICMP_SGE, P::ICMP_UGE}},
         {"lo", {P::ICMP_ULT, P::ICMP_ULT}}, {"ls", {P::ICMP_ULE, P::ICMP_ULE}}, {"hi", {P::ICMP_UGT, P::ICMP_UGT}},
@@ -1830,10 +1832,10 @@ Status FnTranslator::RunWarp() {
 // of the same instruction; a guarded write does not count as a write).  The others hold only
 // block-local values, so their writes need not preserve the lanes outside the mask.
 void FnTranslator::FindUniform(size_t entry_end) {
-    static const std::unordered_set<std::string> kPure = {"mov", "add", "sub", "mul", "mad", "shl", "shr", "and",
+    static const auto &kPure = *new const std::unordered_set<std::string>{"mov", "add", "sub", "mul", "mad", "shl", "shr", "and",
                                                           "or", "xor", "not", "cvt", "min", "max", "neg", "abs",
                                                           "selp", "setp", "cvta", "ld"};
-    static const std::unordered_set<std::string> kUniformSpecial = {
+    static const auto &kUniformSpecial = *new const std::unordered_set<std::string>{
         "%ntid.x", "%ntid.y", "%ntid.z", "%ctaid.x", "%ctaid.y", "%ctaid.z", "%nctaid.x", "%nctaid.y",
         "%nctaid.z", "%warpid", "%nwarpid", "%dynamic_smem_size", "%smid", "%nsmid", "%gridid"};
     std::unordered_map<std::string, int> writes;
@@ -1888,7 +1890,7 @@ void FnTranslator::FindUniform(size_t entry_end) {
 }
 
 void FnTranslator::FindExposed(const std::vector<size_t> &starts) {
-    static const std::unordered_set<std::string> kNoDest = {"st", "red", "bra", "ret", "exit", "bar", "barrier",
+    static const auto &kNoDest = *new const std::unordered_set<std::string>{"st", "red", "bra", "ret", "exit", "bar", "barrier",
                                                             "membar", "fence", "prefetch", "nanosleep", "pmevent",
                                                             "trap", "call"};
     std::function<void(const kir::Operand &, std::vector<std::string> &)> regs_of = [&](const kir::Operand &o,

@@ -13,6 +13,7 @@ extern "C" {
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "nodes/extensible.h"
+#include "storage/ipc.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/timestamp.h"
@@ -128,6 +129,14 @@ Expected<std::vector<hir::Column>> ParamValues(const runtime::CompiledPlan &plan
 
 // Runs the program on the device rndn.device names, through the runtime's device interface,
 // over the loaded columns (bound as the loader's registry: no copy) and the parameters' values.
+// on_proc_exit: called by PostgreSQL, so nothing may leave it as an exception.
+void StopCompilesAtExit(int, Datum) {
+    try {
+        runtime::StopBackgroundCompiles();
+    } catch (...) {
+    }
+}
+
 Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program, ParamListInfo params) {
     DeviceChoice choice = DeviceChoice::INTERP;
     const char *why = nullptr;
@@ -144,6 +153,13 @@ Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program, ParamListIn
     if (choice == DeviceChoice::CPU) {
         // the compiled kernels on disk, shared by every backend (rndn.code_cache_size; DataDir is
         // the server's data directory, a plain string)
+        // a backend that ends while the cpu device still compiles in the background (its tier
+        // upgrader) first stops and waits for that thread: exit() would destroy what it uses
+        static bool stop_at_exit = false;
+        if (!stop_at_exit) {
+            pg::PgCall([] { on_proc_exit(StopCompilesAtExit, (Datum)0); });
+            stop_at_exit = true;
+        }
         static int configured_mb = -1;
         if (configured_mb != g_settings.code_cache_mb) {
             configured_mb = g_settings.code_cache_mb;

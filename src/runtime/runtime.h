@@ -156,6 +156,10 @@ protected:
 // by every process naming it, bounded by max_bytes; dir empty or max_bytes 0 turns it off.
 void SetCodeCache(const std::string &dir, uint64_t max_bytes);
 
+// Stops the cpu device's background compilations and waits for them (cpujit::StopCompiles): a
+// host process calls it on its way out, before static objects are destroyed.
+void StopBackgroundCompiles();
+
 // The devices this build has ("interp", "cpu"); MakeDevice fails with UNSUPPORTED for other names.
 std::vector<std::string> DeviceNames();
 Expected<std::unique_ptr<Device>> MakeDevice(std::string_view name);

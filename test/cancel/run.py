@@ -353,6 +353,43 @@ SELECT rndn_heap_bytes(), (SELECT sum(total_bytes) FROM pg_backend_memory_contex
     return True, detail
 
 
+def exit_case(expected_check):
+    """Sessions that end while the cpu device still compiles in the background (the -O2 tier of
+    kernels that just ran at the fast tier): the backend stops that compilation and waits for it
+    on its way out, it does not crash.  A second session stays connected throughout: a crashed
+    backend would end it (the server restarts every session)."""
+    env = dict(os.environ)
+    witness = subprocess.Popen(["psql", "-X", "-q", "-A", "-t", "-d", ARGS.db], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    witness.stdin.write("SELECT 'witness ' || pg_backend_pid();\n")
+    witness.stdin.flush()
+    exits = []
+    for k in range(6):
+        # eight modules (one per kernel): the upgrader still has some queued when the session
+        # ends; constants per run, so every shape is new to the backend
+        query = f"SELECT b % 7, count(*), sum(a % {901 + k}), max(a - {k}) FROM cs WHERE a > {10 + k} GROUP BY 1 ORDER BY 1"
+        root = explain_root("cpu", query)
+        if not root.startswith("Custom Scan (rndn)"):
+            witness.kill()
+            return False, "not through rndn: " + root
+        want, _ = psql(f"SET rndn.enabled = off;\n{query};\n")
+        t0 = time.time()
+        got, err = psql(f"SET rndn.device = cpu;\nSET rndn.code_cache_size = 0;\n{query};\n")
+        exits.append((time.time() - t0) * 1000)
+        if got.strip() != want.strip() or err.strip():
+            witness.kill()
+            return False, f"run {k}: {got.strip()[:80]!r} against {want.strip()[:80]!r} {err.strip()[:200]}"
+    try:
+        out, err = witness.communicate(f"SELECT 'still ' || pg_backend_pid();\n{CHECK}\n", timeout=120)
+    except subprocess.TimeoutExpired:
+        witness.kill()
+        return False, "the witness session did not answer"
+    lines = out.strip().splitlines()
+    if len(lines) != 3 or lines[0].split()[-1] != lines[1].split()[-1] or lines[2] != expected_check or err.strip():
+        return False, "the witness session was ended (a backend crashed?): " + (out + err).strip()[-300:]
+    return True, f"6 sessions ended right after running 8 new modules at the fast tier, witness session intact; session time max {max(exits):.0f} ms"
+
+
 def main():
     global ARGS
     ap = argparse.ArgumentParser()
@@ -368,6 +405,7 @@ def main():
     todo = [(c[0], lambda c=c: run_case(*c, expected)) for c in CASES]
     todo.append(("pg_cancel_backend: group by (interp)", lambda: pg_cancel_case(expected)))
     todo.append(("no leak after repeated cancels (interp)", lambda: leak_case(expected)))
+    todo.append(("backend exit during background compiles (cpu)", lambda: exit_case(expected)))
     for name, fn in todo:
         if ARGS.only and ARGS.only not in name:
             continue

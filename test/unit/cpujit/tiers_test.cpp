@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -108,6 +109,29 @@ TEST(CpuJitTiers, DestroyedDeviceStopsItsUpgrades) {
             ExpectRuns(dev, **mod, 2, 120, salt * 100 + m);
         }
     }  // ~Device returns with the queue dropped (a hang here fails by the suite's timeout)
+}
+
+// StopCompiles (what a host calls on its way out, before exit() destroys static objects that a
+// background compilation may still use): the upgrader ends with its queue dropped, and no compile
+// thread starts afterwards.  It is final for the process, so it runs in a child process.
+TEST(CpuJitTiersDeathTest, StopCompilesEndsTheUpgraderAndStartsNoMoreThreads) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            EnvTiers tiers("2");
+            auto *dev = new Device(1);  // lives until the process exits, as inside a host
+            for (int m = 0; m < 6; ++m)
+                if (!dev->LoadModule(Chain(2, 120, 700 + m)).ok()) std::exit(3);
+            StopCompiles();
+            dev->WaitForUpgrades();  // returns: the upgrader has ended
+            const std::function<bool()> never = [] { return false; };
+            auto late = dev->LoadModule(Chain(1, 20, 999), &never);  // would compile on a helper thread
+            if (late.ok()) std::exit(4);
+            auto direct = dev->LoadModule(Chain(1, 20, 998));  // the caller's own thread still compiles
+            if (!direct.ok() || (*direct)->fast_tier()) std::exit(5);  // no upgrade could follow a fast module
+            std::exit(0);
+        },
+        ::testing::ExitedWithCode(0), "");
 }
 
 // The code cache on disk (SetCodeCache): a second device (another backend, another server
