@@ -74,7 +74,9 @@ def main():
         sql = query_sql(q)
         print(f"\n==================== TPC-H Q{q} ====================")
         print(sql)
-        on = session(args.db, {"rndn.device": f"'{args.device}'"},
+        # compile_in_background off: the first run waits for its kernels (the default runs a new
+        # shape's small kernels on the interpreter while they compile), so the plan shows them
+        on = session(args.db, {"rndn.device": f"'{args.device}'", "rndn.compile_in_background": "off"},
                      [f"EXPLAIN (ANALYZE, COSTS OFF) {sql}", sql, sql])
         off = session(args.db, {"rndn.enabled": "off"}, [sql, sql])
         (plan, t_first), (res1, t_warm1), (res2, t_warm2) = on

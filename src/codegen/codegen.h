@@ -236,6 +236,7 @@ namespace rndn::codegen {
 struct RunStats {
     int kernels_launched = 0;
     int kernels_redone = 0;          // re-run on the interpreter after a flag
+    int kernels_deferred = 0;        // run on the interpreter while their modules compile (set_defer_compiles)
     int statements_compiled = 0;     // statements computed by kernels (launched, not redone)
     int statements_interpreted = 0;  // statements evaluated by the interpreter
     int ptx_generated = 0;           // kernels whose PTX was generated (not found in the PTX cache)
@@ -256,6 +257,10 @@ public:
     // A module from PTX text (the runner's modules start ".version 8.7 / .target sm_80");
     // `cancel` (may be null) is polled while it compiles.
     virtual Expected<std::shared_ptr<const void>> LoadModule(const std::string &ptx, const std::function<bool()> *cancel) = 0;
+    // The module if it is ready without compiling; else nullptr, with its compilation started in
+    // the background (cpujit::Device::LoadModuleIfReady).  Devices without a background compiler
+    // load it (compiling if need be).
+    virtual Expected<std::shared_ptr<const void>> LoadModuleIfReady(const std::string &ptx) { return LoadModule(ptx, nullptr); }
     // The kernel named `name` of a loaded module (nullptr: none).
     virtual const void *FindKernel(const void *module, const std::string &name) = 0;
     // One launch: a 1-D grid of 1-D blocks, the arguments' bytes in parameter order; `cancel`
@@ -285,12 +290,19 @@ public:
     // Grouped reductions by rows in the atomic GPU form (default, with warp_reduce) or, when
     // false, in the cells form (see PtxOptions::group_atomics).
     void set_group_atomics(bool on) { group_atomics_ = on; }
+    // Compile in the background instead of waiting: a kernel whose module is not ready (not
+    // compiled in this process, not in the code cache on disk) and whose work (rows x
+    // statements) is at most `max_work` runs on the interpreter this time while the device
+    // compiles its module (RunStats::kernels_deferred); a later run launches it.  0 (the
+    // default): every kernel waits for its compile.
+    void set_defer_compiles(int64_t max_work) { defer_work_ = max_work; }
 
 private:
     std::unique_ptr<KernelDevice> own_;  // the cpu device's adapter
     KernelDevice *device_ = nullptr;
     bool warp_reduce_ = false;
     bool group_atomics_ = true;
+    int64_t defer_work_ = 0;
 };
 
 }  // namespace rndn::codegen

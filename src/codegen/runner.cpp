@@ -57,6 +57,10 @@ public:
         RNDN_ASSIGN_OR_RETURN(std::shared_ptr<const cpujit::Module> m, d_.LoadModule(ptx, cancel));
         return std::shared_ptr<const void>(std::move(m));
     }
+    Expected<std::shared_ptr<const void>> LoadModuleIfReady(const std::string &ptx) override {
+        RNDN_ASSIGN_OR_RETURN(std::shared_ptr<const cpujit::Module> m, d_.LoadModuleIfReady(ptx));
+        return std::shared_ptr<const void>(std::move(m));
+    }
     const void *FindKernel(const void *module, const std::string &name) override {
         return static_cast<const cpujit::Module *>(module)->Find(name);
     }
@@ -119,9 +123,9 @@ void PassFixedInput(Registrations &regs, std::vector<cpujit::Arg> &args, const h
 class Exec {
 public:
     Exec(KernelDevice &d, const OutlinedProgram &p, hir::DataRegistry &data, const hir::InterpretOptions &o, RunStats &st, bool warp_reduce,
-         bool group_atomics)
+         bool group_atomics, int64_t defer_work)
         : dev_(d), p_(p), data_(data), opts_(o), stats_(st), frame_(static_cast<size_t>(p.entry->num_slots)), warp_reduce_(warp_reduce),
-          group_atomics_(group_atomics) {}
+          group_atomics_(group_atomics), defer_work_(defer_work) {}
 
     Expected<hir::Value> Run() {
         const auto &body = p_.entry->body;
@@ -180,8 +184,16 @@ private:
         return Status::Ok();
     }
 
+    // Counted as a re-run unless LoadKernel deferred the kernel (its module compiles meanwhile).
+    void CountRedo() {
+        if (deferred_)
+            deferred_ = false;
+        else
+            ++stats_.kernels_redone;
+    }
+
     Status Redo(const codegen::Kernel &k) {
-        ++stats_.kernels_redone;
+        CountRedo();
         for (const auto &ks : k.stmts) {
             const hir::Stmt &s = p_.entry->body[static_cast<size_t>(ks.stmt)];
             RNDN_RETURN_IF_ERROR(EnsureOperands(s.expr, 0));
@@ -230,8 +242,12 @@ private:
 
     // The kernel's PTX (with the module header) loaded on the device: the kernel handle, its
     // module kept alive by `*mod`.  out_nullable: see KernelPtxText.
+    // nullptr (no error): the module is not compiled yet and the kernel's work over `rows` rows
+    // is small enough for the interpreter (Runner::set_defer_compiles): it was queued for the
+    // device's background compiler, and the caller re-runs the kernel's statements on the
+    // interpreter (counted as deferred, not as re-run).
     Expected<const void *> LoadKernel(const codegen::Kernel &k, int index, const PtxOptions &po, std::vector<bool> *out_nullable,
-                                      std::shared_ptr<const void> *mod) {
+                                      std::shared_ptr<const void> *mod, int64_t rows) {
         auto t0 = Clock::now();
         stats_.phase = "jit";
         std::vector<bool> nullable;
@@ -269,7 +285,18 @@ private:
             }
         }
         t0 = Clock::now();
-        RNDN_ASSIGN_OR_RETURN(*mod, dev_.LoadModule(text, &opts_.should_cancel));
+        const double work = static_cast<double>(std::max<int64_t>(rows, 0)) * static_cast<double>(std::max<size_t>(k.stmts.size(), 1));
+        if (defer_work_ > 0 && work <= static_cast<double>(defer_work_)) {
+            RNDN_ASSIGN_OR_RETURN(*mod, dev_.LoadModuleIfReady(text));
+            if (!*mod) {
+                stats_.jit_ms += Ms(t0);
+                ++stats_.kernels_deferred;
+                deferred_ = any_deferred_ = true;
+                return nullptr;
+            }
+        } else {
+            RNDN_ASSIGN_OR_RETURN(*mod, dev_.LoadModule(text, &opts_.should_cancel));
+        }
         stats_.jit_ms += Ms(t0);
         const void *ck = dev_.FindKernel(mod->get(), k.name);
         if (!ck) return Status::Internal("kernel " + k.name + " missing from its module");
@@ -338,7 +365,8 @@ private:
         // re-run is needed up front
         std::vector<bool> out_nullable;
         std::shared_ptr<const void> mod;
-        RNDN_ASSIGN_OR_RETURN(const void *ck, LoadKernel(k, index, po, &out_nullable, &mod));
+        RNDN_ASSIGN_OR_RETURN(const void *ck, LoadKernel(k, index, po, &out_nullable, &mod, n));
+        if (!ck) return Redo(k);  // compiling in the background
         auto t0 = Clock::now();
 
         Registrations regs(dev_);
@@ -468,7 +496,11 @@ private:
             // the cpu form of a by-rows kernel: the cells straight from the group kernel's rows
             // (a counting sort, rows ascending per group; no lists built), one thread per cell
             auto git = group_rows_.find(k.inputs[0].slot);
-            if (git == group_rows_.end()) return redo();
+            if (git == group_rows_.end()) {
+                PtxOptions po = OptionsFor(index, warp_reduce_);
+                po.group_atomics = false;
+                return RedoWithoutGroups(k, index, po);
+            }
             const GroupRows &g = *git->second;
             n = g.m;  // (no groups: launched over no cells)
             offsets.assign(static_cast<size_t>(n) + 1, 0);
@@ -518,7 +550,8 @@ private:
             nullable[i] = in[i]->HasNulls();
         }
         std::shared_ptr<const void> mod;
-        RNDN_ASSIGN_OR_RETURN(const void *ck, LoadKernel(k, index, po, nullptr, &mod));
+        RNDN_ASSIGN_OR_RETURN(const void *ck, LoadKernel(k, index, po, nullptr, &mod, static_cast<int64_t>(indices.size())));
+        if (!ck) return redo();  // compiling in the background
         auto t0 = Clock::now();
         Registrations regs(dev_);
         uint64_t *dummy = dummy_;
@@ -591,7 +624,8 @@ private:
         }
         if (n < 0 || n >= (int64_t{1} << 30)) return Redo(k);
         std::shared_ptr<const void> mod;
-        RNDN_ASSIGN_OR_RETURN(const void *ck, LoadKernel(k, index, po, nullptr, &mod));
+        RNDN_ASSIGN_OR_RETURN(const void *ck, LoadKernel(k, index, po, nullptr, &mod, n));
+        if (!ck) return Redo(k);  // compiling in the background
         auto t0 = Clock::now();
         uint64_t cap = 64;
         while (cap < 2 * static_cast<uint64_t>(n)) cap <<= 1;
@@ -799,6 +833,29 @@ private:
 
     // A by-rows kernel re-run on the interpreter: its @values first, when the group kernel did
     // not build it.
+    // A by-rows kernel whose group kernel ran on the interpreter runs there too.  When that was
+    // because kernels were deferred (their modules compiling), its own module is requested now
+    // as well (queued, or compiled when its work is over the limit), so that the next run
+    // launches both instead of discovering it only then.
+    Status RedoWithoutGroups(const codegen::Kernel &k, int index, PtxOptions po) {
+        if (any_deferred_) {
+            auto &nullable = po.nullable[static_cast<size_t>(index)];
+            int64_t rows = 0;
+            bool known = true;
+            for (size_t i = 1; i < k.inputs.size() && known; ++i) {
+                const hir::Value &v = frame_[static_cast<size_t>(k.inputs[i].slot)];
+                known = v.is_vector();
+                if (known) {
+                    nullable[i] = v.vector().HasNulls();
+                    rows = std::max(rows, v.vector().length);
+                }
+            }
+            std::shared_ptr<const void> mod;
+            if (known) RNDN_RETURN_IF_ERROR(LoadKernel(k, index, po, nullptr, &mod, rows).status());
+        }
+        return RedoByRows(k);
+    }
+
     Status RedoByRows(const codegen::Kernel &k) {
         const int v = k.inputs[0].slot;
         auto it = group_rows_.find(v);
@@ -814,7 +871,7 @@ private:
     Status GroupReduce(int index) {
         const codegen::Kernel &k = p_.kernels[static_cast<size_t>(index)];
         auto git = group_rows_.find(k.inputs[0].slot);
-        if (git == group_rows_.end()) return RedoByRows(k);  // the group kernel ran on the interpreter
+        if (git == group_rows_.end()) return RedoWithoutGroups(k, index, OptionsFor(index, warp_reduce_));  // the group kernel ran on the interpreter
         const GroupRows &g = *git->second;
         const int64_t n = static_cast<int64_t>(g.row_group.size()), m = g.m;
         PtxOptions po = OptionsFor(index, warp_reduce_);
@@ -853,7 +910,8 @@ private:
         std::vector<std::vector<uint64_t>> recs(k.outputs.size());
         {  // (launched for @len alone and for no rows too: it reads only the rows' groups then)
             std::shared_ptr<const void> mod;
-            RNDN_ASSIGN_OR_RETURN(const void *ck, LoadKernel(k, index, po, nullptr, &mod));
+            RNDN_ASSIGN_OR_RETURN(const void *ck, LoadKernel(k, index, po, nullptr, &mod, n));
+            if (!ck) return RedoByRows(k);  // compiling in the background
             Registrations regs(dev_);
             regs.Add(dummy_, sizeof dummy_);
             std::vector<cpujit::Arg> args;
@@ -1074,6 +1132,9 @@ private:
     std::vector<hir::Value> frame_;
     bool warp_reduce_ = false;
     bool group_atomics_ = true;
+    int64_t defer_work_ = 0;  // Runner::set_defer_compiles
+    bool deferred_ = false;   // the kernel being run was deferred (LoadKernel): its redo is not a re-run
+    bool any_deferred_ = false;  // some kernel of this run was
     std::map<int, std::shared_ptr<GroupRows>> group_rows_;  // @values slot -> what its group kernel left
     uint64_t dummy_[4] = {};  // stands in for empty buffers (registered per launch, per run)
 };
@@ -1105,7 +1166,7 @@ Expected<hir::Value> Runner::Run(const OutlinedProgram &p, hir::DataRegistry &da
         ++st.statements_interpreted;
         return hir::Interpret(*p.program, data, options, entry_args);
     }
-    Exec e(*device_, p, data, options, st, warp_reduce_, group_atomics_);
+    Exec e(*device_, p, data, options, st, warp_reduce_, group_atomics_, defer_work_);
     for (size_t i = 0; i < entry_args.size(); ++i) {
         const int slot = p.entry->params[i].slot;
         if (slot < 0) return Status::Internal("Runner: entry parameter without a slot (unchecked program)");

@@ -171,6 +171,12 @@ public:
     Expected<std::shared_ptr<const Module>> LoadModule(const std::string &ptx, const std::function<bool()> *cancel = nullptr);
     // Same for a module in the PTX IR (cached by its canonical text, ptx::Print).
     Expected<std::shared_ptr<const Module>> LoadModule(const ptx::Module &ptx);
+    // The module when it is ready without compiling: in the cache, or every kernel's -O2 code in
+    // the code cache on disk (linked here, no code generation).  Otherwise nullptr, and the text
+    // is queued for the background thread (the upgrader's queue: -O2, below the host's priority;
+    // queued once), so a later call finds it; a caller that cannot wait for a compile runs the
+    // module's work another way meanwhile (the runner: on the interpreter).
+    Expected<std::shared_ptr<const Module>> LoadModuleIfReady(const std::string &ptx);
 
     // Runs the kernel over the grid and waits for it.  Errors name the kernel.
     Status Launch(const Kernel &kernel, const LaunchConfig &config, const std::vector<Arg> &args);
@@ -185,7 +191,8 @@ public:
     unsigned worker_threads() const;
     // Modules in the cache (LoadModule's compiled modules; it only grows).
     size_t cached_modules() const;
-    // Waits until the background (-O2) compilations queued so far have finished.
+    // Waits until the background (-O2) compilations queued so far (upgrades and
+    // LoadModuleIfReady's) have finished.
     void WaitForUpgrades() const;
 
     struct Impl;

@@ -15,6 +15,7 @@
 #include <csetjmp>
 #include <csignal>
 #include <unordered_map>
+#include <unordered_set>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -370,6 +371,7 @@ struct Device::Impl {
     JitTier full, fast;
     bool tiered = false;
     std::deque<std::pair<std::string, std::string>> upgrades;  // (key, PTX text) for `full`
+    std::unordered_set<std::string> queued;  // keys in `upgrades` or being compiled from it
     bool upgrader_running = false;
     std::atomic<bool> stopping{false};  // ~Device: the upgrader stops at its next stage boundary
     std::condition_variable upgrades_cv;  // upgrader_running became false
@@ -601,6 +603,7 @@ void Device::Impl::QueueUpgrade(const std::string &key, const std::string &text)
     {
         std::lock_guard<std::mutex> g(mu);
         if (stopping.load()) return;
+        if (!queued.insert(key).second) return;  // already queued
         upgrades.emplace_back(key, text);
         if (upgrader_running) return;
         upgrader_running = true;
@@ -608,6 +611,7 @@ void Device::Impl::QueueUpgrade(const std::string &key, const std::string &text)
     if (!StartCompileThread([this] { RunUpgrades(); })) {
         std::lock_guard<std::mutex> g(mu);
         upgrades.clear();
+        queued.clear();
         upgrader_running = false;
         upgrades_cv.notify_all();
     }
@@ -622,6 +626,7 @@ void Device::Impl::RunUpgrades() {
             std::lock_guard<std::mutex> g(mu);
             if (upgrades.empty() || stopping.load() || g_stop_compiles.load()) {
                 upgrades.clear();
+                queued.clear();
                 upgrader_running = false;
                 upgrades_cv.notify_all();
                 break;
@@ -631,6 +636,8 @@ void Device::Impl::RunUpgrades() {
         }
         // a failure leaves the fast tier's module in the cache (same results, slower code)
         (void)Compile(job.first, &job.second, nullptr, &stopping, full, /*replace=*/true);
+        std::lock_guard<std::mutex> g(mu);
+        queued.erase(job.first);
     }
 }
 
@@ -1034,6 +1041,19 @@ unsigned Device::worker_threads() const { return impl_->pool->size(); }
 
 Expected<std::shared_ptr<const Module>> Device::LoadModule(const std::string &ptx, const std::function<bool()> *cancel) {
     return impl_->Load(ptx, &ptx, nullptr, cancel);
+}
+
+Expected<std::shared_ptr<const Module>> Device::LoadModuleIfReady(const std::string &ptx) {
+    {
+        std::lock_guard<std::mutex> g(impl_->mu);
+        auto it = impl_->cache.find(ptx);
+        if (it != impl_->cache.end()) return it->second;
+        RNDN_RETURN_IF_ERROR(impl_->init_status);
+    }
+    if (g_code_cache.enabled() && g_code_cache.HasModule(g_code_cache.ModuleId(impl_->DiskKey(impl_->full, ptx))))
+        return impl_->Load(ptx, &ptx, nullptr, nullptr);  // links the objects from disk
+    impl_->QueueUpgrade(ptx, ptx);
+    return std::shared_ptr<const Module>();
 }
 
 Expected<std::shared_ptr<const Module>> Device::LoadModule(const ptx::Module &ptx) {

@@ -173,6 +173,9 @@ Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program, ParamListIn
     options.sql_semantics = true;
     options.interrupted = [] { return InterruptRequested(); };
     options.cpu_threads = g_settings.cpu_threads;
+    // about 100 ms of interpreter work at 3 ns per row and statement, the order of one module's
+    // compile: past it, compiling first is faster than interpreting
+    options.defer_compile_work = g_settings.compile_in_background ? int64_t{32} << 20 : 0;
     RNDN_RETURN_IF_ERROR(device->Prepare(plan, options));
     runtime::Inputs inputs;
     inputs.registry = &run.registry;
@@ -579,6 +582,8 @@ void ExplainRndnScan(CustomScanState *node, List *ancestors, ExplainState *es) {
         if (s->run->device != nullptr && std::strcmp(s->run->device, "interp") != 0) {
             ExplainPropertyInteger("Kernels Launched", nullptr, rep.kernels_launched, es);
             if (rep.kernels_redone > 0) ExplainPropertyInteger("Kernels Re-run On Interpreter", nullptr, rep.kernels_redone, es);
+            if (rep.kernels_deferred > 0)
+                ExplainPropertyInteger("Kernels Interpreted While Compiling", nullptr, rep.kernels_deferred, es);
             ExplainPropertyInteger("Statements Compiled", nullptr, rep.statements_compiled, es);
             ExplainPropertyInteger("Statements Interpreted", nullptr, rep.statements_interpreted, es);
             if (rep.whole_program_interpreted) ExplainPropertyText("Rerun On Interpreter", rep.runner_error.c_str(), es);

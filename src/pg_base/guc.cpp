@@ -76,6 +76,13 @@ void DefineSettings() {
     DefineCustomIntVariable("rndn.cpu_threads", "Host threads that run a kernel launch on the cpu device.",
                             "0 means all cores; 1 runs every launch on the backend's own thread (serial).",
                             &g_settings.cpu_threads, 0, 0, 1024, PGC_USERSET, 0, nullptr, nullptr, nullptr);
+    DefineCustomBoolVariable("rndn.compile_in_background",
+                             "On the cpu device, run a new kernel on the interpreter while it compiles.",
+                             "A kernel whose code is neither compiled in this backend nor in the code cache on "
+                             "disk, and whose work is small (at most 32 million rows x statements), runs on the "
+                             "interpreter while a background thread compiles it; later runs launch it.  off: "
+                             "every query waits for its kernels' compiles.",
+                             &g_settings.compile_in_background, true, PGC_USERSET, 0, nullptr, nullptr, nullptr);
     DefineCustomEnumVariable("rndn.test_error_site", "For tests: a guarded PostgreSQL call that raises an ERROR.",
                              nullptr, &g_settings.test_error_site, (int)ErrorSite::NONE, kErrorSites, PGC_USERSET,
                              GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, nullptr, nullptr, nullptr);

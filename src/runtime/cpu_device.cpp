@@ -148,6 +148,7 @@ public:
         std::lock_guard<std::mutex> lock(sh.mu);  // one query at a time on the shared workers
         codegen::Runner runner(*sh.device);
         runner.set_threads(options_.cpu_threads > 0 ? (unsigned)options_.cpu_threads : 0u);
+        runner.set_defer_compiles(options_.defer_compile_work);
         codegen::RunStats st;
         const size_t modules_before = sh.device->cached_modules();
         auto r = runner.Run(*outlined_, external_ != nullptr ? *external_ : registry_, o, args_, &st);
@@ -155,13 +156,14 @@ public:
         report_ = RunReport();
         report_.kernels_launched = st.kernels_launched;
         report_.kernels_redone = st.kernels_redone;
+        report_.kernels_deferred = st.kernels_deferred;
         report_.statements_compiled = st.statements_compiled;
         report_.statements_interpreted = st.statements_interpreted;
         report_.ptx_ms = st.ptx_ms;
         report_.jit_ms = st.jit_ms;
         report_.kernel_ms = st.kernel_ms;
         report_.modules_compiled = (int)compiled;
-        report_.module_cached = cached_ && compiled == 0;
+        report_.module_cached = cached_ && compiled == 0 && st.kernels_deferred == 0;
         report_.shape_cached = shape_cached_;
         report_.ptx_generated = st.ptx_generated;
         report_.phase = st.phase;

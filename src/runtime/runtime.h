@@ -92,6 +92,10 @@ struct RunOptions {
     std::function<bool()> interrupted;
     // Host threads a kernel launch of the cpu device uses (0: all cores; 1: serial).
     int cpu_threads = 0;
+    // The cpu device: a kernel whose module is not compiled yet and whose work (rows x
+    // statements) is at most this runs on the interpreter while the module compiles in the
+    // background (codegen::Runner::set_defer_compiles); 0: every kernel waits for its compile.
+    int64_t defer_compile_work = 0;
 };
 
 struct Capabilities {
@@ -107,6 +111,7 @@ struct Capabilities {
 struct RunReport {
     int kernels_launched = 0;
     int kernels_redone = 0;          // kernels re-run on the interpreter after a flag
+    int kernels_deferred = 0;        // kernels run on the interpreter while their modules compile
     int statements_compiled = 0;
     int statements_interpreted = 0;
     int modules_compiled = 0;        // modules the run compiled (0: every one came from the cache)

@@ -566,7 +566,7 @@ DEVICE = None  # --device: rndn.device of every session (interp, cpu)
 
 def psql(db, script, rndn):
     # rndn.force: on these small tables the cost model would leave most queries with PostgreSQL.
-    device = f" -c rndn.device={DEVICE}" if DEVICE else ""
+    device = f" -c rndn.device={DEVICE} -c rndn.compile_in_background=off" if DEVICE else ""
     env = dict(os.environ, PGOPTIONS=f"{os.environ.get('PGOPTIONS', '')} -c rndn.enabled={rndn} -c rndn.force=on{device}")
     cmd = ["psql", "-X", "-q", "-A", "-F", "|", "-P", "footer=off", "-d", db]
     p = subprocess.run(cmd, input=script, capture_output=True, text=True, env=env, timeout=7200)

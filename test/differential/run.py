@@ -45,7 +45,7 @@ DEVICE = None  # --device: rndn.device of every session (interp, cpu)
 def psql(db, script, rndn, stop_on_error=False):
     # rndn.force: the cases are small, so PostgreSQL's plan would usually be expected faster;
     # the suite tests what rndn computes, so rndn takes every plan it can.
-    device = f" -c rndn.device={DEVICE}" if DEVICE else ""
+    device = f" -c rndn.device={DEVICE} -c rndn.compile_in_background=off" if DEVICE else ""
     env = dict(os.environ, PGOPTIONS=f"-c rndn.enabled={rndn} -c rndn.force=on{device}")
     cmd = ["psql", "-X", "-q", "-A", "-F", "|", "-P", "footer=off", "-d", db]
     if stop_on_error:

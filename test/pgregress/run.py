@@ -339,7 +339,7 @@ def main():
     if args.locale:
         os.environ["PGCLUSTER_LOCALE"] = args.locale   # initdb's: the suite's database inherits it
     if args.device:
-        MODES["on"] += f"rndn.device = {args.device}\n"
+        MODES["on"] += f"rndn.device = {args.device}\nrndn.compile_in_background = off\n"
     src = args.src
     if not src:
         p = sh([os.path.join(ROOT, "tools/pgregress-src.sh")])

@@ -377,6 +377,7 @@ if __name__ == "__main__":
         sys.exit(run_answers(sys.argv[2], sys.argv[3]))
     if len(sys.argv) == 5 and sys.argv[1] == "differential" and sys.argv[3] == "--device":
         DEVICE["rndn.device"] = sys.argv[4]
+        DEVICE["rndn.compile_in_background"] = "off"  # every run launches the kernels
         sys.exit(run_differential(sys.argv[2]))
     if len(sys.argv) == 3 and sys.argv[1] == "differential":
         sys.exit(run_differential(sys.argv[2]))

@@ -206,5 +206,58 @@ TEST(TpchHybrid, EveryProgramEqualsTheInterpreterOnSf001) {
     std::printf("full mode: %d statements compiled, %d interpreted over the 22 programs\n", total_compiled, total_interp);
 }
 
+// Runner::set_defer_compiles: a kernel whose module is not compiled yet and whose work is
+// within the limit runs on the interpreter while the device compiles it in the background; once
+// compiled (WaitForUpgrades), the same program launches every kernel.  Over the limit, the run
+// waits for the compile as before.  Same results throughout.
+TEST(TpchHybrid, DeferredCompilesRunInterpretedThenLaunch) {
+    std::string why;
+    hir::DataRegistry *data = Data(&why);
+    if (!data) {
+        std::printf("SKIPPED: %s\n", why.c_str());
+        GTEST_SKIP() << why;
+    }
+    cpujit::Device dev(2);  // its own module cache: nothing compiled yet
+    for (int q : {1, 3, 6, 13}) {
+        auto p = Load(q);
+        ASSERT_NE(p, nullptr);
+        hir::InterpretOptions opts;
+        auto want = hir::Interpret(*p, *data, opts);
+        ASSERT_TRUE(want.ok());
+        auto out = Outline(*p, FusionMode::FULL);
+        ASSERT_TRUE(out.ok());
+        Runner runner(dev);
+        runner.set_defer_compiles(int64_t{1} << 40);
+        RunStats first;
+        auto got = runner.Run(*out, *data, opts, &first);
+        ASSERT_TRUE(got.ok()) << got.status().ToString();
+        EXPECT_EQ(hir::FormatValue(*got), hir::FormatValue(*want)) << "q" << q << " interpreted while compiling";
+        EXPECT_EQ(first.kernels_launched, 0) << "q" << q;
+        EXPECT_GT(first.kernels_deferred, 0) << "q" << q;
+        EXPECT_EQ(first.kernels_redone + first.kernels_deferred, static_cast<int>(out->kernels.size())) << "q" << q;
+        dev.WaitForUpgrades();
+        RunStats second;
+        got = runner.Run(*out, *data, opts, &second);
+        ASSERT_TRUE(got.ok()) << got.status().ToString();
+        EXPECT_EQ(hir::FormatValue(*got), hir::FormatValue(*want)) << "q" << q << " compiled";
+        EXPECT_EQ(second.kernels_deferred, 0) << "q" << q;
+        EXPECT_EQ(second.kernels_launched, static_cast<int>(out->kernels.size())) << "q" << q;
+        std::printf("q%-3d %zu kernels: first run %d deferred, %d re-run (their groups interpreted); then %d launched\n", q,
+                    out->kernels.size(), first.kernels_deferred, first.kernels_redone, second.kernels_launched);
+    }
+    // work over the limit: compiled before the run, as without deferral
+    auto p = Load(14);
+    ASSERT_NE(p, nullptr);
+    auto out = Outline(*p, FusionMode::FULL);
+    ASSERT_TRUE(out.ok());
+    Runner runner(dev);
+    runner.set_defer_compiles(1);
+    RunStats st;
+    hir::InterpretOptions opts;
+    ASSERT_TRUE(runner.Run(*out, *data, opts, &st).ok());
+    EXPECT_EQ(st.kernels_deferred, 0);
+    EXPECT_EQ(st.kernels_launched, static_cast<int>(out->kernels.size()));
+}
+
 }  // namespace
 }  // namespace rndn::codegen::testing
