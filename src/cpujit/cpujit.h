@@ -37,8 +37,13 @@ namespace rndn::cpujit {
 // checks instead), and while cpujit calls into LLVM, LLVM's fatal errors and out-of-memory
 // (LLVM's bad-alloc handler and operator new's new-handler) go to `fatal` instead of aborting
 // the process.  Worker threads block every asynchronous signal in either mode.  nullptr: standalone again.
+// On cpujit's background compile threads (a cancellable load's helper, the upgrader) the host's
+// function is never called (a host such as PostgreSQL is not thread-safe): the reason goes to
+// stderr, the thread is given up (parked for good, no longer waited for: StopCompiles then
+// returns false) and `background_fatal` (may be null) is called there; it must return, and
+// should make the host end itself from its own thread (rndn's extension: SIGTERM to its backend).
 using FatalErrorFn = void (*)(const char *reason);
-void SetEmbedded(FatalErrorFn fatal);
+void SetEmbedded(FatalErrorFn fatal, FatalErrorFn background_fatal = nullptr);
 bool Embedded();
 
 // The process-wide code cache on disk (code_cache.h): object code of -O2 compiled kernels in
@@ -52,11 +57,16 @@ void SetCodeCache(const std::string &dir, uint64_t max_bytes);
 // stop at its next stage boundary and waits until all have ended; no new one starts afterwards.
 // Process exit does this too (atexit), but only after the static objects created since were
 // destroyed, which a compilation still running may use: a host calls it before it exits
-// (rndn's extension from a PostgreSQL on_proc_exit callback).  Idempotent.
-void StopCompiles();
+// (rndn's extension from a PostgreSQL on_proc_exit callback).  Idempotent.  False when a compile
+// thread was given up after a fatal error in LLVM (SetEmbedded): it may hold LLVM's state, so the
+// process should end without static destructors (_exit).
+bool StopCompiles();
 
 // Runs fn() as cpujit runs its own LLVM work (under the fatal-error hooks when embedded).
 void RunLlvmSection(void (*fn)(void *), void *arg);
+// Same on a new background compile thread (for tests of the embedded fatal-error paths); false
+// when no thread could be started.
+bool RunLlvmSectionOnCompileThread(void (*fn)(void *), void *arg);
 
 struct Dim3 {
     uint32_t x = 1, y = 1, z = 1;

@@ -263,15 +263,22 @@ void InstallFaultHandler() {
 
 // ---- embedding (SetEmbedded) ----
 std::atomic<FatalErrorFn> g_fatal{nullptr};
+std::atomic<FatalErrorFn> g_background_fatal{nullptr};
 std::mutex g_section_mu;
 int g_section_depth = 0;
 std::new_handler g_prev_new_handler = nullptr;
+thread_local bool t_compile_thread = false;  // a StartCompileThread thread
+[[noreturn]] void LoseCompileThread(const char *reason);
 
+// On the host's own threads the host's fatal function ends the process its way; a compile
+// thread must not call into the host (not thread-safe): it is given up instead.
 void LlvmFatal(void *, const char *reason, bool) {
+    if (t_compile_thread) LoseCompileThread(reason);
     if (FatalErrorFn f = g_fatal.load()) f(reason);
     std::abort();  // the host's function does not return
 }
 void NewHandlerFatal() {
+    if (t_compile_thread) LoseCompileThread("out of memory in LLVM (rndn cpu device)");
     if (FatalErrorFn f = g_fatal.load()) f("out of memory in LLVM (rndn cpu device)");
     std::abort();
 }
@@ -314,10 +321,28 @@ std::mutex g_compiles_mu;
 std::condition_variable g_compiles_cv;
 int g_compiles_running = 0;
 std::atomic<bool> g_stop_compiles{false};
+// A compile thread hit a fatal error inside LLVM (LoseCompileThread): it is parked, no longer
+// counted, and may hold a tier's lock and LLVM state, so nothing waits for compiles any more
+// and the process should end without running static destructors (StopCompiles returns false).
+std::atomic<bool> g_compile_thread_lost{false};
 
 void WaitForCompiles() {
     std::unique_lock<std::mutex> g(g_compiles_mu);
-    g_compiles_cv.wait(g, [] { return g_compiles_running == 0; });
+    g_compiles_cv.wait(g, [] { return g_compiles_running == 0 || g_compile_thread_lost.load(); });
+}
+
+void LoseCompileThread(const char *reason) {
+    const std::string msg = std::string("rndn cpu device: fatal error in LLVM on a background compile thread: ") + reason + "\n";
+    (void)!write(2, msg.data(), msg.size());
+    {
+        std::lock_guard<std::mutex> g(g_compiles_mu);
+        g_compile_thread_lost.store(true);
+        g_stop_compiles.store(true);
+        --g_compiles_running;
+        g_compiles_cv.notify_all();
+    }
+    if (FatalErrorFn f = g_background_fatal.load()) f(reason);  // returns: the host ends itself
+    for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
 }
 
 // Runs body() on a detached thread that blocks every asynchronous signal (the host's signals
@@ -328,7 +353,7 @@ bool StartCompileThread(std::function<void()> body) {
         std::lock_guard<std::mutex> g(g_compiles_mu);
         if (g_stop_compiles.load()) return false;  // StopCompiles: the process is ending
         static std::once_flag at_exit;
-        std::call_once(at_exit, [] { std::atexit(StopCompiles); });
+        std::call_once(at_exit, [] { std::atexit([] { (void)StopCompiles(); }); });
         ++g_compiles_running;
     }
     sigset_t all, old;
@@ -338,6 +363,7 @@ bool StartCompileThread(std::function<void()> body) {
     bool started = true;
     try {
         std::thread([body = std::move(body)] {
+            t_compile_thread = true;
             body();
             std::lock_guard<std::mutex> g(g_compiles_mu);
             if (--g_compiles_running == 0) g_compiles_cv.notify_all();
@@ -547,6 +573,8 @@ Expected<std::shared_ptr<const Module>> Device::Impl::Load(const std::string &ke
         if (it != cache.end()) return it->second;
         RNDN_RETURN_IF_ERROR(init_status);
     }
+    // a thread given up inside LLVM may hold a tier's lock: no compile would finish
+    if (g_compile_thread_lost.load()) return Status::Internal("cpujit: a compile thread failed inside LLVM; no more compiles in this process");
     // the first compilation: -O0 code generation when tiered (then queued for -O2)
     // (not when the code cache on disk has the module's -O2 code: that loads without compiling)
     // (nor after StopCompiles: no upgrade could follow)
@@ -1006,13 +1034,23 @@ Device::Device(unsigned worker_threads) : impl_(std::make_unique<Impl>()) {
     if (!Embedded()) InstallFaultHandler();
 }
 
-void SetEmbedded(FatalErrorFn fatal) { g_fatal.store(fatal); }
-void StopCompiles() {
+void SetEmbedded(FatalErrorFn fatal, FatalErrorFn background_fatal) {
+    g_fatal.store(fatal);
+    g_background_fatal.store(background_fatal);
+}
+bool StopCompiles() {
     {
         std::lock_guard<std::mutex> g(g_compiles_mu);  // StartCompileThread checks under it
         g_stop_compiles.store(true);
     }
     WaitForCompiles();
+    return !g_compile_thread_lost.load();
+}
+bool RunLlvmSectionOnCompileThread(void (*fn)(void *), void *arg) {
+    return StartCompileThread([fn, arg] {
+        LlvmSection llvm_section;
+        fn(arg);
+    });
 }
 void SetCodeCache(const std::string &dir, uint64_t max_bytes) { g_code_cache.Configure(dir, max_bytes); }
 bool Embedded() { return g_fatal.load() != nullptr; }

@@ -23,6 +23,8 @@ extern "C" {
 #include "utils/float.h"
 }
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -129,12 +131,17 @@ Expected<std::vector<hir::Column>> ParamValues(const runtime::CompiledPlan &plan
 
 // Runs the program on the device rndn.device names, through the runtime's device interface,
 // over the loaded columns (bound as the loader's registry: no copy) and the parameters' values.
-// on_proc_exit: called by PostgreSQL, so nothing may leave it as an exception.
-void StopCompilesAtExit(int, Datum) {
+// on_proc_exit: called by PostgreSQL, so nothing may leave it as an exception.  PostgreSQL's
+// shared-memory cleanup has run (on_proc_exit callbacks come last): when a compile thread was
+// given up inside LLVM, the backend ends here without the static destructors that thread could
+// trip over.
+void StopCompilesAtExit(int code, Datum) {
+    bool clean = true;
     try {
-        runtime::StopBackgroundCompiles();
+        clean = runtime::StopBackgroundCompiles();
     } catch (...) {
     }
+    if (!clean) _exit(code);
 }
 
 Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program, ParamListInfo params) {

@@ -18,6 +18,8 @@ PG_FUNCTION_INFO_V1(rndn_raise_internal);
 }
 
 #include <malloc.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include <new>
 #include <stdexcept>
@@ -36,10 +38,14 @@ namespace {
 void LlvmFatal(const char *reason) {
     ereport(FATAL, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("fatal error in LLVM (rndn cpu device): %s", reason)));
 }
+// The same on one of the cpu device's background compile threads, which must not call into
+// PostgreSQL: the reason is in the server log (cpujit wrote it), and the backend ends itself as
+// on pg_terminate_backend (its own thread takes the signal; rndn's threads block it).
+void LlvmFatalBackground(const char *) { (void)kill(getpid(), SIGTERM); }
 }  // namespace
 
 void _PG_init(void) {
-    rndn::cpujit::SetEmbedded(LlvmFatal);
+    rndn::cpujit::SetEmbedded(LlvmFatal, LlvmFatalBackground);
     rndn::pg::DefineSettings();
     rndn::exec::RegisterScanMethods();
     rndn::exec::RegisterSharedCache();

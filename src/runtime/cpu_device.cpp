@@ -220,6 +220,6 @@ std::unique_ptr<Device> MakeCpuDevice() { return std::make_unique<CpuDevice>(); 
 
 void SetCodeCache(const std::string &dir, uint64_t max_bytes) { cpujit::SetCodeCache(dir, max_bytes); }
 
-void StopBackgroundCompiles() { cpujit::StopCompiles(); }
+bool StopBackgroundCompiles() { return cpujit::StopCompiles(); }
 
 }  // namespace rndn::runtime

@@ -162,8 +162,9 @@ protected:
 void SetCodeCache(const std::string &dir, uint64_t max_bytes);
 
 // Stops the cpu device's background compilations and waits for them (cpujit::StopCompiles): a
-// host process calls it on its way out, before static objects are destroyed.
-void StopBackgroundCompiles();
+// host process calls it on its way out, before static objects are destroyed.  False: a compile
+// thread was given up after a fatal LLVM error; end the process without destructors (_exit).
+bool StopBackgroundCompiles();
 
 // The devices this build has ("interp", "cpu"); MakeDevice fails with UNSUPPORTED for other names.
 std::vector<std::string> DeviceNames();

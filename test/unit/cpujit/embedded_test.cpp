@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -75,6 +76,30 @@ TEST(CpujitEmbeddedDeathTest, LlvmFatalErrorGoesToTheHost) {
             RunLlvmSection(RaiseLlvmFatal, nullptr);
         },
         ::testing::ExitedWithCode(7), "host fatal: deliberate fatal error");
+}
+
+std::atomic<int> g_background_calls{0};
+void CountBackgroundFatal(const char *) { g_background_calls.fetch_add(1); }
+
+// On a background compile thread the host's fatal function is never called (a host such as
+// PostgreSQL is not thread-safe): the thread is given up, the background callback runs, and
+// StopCompiles stops waiting for it and says the process should end without destructors.
+TEST(CpujitEmbeddedDeathTest, LlvmFatalErrorOnACompileThreadGivesTheThreadUp) {
+    EXPECT_EXIT(
+        {
+            SetEmbedded(ReportAndExit, CountBackgroundFatal);
+            if (!RunLlvmSectionOnCompileThread(RaiseLlvmFatal, nullptr)) _exit(3);
+            for (int i = 0; i < 1000 && g_background_calls.load() == 0; ++i) usleep(10000);
+            if (g_background_calls.load() != 1) _exit(4);
+            if (StopCompiles()) _exit(5);  // must return (no wait for the parked thread), false
+            Device dev(1);                 // and a load fails at once instead of waiting on its locks
+            const char *ptx = ".version 8.0\n.target sm_80\n.address_size 64\n\n.visible .entry k()\n{\n    ret;\n}\n";
+            if (dev.LoadModule(std::string(ptx)).ok()) _exit(6);
+            std::fprintf(stderr, "given up, host function not called\n");
+            std::fflush(stderr);
+            _exit(0);
+        },
+        ::testing::ExitedWithCode(0), "fatal error in LLVM on a background compile thread: deliberate fatal error(.|\n)*given up, host function not called");
 }
 
 // Embedded mode: creating and using a Device leaves the SIGSEGV disposition as it was.
