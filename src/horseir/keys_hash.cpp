@@ -185,29 +185,23 @@ private:
     size_t mask_ = 0;
 };
 
+// ids[i] = id_of(i) for each of n rows, kNull where nulls marks the row NULL (cancel polled).
+template <class F>
+void AssignIds(int64_t n, const std::vector<uint8_t> &nulls, std::vector<int64_t> &ids, F id_of) {
+    ids.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+        PollCancel(i);
+        ids[static_cast<size_t>(i)] = !nulls.empty() && nulls[static_cast<size_t>(i)] ? kNull : id_of(i);
+    }
+}
+
 // Builds over nb rows (hash hb(i), equality eqb(rep, i)), probes np rows (hp(j), eqp(rep, j)).
 template <class HB, class EB, class HP, class EP>
 int64_t BuildProbe(int64_t nb, const std::vector<uint8_t> &nullb, HB hb, EB eqb, int64_t np, const std::vector<uint8_t> &nullp, HP hp,
                    EP eqp, std::vector<int64_t> &idb, std::vector<int64_t> &idp) {
     Table t(nb);
-    idb.resize(static_cast<size_t>(nb));
-    idp.resize(static_cast<size_t>(np));
-    for (int64_t i = 0; i < nb; ++i) {
-        PollCancel(i);
-        if (!nullb.empty() && nullb[static_cast<size_t>(i)]) {
-            idb[static_cast<size_t>(i)] = kNull;
-            continue;
-        }
-        idb[static_cast<size_t>(i)] = t.FindOrAdd(hb(i), i, [&](int64_t r) { return eqb(r, i); });
-    }
-    for (int64_t j = 0; j < np; ++j) {
-        PollCancel(j);
-        if (!nullp.empty() && nullp[static_cast<size_t>(j)]) {
-            idp[static_cast<size_t>(j)] = kNull;
-            continue;
-        }
-        idp[static_cast<size_t>(j)] = t.Find(hp(j), [&](int64_t r) { return eqp(r, j); });
-    }
+    AssignIds(nb, nullb, idb, [&](int64_t i) { return t.FindOrAdd(hb(i), i, [&](int64_t r) { return eqb(r, i); }); });
+    AssignIds(np, nullp, idp, [&](int64_t j) { return t.Find(hp(j), [&](int64_t r) { return eqp(r, j); }); });
     return static_cast<int64_t>(t.rep.size());
 }
 
@@ -240,27 +234,15 @@ bool DirectIds(const Vector &vb, const std::vector<uint8_t> &nullb, const Vector
         if (static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) > static_cast<uint64_t>(4 * (nb + np) + 4096)) return false;
         std::vector<uint32_t> slot(static_cast<size_t>(hi - lo) + 1, 0);
         uint32_t next = 0;
-        idb.resize(static_cast<size_t>(nb));
-        idp.resize(static_cast<size_t>(np));
-        for (int64_t i = 0; i < nb; ++i) {
-            PollCancel(i);
-            if (!nullb.empty() && nullb[static_cast<size_t>(i)]) {
-                idb[static_cast<size_t>(i)] = kNull;
-                continue;
-            }
+        AssignIds(nb, nullb, idb, [&](int64_t i) {
             uint32_t &s = slot[static_cast<size_t>(static_cast<int64_t>(xb[i]) - lo)];
             if (s == 0) s = ++next;
-            idb[static_cast<size_t>(i)] = static_cast<int64_t>(s) - 1;
-        }
-        for (int64_t j = 0; j < np; ++j) {
-            PollCancel(j);
-            if (!nullp.empty() && nullp[static_cast<size_t>(j)]) {
-                idp[static_cast<size_t>(j)] = kNull;
-                continue;
-            }
+            return static_cast<int64_t>(s) - 1;
+        });
+        AssignIds(np, nullp, idp, [&](int64_t j) {
             const uint32_t s = slot[static_cast<size_t>(static_cast<int64_t>(xp[j]) - lo)];
-            idp[static_cast<size_t>(j)] = s == 0 ? kAbsent : static_cast<int64_t>(s) - 1;
-        }
+            return s == 0 ? kAbsent : static_cast<int64_t>(s) - 1;
+        });
         *m = next;
         return true;
     }

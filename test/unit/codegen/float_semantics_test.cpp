@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "codegen/codegen.h"
+#include "codegen/codegen_test_util.h"
 #include "cpujit/cpujit.h"
 
 namespace rndn::codegen::testing {
@@ -24,11 +25,6 @@ namespace {
 
 using hir::Type;
 using hir::TypeKind;
-
-cpujit::Device &Dev() {
-    static cpujit::Device d(2);
-    return d;
-}
 
 const double kInf = std::numeric_limits<double>::infinity();
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -98,11 +94,6 @@ std::string Program(const std::string &table, const std::string &body) {
            ":sym);\n    a:f64 = check_cast(@column_value(t0, `f1:sym), f64);\n    b:f64 = check_cast(@column_value(t0, `f2:sym), f64);\n"
            "    m:bool = check_cast(@column_value(t0, `b1:sym), bool);\n" +
            body + "    u0:? = @list(r);\n    u1:? = @table(`r:sym, u0);\n    return u1;\n  }\n}\n";
-}
-
-std::string Show(const Expected<hir::Value> &r) {
-    if (!r.ok()) return "ERROR " + std::string(r.status().sqlstate().chars) + " " + r.status().message();
-    return hir::FormatValue(*r);
 }
 
 // Runs the program both ways with PostgreSQL's options (sql) or HorseIR's; expects the same

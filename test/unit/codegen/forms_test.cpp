@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "codegen/codegen.h"
+#include "codegen/codegen_test_util.h"
 #include "cpujit/cpujit.h"
 
 namespace rndn::codegen::testing {
@@ -22,16 +23,6 @@ namespace {
 
 using hir::Type;
 using hir::TypeKind;
-
-cpujit::Device &Dev() {
-    static cpujit::Device d(2);
-    return d;
-}
-
-struct Col {
-    std::string name;
-    Type type;
-};
 
 // Columns of every kernel class; two of each so that binary forms see two different vectors.
 const std::vector<Col> &Cols() {
@@ -145,11 +136,6 @@ struct Outcome {
     RunStats stats;
     int kernels = 0;
 };
-
-std::string Show(const Expected<hir::Value> &r) {
-    if (!r.ok()) return "ERROR " + std::string(r.status().sqlstate().chars) + " " + r.status().message();
-    return hir::FormatValue(*r);
-}
 
 // Runs the program both ways; expects equal output and at least one kernel launch.
 void Check(const std::string &text, const std::string &what, bool expect_redo = false, bool warp_reduce = false) {
@@ -440,16 +426,6 @@ TEST(KernelForms, GroupByOverTheMemoryBudgetRunsOnTheInterpreter) {
         EXPECT_EQ(Show(got), Show(want)) << budget;
         EXPECT_EQ(st.kernels_redone, budget < (int64_t{32} << 20) ? 1 : 0) << budget;
     }
-}
-
-int RunShell(const std::string &cmd, std::string *out) {
-    FILE *f = popen((cmd + " 2>&1").c_str(), "r");
-    if (!f) return -1;
-    char buf[4096];
-    size_t k;
-    while ((k = fread(buf, 1, sizeof buf, f)) > 0) out->append(buf, k);
-    int st = pclose(f);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 // The group kernel's PTX (NULL-bearing keys of every width: 1, 2, 4, 8, 16 bytes) passes our

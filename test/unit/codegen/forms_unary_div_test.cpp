@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "codegen/codegen.h"
+#include "codegen/codegen_test_util.h"
 #include "cpujit/cpujit.h"
 
 namespace rndn::codegen::testing {
@@ -28,16 +29,6 @@ namespace {
 
 using hir::Type;
 using hir::TypeKind;
-
-cpujit::Device &Dev() {
-    static cpujit::Device d(2);
-    return d;
-}
-
-struct Col {
-    std::string name;
-    Type type;
-};
 
 const std::vector<Col> &Cols() {
     static const std::vector<Col> cols = {
@@ -211,11 +202,6 @@ std::string Program(const std::string &table, const std::vector<std::string> &co
     return s;
 }
 
-std::string Show(const Expected<hir::Value> &r) {
-    if (!r.ok()) return "ERROR " + std::string(r.status().sqlstate().chars) + " " + r.status().message();
-    return hir::FormatValue(*r);
-}
-
 int checks = 0;
 
 // Runs the program on the interpreter and through the runner (kernels on the cpu device).
@@ -346,16 +332,6 @@ TEST(KernelFormsDates, TimestampComparisons) {
         Check(Program(t, {"t1", "i1"}, "    m:? = @geq(a, 1999-12-31T23:59:59.999:dt);\n    r:? = @compress(m, b);\n"),
               std::string("dt filter ") + t, IsClean(t), false);
     }
-}
-
-int RunShell(const std::string &cmd, std::string *out) {
-    FILE *f = popen((cmd + " 2>&1").c_str(), "r");
-    if (!f) return -1;
-    char buf[4096];
-    size_t k;
-    while ((k = fread(buf, 1, sizeof buf, f)) > 0) out->append(buf, k);
-    int st = pclose(f);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 // One kernel with every new form on every class it takes, with and without validity bitmaps:

@@ -10,17 +10,11 @@
 #include <sstream>
 
 #include "codegen/codegen.h"
+#include "codegen/codegen_test_util.h"
 #include "cpujit/cpujit.h"
 
 namespace rndn::codegen::testing {
 namespace {
-
-std::string ReadAll(const std::string &path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 std::string Replace(std::string s, const std::string &from, const std::string &to) {
     size_t at = s.find(from);

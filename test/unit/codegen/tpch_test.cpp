@@ -12,17 +12,11 @@
 #include <sstream>
 
 #include "codegen/codegen.h"
+#include "codegen/codegen_test_util.h"
 #include "cpujit/cpujit.h"
 
 namespace rndn::codegen::testing {
 namespace {
-
-std::string ReadAll(const std::string &path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 std::unique_ptr<hir::Program> Load(int q) {
     std::string path = "test/horseir/tpch/q" + std::to_string(q) + ".hir";
