@@ -106,16 +106,6 @@ TEST(TpchOutline, PrintedFormNamesEveryStep) {
     EXPECT_NE(text.find("outputs: t17(sum)"), std::string::npos) << text;
 }
 
-int Shell(const std::string &cmd, std::string *out) {
-    FILE *f = popen((cmd + " 2>&1").c_str(), "r");
-    if (!f) return -1;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) out->append(buf, n);
-    int st = pclose(f);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 // Same location the ptx tests use.
 const char *kPtxas = "/usr/local/cuda/bin/ptxas";
 
@@ -145,13 +135,13 @@ TEST(TpchPtx, VerifiedAndAcceptedByPtxasOnEveryArch) {
             std::string file = dir + "/q" + std::to_string(q) + "_" + arch + ".ptx";
             std::ofstream(file) << ptx::Print(*m);
             std::string msg;
-            int rc = Shell(std::string(kPtxas) + " -arch=" + arch + " " + file + " -o " + file + ".cubin", &msg);
+            int rc = RunShell(std::string(kPtxas) + " -arch=" + arch + " " + file + " -o " + file + ".cubin", &msg);
             EXPECT_EQ(rc, 0) << "ptxas rejected q" << q << " for " << arch << ":\n" << msg;
             if (rc == 0) ++accepted;
         }
     }
     std::string ignore;
-    Shell("rm -rf " + dir, &ignore);
+    RunShell("rm -rf " + dir, &ignore);
     std::printf("ptxas accepted %d of %d modules (22 queries x 6 architectures)\n", accepted, 22 * 6);
 }
 
