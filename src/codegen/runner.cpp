@@ -839,8 +839,6 @@ private:
         return hir::Value(std::shared_ptr<const hir::List>(vals));
     }
 
-    // A by-rows kernel re-run on the interpreter: its @values first, when the group kernel did
-    // not build it.
     // A by-rows kernel whose group kernel ran on the interpreter runs there too.  When that was
     // because kernels were deferred (their modules compiling), its own module is requested now
     // as well (queued, or compiled when its work is over the limit), so that the next run
@@ -864,6 +862,8 @@ private:
         return RedoByRows(k);
     }
 
+    // A by-rows kernel re-run on the interpreter: its @values first, when the group kernel did
+    // not build it.
     Status RedoByRows(const codegen::Kernel &k) {
         const int v = k.inputs[0].slot;
         auto it = group_rows_.find(v);

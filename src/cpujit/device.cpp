@@ -423,8 +423,10 @@ struct Device::Impl {
     }
     void QueueUpgrade(const std::string &key, const std::string &text);
     void RunUpgrades();
+    // if_ready (LoadModuleIfReady): a module that would have to be compiled is queued for the
+    // background thread instead, and the result is nullptr.
     Expected<std::shared_ptr<const Module>> Load(const std::string &key, const std::string *text, const ptx::Module *ir,
-                                                 const std::function<bool()> *cancel = nullptr);
+                                                 const std::function<bool()> *cancel = nullptr, bool if_ready = false);
     // The compilation itself; `stop` (when set) is polled between the stages of each kernel.
     Expected<std::shared_ptr<const Module>> Compile(const std::string &key, const std::string *text, const ptx::Module *ir,
                                                     const std::atomic<bool> *stop, JitTier &tier, bool replace = false);
@@ -566,7 +568,7 @@ void Device::Impl::Optimize(llvm::Module &m, llvm::TargetMachine &tm) {
 // returns CANCELLED at once and sets the job's stop flag; the helper stops at its next stage
 // boundary (or, past the last one, still caches the module it finished).
 Expected<std::shared_ptr<const Module>> Device::Impl::Load(const std::string &key, const std::string *text,
-                                                           const ptx::Module *ir, const std::function<bool()> *cancel) {
+                                                           const ptx::Module *ir, const std::function<bool()> *cancel, bool if_ready) {
     {
         std::lock_guard<std::mutex> g(mu);
         auto it = cache.find(key);
@@ -575,11 +577,15 @@ Expected<std::shared_ptr<const Module>> Device::Impl::Load(const std::string &ke
     }
     // a thread given up inside LLVM may hold a tier's lock: no compile would finish
     if (g_compile_thread_lost.load()) return Status::Internal("cpujit: a compile thread failed inside LLVM; no more compiles in this process");
-    // the first compilation: -O0 code generation when tiered (then queued for -O2)
-    // (not when the code cache on disk has the module's -O2 code: that loads without compiling)
-    // (nor after StopCompiles: no upgrade could follow)
-    const bool first_fast = tiered && text != nullptr && !g_stop_compiles.load() &&
-                            !(g_code_cache.enabled() && g_code_cache.HasModule(g_code_cache.ModuleId(DiskKey(full, key))));
+    // the code cache on disk has the module's -O2 code: it loads without compiling
+    const bool on_disk = text != nullptr && g_code_cache.enabled() && g_code_cache.HasModule(g_code_cache.ModuleId(DiskKey(full, key)));
+    if (if_ready && !on_disk) {
+        if (text != nullptr) QueueUpgrade(key, *text);
+        return std::shared_ptr<const Module>();
+    }
+    // the first compilation: -O0 code generation when tiered (then queued for -O2), except
+    // from disk and after StopCompiles (no upgrade could follow)
+    const bool first_fast = tiered && text != nullptr && !g_stop_compiles.load() && !on_disk;
     JitTier &first = first_fast ? fast : full;
     if (cancel == nullptr || !*cancel || text == nullptr) {
         auto r = Compile(key, text, ir, nullptr, first);
@@ -1082,16 +1088,7 @@ Expected<std::shared_ptr<const Module>> Device::LoadModule(const std::string &pt
 }
 
 Expected<std::shared_ptr<const Module>> Device::LoadModuleIfReady(const std::string &ptx) {
-    {
-        std::lock_guard<std::mutex> g(impl_->mu);
-        auto it = impl_->cache.find(ptx);
-        if (it != impl_->cache.end()) return it->second;
-        RNDN_RETURN_IF_ERROR(impl_->init_status);
-    }
-    if (g_code_cache.enabled() && g_code_cache.HasModule(g_code_cache.ModuleId(impl_->DiskKey(impl_->full, ptx))))
-        return impl_->Load(ptx, &ptx, nullptr, nullptr);  // links the objects from disk
-    impl_->QueueUpgrade(ptx, ptx);
-    return std::shared_ptr<const Module>();
+    return impl_->Load(ptx, &ptx, nullptr, nullptr, /*if_ready=*/true);
 }
 
 Expected<std::shared_ptr<const Module>> Device::LoadModule(const ptx::Module &ptx) {

@@ -129,8 +129,6 @@ Expected<std::vector<hir::Column>> ParamValues(const runtime::CompiledPlan &plan
     return out;
 }
 
-// Runs the program on the device rndn.device names, through the runtime's device interface,
-// over the loaded columns (bound as the loader's registry: no copy) and the parameters' values.
 // on_proc_exit: called by PostgreSQL, so nothing may leave it as an exception.  PostgreSQL's
 // shared-memory cleanup has run (on_proc_exit callbacks come last): when a compile thread was
 // given up inside LLVM, the backend ends here without the static destructors that thread could
@@ -144,6 +142,8 @@ void StopCompilesAtExit(int code, Datum) {
     if (!clean) _exit(code);
 }
 
+// Runs the program on the device rndn.device names, through the runtime's device interface,
+// over the loaded columns (bound as the loader's registry: no copy) and the parameters' values.
 Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program, ParamListInfo params) {
     DeviceChoice choice = DeviceChoice::INTERP;
     const char *why = nullptr;
@@ -158,8 +158,6 @@ Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program, ParamListIn
     }
     RNDN_ASSIGN_OR_RETURN(std::vector<hir::Column> param_values, ParamValues(*plan, params));
     if (choice == DeviceChoice::CPU) {
-        // the compiled kernels on disk, shared by every backend (rndn.code_cache_size; DataDir is
-        // the server's data directory, a plain string)
         // a backend that ends while the cpu device still compiles in the background (its tier
         // upgrader) first stops and waits for that thread: exit() would destroy what it uses
         static bool stop_at_exit = false;
@@ -167,6 +165,8 @@ Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program, ParamListIn
             pg::PgCall([] { on_proc_exit(StopCompilesAtExit, (Datum)0); });
             stop_at_exit = true;
         }
+        // the compiled kernels on disk, shared by every backend (rndn.code_cache_size; DataDir is
+        // the server's data directory, a plain string)
         static int configured_mb = -1;
         if (configured_mb != g_settings.code_cache_mb) {
             configured_mb = g_settings.code_cache_mb;
@@ -180,8 +180,9 @@ Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program, ParamListIn
     options.sql_semantics = true;
     options.interrupted = [] { return InterruptRequested(); };
     options.cpu_threads = g_settings.cpu_threads;
-    // about 100 ms of interpreter work at 3 ns per row and statement, the order of one module's
-    // compile: past it, compiling first is faster than interpreting
+    // about 100 ms of interpreter work at 3 ns per unit (a row and statement, weighted by the
+    // kernel's kind: codegen::Runner::set_defer_compiles), the order of one module's compile:
+    // past it, compiling first is faster than interpreting
     options.defer_compile_work = g_settings.compile_in_background ? int64_t{32} << 20 : 0;
     RNDN_RETURN_IF_ERROR(device->Prepare(plan, options));
     runtime::Inputs inputs;

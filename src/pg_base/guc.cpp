@@ -79,8 +79,8 @@ void DefineSettings() {
     DefineCustomBoolVariable("rndn.compile_in_background",
                              "On the cpu device, run a new kernel on the interpreter while it compiles.",
                              "A kernel whose code is neither compiled in this backend nor in the code cache on "
-                             "disk, and whose work is small (at most 32 million rows x statements, a grouping's rows "
-                             "counting 32 times), runs on the "
+                             "disk, and whose work is small (at most 32 million rows x statements, weighted by the "
+                             "interpreter's cost per row: 4 to 256 for reductions and groupings), runs on the "
                              "interpreter while a background thread compiles it; later runs launch it.  off: "
                              "every query waits for its kernels' compiles.",
                              &g_settings.compile_in_background, true, PGC_USERSET, 0, nullptr, nullptr, nullptr);

@@ -93,7 +93,7 @@ struct RunOptions {
     // Host threads a kernel launch of the cpu device uses (0: all cores; 1: serial).
     int cpu_threads = 0;
     // The cpu device: a kernel whose module is not compiled yet and whose work (rows x
-    // statements) is at most this runs on the interpreter while the module compiles in the
+    // statements, weighted by kind: codegen::Runner::set_defer_compiles) is at most this runs on the interpreter while the module compiles in the
     // background (codegen::Runner::set_defer_compiles); 0: every kernel waits for its compile.
     int64_t defer_compile_work = 0;
 };
