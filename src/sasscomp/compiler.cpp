@@ -189,6 +189,7 @@ private:
     std::string Guard(const ptx::Instruction &inst, std::vector<int> *uses);
     Status LowerMemory(const ptx::Instruction &inst, const std::string &key);
     Status LowerMov(const ptx::Instruction &inst, const std::string &key, bool *done);
+    Status LowerSpecialReg(const ptx::Instruction &inst, const std::string &key);
     void FoldConstantBank();
     // optimise.inc
     void PartEffects(const MInst &mi, std::vector<int> *use, std::vector<int> *def, std::vector<int> *kill) const;
@@ -690,42 +691,88 @@ Status KernelCompiler::LowerMov(const ptx::Instruction &inst, const std::string 
     }
     if (inst.operands.size() != 2 || inst.operands[1].kind != OperandKind::SREG) return Status::Ok();
     *done = true;
-    const Operand &d = inst.operands[0];
-    if (d.kind != OperandKind::REG || vregs_[d.reg].cls != VClass::R32) return Err(inst, "no SASS pattern for " + key + " into this register");
-    int v = Reg(d.reg);
-    std::vector<int> uses;
-    std::string g = Guard(inst, &uses);
-    using S = ptx::SpecialReg;
-    struct SR {
-        S s;
-        const char *s2r;   // S2R source, or null
-        uint32_t cbank;    // c[0x0][...] offset otherwise
-    };
-    // sm_100/sm_120 moved the launch header: %ntid at c[0x0][0x360], %nctaid at c[0x0][0x370]
-    static const SR kSregs[] = {
-        {S::TID_X, "SR_TID.X", 0},     {S::TID_Y, "SR_TID.Y", 0},     {S::TID_Z, "SR_TID.Z", 0},
-        {S::CTAID_X, "SR_CTAID.X", 0}, {S::CTAID_Y, "SR_CTAID.Y", 0}, {S::CTAID_Z, "SR_CTAID.Z", 0},
-        {S::NTID_X, nullptr, 0x0},     {S::NTID_Y, nullptr, 0x4},     {S::NTID_Z, nullptr, 0x8},
-        {S::NCTAID_X, nullptr, 0xc},   {S::NCTAID_Y, nullptr, 0x10},  {S::NCTAID_Z, nullptr, 0x14},
-        {S::LANEID, "SR_LANEID", 0},   {S::LANEMASK_EQ, "SR_EQMASK", 0}, {S::LANEMASK_LE, "SR_LEMASK", 0},
-        {S::LANEMASK_LT, "SR_LTMASK", 0}, {S::LANEMASK_GE, "SR_GEMASK", 0}, {S::LANEMASK_GT, "SR_GTMASK", 0},
-    };
-    for (const SR &s : kSregs) {
-        if (s.s != inst.operands[1].sreg) continue;
-        if (s.s2r && arch_ >= sass::Arch::SM_100 && s.s == S::CTAID_Z) {
-            // sm_100/sm_120: ptxas reads %ctaid.z into a uniform register (the tables have no
-            // S2R form for it); UR6 is free (UR4/UR5 hold the memory descriptor)
-            Emit(g + "S2UR UR6, SR_CTAID.Z", {}, uses, inst);
-            Emit(g + "MOV " + VRef(v, 0) + ", UR6", {v}, uses, inst);
-        } else if (s.s2r) Emit(g + "S2R " + VRef(v, 0) + ", " + s.s2r, {v}, uses, inst);
-        else if (arch_ >= sass::Arch::SM_90) Emit(g + "LDC " + VRef(v, 0) + ", c[0x0][" + Hex(s.cbank + (arch_ < sass::Arch::SM_100 ? 0 : s.cbank < 0xc ? 0x360 : 0x364)) + "]", {v}, uses, inst);
-        else Emit(g + "MOV " + VRef(v, 0) + ", c[0x0][" + Hex(s.cbank) + "]", {v}, uses, inst);
-        return Status::Ok();
-    }
-    return Err(inst, "no SASS pattern for " + key + " from " + std::string(ptx::SpecialRegName(inst.operands[1].sreg)));
+    return LowerSpecialReg(inst, key);
 }
 
 bool FormExists(const sass::Isa &isa, const std::string &text);  // below: the tables hold this text's form
+
+// Special registers.  Each has one way of reading it (ptxas's, from its listings of
+// test/cuda/special_regs.cu): an S2R, a 64-bit CS2R pair, a constant-bank word of the launch
+// header (at another offset on sm_100/sm_120), or S2R plus a bit-field extract (%warpid: bits
+// 8-14 of SR_VIRTID).  Where an architecture's tables have no S2R form for the source register,
+// it is read into a free uniform register with S2UR and moved, as ptxas does there.
+Status KernelCompiler::LowerSpecialReg(const ptx::Instruction &inst, const std::string &key) {
+    using S = ptx::SpecialReg;
+    enum class How : uint8_t { S2R, CS2R, CBANK, FIELD };
+    struct SR {
+        S s;
+        How how;
+        const char *src;    // SASS source register (S2R, CS2R, FIELD)
+        uint32_t cbank;     // CBANK: c[0x0][...] offset up to sm_90
+        uint32_t cbank100;  // CBANK: the offset on sm_100/sm_120
+        uint8_t shift = 0, bits = 0;  // FIELD
+    };
+    static const SR kSregs[] = {
+        {S::TID_X, How::S2R, "SR_TID.X", 0, 0},       {S::TID_Y, How::S2R, "SR_TID.Y", 0, 0},
+        {S::TID_Z, How::S2R, "SR_TID.Z", 0, 0},       {S::CTAID_X, How::S2R, "SR_CTAID.X", 0, 0},
+        {S::CTAID_Y, How::S2R, "SR_CTAID.Y", 0, 0},   {S::CTAID_Z, How::S2R, "SR_CTAID.Z", 0, 0},
+        {S::NTID_X, How::CBANK, nullptr, 0x0, 0x360}, {S::NTID_Y, How::CBANK, nullptr, 0x4, 0x364},
+        {S::NTID_Z, How::CBANK, nullptr, 0x8, 0x368}, {S::NCTAID_X, How::CBANK, nullptr, 0xc, 0x370},
+        {S::NCTAID_Y, How::CBANK, nullptr, 0x10, 0x374}, {S::NCTAID_Z, How::CBANK, nullptr, 0x14, 0x378},
+        {S::NSMID, How::CBANK, nullptr, 0x10c, 0x2d0},
+        {S::LANEID, How::S2R, "SR_LANEID", 0, 0},     {S::LANEMASK_EQ, How::S2R, "SR_EQMASK", 0, 0},
+        {S::LANEMASK_LE, How::S2R, "SR_LEMASK", 0, 0}, {S::LANEMASK_LT, How::S2R, "SR_LTMASK", 0, 0},
+        {S::LANEMASK_GE, How::S2R, "SR_GEMASK", 0, 0}, {S::LANEMASK_GT, How::S2R, "SR_GTMASK", 0, 0},
+        {S::SMID, How::S2R, "SR_VIRTUALSMID", 0, 0},  {S::WARPID, How::FIELD, "SR_VIRTID", 0, 0, 8, 7},
+        {S::CLOCK, How::S2R, "SR_CLOCKLO", 0, 0},     {S::CLOCK_HI, How::S2R, "SR_CLOCKHI", 0, 0},
+        {S::GLOBALTIMER_LO, How::S2R, "SR_GLOBALTIMERLO", 0, 0}, {S::GLOBALTIMER_HI, How::S2R, "SR_GLOBALTIMERHI", 0, 0},
+        {S::CLOCK64, How::CS2R, "SR_CLOCKLO", 0, 0},  {S::GLOBALTIMER, How::CS2R, "SR_GLOBALTIMERLO", 0, 0},
+    };
+    const Operand &d = inst.operands[0];
+    const ptx::SpecialReg sreg = inst.operands[1].sreg;
+    const SR *s = nullptr;
+    for (const SR &e : kSregs)
+        if (e.s == sreg) s = &e;
+    if (s == nullptr) return Err(inst, "no SASS pattern for " + key + " from " + std::string(ptx::SpecialRegName(sreg)));
+    const VClass want = s->how == How::CS2R ? VClass::R64 : VClass::R32;
+    if (d.kind != OperandKind::REG || vregs_[d.reg].cls != want) return Err(inst, "no SASS pattern for " + key + " into this register");
+    int v = Reg(d.reg);
+    std::vector<int> uses;
+    std::string g = Guard(inst, &uses);
+    auto isa = sass::Isa::Get(arch_);
+    if (!isa.ok()) return isa.status();
+    switch (s->how) {
+    case How::CBANK: {
+        const uint32_t off = arch_ >= sass::Arch::SM_100 ? s->cbank100 : s->cbank;
+        Emit(g + (arch_ >= sass::Arch::SM_90 ? "LDC " : "MOV ") + VRef(v, 0) + ", c[0x0][" + Hex(off) + "]", {v}, uses, inst);
+        return Status::Ok();
+    }
+    case How::CS2R:
+        if (!FormExists(**isa, std::string("CS2R R2, ") + s->src)) break;
+        Emit(g + "CS2R " + VRef(v, 0) + ", " + s->src, {v}, uses, inst);
+        return Status::Ok();
+    case How::S2R:
+    case How::FIELD:
+        if (FormExists(**isa, std::string("S2R R2, ") + s->src)) {
+            Emit(g + "S2R " + VRef(v, 0) + ", " + s->src, {v}, uses, inst);
+        } else if (FormExists(**isa, std::string("S2UR UR6, ") + s->src) && FormExists(**isa, "MOV R2, UR6")) {
+            // UR6 is free here (UR4/UR5 hold the memory descriptor on sm_90 and later)
+            Emit(g + "S2UR UR6, " + s->src, {}, uses, inst);
+            Emit(g + "MOV " + VRef(v, 0) + ", UR6", {v}, uses, inst);
+        } else {
+            break;
+        }
+        if (s->how == How::FIELD) {
+            std::vector<int> vu = uses;
+            vu.push_back(v);
+            Emit(g + "SHF.R.U32.HI " + VRef(v, 0) + ", RZ, " + Hex(s->shift) + ", " + VRef(v, 0), {v}, vu, inst);
+            Emit(g + "SGXT.U32 " + VRef(v, 0) + ", " + VRef(v, 0) + ", " + Hex(s->bits), {v}, vu, inst);
+        }
+        return Status::Ok();
+    }
+    return Err(inst, "no SASS pattern for " + key + " from " + std::string(ptx::SpecialRegName(sreg)) + " on " + sass::GetArchInfo(arch_).name);
+}
+
 #include "sasscomp/memory_lowering.inc"
 
 Status KernelCompiler::Lower(const ptx::Instruction &inst) {
@@ -754,12 +801,18 @@ Status KernelCompiler::Lower(const ptx::Instruction &inst) {
         return LowerAtomic(inst, key);
     case ptx::Opcode::BAR_SYNC:
     case ptx::Opcode::BARRIER_SYNC:
+    case ptx::Opcode::BAR_ARRIVE:
+    case ptx::Opcode::BARRIER_ARRIVE:
+    case ptx::Opcode::BAR_RED:
+    case ptx::Opcode::BARRIER_RED:
+    case ptx::Opcode::BAR_WARP_SYNC:
         return LowerBarrier(inst, key);
     case ptx::Opcode::MEMBAR:
     case ptx::Opcode::FENCE:
         return LowerFence(inst, key);
     case ptx::Opcode::SHFL:
     case ptx::Opcode::VOTE:
+    case ptx::Opcode::MATCH:
     case ptx::Opcode::ACTIVEMASK:
         return LowerWarp(inst, key);
     case ptx::Opcode::MOV: {
@@ -1324,6 +1377,7 @@ struct SchedInst {
     std::string text, op;
     std::vector<int> defs, uses;
     bool control = false;    // branch / exit: predicate-control latency
+    bool reads_pred_as_control = false;  // also barriers (BAR.RED's predicate), as the emulator's table says
     bool block_start = false;
 };
 
@@ -1496,6 +1550,7 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
         s.op = OpName(s.text);
         if (needs_desc && (s.op == "LDG" || s.op == "STG" || s.op == "ATOMG" || s.op == "RED" || s.op == "REDG")) s.uses.push_back(304), s.uses.push_back(305);
         s.control = mi.is_exit || mi.target >= 0;
+        s.reads_pred_as_control = s.control || s.op == "BAR" || s.op == "WARPSYNC";
         if (mi.label_here >= 0) {
             label_index[mi.label_here] = (int)si.size();
             s.block_start = true;
@@ -1550,7 +1605,7 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
             for (int sb : sbs) wait_sb(sb);
         }
         for (int key : s.uses) {
-            auto &rt = (s.control && key >= 256 && key < 300) ? ready_ctl : ready;
+            auto &rt = (s.reads_pred_as_control && key >= 256 && key < 300) ? ready_ctl : ready;
             auto it = rt.find(key);
             if (it != rt.end()) need = std::max(need, it->second);
             auto w = wpend.find(key);

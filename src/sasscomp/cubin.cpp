@@ -155,7 +155,7 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
         a.Hval(kAttrMaxregCount, 0xff);
         if (ck.barriers > 0) a.U8(kFmtBval), a.U8(kAttrNumBarriers), a.U16((uint16_t)ck.barriers);
         if (aa.hval5f >= 0) a.Hval(kAttrHval5f, (uint16_t)aa.hval5f);
-        // warp collectives with a member mask (SHFL, VOTE): COOP_GROUP_MASK_REGIDS (0xffffffff, an
+        // warp collectives with a member mask (SHFL, VOTE, MATCH, WARPSYNC): COOP_GROUP_MASK_REGIDS (0xffffffff, an
         // immediate full mask, per instruction) then COOP_GROUP_INSTR_OFFSETS, as ptxas writes them
         std::vector<uint32_t> coop;
         for (size_t i = 0; i < ck.text.size(); ++i) {
@@ -163,7 +163,8 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
             if (!op.empty() && op[0] == '@') op = op.substr(op.find(' ') + 1);
             // (activemask, `VOTE.ANY R, PT, PT`, has no member mask: not listed)
             bool activemask = op.rfind("VOTE.ANY R", 0) == 0 && op.size() >= 8 && op.compare(op.size() - 8, 8, ", PT, PT") == 0;
-            if (op.rfind("SHFL.", 0) == 0 || (op.rfind("VOTE.", 0) == 0 && !activemask)) coop.push_back((uint32_t)(16 * i));
+            if (op.rfind("SHFL.", 0) == 0 || op.rfind("MATCH.", 0) == 0 || op.rfind("WARPSYNC", 0) == 0 || (op.rfind("VOTE.", 0) == 0 && !activemask))
+                coop.push_back((uint32_t)(16 * i));
         }
         if (!coop.empty()) {
             a.U8(kFmtSval), a.U8(kAttrCoopGroupMaskRegids), a.U16((uint16_t)(4 * coop.size()));

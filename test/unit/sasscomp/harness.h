@@ -90,13 +90,9 @@ inline const std::vector<UnsupportedTest> &UnsupportedTests() {
         {"MiscTest.ModuleVariables", "const_global_vars/const_lookup", ""},
         {"MiscTest.DoubleMath", "double_math/f64_pow_int", ""},
         {"MiscTest.InlinePtx", "ptx_inline/atom_scoped", ""},
-        {"SyncTest.WarpMatch", "warp_match/match_any_i32", ""},
         {"SyncTest.BitonicSort", "bitonic_sort/bitonic_sort_u32", "sm_100 sm_120"},  // PLOP3.LUT with three predicate sources
-        {"SyncTest.SyncVariants", "sync_variants/block_vote_counts", ""},
-        {"SyncTest.SpecialRegs", "special_regs/sreg_ids", ""},
         {"SyncTest.Atomics", "atomic_float/atomic_add_f32_shared", ""},            // atom.shared.add.f32: a CAS loop (open)
         {"SyncTest.HistogramAndHash", "histogram/hist_shared256", "sm_100 sm_120"},  // ATOMS [R+URZ]: URZ is not 63 there
-        {"SyncTest.WarpVote", "warp_vote/vote_any_all", "sm_75"},                  // VOTE.ANY P, P: no sm_75 form
     };
     return m;
 }
