@@ -700,17 +700,19 @@ bool FormExists(const sass::Isa &isa, const std::string &text);  // below: the t
 // test/cuda/special_regs.cu): an S2R, a 64-bit CS2R pair, a constant-bank word of the launch
 // header (at another offset on sm_100/sm_120), or S2R plus a bit-field extract (%warpid: bits
 // 8-14 of SR_VIRTID).  Where an architecture's tables have no S2R form for the source register,
-// it is read into a free uniform register with S2UR and moved, as ptxas does there.
+// it is read into a free uniform register with S2UR and moved, as ptxas does there.  The 32-bit
+// halves of the clock and the global timer (ptxas: CS2R.32 / S2UR SR_CLOCKHI, forms the corpus
+// does not hold) are a half of the 64-bit CS2R pair.
 Status KernelCompiler::LowerSpecialReg(const ptx::Instruction &inst, const std::string &key) {
     using S = ptx::SpecialReg;
-    enum class How : uint8_t { S2R, CS2R, CBANK, FIELD };
+    enum class How : uint8_t { S2R, CS2R, HALF, CBANK, FIELD };
     struct SR {
         S s;
         How how;
         const char *src;    // SASS source register (S2R, CS2R, FIELD)
         uint32_t cbank;     // CBANK: c[0x0][...] offset up to sm_90
         uint32_t cbank100;  // CBANK: the offset on sm_100/sm_120
-        uint8_t shift = 0, bits = 0;  // FIELD
+        uint8_t shift = 0, bits = 0;  // FIELD (HALF: shift 32 for the high half)
     };
     static const SR kSregs[] = {
         {S::TID_X, How::S2R, "SR_TID.X", 0, 0},       {S::TID_Y, How::S2R, "SR_TID.Y", 0, 0},
@@ -724,8 +726,8 @@ Status KernelCompiler::LowerSpecialReg(const ptx::Instruction &inst, const std::
         {S::LANEMASK_LE, How::S2R, "SR_LEMASK", 0, 0}, {S::LANEMASK_LT, How::S2R, "SR_LTMASK", 0, 0},
         {S::LANEMASK_GE, How::S2R, "SR_GEMASK", 0, 0}, {S::LANEMASK_GT, How::S2R, "SR_GTMASK", 0, 0},
         {S::SMID, How::S2R, "SR_VIRTUALSMID", 0, 0},  {S::WARPID, How::FIELD, "SR_VIRTID", 0, 0, 8, 7},
-        {S::CLOCK, How::S2R, "SR_CLOCKLO", 0, 0},     {S::CLOCK_HI, How::S2R, "SR_CLOCKHI", 0, 0},
-        {S::GLOBALTIMER_LO, How::S2R, "SR_GLOBALTIMERLO", 0, 0}, {S::GLOBALTIMER_HI, How::S2R, "SR_GLOBALTIMERHI", 0, 0},
+        {S::CLOCK, How::HALF, "SR_CLOCKLO", 0, 0, 0}, {S::CLOCK_HI, How::HALF, "SR_CLOCKLO", 0, 0, 32},
+        {S::GLOBALTIMER_LO, How::HALF, "SR_GLOBALTIMERLO", 0, 0, 0}, {S::GLOBALTIMER_HI, How::HALF, "SR_GLOBALTIMERLO", 0, 0, 32},
         {S::CLOCK64, How::CS2R, "SR_CLOCKLO", 0, 0},  {S::GLOBALTIMER, How::CS2R, "SR_GLOBALTIMERLO", 0, 0},
     };
     const Operand &d = inst.operands[0];
@@ -751,6 +753,15 @@ Status KernelCompiler::LowerSpecialReg(const ptx::Instruction &inst, const std::
         if (!FormExists(**isa, std::string("CS2R R2, ") + s->src)) break;
         Emit(g + "CS2R " + VRef(v, 0) + ", " + s->src, {v}, uses, inst);
         return Status::Ok();
+    case How::HALF: {
+        if (!FormExists(**isa, std::string("CS2R R2, ") + s->src)) break;
+        const int w = NewTemp(VClass::R64);
+        Emit(g + "CS2R " + VRef(w, 0) + ", " + s->src, {w}, uses, inst);
+        std::vector<int> wu = uses;
+        wu.push_back(w);
+        Emit(g + "MOV " + VRef(v, 0) + ", " + VRef(w, s->shift ? 1 : 0), {v}, wu, inst);
+        return Status::Ok();
+    }
     case How::S2R:
     case How::FIELD:
         if (FormExists(**isa, std::string("S2R R2, ") + s->src)) {

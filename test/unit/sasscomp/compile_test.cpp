@@ -7,11 +7,13 @@
 
 #include <filesystem>
 #include <set>
+#include <sstream>
 
 #include "assembler/nv_tools.h"
 #include "common/corpus_util.h"
 #include "ptx/ptx.h"
 #include "sasscomp/sasscomp.h"
+#include "sasscomp/readback.h"
 
 namespace rndn::sasscomp {
 namespace {
@@ -114,6 +116,7 @@ TEST_P(CompileCorpus, KernelsCompileAndNvidiaToolsAcceptThem) {
     std::map<std::string, int> reasons;
     std::string tmp = "build/test/sasscomp_" + arch + ".cubin";
     std::vector<std::pair<std::string, CompiledKernel>> compiled_all;
+    int misread = 0;
     for (const CorpusKernel &k : ks) {
         auto compiled = CompileModule(mods[k.file], *a, k.kernel);
         if (!compiled.ok()) {
@@ -146,6 +149,11 @@ TEST_P(CompileCorpus, KernelsCompileAndNvidiaToolsAcceptThem) {
         // notes and .nv.compat that ptxas writes there: open, see src/sasscomp/README.md.
         if (!cuobjdump.empty() && arch.size() == 5 && arch < "sm_90") good &= sass::nvtools::Shell(cuobjdump + " -elf " + tmp + " 2>&1").status == 0;
         if (!good && group.size() == 1) ADD_FAILURE() << group[0].first << ": nvdisasm or cuobjdump -elf rejects the cubin: " << dis.out.substr(0, 2000);
+        if (good) {
+            std::vector<std::pair<std::string, const CompiledKernel *>> named;
+            for (const auto &g : group) named.push_back({g.first, &g.second});
+            misread += ReadBackMismatches(dis.out, named, arch, 400 - misread);
+        }
         return good;
     };
     std::vector<std::vector<std::pair<std::string, CompiledKernel>>> groups;
@@ -182,6 +190,49 @@ TEST_P(CompileCorpus, KernelsCompileAndNvidiaToolsAcceptThem) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Archs, CompileCorpus, ::testing::ValuesIn(kArchs.begin(), kArchs.end()), [](const auto &i) { return i.param; });
+
+// The code generator's kernels for the 22 TPC-H programs (build/isa_probe/<arch>/tpch_q*.ptx): every
+// one that compiles is read back by nvdisasm as the text we meant to encode.
+TEST_P(CompileCorpus, TpchKernelsReadBackAsWritten) {
+    std::string arch = GetParam();
+    auto a = sass::ParseArch(arch);
+    ASSERT_TRUE(a.ok());
+    std::string nvdisasm = sass::nvtools::ToolPath("nvdisasm");
+    ASSERT_FALSE(nvdisasm.empty()) << "nvdisasm not found (make deps)";
+    std::string tmp = "build/test/sasscomp_tpch_" + arch + ".cubin";
+    int files = 0, kernels = 0, misread = 0;
+    for (int q = 1; q <= 22; ++q) {
+        std::string path = "build/isa_probe/" + arch + "/tpch_q" + std::to_string(q) + ".ptx";
+        std::string text = rndn::testing::ReadText(path);
+        ASSERT_FALSE(text.empty()) << path << " missing (make build/test/sasscomp_tests builds it)";
+        auto m = ptx::ParseModule(text, path);
+        ASSERT_TRUE(m.ok()) << m.status().ToString();
+        std::vector<CompiledKernel> all;
+        for (const ptx::Function &fn : m->functions) {
+            if (!fn.is_entry || !fn.has_body) continue;
+            auto ks = CompileModule(*m, *a, fn.name);
+            if (!ks.ok()) continue;  // tpch_test.cpp lists what does not compile
+            for (CompiledKernel &k : *ks) all.push_back(std::move(k));
+        }
+        if (all.empty()) continue;
+        auto cubin = BuildCubin(all, *a);
+        ASSERT_TRUE(cubin.ok()) << path << ": " << cubin.status().ToString();
+        {
+            std::ofstream o(tmp, std::ios::binary);
+            o.write(reinterpret_cast<const char *>(cubin->data()), (std::streamsize)cubin->size());
+        }
+        auto dis = sass::nvtools::Shell(nvdisasm + " " + tmp + " 2>&1");
+        ASSERT_EQ(dis.status, 0) << path << ": nvdisasm rejects our cubin: " << dis.out.substr(0, 2000);
+        std::vector<std::pair<std::string, const CompiledKernel *>> named;
+        for (const CompiledKernel &k : all) named.push_back({"tpch_q" + std::to_string(q) + "/" + k.name, &k});
+        misread += ReadBackMismatches(dis.out, named, arch, 100 - misread);
+        ++files;
+        kernels += (int)all.size();
+    }
+    std::printf("[sasscomp] %s: %d TPC-H kernels of %d programs read back by nvdisasm, %d instructions differ\n", arch.c_str(), kernels, files, misread);
+    EXPECT_GT(kernels, 150) << "the TPC-H kernels stopped compiling";
+    std::remove(tmp.c_str());
+}
 
 TEST(Sasscomp, UnsupportedInstructionIsNamed) {
     const char *text = R"(.version 9.0

@@ -9,6 +9,8 @@
 #include RNDN_COMPILED_HARNESS
 #else
 #include "sasscomp/harness.h"
+#include "assembler/nv_tools.h"
+#include "sasscomp/readback.h"
 #endif
 
 namespace rndn::cpujit::testing {
@@ -347,7 +349,8 @@ namespace rndn::cpujit::testing {
 namespace {
 
 // A fixture for tests whose PTX is their own: CompileOwn compiles it with rndn::sasscomp for the
-// test's architecture (all seven), loads it and returns the kernel; the caller returns when
+// test's architecture (all seven), checks that nvdisasm reads every instruction back as the text we
+// meant, loads it and returns the kernel; the caller returns when
 // HasFatalFailure() and asserts the kernel.
 class OwnPtxTest : public CorpusTest {
 protected:
@@ -361,6 +364,20 @@ protected:
         ASSERT_TRUE(ks.ok()) << ks.status().ToString();
         auto cubin = sasscomp::BuildCubin(*ks, *a);
         ASSERT_TRUE(cubin.ok()) << cubin.status().ToString();
+        // nvdisasm reads back what we meant to encode
+        std::string nvdisasm = sass::nvtools::ToolPath("nvdisasm");
+        ASSERT_FALSE(nvdisasm.empty()) << "nvdisasm not found (make deps)";
+        std::string tmp = "build/test/own_" + arch() + "_" + file + ".cubin";
+        {
+            std::ofstream o(tmp, std::ios::binary);
+            o.write(reinterpret_cast<const char *>(cubin->data()), (std::streamsize)cubin->size());
+        }
+        auto dis = sass::nvtools::Shell(nvdisasm + " " + tmp + " 2>&1");
+        std::remove(tmp.c_str());
+        ASSERT_EQ(dis.status, 0) << file << ": nvdisasm rejects our cubin: " << dis.out.substr(0, 2000);
+        std::vector<std::pair<std::string, const sasscomp::CompiledKernel *>> named;
+        for (const sasscomp::CompiledKernel &c : *ks) named.push_back({file, &c});
+        EXPECT_EQ(sasscomp::ReadBackMismatches(dis.out, named, arch(), 50), 0);
         auto mod = dev().LoadModule(*cubin);
         ASSERT_TRUE(mod.ok()) << mod.status().ToString();
         own_ = *mod;
@@ -690,6 +707,122 @@ TEST_P(CompiledPredicateSpill, TenLivePredicatesEqualCpp) {
         uint32_t want = in[i] & 0x3ff;
         if (in[i] & 1) want &= ~2u;  // @p1 setp.eq p2, x, 0: false when bit 0 is set
         EXPECT_EQ(out[i], want) << i << ": x = " << in[i];
+    }
+}
+
+const char kWarpMiscPtx[] = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry warpmisc(.param .u64 po)
+{
+    .reg .pred %p<10>;
+    .reg .b32 %r<40>;
+    .reg .b64 %rd<16>;
+    .shared .align 4 .b8 s[128];
+    ld.param.u64 %rd1, [po];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd2, %r1, 32;
+    add.s64 %rd3, %rd1, %rd2;
+    mov.u32 %r2, %clock_hi;
+    mov.u64 %rd4, %clock64;
+    shr.u64 %rd5, %rd4, 32;
+    cvt.u32.u64 %r3, %rd5;
+    setp.ge.u32 %p1, %r3, %r2;
+    selp.u32 %r4, 1, 0, %p1;
+    st.global.u32 [%rd3], %r4;
+    mov.u32 %r5, %globaltimer_hi;
+    mov.u64 %rd6, %globaltimer;
+    shr.u64 %rd7, %rd6, 32;
+    cvt.u32.u64 %r6, %rd7;
+    setp.ge.u32 %p2, %r6, %r5;
+    selp.u32 %r7, 1, 0, %p2;
+    st.global.u32 [%rd3+4], %r7;
+    mov.u32 %r8, %clock;
+    mov.u32 %r9, %clock;
+    sub.u32 %r10, %r9, %r8;
+    setp.lt.u32 %p3, %r10, 0x80000000;
+    selp.u32 %r11, 1, 0, %p3;
+    st.global.u32 [%rd3+8], %r11;
+    mov.u32 %r12, %globaltimer_lo;
+    mov.u32 %r13, %globaltimer_lo;
+    sub.u32 %r14, %r13, %r12;
+    setp.lt.u32 %p4, %r14, 0x80000000;
+    selp.u32 %r15, 1, 0, %p4;
+    st.global.u32 [%rd3+12], %r15;
+    and.b32 %r16, %r1, 31;
+    setp.eq.u32 %p5, %r16, 40;
+    vote.sync.all.pred %p6, !%p5, -1;
+    selp.u32 %r17, 1, 0, %p6;
+    setp.eq.u32 %p5, %r16, 3;
+    vote.sync.all.pred %p6, !%p5, -1;
+    selp.u32 %r18, 2, 0, %p6;
+    or.b32 %r17, %r17, %r18;
+    vote.sync.any.pred %p6, !%p5, -1;
+    selp.u32 %r18, 4, 0, %p6;
+    or.b32 %r17, %r17, %r18;
+    setp.ne.u32 %p5, %r16, 40;
+    vote.sync.any.pred %p6, !%p5, -1;
+    selp.u32 %r18, 8, 0, %p6;
+    or.b32 %r17, %r17, %r18;
+    st.global.u32 [%rd3+16], %r17;
+    setp.lt.u32 %p7, %r1, 32;
+    bar.red.popc.u32 %r30, 2, 64, %p7;
+    st.global.u32 [%rd3+24], %r30;
+    bar.red.and.pred %p8, 3, 64, !%p7;
+    selp.u32 %r31, 2, 0, %p8;
+    bar.red.or.pred %p9, 4, 64, !%p7;
+    selp.u32 %r32, 1, 0, %p9;
+    or.b32 %r31, %r31, %r32;
+    st.global.u32 [%rd3+28], %r31;
+    @!%p7 bra CONSUMER;
+    mul.lo.u32 %r19, %r1, 7;
+    shl.b32 %r20, %r1, 2;
+    mov.u32 %r21, s;
+    add.u32 %r22, %r21, %r20;
+    st.shared.u32 [%r22], %r19;
+    bar.arrive 1, 64;
+    mov.u32 %r23, 12345;
+    st.global.u32 [%rd3+20], %r23;
+    bra DONE;
+CONSUMER:
+    bar.sync 1, 64;
+    sub.u32 %r24, %r1, 32;
+    shl.b32 %r25, %r24, 2;
+    mov.u32 %r26, s;
+    add.u32 %r27, %r26, %r25;
+    ld.shared.u32 %r28, [%r27];
+    st.global.u32 [%rd3+20], %r28;
+DONE:
+    ret;
+}
+)";
+
+// Special registers, votes and barriers the corpus does not have: %clock, %clock_hi,
+// %globaltimer_lo/_hi against the 64-bit reads after them; vote.all/any of negated predicates
+// (sm_75 has no ballot of !p: compared with the active mask instead); a producer warp that
+// bar.arrive's on named barrier 1 and a consumer warp that bar.sync's on it; bar.red with a thread
+// count and a negated predicate.
+class CompiledWarpMisc : public OwnPtxTest {};
+RNDN_CJ_INSTANTIATE(CompiledWarpMisc);
+TEST_P(CompiledWarpMisc, TimersVotesAndArriveEqualCpp) {
+    const Kernel *k = nullptr;
+    CompileOwn(kWarpMiscPtx, "warpmisc.ptx", "warpmisc", k);
+    if (IsSkipped() || HasFatalFailure()) return;
+    ASSERT_NE(k, nullptr);
+    const int n = 64;
+    uint32_t *out = Zeros<uint32_t>(8 * n);
+    ASSERT_TRUE(Ok(Launch(k, D1(1), D1(n), {Arg::Ptr(out)})));
+    for (int i = 0; i < n; ++i) {
+        const uint32_t *o = out + 8 * i;
+        EXPECT_EQ(o[0], 1u) << i << ": %clock_hi after %clock64's high word";
+        EXPECT_EQ(o[1], 1u) << i << ": %globaltimer_hi after %globaltimer's high word";
+        EXPECT_EQ(o[2], 1u) << i << ": %clock went backwards";
+        EXPECT_EQ(o[3], 1u) << i << ": %globaltimer_lo went backwards";
+        // all(!false) = 1, all(!(lane == 3)) = 0, any(!(lane == 3)) = 4, any(!(lane != 40)) = 0
+        EXPECT_EQ(o[4], 1u | 4u) << i;
+        EXPECT_EQ(o[5], i < 32 ? 12345u : (uint32_t)(i - 32) * 7) << i;
+        EXPECT_EQ(o[6], 32u) << i << ": bar.red.popc with a thread count";
+        EXPECT_EQ(o[7], 1u) << i << ": bar.red.and / .or of a negated predicate";
     }
 }
 
