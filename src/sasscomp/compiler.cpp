@@ -218,6 +218,8 @@ private:
     Status LowerBarrier(const ptx::Instruction &inst, const std::string &key);
     Status LowerWarp(const ptx::Instruction &inst, const std::string &key);
     Status LowerFence(const ptx::Instruction &inst, const std::string &key);
+    Status EmitOrderingFence(const ptx::Instruction &inst, const std::string &key, const std::string &g, const std::vector<int> &uses, bool release,
+                             bool acquire);
     int Materialise(const ptx::Instruction &inst, uint32_t value);
     Status Allocate(int *spill);
     void SpillPredicate(int v);
@@ -695,6 +697,16 @@ Status KernelCompiler::LowerMov(const ptx::Instruction &inst, const std::string 
 }
 
 bool FormExists(const sass::Isa &isa, const std::string &text);  // below: the tables hold this text's form
+// A text with virtual register references as the tables' parser takes it (R2/R3 for the halves of a
+// register, P0 for a predicate), to ask FormExists about its form.
+std::string PhysicalText(std::string t) {
+    for (size_t i = t.find('\x01'); i != std::string::npos; i = t.find('\x01')) {
+        size_t e = t.find('\x02', i);
+        char part = t[e - 1];
+        t.replace(i, e + 1 - i, part == '2' ? "P0" : part == '1' ? "R3" : "R2");
+    }
+    return t;
+}
 
 // Special registers.  Each has one way of reading it (ptxas's, from its listings of
 // test/cuda/special_regs.cu): an S2R, a 64-bit CS2R pair, a constant-bank word of the launch
@@ -1085,14 +1097,7 @@ void KernelCompiler::FuseWideAdds() {
         }
         return ops;
     };
-    auto physical = [](std::string t) {
-        for (size_t i = t.find('\x01'); i != std::string::npos; i = t.find('\x01')) {
-            size_t e = t.find('\x02', i);
-            char part = t[e - 1];
-            t.replace(i, e + 1 - i, part == '2' ? "P0" : part == '1' ? "R3" : "R2");
-        }
-        return t;
-    };
+    auto physical = PhysicalText;
     bool changed = false;
     std::vector<bool> drop(code_.size(), false);
     for (int i = 0; i < (int)code_.size(); ++i) {

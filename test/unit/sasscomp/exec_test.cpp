@@ -826,6 +826,56 @@ TEST_P(CompiledWarpMisc, TimersVotesAndArriveEqualCpp) {
     }
 }
 
+const char kAtomicOrderPtx[] = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry orders(.param .u64 pc, .param .u64 po)
+{
+    .reg .b32 %r<10>;
+    .reg .b64 %rd<8>;
+    ld.param.u64 %rd1, [pc];
+    ld.param.u64 %rd2, [po];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, %ctaid.x;
+    mov.u32 %r3, %ntid.x;
+    mad.lo.u32 %r4, %r2, %r3, %r1;
+    atom.acquire.gpu.add.u32 %r5, [%rd1], 1;
+    atom.release.gpu.add.u32 %r6, [%rd1+4], 2;
+    fence.acq_rel.cta;
+    atom.acq_rel.gpu.add.u32 %r7, [%rd1+8], 3;
+    fence.acq_rel.gpu;
+    atom.relaxed.gpu.global.exch.b32 %r8, [%rd1+12], %r4;
+    mul.wide.u32 %rd3, %r4, 4;
+    add.s64 %rd4, %rd2, %rd3;
+    st.global.u32 [%rd4], %r7;
+    ret;
+}
+)";
+
+// Generic-space atomics with acquire, release and acq_rel orders and fence.acq_rel at CTA and GPU
+// scope (ptxas's MEMBAR.ALL / ERRBAR / CGAERRBAR / CCTL.IVALL around them): the counters and every
+// old value equal C++'s.
+class CompiledAtomicOrders : public OwnPtxTest {};
+RNDN_CJ_INSTANTIATE(CompiledAtomicOrders);
+TEST_P(CompiledAtomicOrders, GenericAtomicsAndFencesEqualCpp) {
+    const Kernel *k = nullptr;
+    CompileOwn(kAtomicOrderPtx, "orders.ptx", "orders", k);
+    if (IsSkipped() || HasFatalFailure()) return;
+    ASSERT_NE(k, nullptr);
+    const uint32_t blocks = 3, threads = 64, n = blocks * threads;
+    uint32_t *ctr = Zeros<uint32_t>(4);
+    uint32_t *olds = Zeros<uint32_t>(n);
+    ASSERT_TRUE(Ok(Launch(k, D1(blocks), D1(threads), {Arg::Ptr(ctr), Arg::Ptr(olds)})));
+    EXPECT_EQ(ctr[0], n);
+    EXPECT_EQ(ctr[1], 2 * n);
+    EXPECT_EQ(ctr[2], 3 * n);
+    EXPECT_LT(ctr[3], n);
+    std::vector<uint32_t> got(olds, olds + n), want(n);
+    for (uint32_t i = 0; i < n; ++i) want[i] = 3 * i;
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got, want) << "the acq_rel atomic's old values are not 0, 3, 6, ... once each";
+}
+
 }  // namespace
 }  // namespace rndn::cpujit::testing
 #endif  // RNDN_COMPILED_HARNESS
