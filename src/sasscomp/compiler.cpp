@@ -234,6 +234,7 @@ private:
     std::vector<CompiledParam> params_;
     uint32_t param_bytes_ = 0;
     int pending_label_ = -1;
+    int next_own_label_ = 1 << 24;  // labels of loops the lowering makes itself (above every PTX label id)
     int max_reg_ = -1;
     int carry_ = -1;                 // the carry flag of add.cc/addc chains (a predicate), once used
     std::vector<int> alias_;         // per PTX register: the register it is folded into, or -1

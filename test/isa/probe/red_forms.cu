@@ -14,3 +14,12 @@ __global__ void red_u32_offsets(unsigned int *p, unsigned int v) {
     atomicDec(p + 4, v);
     atomicInc(p + 5, v);
 }
+// Per-thread addresses (a register, not a uniform register, on sm_75), with and without an offset.
+__global__ void red_per_thread(double *d, unsigned int *u, float *f) {
+    int t = threadIdx.x;
+    atomicAdd(d + t, 1.5);
+    atomicAdd(d + t + 64, (double)t);
+    atomicInc(u + t, 100u);
+    atomicDec(u + t + 32, 100u);
+    atomicAdd(f + t + 16, 2.0f);
+}

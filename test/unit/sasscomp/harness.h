@@ -90,7 +90,6 @@ inline const std::vector<UnsupportedTest> &UnsupportedTests() {
         {"MiscTest.ModuleVariables", "const_global_vars/const_lookup", ""},
         {"MiscTest.DoubleMath", "double_math/f64_pow_int", ""},
         {"SyncTest.BitonicSort", "bitonic_sort/bitonic_sort_u32", "sm_100 sm_120"},  // PLOP3.LUT with three predicate sources
-        {"SyncTest.Atomics", "atomic_float/atomic_add_f32_shared", ""},            // atom.shared.add.f32: a CAS loop (open)
         {"SyncTest.HistogramAndHash", "histogram/hist_shared256", "sm_100 sm_120"},  // ATOMS [R+URZ]: URZ is not 63 there
     };
     return m;
