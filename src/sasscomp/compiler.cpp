@@ -1867,8 +1867,9 @@ Expected<std::vector<CompiledKernel>> CompileModule(const ptx::Module &m, sass::
     std::vector<CompiledKernel> out;
     for (const ptx::Function &f : m.functions) {
         if (!f.has_body || (!only.empty() && f.name != only)) continue;
-        if (!f.is_entry) return Status::Unsupported(f.name + ": device functions (.func) are not supported yet");
-        KernelCompiler kc(m, f, arch);
+        if (!f.is_entry) continue;  // device functions: inlined into the kernels that call them
+        RNDN_ASSIGN_OR_RETURN(ptx::Function inlined, InlineCalls(m, f));
+        KernelCompiler kc(m, inlined, arch);
         RNDN_ASSIGN_OR_RETURN(CompiledKernel k, kc.Run());
         out.push_back(std::move(k));
     }

@@ -50,6 +50,10 @@ Expected<std::vector<CompiledKernel>> CompileModule(const ptx::Module &m, sass::
 // The cubin for compiled kernels (ELF header, .nv.info, .nv.info.<k>, .nv.constant0.<k>, .text.<k>).
 Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &kernels, sass::Arch arch);
 
+// A copy of `kernel` with every call of a device function of `m` replaced by the callee's body
+// (inline.cpp); the kernel itself when it calls nothing.
+Expected<ptx::Function> InlineCalls(const ptx::Module &m, const ptx::Function &kernel);
+
 // Both steps.
 Expected<std::vector<uint8_t>> CompileToCubin(const ptx::Module &m, sass::Arch arch);
 

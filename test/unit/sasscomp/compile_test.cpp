@@ -256,6 +256,56 @@ TEST(Sasscomp, UnsupportedInstructionIsNamed) {
     EXPECT_NE(c.status().message().find("t.ptx:9"), std::string::npos) << c.status().message();
 }
 
+// Device functions are inlined; one that calls itself has no inlined form and is an error naming it.
+TEST(Sasscomp, RecursiveDeviceFunctionIsAnError) {
+    const char *text = R"(.version 9.0
+.target sm_86
+.address_size 64
+.func (.param .b32 r) f(.param .b32 a)
+{
+    .reg .b32 %r<4>;
+    .reg .pred %p<2>;
+    ld.param.u32 %r1, [a];
+    setp.eq.u32 %p1, %r1, 0;
+    @%p1 bra DONE;
+    sub.u32 %r2, %r1, 1;
+    {
+    .param .b32 param0;
+    st.param.b32 [param0+0], %r2;
+    .param .b32 retval0;
+    call.uni (retval0), f, (param0);
+    ld.param.b32 %r3, [retval0+0];
+    }
+    add.u32 %r1, %r1, %r3;
+DONE:
+    st.param.b32 [r+0], %r1;
+    ret;
+}
+.visible .entry k(.param .u64 p)
+{
+    .reg .b32 %r<3>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [p];
+    ld.global.u32 %r1, [%rd1];
+    {
+    .param .b32 param0;
+    st.param.b32 [param0+0], %r1;
+    .param .b32 retval0;
+    call.uni (retval0), f, (param0);
+    ld.param.b32 %r2, [retval0+0];
+    }
+    st.global.u32 [%rd1], %r2;
+    ret;
+}
+)";
+    auto m = ptx::ParseModule(text, "rec.ptx");
+    ASSERT_TRUE(m.ok()) << m.status().ToString();
+    auto c = CompileModule(*m, sass::Arch::SM_86);
+    ASSERT_FALSE(c.ok());
+    EXPECT_EQ(c.status().code(), Code::UNSUPPORTED);
+    EXPECT_NE(c.status().message().find("recursion"), std::string::npos) << c.status().message();
+}
+
 TEST(Sasscomp, ParamOffsetsFollowTheArchitecture) {
     const char *text = R"(.version 9.0
 .target sm_80
