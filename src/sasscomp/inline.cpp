@@ -165,6 +165,18 @@ private:
             Push(bra);
             return Status::Ok();
         }
+        for (const Operand &o : in.operands) {
+            // any other use of a callee's parameter or of a call-site variable (its address, a
+            // vector access) would name another function's symbols: refused, never miscompiled
+            const ptx::SymbolRef *sym = o.kind == OperandKind::SYMBOL                                      ? &o.sym
+                                        : o.kind == OperandKind::ADDRESS && o.addr.base == ptx::AddrBase::SYMBOL ? &o.addr.sym
+                                                                                                                 : nullptr;
+            if (sym == nullptr) continue;
+            const bool call_site_var = sym->kind == ptx::SymbolKind::LOCAL && f.src->vars[sym->index].space == ptx::StateSpace::PARAM;
+            const bool callee_param = f.caller && (sym->kind == ptx::SymbolKind::PARAM || sym->kind == ptx::SymbolKind::RET_PARAM);
+            if (call_site_var || callee_param || (f.caller && sym->kind == ptx::SymbolKind::LOCAL))
+                return Status::Unsupported(out_.name + ": " + f.src->name + " uses a call parameter other than by ld/st.param");
+        }
         for (Operand &o : inst.operands) MapOperand(f, o);
         Push(inst);
         return Status::Ok();
