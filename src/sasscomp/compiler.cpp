@@ -217,6 +217,7 @@ private:
     Status LowerSharedAtomic(const ptx::Instruction &inst, const std::string &key);
     Status LowerBarrier(const ptx::Instruction &inst, const std::string &key);
     Status LowerWarp(const ptx::Instruction &inst, const std::string &key);
+    bool PredicateSource(const Operand &p, std::vector<int> *uses, std::string *src);
     Status LowerFence(const ptx::Instruction &inst, const std::string &key);
     Status EmitOrderingFence(const ptx::Instruction &inst, const std::string &key, const std::string &g, const std::vector<int> &uses, bool release,
                              bool acquire);
@@ -1098,7 +1099,6 @@ void KernelCompiler::FuseWideAdds() {
         }
         return ops;
     };
-    auto physical = PhysicalText;
     bool changed = false;
     std::vector<bool> drop(code_.size(), false);
     for (int i = 0; i < (int)code_.size(); ++i) {
@@ -1136,7 +1136,7 @@ void KernelCompiler::FuseWideAdds() {
                                 ch.rfind("c[0x0][", 0) == 0 &&
                                 std::strtoul(ch.c_str() + 7, nullptr, 16) == std::strtoul(cl.c_str() + 7, nullptr, 16) + 4;
                     std::string text = head + " " + VRef(d, 0) + ", " + w_ops[1] + ", " + w_ops[2] + ", " + cl;
-                    if (pair && FormExists(**isa, physical(text))) {
+                    if (pair && FormExists(**isa, PhysicalText(text))) {
                         mj.text = text;
                         mj.defs = {d};
                         mj.uses = srcs;
