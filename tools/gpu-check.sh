@@ -17,7 +17,7 @@ run() {
     head -1 /etc/os-release; ldd --version 2>&1 | head -1
     tar -xJf build/gpu/bundle.tar.xz || echo "unpack failed"
     run 'CudaDriver.*-CudaDriver.RndnAndPtxasCubinsAgree'
-    run '*ptxas*'
+    [ -n "${GPU_CHECK_SKIP_PTXAS:-}" ] || run '*ptxas*'  # ptxas's own cubins on the corpus suites
     run 'CudaTpch.EveryProgram*'
     for t in $(RNDN_CUDA_MODES=ptxas,rndn build/gpu/cuda_tests --gtest_list_tests --gtest_filter="*rndn*:CudaDriver.RndnAndPtxasCubinsAgree:CudaTpch.OurCompilers*" |
                awk '/^[^ ]/{s=$1} /^  /{print s $1}'); do
@@ -39,3 +39,31 @@ if [ -f gpucheck/kernel.env ]; then
             build/gpu/cuda_tests --gtest_also_run_disabled_tests --gtest_filter=CudaDriver.DISABLED_KernelFromCubinFiles 2>&1 | grep -E '^\[cuda\]'
     done 2>&1 | tee -a "$log"
 fi
+# sweep: every corpus kernel of our compiler (tools/gpu-bisect.py prepare sm_90 gpucheck/sweep),
+# one process each, ptxas's cubin of the kernel as the control where ours fails; then the
+# NOP variants of the first kernels that stop with an illegal instruction
+one() {  # cubin kernel args
+    RNDN_LIBCUDA=libcuda.so.1 RNDN_KERNEL=$2 RNDN_KERNEL_ARGS=$3 RNDN_KERNEL_CUBINS=$1 timeout 30 \
+        build/gpu/cuda_tests --gtest_also_run_disabled_tests --gtest_filter=CudaDriver.DISABLED_KernelFromCubinFiles 2>&1 | grep -E '^\[cuda\]' || echo "[cuda] $1 $2: no answer (timeout or crash)"
+}
+if [ -f gpucheck/sweep/list ]; then
+    echo "== sweep"
+    : > /tmp/illegal
+    while read -r cubin kernel args; do
+        r=$(one gpucheck/sweep/$cubin $kernel $args)
+        echo "$r"
+        case "$r" in
+            *ran) ;;
+            *) echo "$(one build/corpus/sm_90/$cubin $kernel $args) (ptxas)"
+               case "$r" in *ILLEGAL_INSTRUCTION*) echo "$cubin $kernel $args" >> /tmp/illegal ;; esac ;;
+        esac
+    done < gpucheck/sweep/list
+    echo "== sweep: $(grep -c . gpucheck/sweep/list) kernels, $(grep -c . /tmp/illegal) stop with an illegal instruction"
+    head -${GPU_BISECT_KERNELS:-4} /tmp/illegal | while read -r cubin kernel args; do
+        echo "== bisect $kernel"
+        rm -rf /tmp/v && python3 tools/gpu-bisect.py variants gpucheck/sweep/$cubin $kernel /tmp/v
+        for v in /tmp/v/nobra.cubin /tmp/v/n*.cubin; do
+            one $v $kernel $args
+        done | sed 's|/tmp/v/||' | grep -v ILLEGAL_INSTRUCTION
+    done
+fi 2>&1 | tee -a "$log"

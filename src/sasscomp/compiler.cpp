@@ -148,6 +148,7 @@ struct MInst {
     std::vector<int> defs, uses;  // virtual registers
     int label_here = -1;          // a PTX label starts at this instruction
     int target = -1;              // branch target label
+    int join = -1;                // BSSY: the label of its region's join (the BSYNC)
     bool is_exit = false;
     ptx::SourceLoc loc;
 };
@@ -222,6 +223,7 @@ private:
     Status EmitOrderingFence(const ptx::Instruction &inst, const std::string &key, const std::string &g, const std::vector<int> &uses, bool release,
                              bool acquire);
     int Materialise(const ptx::Instruction &inst, uint32_t value);
+    void InsertConvergenceBarriers();  // convergence.inc
     Status Allocate(int *spill);
     void SpillPredicate(int v);
     Status Schedule(CompiledKernel *k);
@@ -248,6 +250,7 @@ private:
     uint32_t frame_bytes_ = 0;               // the stack frame (.local variables)
     int sp_ = -1;                            // the frame's base (a local-window address), when there is a frame
     bool uses_shared_ = false;
+    bool uses_bssy_ = false;
     int barriers_ = 0;
     std::vector<bool> folded_copy_;  // per body statement: a copy removed by coalescing
 };
@@ -1183,6 +1186,8 @@ void KernelCompiler::BranchesToExit() {
 }
 
 #include "sasscomp/optimise.inc"
+std::string OpName(const std::string &text);  // below: the opcode of an instruction's text
+#include "sasscomp/convergence.inc"
 
 // ----------------------------------------------------------------------------- allocation
 // A register first defined by a copy ("MOV v, s"; a pair by the two halves' copies in a row) of a
@@ -1323,7 +1328,8 @@ Status KernelCompiler::Allocate(int *spill) {
                 max_reg_ = std::max(max_reg_, hint + step - 1);
                 continue;
             }
-            for (int q = 0; q + step <= 254; q += step)
+            // R0..R252: the declared count (highest + 3) is at most 255
+            for (int q = 0; q + step <= 253; q += step)
                 if (rfree_at[q] < r.start && (step == 1 || rfree_at[q + 1] < r.start)) {
                     r.phys = q;
                     rfree_at[q] = r.end;
@@ -1566,14 +1572,14 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
         }
         s.op = OpName(s.text);
         if (needs_desc && (s.op == "LDG" || s.op == "STG" || s.op == "ATOMG" || s.op == "RED" || s.op == "REDG")) s.uses.push_back(304), s.uses.push_back(305);
-        s.control = mi.is_exit || mi.target >= 0;
+        s.control = mi.is_exit || mi.target >= 0 || mi.join >= 0;
         s.reads_pred_as_control = s.control || s.op == "BAR" || s.op == "WARPSYNC";
         if (mi.label_here >= 0) {
             label_index[mi.label_here] = (int)si.size();
             s.block_start = true;
         }
         target_of.resize(si.size() + 1, -1);
-        target_of[si.size()] = mi.target;
+        target_of[si.size()] = mi.target >= 0 ? mi.target : mi.join;
         si.push_back(s);
     }
     target_of.resize(si.size(), -1);
@@ -1840,6 +1846,7 @@ Expected<CompiledKernel> KernelCompiler::Run() {
     FoldImmediates();
     BranchesToExit();
     EliminateDeadCode();
+    InsertConvergenceBarriers();
     for (int spilled = 0;; ++spilled) {
         int spill = -1;
         Status st = Allocate(&spill);
@@ -1855,9 +1862,13 @@ Expected<CompiledKernel> KernelCompiler::Run() {
     k.shared_bytes = shared_bytes_;
     k.uses_shared = uses_shared_;
     k.barriers = barriers_;
+    k.uses_bssy = uses_bssy_;
     k.frame_bytes = frame_bytes_;
     RNDN_RETURN_IF_ERROR(Schedule(&k));
-    k.registers = std::max(max_reg_ + 1, 2);
+    // the declared count is the highest register + 3, as ptxas declares it: the GPU keeps the top
+    // two registers of the count for itself (code touching them stops with an illegal
+    // instruction; an H100, 2026-11-27)
+    k.registers = std::max(max_reg_ + 1, 2) + 2;
     return k;
 }
 

@@ -98,9 +98,13 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
     size_t n = kernels.size();
     // section indices: 0 null, 1 .shstrtab, 2 .strtab, 3 .symtab, 4 .nv.info,
     // then per kernel .nv.info.<k>, then per kernel .nv.constant0.<k>, then per kernel .text.<k>
-    auto info_idx = [&](size_t k) { return (uint32_t)(5 + k); };
-    auto c0_idx = [&](size_t k) { return (uint32_t)(5 + n + k); };
-    auto text_idx = [&](size_t k) { return (uint32_t)(5 + 2 * n + k); };
+    // (sm_90+: the three note sections come right after .nv.info, at 5, 6 and 7, as in ptxas's
+    // cubins: cuobjdump -elf rejects one whose notes follow the kernels' sections ("Invalid
+    // ELF"), found by reordering the sections of ptxas's own cubins)
+    const uint32_t first = post90 ? 8 : 5;
+    auto info_idx = [&](size_t k) { return (uint32_t)(first + k); };
+    auto c0_idx = [&](size_t k) { return (uint32_t)(first + n + k); };
+    auto text_idx = [&](size_t k) { return (uint32_t)(first + 2 * n + k); };
     // symbols: 0 null, then per kernel the section symbols of .text and .nv.constant0 (local),
     // then the kernels (global functions)
     auto sec_sym_text = [&](size_t k) { return (uint32_t)(1 + 2 * k); };
@@ -108,7 +112,7 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
     auto func_sym = [&](size_t k) { return (uint32_t)(1 + 2 * n + k); };
 
     StrTab shstr, str;
-    e.sections.resize(5 + 3 * n);
+    e.sections.resize(first + 3 * n);
     auto &S = e.sections;
     S[1].name = ".shstrtab", S[1].type = kShtStrtab, S[1].align = 1;
     S[2].name = ".strtab", S[2].type = kShtStrtab, S[2].align = 1;
@@ -183,9 +187,8 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
                     break;
                 }
         // the call-return stack: ptxas declares it (0 bytes: convergence uses barrier registers
-        // since sm_70) for kernels with loops or convergence regions; ours have no BSSY yet, so
-        // loops decide
-        if (ck.backward_branch) a.Attr(kAttrCrsStackSize, {0});
+        // since sm_70) for kernels with loops or convergence regions (BSSY)
+        if (ck.backward_branch || ck.uses_bssy) a.Attr(kAttrCrsStackSize, {0});
         if (sm90) {
             // CBANK_PARAM_SIZE before PARAM_CBANK here
             a.Hval(kAttrCbankParamSize, (uint16_t)ck.param_bytes);
@@ -204,8 +207,7 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
     // (.note.nv.tkinfo: producer strings; .note.nv.cuinfo: SM and CUDA API version, linked to
     // the tkinfo note and the .nv.compat section; .nv.compat: the attribute list ptxas writes)
     if (post90) {
-        uint32_t tk = (uint32_t)S.size(), cu = tk + 1, compat = tk + 2;
-        S.resize(S.size() + 3);
+        uint32_t tk = 5, cu = 6, compat = 7;
         auto note = [](uint32_t type, const std::vector<uint8_t> &desc) {
             Bytes b;
             const char name[] = "NVIDIA Corp";

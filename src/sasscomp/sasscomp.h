@@ -34,6 +34,7 @@ struct CompiledKernel {
     std::vector<sass::Word> words;        // encoded, padded to 128 bytes
     int registers = 0;                    // general registers per thread (REGCOUNT)
     std::vector<uint32_t> exit_offsets;   // byte offsets of EXIT instructions
+    bool uses_bssy = false;               // convergence regions (BSSY/BSYNC)
     bool backward_branch = false;         // the code loops (a branch to itself or an earlier address)
     std::vector<CompiledParam> params;
     uint32_t param_bytes = 0;

@@ -1,6 +1,7 @@
 // The device: memory bookkeeping, the worker pool, kernel launches, and the CTA scheduler that
 // runs warps with per-lane program counters.
 #include <algorithm>
+#include <map>
 #include <atomic>
 #include <chrono>
 #include <cinttypes>
@@ -55,8 +56,10 @@ void InitWarp(Warp &w, const Cta &c, int id, uint32_t nthreads) {
     uint32_t n = std::min<uint32_t>(32, nthreads - first);
     w.valid = n == 32 ? 0xffffffffu : ((1u << n) - 1);
     w.exited = ~w.valid;
+    w.next_tag = 1;
     for (int l = 0; l < 32; ++l) {
         w.pc[l] = 0;
+        w.tag[l] = 0;
         w.state[l] = ((w.valid >> l) & 1) ? L_RUN : L_NONE;
     }
     w.bar_result = 0;
@@ -82,12 +85,14 @@ bool ReleaseParked(Warp &w) {
     for (int b = 0; b < 16; ++b)
         if (at_bsync[b] && (w.b[b] & ~w.exited & ~at_bsync[b]) == 0) {
             SE_FOR_LANES(at_bsync[b], l) w.state[l] = L_RUN, w.pc[l] += 16;
+            Reconverge(w, at_bsync[b]);
             any = true;
         }
     if (at_ws) {
         uint32_t rel = 0;
         SE_FOR_LANES(at_ws, l) if ((w.wait_mask[l] & ~w.exited & ~at_ws) == 0) rel |= 1u << l;
         SE_FOR_LANES(rel, l) w.state[l] = L_RUN, w.pc[l] += 16;
+        Reconverge(w, rel);
         any = any || rel;
     }
     return any;
@@ -153,9 +158,14 @@ bool RunWarp(Cta &c, Warp &w, HazardState *hz) {
             SE_FOR_LANES(run, l) pc = std::min(pc, w.pc[l]);
             g = 0;
             other_min = UINT64_MAX;
+            int lead = -1;  // the group: the lanes at the lowest pc that share the first one's tag
             SE_FOR_LANES(run, l) {
-                if (w.pc[l] == pc) g |= 1u << l;
-                else other_min = std::min(other_min, w.pc[l]);
+                if (w.pc[l] == pc && (lead < 0 || w.tag[l] == w.tag[lead])) {
+                    if (lead < 0) lead = l;
+                    g |= 1u << l;
+                } else {
+                    other_min = std::min(other_min, w.pc[l]);
+                }
             }
             regroup = false;
         }
@@ -266,11 +276,24 @@ void RunCtaWith(Cta &c, HazardState *hz) {
                         if (w->state[l] == L_BAR)
                             std::snprintf(buf, sizeof buf, "barrier deadlock: %u of %u threads wait at barrier %d", c.bar_arrived[w->wait_arg[l]],
                                           c.bar_expected[w->wait_arg[l]] ? c.bar_expected[w->wait_arg[l]] : live, w->wait_arg[l]);
+                        else if (w->state[l] == L_BSYNC)
+                            std::snprintf(buf, sizeof buf, "convergence deadlock: lanes wait at BSYNC forever (B%d holds lanes %08x; %08x have exited)",
+                                          w->wait_arg[l] & 15, w->b[w->wait_arg[l] & 15], w->exited);
                         else
-                            std::snprintf(buf, sizeof buf, "convergence deadlock: lanes wait at %s forever", w->state[l] == L_BSYNC ? "BSYNC" : "WARPSYNC");
+                            std::snprintf(buf, sizeof buf, "convergence deadlock: lanes wait at WARPSYNC forever");
+                        std::string where = buf;
+                        if (w->state[l] != L_BAR) {  // where the warp's lanes are: mask at pc
+                            std::map<uint64_t, uint32_t> at_pc;
+                            for (int k = 0; k < 32; ++k)
+                                if (!((w->exited >> k) & 1)) at_pc[w->pc[k]] |= 1u << k;
+                            for (auto &[pc, lanes] : at_pc) {
+                                std::snprintf(buf, sizeof buf, "; lanes %08x at %04llx", lanes, (unsigned long long)pc);
+                                where += buf;
+                            }
+                        }
                         // point at the instruction the lane waits at (BAR: the one before its pc)
                         const DInst &at = w->state[l] == L_BAR ? c.k->code[std::max<size_t>(1, w->pc[l] / 16) - 1] : d;
-                        c.Fail(*w, l, at, buf);
+                        c.Fail(*w, l, at, where);
                         return;
                     }
             c.failed = true;

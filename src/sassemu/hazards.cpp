@@ -191,6 +191,15 @@ HazardInfo Analyse(const KernelImpl &k, const DInst &d) {
 
 }  // namespace
 
+int HighestRegister(const KernelImpl &k, const DInst &d) {
+    HazardInfo h = Analyse(k, d);
+    int top = -1;
+    for (const std::vector<RegUse> *uses : {&h.reads, &h.writes})
+        for (const RegUse &u : *uses)
+            if (u.reg != 255) top = std::max(top, u.reg + std::max<int>(u.width, 1) - 1);
+    return top;
+}
+
 HazardState::HazardState(const KernelImpl &k) : k_(k) {
     int unused_pipe;
     LatencyOf(k.arch, "@predicate", &plat_, &unused_pipe);

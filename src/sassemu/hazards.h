@@ -26,6 +26,10 @@ struct HazardInfo {
     int pipe = 0;
 };
 
+// The highest general register an instruction reads or writes (register pairs and quads counted
+// whole; RZ not), -1 for none.
+int HighestRegister(const KernelImpl &k, const DInst &d);
+
 class HazardState {
 public:
     explicit HazardState(const KernelImpl &k);

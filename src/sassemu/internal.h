@@ -92,6 +92,13 @@ struct Warp {
     uint8_t state[32];
     uint8_t wait_arg[32];   // BSYNC: barrier register; BAR: barrier id
     uint32_t wait_mask[32]; // WARPSYNC: the lanes waited for
+    // convergence: lanes run together only while they share a tag.  A branch that splits a group
+    // gives the lanes that take it a new tag; only BSYNC and WARPSYNC give lanes a common tag
+    // again.  A GPU does not promise to reconverge lanes that reach the same address on their
+    // own, so neither does the emulator (an H100 ran a block reduction whose diverged warp
+    // reached BAR.SYNC in two halves and summed wrongly).
+    uint32_t tag[32];
+    uint32_t next_tag = 1;
     uint32_t group = 0;     // lanes executing the current instruction (before the guard)
     uint32_t valid = 0;     // lanes that exist
     uint32_t exited = 0;
@@ -107,6 +114,14 @@ struct Warp {
     std::vector<int64_t> pready;         // predicates
     std::vector<int64_t> uready;
 };
+
+// BSYNC and WARPSYNC: the released lanes run together again (one fresh tag).
+inline void Reconverge(Warp &w, uint32_t lanes) {
+    if (!lanes) return;
+    uint32_t t = w.next_tag++;
+    for (int l = 0; l < 32; ++l)
+        if ((lanes >> l) & 1) w.tag[l] = t;
+}
 
 struct HazardSink;
 

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "sassemu/hazards.h"
 #include "sassemu/internal.h"
 
 namespace rndn::sassemu {
@@ -469,12 +470,14 @@ Expected<std::shared_ptr<const Module>> ModuleLoader::Load(const std::vector<uin
 
     // Per-function attributes from the module .nv.info (by symbol index).
     std::map<uint32_t, uint64_t> frame_size, stack_size;
+    std::map<uint32_t, int> regcount;
     int global_info = elf.Find(".nv.info");
     if (global_info >= 0)
         for (const NvInfoAttr &a : ReadNvInfo(elf.sections[global_info].data)) {
             if (a.format != 0x04 || a.data.size() < 8) continue;
             uint32_t sym = U32At(a.data, 0), v = U32At(a.data, 4);
-            if (a.attr == 0x11) frame_size[sym] += v;                       // FRAME_SIZE
+            if (a.attr == 0x2f) regcount[sym] = (int)v;                        // REGCOUNT
+            else if (a.attr == 0x11) frame_size[sym] += v;                  // FRAME_SIZE
             else if (a.attr == 0x12 || a.attr == 0x23) stack_size[sym] = std::max<uint64_t>(stack_size[sym], v);  // MIN/MAX_STACK_SIZE
         }
 
@@ -490,7 +493,8 @@ Expected<std::shared_ptr<const Module>> ModuleLoader::Load(const std::vector<uin
         auto ki = std::make_unique<KernelImpl>();
         ki->name = name;
         ki->arch = arch;
-        ki->regs = (int)(sec.info >> 24);
+        ki->regs = (int)(sec.info >> 24);  // up to sm_89; sm_90 on: REGCOUNT alone
+        if (regcount.count(symidx)) ki->regs = regcount[symidx];
         ki->param_base = ai.param_base;
         for (const HeaderLayout &hl : kHeaderLayouts)
             if (ai.sm >= hl.min_sm) {
@@ -577,6 +581,18 @@ Expected<std::shared_ptr<const Module>> ModuleLoader::Load(const std::vector<uin
             }
             st = PrepareDInst(d);
             if (!st.ok()) d.unsupported = st.message();
+            // The GPU keeps the top two registers of the declared count for itself: ptxas declares
+            // the highest register + 3, and code that touches either of those two stops with
+            // CUDA_ERROR_ILLEGAL_INSTRUCTION (an H100, 2026-11-27: our kernels declaring the highest
+            // register + 1 stopped from 15 registers up).
+            int top = ki->regs > 0 && d.unsupported.empty() ? HighestRegister(*ki, d) : -1;
+            if (top >= ki->regs - 2) {
+                char b[200];
+                std::snprintf(b, sizeof b, "uses R%d, but the kernel declares %d registers, of which the GPU keeps the top two (R%d and up) for itself",
+                              top, ki->regs, ki->regs - 2);
+                d.unsupported = b;
+                d.fn = nullptr;  // stops the warp that reaches it, naming the register
+            }
         }
         auto k = std::make_unique<Kernel>();
         k->impl_ = std::move(ki);

@@ -4,6 +4,7 @@
 // The scheduler (device.cpp) has already moved every lane of the group to pc + 16 before a
 // control semantic runs; the semantic redirects or parks the lanes of the guard mask m.
 #include <algorithm>
+#include <cstdio>
 
 #include "sassemu/semantics.h"
 
@@ -21,6 +22,10 @@ void ExecBRA(Cta &, Warp &w, const DInst &d, uint32_t m) {
         m = keep;
     }
     SE_FOR_LANES(m, l) w.pc[l] = t;
+    if (m && m != w.group) {  // the group splits: the lanes that branch go on as a group of their own
+        uint32_t tag = w.next_tag++;
+        SE_FOR_LANES(m, l) w.tag[l] = tag;
+    }
 }
 
 void ExecEXIT(Cta &, Warp &w, const DInst &, uint32_t m) {
@@ -42,9 +47,10 @@ void ExecBSYNC(Cta &, Warp &w, const DInst &d, uint32_t m) {
     for (int l = 0; l < 32; ++l)
         if (w.state[l] == L_BSYNC && w.wait_arg[l] == b) waiting |= 1u << l;
     if ((w.b[b] & ~w.exited & ~waiting) == 0) {
-        // everyone arrived: release the parked lanes past the BSYNC
+        // everyone arrived: release the parked lanes past the BSYNC, together with the group
         for (int l = 0; l < 32; ++l)
             if (w.state[l] == L_BSYNC && w.wait_arg[l] == b) w.state[l] = L_RUN, w.pc[l] += 16;
+        Reconverge(w, waiting);
         return;
     }
     SE_FOR_LANES(m, l) {
@@ -75,8 +81,13 @@ void ExecWARPSYNC(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     for (int l = 0; l < 32; ++l)
         if (w.state[l] == L_WARPSYNC) waiting |= 1u << l;
     if ((mask & ~waiting) == 0) {
+        uint32_t released = m;
         for (int l = 0; l < 32; ++l)
-            if (w.state[l] == L_WARPSYNC && (w.wait_mask[l] & ~waiting & ~w.exited) == 0) w.state[l] = L_RUN, w.pc[l] += 16;
+            if (w.state[l] == L_WARPSYNC && (w.wait_mask[l] & ~waiting & ~w.exited) == 0) {
+                w.state[l] = L_RUN, w.pc[l] += 16;
+                released |= 1u << l;
+            }
+        Reconverge(w, released);
         return;
     }
     SE_FOR_LANES(m, l) {
@@ -89,6 +100,16 @@ void ExecWARPSYNC(Cta &c, Warp &w, const DInst &d, uint32_t m) {
 void ExecBAR(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     // BAR.SYNC id[, count] | BAR.RED.{POPC,AND,OR} id, P ; d.m[0]: reduction kind
     if (!m) return;
+    uint32_t live = w.valid & ~w.exited;
+    if (m != live) {
+        // BAR.SYNC is aligned (bar.sync, barrier.sync.aligned): the whole warp executes it
+        // together.  A diverged warp that reaches it in parts is undefined on a GPU (an H100
+        // released the barrier early); reconverge first (BSSY/BSYNC, WARPSYNC).
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "BAR by a diverged warp: lanes %08x of the live %08x (reconverge with BSSY/BSYNC before an aligned barrier)", m, live);
+        c.Fail(w, __builtin_ctz(m), d, buf);
+        return;
+    }
     int id = (int)(Raw(c, w, d.o[0], __builtin_ctz(m)) & 15);
     uint32_t count = 0;
     int kind = d.m[0];

@@ -135,18 +135,46 @@ TEST(CudaDriver, DISABLED_KernelFromCubinFiles) {
         ASSERT_NE(k, nullptr) << path;
         std::vector<std::vector<uint8_t>> args;
         std::vector<void *> bufs;
+        // RNDN_KERNEL_FILL=random: each buffer's 32-bit words are floats of magnitude 2^-8..2^8
+        // with random signs and mantissas (tools/gpu-bisect.py fill writes the same words), so
+        // that the emulator can run the kernel on the same input; else 0x3f bytes
+        const char *fill = std::getenv("RNDN_KERNEL_FILL");
+        bool random = fill && std::string(fill) == "random";
         for (const std::string &a : SplitList(spec, ',')) {
             if (a == "p") {
                 void *p = (*d)->Allocate(1 << 20);
-                std::memset(p, 0x3f, 1 << 20);  // floats near 0.75, large integers
+                if (random) {
+                    uint64_t x = 0x9e3779b97f4a7c15ull * (bufs.size() + 1);
+                    auto *w = static_cast<uint32_t *>(p);
+                    for (size_t i = 0; i < (1u << 18); ++i) {
+                        x += 0x9e3779b97f4a7c15ull;  // splitmix64
+                        uint64_t z = x;
+                        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+                        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+                        z ^= z >> 31;
+                        w[i] = (uint32_t)(z & 0x807fffffu) | (uint32_t)((119 + (z >> 32) % 16) << 23);
+                    }
+                } else {
+                    std::memset(p, 0x3f, 1 << 20);  // floats near 0.75, large integers
+                }
                 bufs.push_back(p);
                 args.push_back(sassemu::Arg::Ptr(p).bytes);
             } else {
                 args.push_back(sassemu::Arg::S32(std::atoi(a.c_str())).bytes);
             }
         }
-        Status st = (*d)->Launch(*k, {1}, {64}, 0, args);
+        Status st = (*d)->Launch(*k, {2}, {64}, 0, args);
         std::printf("[cuda] %s %s: %s\n", path.c_str(), name, st.ok() ? "ran" : st.ToString().c_str());
+        // RNDN_KERNEL_DUMP=DIR: the first 16 KiB of each buffer after the run, DIR/<cubin>.<kernel>.<n>.bin
+        if (const char *dump = std::getenv("RNDN_KERNEL_DUMP"); dump && st.ok())
+            for (size_t b = 0; b < bufs.size(); ++b) {
+                std::string base = path.substr(path.rfind('/') + 1);
+                std::string out = std::string(dump) + "/" + base + "." + name + "." + std::to_string(b) + ".bin";
+                if (FILE *f = std::fopen(out.c_str(), "wb")) {
+                    std::fwrite(bufs[b], 1, 16384, f);
+                    std::fclose(f);
+                }
+            }
         for (void *p : bufs) (*d)->Free(p);
         EXPECT_TRUE(st.ok()) << path;
     }
