@@ -63,7 +63,7 @@ struct Latency {
 struct LatencyTable {
     std::map<std::string, Latency> ops;
     Latency dflt;
-    int pred = 4, pred_control = 9;
+    int pred = 4, pred_control = 9, pred_guard = 13;
     // `op` with its modifiers ("IMAD.WIDE.U32"): a row for the opcode with one of its modifiers
     // ("IMAD.WIDE") comes before the opcode's own row, as in the hazard checker.
     std::map<std::string, int> floors;  // "schedule" rows
@@ -119,6 +119,7 @@ const LatencyTable &LatenciesFor(sass::Arch arch) {
         if (op == "default") t.dflt = l;
         else if (op == "@predicate") t.pred = l.cycles;
         else if (op == "@predicate-control") t.pred_control = l.cycles;
+        else if (op == "@predicate-guard") t.pred_guard = l.cycles;
         else t.ops[op] = l;
     }
     // the floors apply to what the scheduler reads: the fixed rows and the predicate latencies
@@ -128,6 +129,7 @@ const LatencyTable &LatenciesFor(sass::Arch arch) {
     };
     t.pred = std::max(t.pred, floor_of("@predicate"));
     t.pred_control = std::max(t.pred_control, floor_of("@predicate-control"));
+    t.pred_guard = std::max({t.pred_guard, t.pred, floor_of("@predicate-guard")});
     return cache[arch] = t;
 }
 
@@ -1402,6 +1404,7 @@ struct SchedInst {
     bool control = false;    // branch / exit: predicate-control latency
     bool reads_pred_as_control = false;  // also barriers (BAR.RED's predicate), as the emulator's table says
     bool block_start = false;
+    int guard_key = -1;      // the guard predicate's key (@predicate-guard latency), -1 for none
 };
 
 std::string OpName(const std::string &text) {
@@ -1574,6 +1577,10 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
         if (needs_desc && (s.op == "LDG" || s.op == "STG" || s.op == "ATOMG" || s.op == "RED" || s.op == "REDG")) s.uses.push_back(304), s.uses.push_back(305);
         s.control = mi.is_exit || mi.target >= 0 || mi.join >= 0;
         s.reads_pred_as_control = s.control || s.op == "BAR" || s.op == "WARPSYNC";
+        if (s.text.size() > 3 && s.text[0] == '@') {  // "@P3 ..." / "@!P3 ...": a guard (PT is none)
+            size_t p = s.text[1] == '!' ? 2 : 1;
+            if (s.text[p] == 'P' && std::isdigit((unsigned char)s.text[p + 1]) && s.text[p + 1] != '7') s.guard_key = 256 + (s.text[p + 1] - '0');
+        }
         if (mi.label_here >= 0) {
             label_index[mi.label_here] = (int)si.size();
             s.block_start = true;
@@ -1589,7 +1596,7 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
 
     // cycle-accurate bookkeeping along the straight-line order; every block start drains
     std::vector<sass::Control> ctl(si.size());
-    std::map<int, int64_t> ready, ready_ctl;  // key -> cycle its value can be read
+    std::map<int, int64_t> ready, ready_ctl, ready_guard;  // key -> cycle its value can be read (as an operand, by a control instruction, as a guard)
     std::map<int, int> wpend;                 // key -> scoreboard (write result)
     std::multimap<int, int> rpend;            // key -> scoreboards of in-flight reads (a register
                                               // read by several variable-latency instructions)
@@ -1612,8 +1619,10 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
         if (s.block_start || target_of[i] >= 0) {
             for (auto &[key, r] : ready) need = std::max(need, r);
             for (auto &[key, r] : ready_ctl) need = std::max(need, r);
+            for (auto &[key, r] : ready_guard) need = std::max(need, r);
             ready.clear();
             ready_ctl.clear();
+            ready_guard.clear();
             std::vector<int> sbs;
             for (auto &[key, sb] : wpend) sbs.push_back(sb);
             for (auto &[key, sb] : rpend) sbs.push_back(sb);
@@ -1628,7 +1637,8 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
             for (int sb : sbs) wait_sb(sb);
         }
         for (int key : s.uses) {
-            auto &rt = (s.reads_pred_as_control && key >= 256 && key < 300) ? ready_ctl : ready;
+            bool pred = key >= 256 && key < 300;
+            auto &rt = pred && s.reads_pred_as_control ? ready_ctl : pred && key == s.guard_key ? ready_guard : ready;
             auto it = rt.find(key);
             if (it != rt.end()) need = std::max(need, it->second);
             auto w = wpend.find(key);
@@ -1670,6 +1680,7 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
                     wpend[key] = sb;
                     ready.erase(key);
                     ready_ctl.erase(key);
+                    ready_guard.erase(key);
                 }
             }
             std::vector<int> reads;
@@ -1686,6 +1697,7 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
                 if (key >= 256 && key < 300) {
                     ready[key] = t + lat.pred;
                     ready_ctl[key] = t + lat.pred_control;
+                    ready_guard[key] = t + lat.pred_guard;
                 } else {
                     ready[key] = t + l.cycles;
                 }

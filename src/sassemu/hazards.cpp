@@ -204,6 +204,7 @@ HazardState::HazardState(const KernelImpl &k) : k_(k) {
     int unused_pipe;
     LatencyOf(k.arch, "@predicate", &plat_, &unused_pipe);
     LatencyOf(k.arch, "@predicate-control", &plat_control_, &unused_pipe);
+    LatencyOf(k.arch, "@predicate-guard", &plat_guard_, &unused_pipe);
     info_.reserve(k.code.size());
     for (const DInst &d : k.code) {
         info_.push_back(Analyse(k, d));
@@ -294,10 +295,12 @@ void HazardState::Issue(Cta &, Warp &w, const DInst &d) {
             std::snprintf(buf, sizeof buf, "P%d read, but its variable-latency writer at 0x%04llx set no scoreboard", p, (unsigned long long)pw.pc);
             Report(d, buf);
         } else {
-            int64_t need = s.pready[p] + (d.control ? plat_control_ : plat_);
+            bool guard = !d.uniform_guard && p == d.guard;
+            int64_t need = s.pready[p] + (d.control ? plat_control_ : guard ? std::max(plat_guard_, plat_) : plat_);
             if (need > t) {
                 std::snprintf(buf, sizeof buf, "P%d read %lld cycle(s) before ready (written at 0x%04llx by %s, fixed latency%s)", p,
-                              (long long)(need - t), (unsigned long long)pw.pc, pw.opcode.c_str(), d.control ? ", control consumer" : "");
+                              (long long)(need - t), (unsigned long long)pw.pc, pw.opcode.c_str(),
+                              d.control ? ", control consumer" : guard ? ", as a guard" : "");
                 Report(d, buf);
             }
         }

@@ -67,6 +67,7 @@ private:
     std::vector<WarpState> warps_;
     std::vector<Hazard> found_;
     int plat_ = 4, plat_control_ = 4;     // predicate latency to ordinary and control consumers
+    int plat_guard_ = 4;                  // ... and to the guard of an ordinary instruction
     uint32_t static_sbs_ = 0;          // scoreboards some instruction of the kernel sets
     std::vector<uint64_t> reported_;  // addresses already reported (one report per address)
 };
