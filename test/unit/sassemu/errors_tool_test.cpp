@@ -107,17 +107,24 @@ TEST_P(SassErrorTest, AnUndecodableInstructionIsAnError) {
     EXPECT_NE(st.message().find("unsupported instruction"), std::string::npos) << st.message();
 }
 
+// ptxas -O3's cubin of `text` for `arch` (a temporary file named after `name`); empty on failure.
+std::vector<uint8_t> PtxasCubin(const std::string &ptxas, const std::string &arch, const std::string &name, const char *text) {
+    std::string dir = ::testing::TempDir();
+    std::string ptx = dir + "/" + name + "_" + arch + ".ptx", cubin = dir + "/" + name + "_" + arch + ".cubin";
+    {
+        std::ofstream f(ptx);
+        f << text;
+    }
+    if (std::system((ptxas + " -O3 -arch=" + arch + " " + ptx + " -o " + cubin).c_str()) != 0) return {};
+    return ReadBytes(cubin);
+}
+
 TEST_P(SassErrorTest, BarrierDeadlockIsAnError) {
     std::string ptxas = Ptxas();
     if (ptxas.empty()) GTEST_SKIP() << "ptxas not found";
-    std::string dir = ::testing::TempDir();
-    std::string ptx = dir + "/split_sync_" + arch() + ".ptx", cubin = dir + "/split_sync_" + arch() + ".cubin";
-    {
-        std::ofstream f(ptx);
-        f << kSplitSync;
-    }
-    ASSERT_EQ(std::system((ptxas + " -O3 -arch=" + arch() + " " + ptx + " -o " + cubin).c_str()), 0);
-    auto m = dev().LoadModule(ReadBytes(cubin));
+    std::vector<uint8_t> bytes = PtxasCubin(ptxas, arch(), "split_sync", kSplitSync);
+    ASSERT_FALSE(bytes.empty()) << "ptxas failed";
+    auto m = dev().LoadModule(bytes);
     ASSERT_TRUE(m.ok()) << m.status().ToString();
     const Kernel *k = (*m)->Find("split_sync");
     ASSERT_NE(k, nullptr);
@@ -145,14 +152,8 @@ TEST_P(SassErrorTest, BarrierDeadlockIsAnError) {
 TEST_P(SassErrorTest, RegisterCountLeavesTwoForTheGpu) {
     std::string ptxas = Ptxas();
     if (ptxas.empty()) GTEST_SKIP() << "ptxas not found";
-    std::string dir = ::testing::TempDir();
-    std::string ptx = dir + "/regcount_" + arch() + ".ptx", cubin = dir + "/regcount_" + arch() + ".cubin";
-    {
-        std::ofstream f(ptx);
-        f << kSplitSync;
-    }
-    ASSERT_EQ(std::system((ptxas + " -O3 -arch=" + arch() + " " + ptx + " -o " + cubin).c_str()), 0);
-    std::vector<uint8_t> bytes = ReadBytes(cubin);
+    std::vector<uint8_t> bytes = PtxasCubin(ptxas, arch(), "regcount", kSplitSync);
+    ASSERT_FALSE(bytes.empty()) << "ptxas failed";
     uint32_t *out = Zeros<uint32_t>(64);
     {
         auto m = dev().LoadModule(bytes);
