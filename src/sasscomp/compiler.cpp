@@ -1638,7 +1638,8 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
         }
         for (int key : s.uses) {
             bool pred = key >= 256 && key < 300;
-            auto &rt = pred && s.reads_pred_as_control ? ready_ctl : pred && key == s.guard_key ? ready_guard : ready;
+            bool early = key == s.guard_key || s.op == "VOTE" || s.op == "VOTEU";  // read as a guard is (VOTE's source too)
+            auto &rt = pred && s.reads_pred_as_control ? ready_ctl : pred && early ? ready_guard : ready;
             auto it = rt.find(key);
             if (it != rt.end()) need = std::max(need, it->second);
             auto w = wpend.find(key);

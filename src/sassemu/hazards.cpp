@@ -295,7 +295,8 @@ void HazardState::Issue(Cta &, Warp &w, const DInst &d) {
             std::snprintf(buf, sizeof buf, "P%d read, but its variable-latency writer at 0x%04llx set no scoreboard", p, (unsigned long long)pw.pc);
             Report(d, buf);
         } else {
-            bool guard = !d.uniform_guard && p == d.guard;
+            // read early, as a guard is: VOTE's predicate source too (ptxas waits 13 cycles there)
+            bool guard = (!d.uniform_guard && p == d.guard) || d.opcode == "VOTE" || d.opcode == "VOTEU";
             int64_t need = s.pready[p] + (d.control ? plat_control_ : guard ? std::max(plat_guard_, plat_) : plat_);
             if (need > t) {
                 std::snprintf(buf, sizeof buf, "P%d read %lld cycle(s) before ready (written at 0x%04llx by %s, fixed latency%s)", p,
