@@ -205,7 +205,12 @@ struct ElfSection {
 struct ElfSegment {
     uint32_t type = 0, flags = 0;
     uint64_t offset = 0, vaddr = 0, paddr = 0, filesz = 0, memsz = 0, align = 0;
+    // for LayOut: the sections a PT_LOAD covers (file bytes up to the last one with bits, memory up
+    // to the end of the last one; kCoverHeaders: the program header table); empty: LayOut's rule
+    // by flags
+    std::vector<uint32_t> cover;
 };
+constexpr uint32_t kCoverHeaders = 0xffffffffu;
 struct ElfFile {
     uint8_t ident[16] = {};
     uint16_t type = 0, machine = 0, ehsize = 64, phentsize = 56, shentsize = 64, shstrndx = 0;

@@ -214,6 +214,23 @@ void LayOut(ElfFile *e) {
         if (g.type == kPtPhdr) {
             g.offset = e->phoff;
             g.filesz = g.memsz = phsize;
+        } else if (g.type == kPtLoad && g.cover.size() == 1 && g.cover[0] == kCoverHeaders) {
+            g.offset = e->phoff;
+            g.filesz = g.memsz = phsize;
+        } else if (g.type == kPtLoad && !g.cover.empty()) {
+            uint64_t lo = UINT64_MAX, file_hi = 0, mem_hi = 0;
+            for (uint32_t i : g.cover) {
+                if (i >= e->sections.size()) continue;
+                const ElfSection &s = e->sections[i];
+                lo = std::min(lo, s.offset);
+                if (s.type != kShtNobits) file_hi = std::max(file_hi, s.offset + s.size);
+                mem_hi = std::max(mem_hi, s.offset + s.size);
+            }
+            if (lo == UINT64_MAX) lo = e->phoff;
+            g.offset = lo;
+            g.filesz = file_hi > lo ? file_hi - lo : 0;
+            g.memsz = mem_hi > lo ? mem_hi - lo : 0;
+            if (g.flags & 1) after_code = true;
         } else if (g.type != kPtLoad) {
             continue;
         } else if (g.flags & 1) {  // executable

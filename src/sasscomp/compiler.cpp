@@ -165,8 +165,8 @@ std::string VRef(int v, int part) { return "\x01" + std::to_string(v) + ":" + st
 
 class KernelCompiler {
 public:
-    KernelCompiler(const ptx::Module &m, const ptx::Function &f, sass::Arch arch)
-        : m_(m), f_(f), arch_(arch), ai_(sass::GetArchInfo(arch)) {}
+    KernelCompiler(const ptx::Module &m, const ptx::Function &f, sass::Arch arch, const std::vector<ModuleVariable> *vars)
+        : m_(m), f_(f), arch_(arch), ai_(sass::GetArchInfo(arch)), mvars_(vars) {}
 
     Expected<CompiledKernel> Run();
 
@@ -225,15 +225,22 @@ private:
     Status EmitOrderingFence(const ptx::Instruction &inst, const std::string &key, const std::string &g, const std::vector<int> &uses, bool release,
                              bool acquire);
     int Materialise(const ptx::Instruction &inst, uint32_t value);
+    const ModuleVariable *ModuleVar(const ptx::SymbolRef &s) const;
+    int ModuleGlobalAddress(const ptx::Instruction &inst, const ModuleVariable &mv);
+    Status EmitConstLoad(const ptx::Instruction &inst, const std::string &g, const std::vector<int> &uses, int v, int bank, const std::string &base,
+                         uint32_t off, uint32_t bits, bool is_signed, const std::string &key);
     void InsertConvergenceBarriers();  // convergence.inc
     Status Allocate(int *spill);
     void SpillPredicate(int v);
+    void SpillRegister(int v);
+    void EnsureFrameBase();
     Status Schedule(CompiledKernel *k);
 
     const ptx::Module &m_;
     const ptx::Function &f_;
     sass::Arch arch_;
     const sass::ArchInfo &ai_;
+    const std::vector<ModuleVariable> *mvars_;  // the module's .const/.global variables (LayOutModuleVariables)
     std::vector<VReg> vregs_;
     std::vector<MInst> code_;
     std::vector<CompiledParam> params_;
@@ -250,6 +257,7 @@ private:
     uint32_t shared_bytes_ = 0;
     std::map<uint32_t, uint32_t> local_at_;  // kernel-body .local variable -> offset in the stack frame
     uint32_t frame_bytes_ = 0;               // the stack frame (.local variables)
+    uint32_t spill_bytes_ = 0;               // spill slots after them (SpillRegister)
     int sp_ = -1;                            // the frame's base (a local-window address), when there is a frame
     bool uses_shared_ = false;
     bool uses_bssy_ = false;
@@ -1295,6 +1303,7 @@ Status KernelCompiler::Allocate(int *spill) {
         if (vregs_[v].start >= 0) order.push_back(v);
     std::sort(order.begin(), order.end(), [&](int a, int b) { return vregs_[a].start < vregs_[b].start; });
     std::vector<int> rfree_at(255, -1), pfree_at(7, -1);  // last instruction index that uses it
+    std::vector<int> assigned;                            // general registers placed so far
     std::vector<int> powner(7, -1);                       // the predicate that holds it
     for (int v : order) {
         VReg &r = vregs_[v];
@@ -1339,10 +1348,99 @@ Status KernelCompiler::Allocate(int *spill) {
                     max_reg_ = std::max(max_reg_, q + step - 1);
                     break;
                 }
-            if (r.phys < 0) return Status::Unsupported(f_.name + ": out of registers (spilling is not implemented)");
+            if (r.phys < 0) {
+                // spill the value live here whose next life ends last (linear scan's choice):
+                // it moves to the stack frame, reloaded before each read, stored after each write
+                int best = r.no_spill ? -1 : v;
+                for (int o : assigned)
+                    if (vregs_[o].start <= r.start && vregs_[o].end >= r.start && !vregs_[o].no_spill &&
+                        (best < 0 || vregs_[o].end > vregs_[best].end))
+                        best = o;
+                *spill = best;
+                return Status::Unsupported(f_.name + ": out of registers" + (best < 0 ? " (every live one is a spill temporary)" : ""));
+            }
+            assigned.push_back(v);
         }
     }
     return Status::Ok();
+}
+
+// The stack frame's base register (LayOutLocal's, or made here for spill slots when the kernel has
+// no .local variables): defined at entry, never spilled.
+void KernelCompiler::EnsureFrameBase() {
+    if (sp_ >= 0) return;
+    uint32_t top = arch_ >= sass::Arch::SM_100 ? 0x37c : 0x28;
+    sp_ = NewTemp(VClass::R32, false);
+    vregs_[sp_].no_spill = true;
+    MInst a, b;
+    a.text = std::string(arch_ >= sass::Arch::SM_90 ? "LDC " : "MOV ") + VRef(sp_, 0) + ", c[0x0][" + Hex(top) + "]";
+    a.defs = {sp_};
+    b.text = "IADD3 " + VRef(sp_, 0) + ", " + VRef(sp_, 0) + ", -" + Hex(frame_bytes_) + ", RZ";
+    b.defs = {sp_};
+    b.uses = {sp_};
+    if (!code_.empty()) a.label_here = code_[0].label_here, code_[0].label_here = -1;
+    code_.insert(code_.begin(), {a, b});
+}
+
+// General register spilling: `v` lives in a stack-frame slot after the .local variables.  Each
+// instruction that reads it gets a short-lived temporary loaded just before (LDL), each one that
+// writes it a temporary stored just after (STL); a guarded writer loads first, so the unguarded
+// store keeps the old value when the guard is false.
+void KernelCompiler::SpillRegister(int v) {
+    EnsureFrameBase();
+    const bool wide = vregs_[v].cls == VClass::R64;
+    const uint32_t size = wide ? 8 : 4;
+    spill_bytes_ = (spill_bytes_ + size - 1) / size * size;
+    const uint32_t slot = frame_bytes_ + spill_bytes_;
+    spill_bytes_ += size;
+    const std::string addr = "[" + VRef(sp_, 0) + (slot ? "+" + Hex(slot) : "") + "]", w = wide ? ".64 " : " ";
+    const std::string from = "\x01" + std::to_string(v) + ":";
+    std::vector<MInst> out;
+    out.reserve(code_.size() + 8);
+    for (MInst &mi : code_) {
+        bool used = std::find(mi.uses.begin(), mi.uses.end(), v) != mi.uses.end();
+        bool defined = std::find(mi.defs.begin(), mi.defs.end(), v) != mi.defs.end();
+        if (!used && !defined) {
+            out.push_back(std::move(mi));
+            continue;
+        }
+        bool guarded = !mi.text.empty() && mi.text[0] == '@';
+        int t = NewTemp(vregs_[v].cls, true);
+        vregs_[t].no_spill = true;
+        const std::string to = "\x01" + std::to_string(t) + ":";
+        for (size_t at = mi.text.find(from); at != std::string::npos; at = mi.text.find(from, at + to.size()))
+            mi.text.replace(at, from.size(), to);
+        std::replace(mi.uses.begin(), mi.uses.end(), v, t);
+        std::replace(mi.defs.begin(), mi.defs.end(), v, t);
+        if (used || (defined && guarded)) {
+            MInst r;
+            r.text = "LDL" + w + VRef(t, 0) + ", " + addr;
+            r.defs = {t};
+            r.uses = {sp_};
+            r.loc = mi.loc;
+            r.label_here = mi.label_here;
+            mi.label_here = -1;
+            out.push_back(std::move(r));
+            if (defined && guarded && !used) mi.uses.push_back(t);
+        }
+        ptx::SourceLoc loc = mi.loc;
+        out.push_back(std::move(mi));
+        if (defined) {
+            MInst st;
+            st.text = "STL" + w + addr + ", " + VRef(t, 0);
+            st.uses = {sp_, t};
+            st.loc = loc;
+            out.push_back(std::move(st));
+        }
+    }
+    code_ = std::move(out);
+    // the frame base subtracts the whole frame: .local variables and spill slots
+    const uint32_t total = frame_bytes_ + (spill_bytes_ + 7) / 8 * 8;
+    for (MInst &mi : code_)
+        if (mi.defs.size() == 1 && mi.defs[0] == sp_ && mi.text.rfind("IADD3 ", 0) == 0) {
+            size_t minus = mi.text.find(", -0x");
+            if (minus != std::string::npos) mi.text = mi.text.substr(0, minus) + ", -" + Hex(total) + ", RZ";
+        }
 }
 
 // Predicate spilling: predicate `v` lives in a general register instead (0 or 1, as ptxas keeps
@@ -1865,7 +1963,8 @@ Expected<CompiledKernel> KernelCompiler::Run() {
         Status st = Allocate(&spill);
         if (st.ok()) break;
         if (spill < 0 || spilled >= (int)vregs_.size()) return st;
-        SpillPredicate(spill);
+        if (vregs_[spill].cls == VClass::PRED) SpillPredicate(spill);
+        else SpillRegister(spill);
     }
     DropSelfCopies();
     CompiledKernel k;
@@ -1876,7 +1975,7 @@ Expected<CompiledKernel> KernelCompiler::Run() {
     k.uses_shared = uses_shared_;
     k.barriers = barriers_;
     k.uses_bssy = uses_bssy_;
-    k.frame_bytes = frame_bytes_;
+    k.frame_bytes = frame_bytes_ + (spill_bytes_ + 7) / 8 * 8;
     RNDN_RETURN_IF_ERROR(Schedule(&k));
     // the declared count is the highest register + 3, as ptxas declares it: the GPU keeps the top
     // two registers of the count for itself (code touching them stops with an illegal
@@ -1887,14 +1986,62 @@ Expected<CompiledKernel> KernelCompiler::Run() {
 
 }  // namespace
 
+Expected<std::vector<ModuleVariable>> LayOutModuleVariables(const ptx::Module &m) {
+    std::vector<ModuleVariable> out;
+    uint32_t at_const = 0, at_init = 0, at_zero = 0, slots = 0;
+    for (const ptx::Variable &v : m.globals) {
+        if (v.space != ptx::StateSpace::CONST && v.space != ptx::StateSpace::GLOBAL) continue;
+        if (v.linkage == ptx::Linkage::EXTERN) return Status::Unsupported(m.filename + ": .extern variable " + v.name + " (no linker)");
+        if (!v.dims.empty() && v.dims[0] == 0) return Status::Unsupported(m.filename + ": variable " + v.name + " without a size");
+        ModuleVariable mv;
+        mv.name = v.name;
+        mv.is_const = v.space == ptx::StateSpace::CONST;
+        mv.initialised = v.has_init;
+        mv.size = (uint32_t)v.SizeBytes();
+        mv.align = std::max<uint32_t>(1, v.AlignBytes());
+        if (v.has_init) {
+            // the flattened initialiser, element by element in the variable's scalar type
+            uint32_t elem = std::max<uint32_t>(1, ptx::TypeBits(v.type) / 8);
+            mv.init.assign(mv.size, 0);
+            for (size_t i = 0; i < v.init.size(); ++i) {
+                const ptx::InitValue &iv = v.init[i];
+                if (iv.is_symbol) return Status::Unsupported(m.filename + ": variable " + v.name + " is initialised with the address of " + iv.symbol + " (relocations of initialisers are open)");
+                uint64_t bits = iv.imm.bits;
+                ptx::TypeKind tk = ptx::TypeKindOf(v.type);
+                if (tk == ptx::TypeKind::FLOAT && elem == 4 && iv.imm.kind != ptx::ImmKind::F32) {
+                    float f = iv.imm.AsF32();
+                    uint32_t u;
+                    std::memcpy(&u, &f, 4);
+                    bits = u;
+                } else if (tk == ptx::TypeKind::FLOAT && elem == 8 && iv.imm.kind != ptx::ImmKind::F64) {
+                    double d = iv.imm.AsF64();
+                    std::memcpy(&bits, &d, 8);
+                }
+                if ((i + 1) * elem > mv.size) return Status::Unsupported(m.filename + ": variable " + v.name + " has more initialisers than elements");
+                for (uint32_t b = 0; b < elem; ++b) mv.init[i * elem + b] = (uint8_t)(bits >> (8 * b));
+            }
+        }
+        uint32_t &at = mv.is_const ? at_const : v.has_init ? at_init : at_zero;
+        at = (at + mv.align - 1) / mv.align * mv.align;
+        mv.offset = at;
+        at += mv.size;
+        if (!mv.is_const) mv.slot = 8 * slots++;
+        out.push_back(std::move(mv));
+    }
+    if (at_const > 0x10000) return Status::Unsupported(m.filename + ": " + std::to_string(at_const) + " bytes of .const variables (constant bank 3 holds 64 KiB)");
+    return out;
+}
+
 Expected<std::vector<CompiledKernel>> CompileModule(const ptx::Module &m, sass::Arch arch, const std::string &only) {
     std::vector<CompiledKernel> out;
+    RNDN_ASSIGN_OR_RETURN(const std::vector<ModuleVariable> vars, LayOutModuleVariables(m));
     for (const ptx::Function &f : m.functions) {
         if (!f.has_body || (!only.empty() && f.name != only)) continue;
         if (!f.is_entry) continue;  // device functions: inlined into the kernels that call them
         RNDN_ASSIGN_OR_RETURN(ptx::Function inlined, InlineCalls(m, f));
-        KernelCompiler kc(m, inlined, arch);
+        KernelCompiler kc(m, inlined, arch, &vars);
         RNDN_ASSIGN_OR_RETURN(CompiledKernel k, kc.Run());
+        k.module_vars = vars;
         out.push_back(std::move(k));
     }
     if (!only.empty() && out.empty()) return Status::Unsupported("no kernel " + only + " in the module");

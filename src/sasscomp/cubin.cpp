@@ -1,5 +1,6 @@
 // The cubin builder: an ELF image written from the compiled kernels, laid out as ptxas lays
 // its cubins out (assembler's LayOut), with the .nv.info attributes the driver and the tools read.
+#include <algorithm>
 #include <cstring>
 
 #include "sasscomp/sasscomp.h"
@@ -52,7 +53,7 @@ const ArchAttrs &AttrsOf(sass::Arch arch) {
         if (a.arch == arch) return a;
     return kArchAttrs[0];
 }
-constexpr uint32_t kShtProgbits = 1, kShtSymtab = 2, kShtStrtab = 3, kShtNobits = 8, kShtNvInfo = 0x70000000;
+constexpr uint32_t kShtProgbits = 1, kShtSymtab = 2, kShtStrtab = 3, kShtRela = 4, kShtNobits = 8, kShtRel = 9, kShtNvRelAction = 0x7000000b, kShtNvInfo = 0x70000000;
 constexpr uint64_t kShfWrite = 0x1, kShfAlloc = 0x2, kShfExec = 0x4, kShfInfoLink = 0x40;
 
 struct Bytes {
@@ -96,23 +97,58 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
     e.shstrndx = 1;
 
     size_t n = kernels.size();
+    // module variables: every kernel that carries them must carry the same list (one module)
+    const std::vector<ModuleVariable> *mvars = nullptr;
+    for (const CompiledKernel &ck : kernels) {
+        if (ck.module_vars.empty()) continue;
+        if (mvars && *mvars != ck.module_vars)
+            return Status::Unsupported("kernels of different modules with .const/.global variables cannot share one cubin (" + ck.name + ")");
+        mvars = &ck.module_vars;
+    }
+    uint32_t const_bytes = 0, init_bytes = 0, zero_bytes = 0, slots = 0, const_align = 1, init_align = 1, zero_align = 1;
+    if (mvars)
+        for (const ModuleVariable &mv : *mvars) {
+            uint32_t end = mv.offset + mv.size;
+            if (mv.is_const) const_bytes = std::max(const_bytes, end), const_align = std::max(const_align, mv.align);
+            else {
+                slots = std::max(slots, mv.slot / 8 + 1);
+                if (mv.initialised) init_bytes = std::max(init_bytes, end), init_align = std::max(init_align, mv.align);
+                else zero_bytes = std::max(zero_bytes, end), zero_align = std::max(zero_align, mv.align);
+            }
+        }
+    const bool has_const = mvars && std::any_of(mvars->begin(), mvars->end(), [](const ModuleVariable &v) { return v.is_const; });
+    const bool has_global = slots > 0;
+    const bool has_init = has_global && std::any_of(mvars->begin(), mvars->end(), [](const ModuleVariable &v) { return !v.is_const && v.initialised; });
+    const bool has_zero = has_global && std::any_of(mvars->begin(), mvars->end(), [](const ModuleVariable &v) { return !v.is_const && !v.initialised; });
     // section indices: 0 null, 1 .shstrtab, 2 .strtab, 3 .symtab, 4 .nv.info,
     // then per kernel .nv.info.<k>, then per kernel .nv.constant0.<k>, then per kernel .text.<k>
     // (sm_90+: the three note sections come right after .nv.info, at 5, 6 and 7, as in ptxas's
     // cubins: cuobjdump -elf rejects one whose notes follow the kernels' sections ("Invalid
     // ELF"), found by reordering the sections of ptxas's own cubins)
+    // module variables: [.nv.rel.action] .rel(a).nv.constant4, .nv.constant3 and .nv.constant4
+    // between the kernels' .nv.info.<k> and .nv.constant0.<k> sections (before the code, as in
+    // ptxas's cubins), .nv.global.init and .nv.global after the code.  Up to sm_89 ptxas writes
+    // REL relocations (16-byte entries) and a .nv.rel.action section; from sm_90 on RELA (24).
     const uint32_t first = post90 ? 8 : 5;
     auto info_idx = [&](size_t k) { return (uint32_t)(first + k); };
-    auto c0_idx = [&](size_t k) { return (uint32_t)(first + n + k); };
-    auto text_idx = [&](size_t k) { return (uint32_t)(first + 2 * n + k); };
+    uint32_t next_mod = (uint32_t)(first + n);
+    const uint32_t action_idx = has_global && !post90 ? next_mod++ : 0;
+    const uint32_t rel4_idx = has_global ? next_mod++ : 0, c3_idx = has_const ? next_mod++ : 0, c4_idx = has_global ? next_mod++ : 0;
+    const uint32_t mod_sections = next_mod - (uint32_t)(first + n);
+    auto c0_idx = [&](size_t k) { return (uint32_t)(first + n + mod_sections + k); };
+    auto text_idx = [&](size_t k) { return (uint32_t)(first + 2 * n + mod_sections + k); };
+    const uint32_t init_idx = has_init ? (uint32_t)(first + 3 * n + mod_sections) : 0;
+    const uint32_t zero_idx = has_zero ? (uint32_t)(first + 3 * n + mod_sections + (has_init ? 1 : 0)) : 0;
     // symbols: 0 null, then per kernel the section symbols of .text and .nv.constant0 (local),
-    // then the kernels (global functions)
+    // then the module variables' section and object symbols (local), then the kernels (global
+    // functions)
     auto sec_sym_text = [&](size_t k) { return (uint32_t)(1 + 2 * k); };
     auto sec_sym_c0 = [&](size_t k) { return (uint32_t)(2 + 2 * k); };
-    auto func_sym = [&](size_t k) { return (uint32_t)(1 + 2 * n + k); };
+    const uint32_t var_syms = mvars ? (uint32_t)((has_const ? 1 : 0) + (has_global ? 1 : 0) + (has_init ? 1 : 0) + (has_zero ? 1 : 0) + mvars->size()) : 0;
+    auto func_sym = [&](size_t k) { return (uint32_t)(1 + 2 * n + var_syms + k); };
 
     StrTab shstr, str;
-    e.sections.resize(first + 3 * n);
+    e.sections.resize(first + 3 * n + mod_sections + (has_init ? 1 : 0) + (has_zero ? 1 : 0));
     auto &S = e.sections;
     S[1].name = ".shstrtab", S[1].type = kShtStrtab, S[1].align = 1;
     S[2].name = ".strtab", S[2].type = kShtStrtab, S[2].align = 1;
@@ -249,6 +285,42 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
         S.push_back(std::move(sh));
     }
 
+    // module variables' sections: bank 3 holds the .const data; bank 4 one 8-byte slot per
+    // .global variable, filled by the loader through R_CUDA_64 relocations against the variable
+    if (has_const) {
+        sass::ElfSection &c3 = S[c3_idx];
+        c3.name = ".nv.constant3", c3.type = kShtProgbits, c3.flags = kShfAlloc, c3.align = std::max<uint32_t>(4, const_align);
+        c3.data.assign(const_bytes, 0);
+        for (const ModuleVariable &mv : *mvars)
+            if (mv.is_const && mv.initialised) std::copy(mv.init.begin(), mv.init.end(), c3.data.begin() + mv.offset);
+    }
+    if (has_global) {
+        sass::ElfSection &c4 = S[c4_idx];
+        c4.name = ".nv.constant4", c4.type = kShtProgbits, c4.flags = kShfAlloc, c4.align = 8;
+        c4.data.assign(8 * slots, 0);
+        sass::ElfSection &r4 = S[rel4_idx];
+        r4.name = post90 ? ".rela.nv.constant4" : ".rel.nv.constant4", r4.type = post90 ? kShtRela : kShtRel, r4.flags = kShfInfoLink;
+        r4.align = 8, r4.entsize = post90 ? 24 : 16, r4.link = 3, r4.info = c4_idx;
+        if (action_idx) {  // the relocation-action table ptxas writes up to sm_89 (the same 16 bytes in every cubin)
+            static const uint8_t kRelAction[] = {0x73, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36};
+            sass::ElfSection &ra = S[action_idx];
+            ra.name = ".nv.rel.action", ra.type = kShtNvRelAction, ra.align = 8, ra.entsize = 8;
+            ra.data.assign(kRelAction, kRelAction + sizeof kRelAction);
+        }
+    }
+    if (has_init) {
+        sass::ElfSection &gi = S[init_idx];
+        gi.name = ".nv.global.init", gi.type = kShtProgbits, gi.flags = kShfWrite | kShfAlloc, gi.align = std::max<uint32_t>(4, init_align);
+        gi.data.assign(init_bytes, 0);
+        for (const ModuleVariable &mv : *mvars)
+            if (!mv.is_const && mv.initialised) std::copy(mv.init.begin(), mv.init.end(), gi.data.begin() + mv.offset);
+    }
+    if (has_zero) {
+        sass::ElfSection &gz = S[zero_idx];
+        gz.name = ".nv.global", gz.type = kShtNobits, gz.flags = kShfWrite | kShfAlloc, gz.align = std::max<uint32_t>(4, zero_align);
+        gz.size = zero_bytes;
+    }
+
     // symbol table
     Bytes sym;
     auto add_sym = [&](uint32_t name, uint8_t info, uint8_t other, uint16_t shndx, uint64_t value, uint64_t size) {
@@ -259,10 +331,26 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
         add_sym(str.Add(S[text_idx(k)].name), 0x03, 0, (uint16_t)text_idx(k), 0, 0);  // STB_LOCAL STT_SECTION
         add_sym(str.Add(S[c0_idx(k)].name), 0x03, 0, (uint16_t)c0_idx(k), 0, 0);
     }
+    if (mvars) {
+        uint32_t next = 1 + 2 * (uint32_t)n;
+        for (uint32_t idx : {c3_idx, c4_idx, init_idx, zero_idx})
+            if (idx) add_sym(str.Add(S[idx].name), 0x03, 0, (uint16_t)idx, 0, 0), ++next;
+        Bytes rela;
+        for (const ModuleVariable &mv : *mvars) {  // STB_LOCAL STT_OBJECT
+            uint32_t sec = mv.is_const ? c3_idx : mv.initialised ? init_idx : zero_idx;
+            add_sym(str.Add(mv.name), 0x01, 0, (uint16_t)sec, mv.offset, mv.size);
+            if (!mv.is_const) {  // R_CUDA_64 (addend 0 in RELA)
+                rela.U64(mv.slot), rela.U64((uint64_t)next << 32 | 2);
+                if (post90) rela.U64(0);
+            }
+            ++next;
+        }
+        if (has_global) S[rel4_idx].data = std::move(rela.v);
+    }
     for (size_t k = 0; k < n; ++k)  // STB_GLOBAL STT_FUNC, STO_CUDA_ENTRY | visibility default
         add_sym(str.Add(kernels[k].name), 0x12, 0x10, (uint16_t)text_idx(k), 0, S[text_idx(k)].data.size());
     S[3].data = std::move(sym.v);
-    S[3].info = (uint32_t)(1 + 2 * n);  // first global symbol
+    S[3].info = (uint32_t)(1 + 2 * n + var_syms);  // first global symbol
     S[2].data = std::move(str.data);
     for (size_t i = 1; i < S.size(); ++i) S[i].name_off = shstr.Add(S[i].name);
     S[1].data = std::move(shstr.data);
@@ -277,7 +365,39 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
     load_ph.type = 1, load_ph.flags = 4, load_ph.align = 8;
     load_code.type = 1, load_code.flags = 5, load_code.align = 8;
     load_const.type = 1, load_const.flags = 4, load_const.align = 8;
-    e.segments = {phdr, load_ph, load_code, load_const};
+    if (!mvars) {
+        e.segments = {phdr, load_ph, load_code, load_const};
+    } else if (post90) {
+        // with module variables, as ptxas: a read-only load of banks 3 and 4 before the code, a
+        // writable one of .nv.global.init and .nv.global after it, then the kernels' banks 0
+        for (size_t k = 0; k < n; ++k) load_code.cover.push_back(text_idx(k)), load_const.cover.push_back(c0_idx(k));
+        sass::ElfSegment load_banks = load_const, load_rw;
+        load_banks.cover.clear();
+        for (uint32_t idx : {c3_idx, c4_idx})
+            if (idx) load_banks.cover.push_back(idx);
+        load_rw.type = 1, load_rw.flags = 6, load_rw.align = 8;
+        for (uint32_t idx : {init_idx, zero_idx})
+            if (idx) load_rw.cover.push_back(idx);
+        e.segments = {phdr, load_ph};
+        if (!load_banks.cover.empty()) e.segments.push_back(load_banks);
+        e.segments.push_back(load_code);
+        if (!load_rw.cover.empty()) e.segments.push_back(load_rw);
+        e.segments.push_back(load_const);
+    } else {
+        // up to sm_89, as ptxas: the table (read + execute), one read + execute load of the banks
+        // and the code, a writable one of the variables, and the table again
+        sass::ElfSegment rx = load_code, rw, table = load_code;
+        phdr.flags = 5, table.cover = {sass::kCoverHeaders};
+        for (uint32_t idx : {c3_idx, c4_idx})
+            if (idx) rx.cover.push_back(idx);
+        for (size_t k = 0; k < n; ++k) rx.cover.push_back(c0_idx(k)), rx.cover.push_back(text_idx(k));
+        rw.type = 1, rw.flags = 6, rw.align = 8;
+        for (uint32_t idx : {init_idx, zero_idx})
+            if (idx) rw.cover.push_back(idx);
+        e.segments = {phdr, rx};
+        if (!rw.cover.empty()) e.segments.push_back(rw);
+        e.segments.push_back(table);
+    }
     sass::LayOut(&e);
     return sass::WriteCubin(e);
 }

@@ -4,6 +4,7 @@
 #include <climits>
 #include <cmath>
 #include <numeric>
+#include <random>
 
 #ifdef RNDN_COMPILED_HARNESS  // test/unit/cuda runs these tests through the CUDA driver API
 #include RNDN_COMPILED_HARNESS
@@ -450,6 +451,72 @@ DONE:
     ret;
 }
 )";
+
+// Register pressure beyond the 253 allocatable registers (not from the corpus): each thread loads
+// kLive 32-bit values and kLive64 64-bit values, all live at once, and folds them in reverse order,
+// so the allocator must spill general registers (LDL/STL in the stack frame).  The results equal
+// the C++ fold, and the code holds spill loads and stores.
+std::string PressurePtx(int live32, int live64) {
+    std::string t = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                    ".visible .entry pressure(.param .u64 pa, .param .u64 pb, .param .u64 po)\n{\n";
+    t += "    .reg .b32 %r<" + std::to_string(live32 + 8) + ">;\n    .reg .b64 %rd<" + std::to_string(live64 + 16) + ">;\n";
+    t += "    mov.u32 %r1, %tid.x;\n    ld.param.u64 %rd1, [pa];\n    ld.param.u64 %rd2, [pb];\n    ld.param.u64 %rd3, [po];\n";
+    t += "    mul.wide.u32 %rd4, %r1, " + std::to_string(4 * live32) + ";\n    add.s64 %rd5, %rd1, %rd4;\n";
+    t += "    mul.wide.u32 %rd6, %r1, " + std::to_string(8 * live64) + ";\n    add.s64 %rd7, %rd2, %rd6;\n";
+    for (int j = 0; j < live32; ++j) t += "    ld.global.u32 %r" + std::to_string(j + 8) + ", [%rd5+" + std::to_string(4 * j) + "];\n";
+    for (int j = 0; j < live64; ++j) t += "    ld.global.u64 %rd" + std::to_string(j + 16) + ", [%rd7+" + std::to_string(8 * j) + "];\n";
+    // acc = ((v[n-1] * 3 + v[n-2]) * 3 + ...) ^ ..., 32-bit then 64-bit
+    t += "    mov.u32 %r2, 0;\n";
+    for (int j = live32 - 1; j >= 0; --j) t += "    mad.lo.u32 %r2, %r2, 3, %r" + std::to_string(j + 8) + ";\n";
+    t += "    cvt.u64.u32 %rd8, %r2;\n";
+    for (int j = live64 - 1; j >= 0; --j) {
+        t += "    mul.lo.u64 %rd8, %rd8, 5;\n";
+        t += "    xor.b64 %rd8, %rd8, %rd" + std::to_string(j + 16) + ";\n";
+    }
+    t += "    mul.wide.u32 %rd9, %r1, 8;\n    add.s64 %rd10, %rd3, %rd9;\n    st.global.u64 [%rd10], %rd8;\n    ret;\n}\n";
+    return t;
+}
+
+class CompiledSpilling : public OwnPtxTest {};
+RNDN_CJ_INSTANTIATE(CompiledSpilling);
+
+TEST_P(CompiledSpilling, ValuesBeyondTheRegisterFileAreSpilledAndReloaded) {
+    const int live32 = 200, live64 = 60;  // 320 registers of values live at once
+    const std::string text = PressurePtx(live32, live64);
+    {  // the code spills: LDL/STL in the listing, a stack frame, and at most 255 registers declared
+        auto m = ptx::ParseModule(text, "pressure.ptx");
+        ASSERT_TRUE(m.ok()) << m.status().ToString();
+        auto a = sass::ParseArch(arch());
+        ASSERT_TRUE(a.ok());
+        auto ks = sasscomp::CompileModule(*m, *a);
+        ASSERT_TRUE(ks.ok()) << ks.status().ToString();
+        std::string listing = sasscomp::FormatListing((*ks)[0]);
+        EXPECT_NE(listing.find("STL"), std::string::npos);
+        EXPECT_NE(listing.find("LDL"), std::string::npos);
+        EXPECT_GT((*ks)[0].frame_bytes, 0u);
+        EXPECT_LE((*ks)[0].registers, 255);
+    }
+    const Kernel *k = nullptr;
+    CompileOwn(text.c_str(), "pressure.ptx", "pressure", k);
+    if (IsSkipped() || HasFatalFailure()) return;
+    ASSERT_NE(k, nullptr);
+    const int threads = 64;
+    std::mt19937_64 rng(20261127);
+    std::vector<uint32_t> a((size_t)threads * live32);
+    std::vector<uint64_t> b((size_t)threads * live64);
+    for (auto &x : a) x = (uint32_t)rng();
+    for (auto &x : b) x = rng();
+    uint32_t *da = Buf(a);
+    uint64_t *db = Buf(b), *out = Zeros<uint64_t>(threads);
+    ASSERT_TRUE(Ok(Launch(k, D1(1), D1(threads), {Arg::Ptr(da), Arg::Ptr(db), Arg::Ptr(out)})));
+    for (int t = 0; t < threads; ++t) {
+        uint32_t acc = 0;
+        for (int j = live32 - 1; j >= 0; --j) acc = acc * 3 + a[(size_t)t * live32 + j];
+        uint64_t acc64 = acc;
+        for (int j = live64 - 1; j >= 0; --j) acc64 = (acc64 * 5) ^ b[(size_t)t * live64 + j];
+        ASSERT_EQ(out[t], acc64) << "thread " << t;
+    }
+}
 
 bool SameBitsOrNan(double x, double y) {
     if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);

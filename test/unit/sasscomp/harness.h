@@ -86,9 +86,6 @@ inline const std::vector<std::string> &AllArchs() {
 }
 inline const std::vector<UnsupportedTest> &UnsupportedTests() {
     static const std::vector<UnsupportedTest> m = {
-        {"MiscTest.ModuleVariables", "const_global_vars/const_lookup", ""},
-        {"SyncTest.BitonicSort", "bitonic_sort/bitonic_sort_u32", "sm_100 sm_120"},  // PLOP3.LUT with three predicate sources
-        {"SyncTest.HistogramAndHash", "histogram/hist_shared256", "sm_100 sm_120"},  // ATOMS [R+URZ]: URZ is not 63 there
     };
     return m;
 }
