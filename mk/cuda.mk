@@ -10,6 +10,9 @@ build/lib/libcuda_emu.so: test/cuda_emu/libcuda_emu.cpp $(call lib_files,sassemu
 	    -Wl,--exclude-libs,ALL -Wl,-Bsymbolic -Wl,--no-undefined -pthread -ldl
 
 build/test/cuda_tests: | corpus build/lib/libcuda_emu.so
+# runtime's tests run the cuda device (src/runtime/cuda_device.cpp) on the emulated driver, and so
+# does the TPC-H differential on rndn.device = cuda (test/run_all.py)
+build/test/runtime_tests: | build/lib/libcuda_emu.so
 
 .PHONY: gpu-check
 gpu-check: build/test/cuda_tests

@@ -267,14 +267,14 @@ EXTRA_LOCALES = ["C.UTF-8"]
 TPCH_LOCALES = EXTRA_LOCALES + ["en_US.UTF-8"]
 
 
-# The on/off suites run again on the cpu device (kernels compiled from PTX on the host), in the
-# cluster's own locale: rndn.device = cpu for every session.  TPC-H always; the differential
-# cases on the cpu device only with RNDN_DIFFERENTIAL_DEVICES=cpu until their cpu failures
-# (code generator gaps, see src/runtime/README.md) are fixed.
-DEVICE_RUNS = ["cpu"]
-# the differential cases run once more on each of these devices (issue 16: the cpu device's
-# kernels against PostgreSQL, a case meant to run through rndn that falls back counts as failed)
-DIFFERENTIAL_DEVICE_RUNS = [d for d in os.environ.get("RNDN_DIFFERENTIAL_DEVICES", "cpu").split(",") if d]
+# The on/off suites run again on the kernel devices, in the cluster's own locale: rndn.device =
+# cpu (kernels compiled from PTX on the host) and cuda (on the emulated driver,
+# build/lib/libcuda_emu.so: the driver API over rndn's SASS emulator, its kernels compiled by
+# rndn's own PTX -> SASS compiler) for every session: TPC-H (kernels launched asserted), and the
+# differential cases (RNDN_DIFFERENTIAL_DEVICES, default cpu,cuda; a case meant to run through
+# rndn that falls back counts as failed).
+DEVICE_RUNS = ["cpu", "cuda"]
+DIFFERENTIAL_DEVICE_RUNS = [d for d in os.environ.get("RNDN_DIFFERENTIAL_DEVICES", "cpu,cuda").split(",") if d]
 
 
 def differential(cluster):

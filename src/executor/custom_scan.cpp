@@ -610,6 +610,7 @@ void ExplainRndnScan(CustomScanState *node, List *ancestors, ExplainState *es) {
                 // "from cache (same shape)": a plan with other constants found this shape's kernels
                 ExplainPropertyText("Modules", rep.module_cached ? (rep.shape_cached ? "from cache (same shape)" : "from cache") : "compiled", es);
                 ExplainPropertyInteger("Modules Compiled", nullptr, rep.modules_compiled, es);
+                if (rep.modules_driver_jit > 0) ExplainPropertyInteger("Modules From Driver JIT", nullptr, rep.modules_driver_jit, es);
                 ExplainPropertyInteger("PTX Generated", nullptr, rep.ptx_generated, es);
                 ExplainPropertyFloat("PTX Generation Time", "ms", rep.ptx_ms, 3, es);
                 ExplainPropertyFloat("JIT Time", "ms", rep.jit_ms, 3, es);

@@ -5,8 +5,10 @@ extern "C" {
 }
 
 #include <climits>
+#include <string>
 
 #include "pg_base/guc.h"
+#include "runtime/runtime.h"
 
 namespace rndn::pg {
 
@@ -73,6 +75,10 @@ void DefineSettings() {
                              "auto picks the best available; interp is the HorseIR interpreter.",
                              &g_settings.device, (int)DeviceChoice::AUTO, kDeviceOptions, PGC_USERSET, 0, nullptr,
                              nullptr, nullptr);
+    DefineCustomStringVariable("rndn.cuda_library", "The CUDA driver library the cuda device opens.",
+                               "Empty: $RNDN_LIBCUDA when the server's environment sets it, else libcuda.so.1.  "
+                               "Tests point it at build/lib/libcuda_emu.so, the driver API over rndn's SASS emulator.",
+                               &g_settings.cuda_library, "", PGC_SUSET, 0, nullptr, nullptr, nullptr);
     DefineCustomIntVariable("rndn.cpu_threads", "Host threads that run a kernel launch on the cpu device.",
                             "0 means all cores; 1 runs every launch on the backend's own thread (serial).",
                             &g_settings.cpu_threads, 0, 0, 1024, PGC_USERSET, 0, nullptr, nullptr, nullptr);
@@ -110,7 +116,23 @@ bool ResolveDevice(DeviceChoice *out, const char **reason) {
         case DeviceChoice::AUTO:
         case DeviceChoice::INTERP: *out = DeviceChoice::INTERP; return true;
         case DeviceChoice::CPU: *out = DeviceChoice::CPU; return true;
-        case DeviceChoice::CUDA: *reason = "rndn.device = cuda: no CUDA device available"; return false;
+        case DeviceChoice::CUDA: {
+            // the driver is opened once per library and backend; a failure is remembered too
+            static std::string why;
+            try {
+                runtime::SetCudaLibrary(g_settings.cuda_library != nullptr ? g_settings.cuda_library : "");
+                auto probe = runtime::ProbeCudaDevice();
+                if (probe.ok()) {
+                    *out = DeviceChoice::CUDA;
+                    return true;
+                }
+                why = "rndn.device = cuda: " + probe.status().message();
+            } catch (const std::exception &e) {
+                why = std::string("rndn.device = cuda: ") + e.what();
+            }
+            *reason = why.c_str();
+            return false;
+        }
     }
     *reason = "unknown device";
     return false;

@@ -19,6 +19,7 @@ struct Settings {
     int memory_limit_mb = 4096;     // rndn.memory_limit: bytes of column buffers + intermediates
     int device = 0;                 // rndn.device (DeviceChoice)
     int cpu_threads = 0;            // rndn.cpu_threads: host threads per kernel launch on the cpu device (0 = all cores)
+    char *cuda_library = nullptr;   // rndn.cuda_library: the CUDA driver the cuda device opens ("" = $RNDN_LIBCUDA or libcuda.so.1)
     bool compile_in_background = true;  // rndn.compile_in_background: small kernels not yet compiled run interpreted meanwhile
     int column_cache_mb = 2048;     // rndn.column_cache: this backend's cache of loaded columns (0 = off)
     int shared_cache_mb = 512;      // rndn.shared_cache_size: the column cache every backend shares (0 = off; server start)

@@ -9,10 +9,11 @@ struct DeviceEntry {
     const char *name;
     std::unique_ptr<Device> (*make)();
 };
-// One row per device of this build (cpu, cuda and the SASS emulator join here).
+// One row per device of this build.
 const DeviceEntry kDevices[] = {
     {"interp", MakeInterpDevice},
     {"cpu", MakeCpuDevice},
+    {"cuda", MakeCudaDevice},
 };
 
 Status AddVectorColumn(Result &r, const std::string &name, const hir::Value &v) {
@@ -48,6 +49,29 @@ Expected<std::unique_ptr<Device>> MakeDevice(std::string_view name) {
     std::string known;
     for (const auto &d : kDevices) known += std::string(known.empty() ? "" : ", ") + d.name;
     return Status::Unsupported("no device '" + std::string(name) + "' in this build (devices: " + known + ")");
+}
+
+Status BindParameters(const CompiledPlan &plan, const Inputs &inputs, std::vector<hir::Value> *args) {
+    const auto &params = plan.parameters();
+    if (inputs.parameters.size() != params.size())
+        return Status::UserError(sqlstate::kInvalidParameter, "the plan takes " + std::to_string(params.size()) + " parameter(s), " +
+                                                                  std::to_string(inputs.parameters.size()) + " bound");
+    args->clear();
+    for (const auto &p : inputs.parameters) {
+        if (p.length != 1) return Status::UserError(sqlstate::kInvalidParameter, "a parameter is one value (length 1)");
+        RNDN_ASSIGN_OR_RETURN(auto v, hir::VectorFromColumn(p));
+        args->emplace_back(std::move(v));
+    }
+    return Status::Ok();
+}
+
+hir::InterpretOptions InterpreterOptions(const RunOptions &options, const Device &device) {
+    hir::InterpretOptions o;
+    auto interrupted = options.interrupted;
+    o.should_cancel = [&device, interrupted]() { return device.cancel_requested() || (interrupted && interrupted()); };
+    o.memory_budget = options.memory_budget;
+    o.sql_empty_aggregates = o.sql_float_errors = o.sql_casts = options.sql_semantics;
+    return o;
 }
 
 Expected<Result> ResultFromValue(const hir::Value &v) {

@@ -89,15 +89,7 @@ public:
             RNDN_RETURN_IF_ERROR(registry_.AddTable(t.name, t.column_names, std::move(values)));
             if (!t.primary_key.empty()) registry_.SetPrimaryKey(t.name, t.primary_key);
         }
-        const auto &params = plan_->parameters();
-        if (inputs.parameters.size() != params.size())
-            return Status::UserError(sqlstate::kInvalidParameter, "the plan takes " + std::to_string(params.size()) + " parameter(s), " +
-                                                                      std::to_string(inputs.parameters.size()) + " bound");
-        for (const auto &p : inputs.parameters) {
-            if (p.length != 1) return Status::UserError(sqlstate::kInvalidParameter, "a parameter is one value (length 1)");
-            RNDN_ASSIGN_OR_RETURN(auto v, hir::VectorFromColumn(p));
-            args_.emplace_back(std::move(v));
-        }
+        RNDN_RETURN_IF_ERROR(BindParameters(*plan_, inputs, &args_));
         bound_ = true;
         return Status::Ok();
     }
@@ -106,10 +98,7 @@ public:
         if (!plan_) return Status::Internal("interp: Run before Prepare");
         if (!bound_ && !plan_->parameters().empty()) return Status::Internal("interp: Run before Bind");
         if (cancel_requested()) return Status::Cancelled();
-        hir::InterpretOptions o;
-        o.should_cancel = [this]() { return cancel_requested() || (options_.interrupted && options_.interrupted()); };
-        o.memory_budget = options_.memory_budget;
-        o.sql_empty_aggregates = o.sql_float_errors = o.sql_casts = options_.sql_semantics;
+        hir::InterpretOptions o = InterpreterOptions(options_, *this);
         ran_ = false;
         RNDN_ASSIGN_OR_RETURN(result_, hir::Interpret(plan_->program(), external_ != nullptr ? *external_ : registry_, o, args_));
         ran_ = true;

@@ -115,6 +115,7 @@ struct RunReport {
     int statements_compiled = 0;
     int statements_interpreted = 0;
     int modules_compiled = 0;        // modules the run compiled (0: every one came from the cache)
+    int modules_driver_jit = 0;      // cuda: of those, modules rndn's compiler refused, given to the driver as PTX
     bool module_cached = false;      // the plan and all its modules came from the device's caches
     bool shape_cached = false;       // the outlined program came from a plan of the same shape with other constants
     int ptx_generated = 0;           // kernels whose PTX the run generated (0: all from the shape's PTX cache)
@@ -166,7 +167,14 @@ void SetCodeCache(const std::string &dir, uint64_t max_bytes);
 // thread was given up after a fatal LLVM error; end the process without destructors (_exit).
 bool StopBackgroundCompiles();
 
-// The devices this build has ("interp", "cpu"); MakeDevice fails with UNSUPPORTED for other names.
+// The cuda device's driver library: "" (the default) means $RNDN_LIBCUDA when set, else
+// libcuda.so.1.  Takes effect at the next use of the device.
+void SetCudaLibrary(const std::string &library);
+// Opens the cuda device's driver (once per library; a failure is remembered too) and describes
+// its GPU ("NVIDIA H100 (sm_90, libcuda.so.1)"), or says why there is none (UNSUPPORTED).
+Expected<std::string> ProbeCudaDevice();
+
+// The devices this build has ("interp", "cpu", "cuda"); MakeDevice fails with UNSUPPORTED for other names.
 std::vector<std::string> DeviceNames();
 Expected<std::unique_ptr<Device>> MakeDevice(std::string_view name);
 

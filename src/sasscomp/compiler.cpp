@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -91,6 +92,37 @@ struct LatencyTable {
         }
         if (!l.variable) l.cycles = std::max(l.cycles, floor);
         return l;
+    }
+    // The scheduling floor of a predicate written by `producer` (a base opcode) and read by
+    // `consumer`: as an operand ("@predicate:PRODUCER", "@predicate:PRODUCER>CONSUMER",
+    // "@predicate:*>CONSUMER" rows) or early, as a guard or by a control instruction
+    // ("@predicate-guard:PRODUCER"); 0 when no row applies.
+    int PredFloor(bool early, const std::string &producer, const std::string &consumer) const {
+        int f = 0;
+        auto take = [&](const std::string &key) {  // a "schedule" row, or a "fixed" one (the checker's too)
+            auto it = floors.find(key);
+            if (it != floors.end()) f = std::max(f, it->second);
+            auto o = ops.find(key);
+            if (o != ops.end() && !o->second.variable) f = std::max(f, o->second.cycles);
+        };
+        if (early) {
+            take("@predicate-guard:" + producer);
+        } else {
+            take("@predicate:" + producer);
+            take("@predicate:" + producer + ">" + consumer);
+            take("@predicate:*>" + consumer);
+        }
+        return f;
+    }
+    // The longest any read of a predicate written by `producer` may have to wait (for drains).
+    int PredMax(const std::string &producer) const {
+        int m = std::max({pred, pred_control, pred_guard, PredFloor(true, producer, "")});
+        auto applies = [&](const std::string &key) { return key.rfind("@predicate:" + producer, 0) == 0 || key.rfind("@predicate:*>", 0) == 0; };
+        for (const auto &[key, v] : floors)
+            if (applies(key)) m = std::max(m, v);
+        for (const auto &[key, l] : ops)
+            if (applies(key) && !l.variable) m = std::max(m, l.cycles);
+        return m;
     }
 };
 const LatencyTable &LatenciesFor(sass::Arch arch) {
@@ -234,6 +266,7 @@ private:
     void SpillPredicate(int v);
     void SpillRegister(int v);
     void EnsureFrameBase();
+    void RouteThroughTemporaries(int v, const std::function<MInst(int)> &reload, const std::function<MInst(int)> &store);
     Status Schedule(CompiledKernel *k);
 
     const ptx::Module &m_;
@@ -1382,18 +1415,10 @@ void KernelCompiler::EnsureFrameBase() {
     code_.insert(code_.begin(), {a, b});
 }
 
-// General register spilling: `v` lives in a stack-frame slot after the .local variables.  Each
-// instruction that reads it gets a short-lived temporary loaded just before (LDL), each one that
-// writes it a temporary stored just after (STL); a guarded writer loads first, so the unguarded
-// store keeps the old value when the guard is false.
-void KernelCompiler::SpillRegister(int v) {
-    EnsureFrameBase();
-    const bool wide = vregs_[v].cls == VClass::R64;
-    const uint32_t size = wide ? 8 : 4;
-    spill_bytes_ = (spill_bytes_ + size - 1) / size * size;
-    const uint32_t slot = frame_bytes_ + spill_bytes_;
-    spill_bytes_ += size;
-    const std::string addr = "[" + VRef(sp_, 0) + (slot ? "+" + Hex(slot) : "") + "]", w = wide ? ".64 " : " ";
+// Every instruction that reads or writes `v` uses a short-lived temporary instead (never spilled
+// again): `reload(t)` is inserted just before a reader, `store(t)` just after a writer; a guarded
+// writer reloads first, so the unguarded store keeps the old value when the guard is false.
+void KernelCompiler::RouteThroughTemporaries(int v, const std::function<MInst(int)> &reload, const std::function<MInst(int)> &store) {
     const std::string from = "\x01" + std::to_string(v) + ":";
     std::vector<MInst> out;
     out.reserve(code_.size() + 8);
@@ -1413,10 +1438,7 @@ void KernelCompiler::SpillRegister(int v) {
         std::replace(mi.uses.begin(), mi.uses.end(), v, t);
         std::replace(mi.defs.begin(), mi.defs.end(), v, t);
         if (used || (defined && guarded)) {
-            MInst r;
-            r.text = "LDL" + w + VRef(t, 0) + ", " + addr;
-            r.defs = {t};
-            r.uses = {sp_};
+            MInst r = reload(t);
             r.loc = mi.loc;
             r.label_here = mi.label_here;
             mi.label_here = -1;
@@ -1426,14 +1448,27 @@ void KernelCompiler::SpillRegister(int v) {
         ptx::SourceLoc loc = mi.loc;
         out.push_back(std::move(mi));
         if (defined) {
-            MInst st;
-            st.text = "STL" + w + addr + ", " + VRef(t, 0);
-            st.uses = {sp_, t};
-            st.loc = loc;
-            out.push_back(std::move(st));
+            MInst w = store(t);
+            w.loc = loc;
+            out.push_back(std::move(w));
         }
     }
     code_ = std::move(out);
+}
+
+// General register spilling: `v` lives in a stack-frame slot after the .local variables, loaded
+// (LDL) before each reader and stored (STL) after each writer.
+void KernelCompiler::SpillRegister(int v) {
+    EnsureFrameBase();
+    const bool wide = vregs_[v].cls == VClass::R64;
+    const uint32_t size = wide ? 8 : 4;
+    spill_bytes_ = (spill_bytes_ + size - 1) / size * size;
+    const uint32_t slot = frame_bytes_ + spill_bytes_;
+    spill_bytes_ += size;
+    const std::string addr = "[" + VRef(sp_, 0) + (slot ? "+" + Hex(slot) : "") + "]", w = wide ? ".64 " : " ";
+    RouteThroughTemporaries(
+        v, [&](int t) { return MInst{"LDL" + w + VRef(t, 0) + ", " + addr, {t}, {sp_}}; },
+        [&](int t) { return MInst{"STL" + w + addr + ", " + VRef(t, 0), {}, {sp_, t}}; });
     // the frame base subtracts the whole frame: .local variables and spill slots
     const uint32_t total = frame_bytes_ + (spill_bytes_ + 7) / 8 * 8;
     for (MInst &mi : code_)
@@ -1444,54 +1479,14 @@ void KernelCompiler::SpillRegister(int v) {
 }
 
 // Predicate spilling: predicate `v` lives in a general register instead (0 or 1, as ptxas keeps
-// spilled predicates in registers).  Each instruction that reads it gets a short-lived predicate
-// reloaded just before (`ISETP.NE`), each one that writes it a short-lived predicate copied out
-// just after (`SEL home, RZ, 0x1, !t`); a guarded writer reloads first, so the unguarded copy-out
-// keeps the old value when the guard is false.
+// spilled predicates in registers), reloaded by `ISETP.NE` before each reader and copied out by
+// `SEL home, RZ, 0x1, !t` after each writer.
 void KernelCompiler::SpillPredicate(int v) {
     int home = NewTemp(VClass::R32, false);
     vregs_[home].no_spill = true;
-    const std::string from = VRef(v, 2);
-    std::vector<MInst> out;
-    out.reserve(code_.size() + 8);
-    for (MInst &mi : code_) {
-        bool used = std::find(mi.uses.begin(), mi.uses.end(), v) != mi.uses.end();
-        bool defined = std::find(mi.defs.begin(), mi.defs.end(), v) != mi.defs.end();
-        if (!used && !defined) {
-            out.push_back(std::move(mi));
-            continue;
-        }
-        bool guarded = !mi.text.empty() && mi.text[0] == '@';
-        int t = NewTemp(VClass::PRED, true);
-        vregs_[t].no_spill = true;
-        const std::string to = VRef(t, 2);
-        for (size_t at = mi.text.find(from); at != std::string::npos; at = mi.text.find(from, at + to.size()))
-            mi.text.replace(at, from.size(), to);
-        std::replace(mi.uses.begin(), mi.uses.end(), v, t);
-        std::replace(mi.defs.begin(), mi.defs.end(), v, t);
-        if (used || (defined && guarded)) {
-            MInst r;
-            r.text = "ISETP.NE.AND " + to + ", PT, " + VRef(home, 0) + ", RZ, PT";
-            r.defs = {t};
-            r.uses = {home};
-            r.loc = mi.loc;
-            r.label_here = mi.label_here;
-            mi.label_here = -1;
-            out.push_back(std::move(r));
-            if (defined && guarded && !used) mi.uses.push_back(t);
-        }
-        ptx::SourceLoc loc = mi.loc;
-        out.push_back(std::move(mi));
-        if (defined) {
-            MInst w;
-            w.text = "SEL " + VRef(home, 0) + ", RZ, 0x1, !" + to;
-            w.defs = {home};
-            w.uses = {t};
-            w.loc = loc;
-            out.push_back(std::move(w));
-        }
-    }
-    code_ = std::move(out);
+    RouteThroughTemporaries(
+        v, [&](int t) { return MInst{"ISETP.NE.AND " + VRef(t, 2) + ", PT, " + VRef(home, 0) + ", RZ, PT", {t}, {home}}; },
+        [&](int t) { return MInst{"SEL " + VRef(home, 0) + ", RZ, 0x1, !" + VRef(t, 2), {home}, {t}}; });
 }
 
 // ----------------------------------------------------------------------------- control codes
@@ -1686,6 +1681,15 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
         target_of.resize(si.size() + 1, -1);
         target_of[si.size()] = mi.target >= 0 ? mi.target : mi.join;
         si.push_back(s);
+        // a fixed-latency predicate some read must wait more than 15 cycles for (DSETP's on
+        // sm_80..sm_89: 16) gets a NOP after it, whose stall the scheduler can raise: a stall
+        // count holds at most 15
+        bool writes_pred = std::any_of(s.defs.begin(), s.defs.end(), [](int key) { return key >= 256 && key < 300; });
+        if (writes_pred && !lat.Of(OpWithModifiers(s.text)).variable && lat.PredMax(s.op) > 15) {
+            SchedInst nop;
+            nop.text = nop.op = "NOP";
+            si.push_back(nop);
+        }
     }
     target_of.resize(si.size(), -1);
     // a branch ends a block: the next instruction starts one
@@ -1694,7 +1698,23 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
 
     // cycle-accurate bookkeeping along the straight-line order; every block start drains
     std::vector<sass::Control> ctl(si.size());
-    std::map<int, int64_t> ready, ready_ctl, ready_guard;  // key -> cycle its value can be read (as an operand, by a control instruction, as a guard)
+    // key -> when its value was written by a fixed-latency instruction, and by which: the latency
+    // of a read is chosen at the read (a register: the producer's latency; a predicate: as an
+    // operand, as a guard or by a control instruction, and for some producer/consumer pairs longer)
+    struct Written {
+        int64_t at = 0;
+        int cycles = 0;        // a general or uniform register's latency
+        std::string producer;  // the base opcode (predicates)
+    };
+    std::map<int, Written> written;
+    auto is_pred = [](int key) { return key >= 256 && key < 300; };
+    auto read_ready = [&](int key, const Written &w, const SchedInst &s) -> int64_t {
+        if (!is_pred(key)) return w.at + w.cycles;
+        const bool control = s.reads_pred_as_control;
+        const bool early = control || key == s.guard_key || s.op == "VOTE" || s.op == "VOTEU";  // read as a guard is (VOTE's source too)
+        const int base = control ? lat.pred_control : early ? lat.pred_guard : lat.pred;
+        return w.at + std::max(base, lat.PredFloor(early, w.producer, s.op.substr(0, s.op.find('.'))));
+    };
     std::map<int, int> wpend;                 // key -> scoreboard (write result)
     std::multimap<int, int> rpend;            // key -> scoreboards of in-flight reads (a register
                                               // read by several variable-latency instructions)
@@ -1715,12 +1735,8 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
         // a block start drains what its fall-through predecessor left in flight, a branch drains
         // before jumping: every label is entered with no pending results
         if (s.block_start || target_of[i] >= 0) {
-            for (auto &[key, r] : ready) need = std::max(need, r);
-            for (auto &[key, r] : ready_ctl) need = std::max(need, r);
-            for (auto &[key, r] : ready_guard) need = std::max(need, r);
-            ready.clear();
-            ready_ctl.clear();
-            ready_guard.clear();
+            for (auto &[key, w] : written) need = std::max(need, w.at + (is_pred(key) ? lat.PredMax(w.producer) : w.cycles));
+            written.clear();
             std::vector<int> sbs;
             for (auto &[key, sb] : wpend) sbs.push_back(sb);
             for (auto &[key, sb] : rpend) sbs.push_back(sb);
@@ -1735,17 +1751,14 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
             for (int sb : sbs) wait_sb(sb);
         }
         for (int key : s.uses) {
-            bool pred = key >= 256 && key < 300;
-            bool early = key == s.guard_key || s.op == "VOTE" || s.op == "VOTEU";  // read as a guard is (VOTE's source too)
-            auto &rt = pred && s.reads_pred_as_control ? ready_ctl : pred && early ? ready_guard : ready;
-            auto it = rt.find(key);
-            if (it != rt.end()) need = std::max(need, it->second);
+            auto it = written.find(key);
+            if (it != written.end()) need = std::max(need, read_ready(key, it->second, s));
             auto w = wpend.find(key);
             if (w != wpend.end()) wait_sb(w->second);
         }
         for (int key : s.defs) {
-            auto it = ready.find(key);  // write after write: keep the order of results
-            if (it != ready.end()) need = std::max(need, it->second);
+            auto it = written.find(key);  // write after write: keep the order of results
+            if (it != written.end()) need = std::max(need, it->second.at + (is_pred(key) ? lat.pred : it->second.cycles));
             auto w = wpend.find(key);
             if (w != wpend.end()) wait_sb(w->second);
             for (auto r = rpend.find(key); r != rpend.end() && r->first == key; r = rpend.find(key)) wait_sb(r->second);
@@ -1777,9 +1790,7 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
                 c.wbar = (uint8_t)sb;
                 for (int key : s.defs) {
                     wpend[key] = sb;
-                    ready.erase(key);
-                    ready_ctl.erase(key);
-                    ready_guard.erase(key);
+                    written.erase(key);
                 }
             }
             std::vector<int> reads;
@@ -1792,15 +1803,7 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
             }
             c.stall = 2;
         } else {
-            for (int key : s.defs) {
-                if (key >= 256 && key < 300) {
-                    ready[key] = t + lat.pred;
-                    ready_ctl[key] = t + lat.pred_control;
-                    ready_guard[key] = t + lat.pred_guard;
-                } else {
-                    ready[key] = t + l.cycles;
-                }
-            }
+            for (int key : s.defs) written[key] = Written{t, l.cycles, s.op.substr(0, s.op.find('.'))};
         }
         if (s.control) c.stall = std::max<uint8_t>(c.stall, 5);
         t += c.stall;

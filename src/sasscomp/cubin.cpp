@@ -367,36 +367,31 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
     load_const.type = 1, load_const.flags = 4, load_const.align = 8;
     if (!mvars) {
         e.segments = {phdr, load_ph, load_code, load_const};
-    } else if (post90) {
-        // with module variables, as ptxas: a read-only load of banks 3 and 4 before the code, a
-        // writable one of .nv.global.init and .nv.global after it, then the kernels' banks 0
-        for (size_t k = 0; k < n; ++k) load_code.cover.push_back(text_idx(k)), load_const.cover.push_back(c0_idx(k));
-        sass::ElfSegment load_banks = load_const, load_rw;
-        load_banks.cover.clear();
-        for (uint32_t idx : {c3_idx, c4_idx})
-            if (idx) load_banks.cover.push_back(idx);
-        load_rw.type = 1, load_rw.flags = 6, load_rw.align = 8;
-        for (uint32_t idx : {init_idx, zero_idx})
-            if (idx) load_rw.cover.push_back(idx);
-        e.segments = {phdr, load_ph};
-        if (!load_banks.cover.empty()) e.segments.push_back(load_banks);
-        e.segments.push_back(load_code);
-        if (!load_rw.cover.empty()) e.segments.push_back(load_rw);
-        e.segments.push_back(load_const);
     } else {
-        // up to sm_89, as ptxas: the table (read + execute), one read + execute load of the banks
-        // and the code, a writable one of the variables, and the table again
-        sass::ElfSegment rx = load_code, rw, table = load_code;
-        phdr.flags = 5, table.cover = {sass::kCoverHeaders};
-        for (uint32_t idx : {c3_idx, c4_idx})
-            if (idx) rx.cover.push_back(idx);
-        for (size_t k = 0; k < n; ++k) rx.cover.push_back(c0_idx(k)), rx.cover.push_back(text_idx(k));
+        // with module variables, as ptxas: banks 3 and 4, and a writable load of .nv.global.init and
+        // .nv.global after the code
+        auto cover = [](sass::ElfSegment *g, std::initializer_list<uint32_t> idxs) {
+            for (uint32_t i : idxs)
+                if (i) g->cover.push_back(i);
+        };
+        sass::ElfSegment banks = load_const, rw;
+        cover(&banks, {c3_idx, c4_idx});
         rw.type = 1, rw.flags = 6, rw.align = 8;
-        for (uint32_t idx : {init_idx, zero_idx})
-            if (idx) rw.cover.push_back(idx);
-        e.segments = {phdr, rx};
+        cover(&rw, {init_idx, zero_idx});
+        if (post90) {  // banks 3/4 read-only before the code, the kernels' banks 0 last
+            for (size_t k = 0; k < n; ++k) load_code.cover.push_back(text_idx(k)), load_const.cover.push_back(c0_idx(k));
+            e.segments = {phdr, load_ph};
+            if (!banks.cover.empty()) e.segments.push_back(banks);
+            e.segments.push_back(load_code);
+        } else {  // up to sm_89: the table read + execute, one such load over every bank and the code, the table again last
+            sass::ElfSegment rx = load_code;
+            phdr.flags = 5, load_const = load_code, load_const.cover = {sass::kCoverHeaders};
+            rx.cover = banks.cover;
+            for (size_t k = 0; k < n; ++k) rx.cover.push_back(c0_idx(k)), rx.cover.push_back(text_idx(k));
+            e.segments = {phdr, rx};
+        }
         if (!rw.cover.empty()) e.segments.push_back(rw);
-        e.segments.push_back(table);
+        e.segments.push_back(load_const);
     }
     sass::LayOut(&e);
     return sass::WriteCubin(e);

@@ -98,6 +98,17 @@ bool LatencyOf(sass::Arch arch, const std::string &opcode, int *cycles, int *pip
     return r && r->variable;
 }
 
+// The fixed latency of a predicate written by `producer` to a read as a guard or by a control
+// instruction (`early`) or as an operand: its "@predicate-guard:OP" / "@predicate:OP" row, 0 when
+// it has none (the general predicate rows apply).
+int ProducerPredicateLatency(sass::Arch arch, const std::string &producer, bool early) {
+    const char *name = sass::GetArchInfo(arch).name;
+    const std::string key = std::string(early ? "@predicate-guard:" : "@predicate:") + producer;
+    const LatencyRow *r = Lookup(name, key);
+    if (!r) r = Lookup("*", key);
+    return r && !r->variable ? r->cycles : 0;
+}
+
 namespace {
 
 HazardInfo Analyse(const KernelImpl &k, const DInst &d) {
@@ -298,6 +309,8 @@ void HazardState::Issue(Cta &, Warp &w, const DInst &d) {
             // read early, as a guard is: VOTE's predicate source too (ptxas waits 13 cycles there)
             bool guard = (!d.uniform_guard && p == d.guard) || d.opcode == "VOTE" || d.opcode == "VOTEU";
             int64_t need = s.pready[p] + (d.control ? plat_control_ : guard ? std::max(plat_guard_, plat_) : plat_);
+            // a producer whose predicate arrives later (DSETP: "@predicate-guard:DSETP" rows)
+            need = std::max(need, s.pready[p] + ProducerPredicateLatency(k_.arch, pw.opcode, d.control || guard));
             if (need > t) {
                 std::snprintf(buf, sizeof buf, "P%d read %lld cycle(s) before ready (written at 0x%04llx by %s, fixed latency%s)", p,
                               (long long)(need - t), (unsigned long long)pw.pc, pw.opcode.c_str(),

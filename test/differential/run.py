@@ -39,13 +39,15 @@ def parse_cases(path):
     return setup, cases
 
 
-DEVICE = None  # --device: rndn.device of every session (interp, cpu)
+DEVICE = None  # --device: rndn.device of every session (interp, cpu, cuda)
 
 
 def psql(db, script, rndn, stop_on_error=False):
     # rndn.force: the cases are small, so PostgreSQL's plan would usually be expected faster;
     # the suite tests what rndn computes, so rndn takes every plan it can.
     device = f" -c rndn.device={DEVICE} -c rndn.compile_in_background=off" if DEVICE else ""
+    if DEVICE == "cuda":  # the emulated driver (the driver API over rndn's SASS emulator) unless RNDN_LIBCUDA names one
+        device += " -c rndn.cuda_library=" + (os.environ.get("RNDN_LIBCUDA") or os.path.abspath("build/lib/libcuda_emu.so"))
     env = dict(os.environ, PGOPTIONS=f"-c rndn.enabled={rndn} -c rndn.force=on{device}")
     cmd = ["psql", "-X", "-q", "-A", "-F", "|", "-P", "footer=off", "-d", db]
     if stop_on_error:
@@ -92,7 +94,7 @@ def main():
     ap.add_argument("--db", default="rndn_differential")
     ap.add_argument("--locale", default=None,
                     help="create the database with this locale (e.g. C.UTF-8) instead of the cluster's")
-    ap.add_argument("--device", default=None, help="rndn.device for the sessions (interp, cpu)")
+    ap.add_argument("--device", default=None, help="rndn.device for the sessions (interp, cpu, cuda)")
     args = ap.parse_args()
     global DEVICE
     DEVICE = args.device

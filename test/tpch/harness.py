@@ -34,9 +34,12 @@ def statements(sql: str):
     return [s.strip() for s in body.split(";") if s.strip()]
 
 
-# `differential DB --device cpu`: rndn.device for every session (the kernels launched are
-# then asserted from EXPLAIN ANALYZE).
+# `differential DB --device cpu|cuda`: rndn.device for every session (the kernels launched are
+# then asserted from EXPLAIN ANALYZE).  The cuda device runs on the emulated driver
+# (build/lib/libcuda_emu.so, the driver API over rndn's SASS emulator) unless RNDN_LIBCUDA names
+# another library; its kernels are compiled by rndn's own PTX -> SASS compiler.
 DEVICE = {}
+KERNEL_DEVICES = ("cpu", "cuda")
 # Kernels a query must launch on the cpu device (Q6 is one fused kernel); every other query
 # that runs through rndn must launch at least one.
 EXACT_KERNELS = {"q6": 1}
@@ -266,14 +269,15 @@ def run_differential(db: str) -> int:
         through += ran
         launched = kernels[0] if kernels else None
         kernel_problem = None
-        if ran and DEVICE.get("rndn.device") == "cpu":
+        device = DEVICE.get("rndn.device")
+        if ran and device in KERNEL_DEVICES:
             want = EXACT_KERNELS.get(label)
             if launched is None:
-                kernel_problem = "EXPLAIN ANALYZE reports no kernels on the cpu device"
+                kernel_problem = f"EXPLAIN ANALYZE reports no kernels on the {device} device"
             elif want is not None and launched != want:
                 kernel_problem = f"{launched} kernels launched, expected {want}"
             elif launched == 0:
-                kernel_problem = "no kernel launched on the cpu device"
+                kernel_problem = f"no kernel launched on the {device} device"
             elif kernels[1] and label not in CPU_RERUNS:
                 kernel_problem = "the kernels failed: the program was rerun on the interpreter"
             elif not kernels[1] and label in CPU_RERUNS:
@@ -378,6 +382,8 @@ if __name__ == "__main__":
     if len(sys.argv) == 5 and sys.argv[1] == "differential" and sys.argv[3] == "--device":
         DEVICE["rndn.device"] = sys.argv[4]
         DEVICE["rndn.compile_in_background"] = "off"  # every run launches the kernels
+        if sys.argv[4] == "cuda":
+            DEVICE["rndn.cuda_library"] = os.environ.get("RNDN_LIBCUDA") or os.path.abspath("build/lib/libcuda_emu.so")
         sys.exit(run_differential(sys.argv[2]))
     if len(sys.argv) == 3 and sys.argv[1] == "differential":
         sys.exit(run_differential(sys.argv[2]))

@@ -1,9 +1,11 @@
 // rndn-hir: check | print | run a HorseIR program.
 //   rndn-hir check [--shapes] PROGRAM.hir   (--shapes: every variable's type, shape and class)
 //   rndn-hir print PROGRAM.hir
-//   rndn-hir run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time] [--device=interp|cpu [--outline=M]]
+//   rndn-hir run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time] [--device=interp|cpu|cuda [--outline=M]]
 //     --device=interp: through runtime::CompiledPlan on the interp device, inputs bound as columns
 //     --device=cpu: outlined kernels on the cpu device, the rest on the interpreter (codegen::Runner)
+//     --device=cuda: outlined kernels compiled by rndn::sasscomp on the CUDA driver ($RNDN_LIBCUDA or
+//       libcuda.so.1), the rest on the interpreter
 //   rndn-hir compile PROGRAM.hir [--emit=outlined|ptx] [--outline=none|flow|full] [--arch=sm_XX]
 #include <chrono>
 #include <ctime>
@@ -26,7 +28,7 @@ namespace {
 int Usage() {
     std::fprintf(stderr, "usage: rndn-hir check [--shapes] PROGRAM.hir\n"
                          "       rndn-hir print PROGRAM.hir\n"
-                         "       rndn-hir run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time] [--device=interp|cpu [--outline=M]]\n"
+                         "       rndn-hir run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time] [--device=interp|cpu|cuda [--outline=M]]\n"
                          "       rndn-hir compile PROGRAM.hir [--emit=outlined|ptx] [--outline=none|flow|full] [--arch=sm_XX]\n");
     return 2;
 }
@@ -112,10 +114,14 @@ int main(int argc, char **argv) {
         if (!dev.ok()) return Fail(dev.status());
         auto plan = rndn::runtime::CompiledPlan::Compile(std::move(*prog));
         if (!plan.ok()) return Fail(plan.status());
-        auto tables = rndn::runtime::InputsFromRegistry(registry);
-        if (!tables.ok()) return Fail(tables.status());
         rndn::runtime::Inputs inputs;
-        inputs.tables = std::move(*tables);
+        if ((*dev)->capabilities().needs_kernels) {
+            inputs.registry = &registry;  // kernel devices take the registry itself (enums as foreign keys)
+        } else {
+            auto tables = rndn::runtime::InputsFromRegistry(registry);
+            if (!tables.ok()) return Fail(tables.status());
+            inputs.tables = std::move(*tables);
+        }
         rndn::runtime::RunOptions ro;
         ro.sql_semantics = false;  // HorseIR's own rules, as the plain interpreter path
         auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
@@ -134,6 +140,13 @@ int main(int argc, char **argv) {
         if (timing)
             std::fprintf(stderr, "%s: prepare %.1f ms, bind %.1f ms, run %.1f ms, fetch %.1f ms\n", device.c_str(), ms(t0, t1), ms(t1, t2),
                          ms(t2, t3), ms(t3, std::chrono::steady_clock::now()));
+        if (timing) {
+            rndn::runtime::RunReport rep = (*dev)->report();
+            std::fprintf(stderr, "%s: %d kernels launched, %d statements compiled, %d interpreted, %d modules compiled (%d by the driver's JIT)%s%s\n",
+                         device.c_str(), rep.kernels_launched, rep.statements_compiled, rep.statements_interpreted, rep.modules_compiled,
+                         rep.modules_driver_jit,
+                         rep.whole_program_interpreted ? "; rerun on the interpreter: " : "", rep.runner_error.c_str());
+        }
         std::cout << rndn::runtime::FormatResult(*result);
         return 0;
     }

@@ -41,9 +41,13 @@ RESET rndn.chunk_rows;
 -- and the session carries on
 SELECT count(*) FROM rx_err;
 
--- a device that is not available: the plan stays with PostgreSQL and says why
+-- a device that is not available (a driver library that is not there): the plan stays with
+-- PostgreSQL and says why
 SET rndn.device = cuda;
+SET rndn.cuda_library = '/nonexistent/libcuda.so.1';
 SET rndn.explain_fallback = on;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM rx_err;
+SELECT count(*) FROM rx_err;
 RESET rndn.device;
+RESET rndn.cuda_library;
 RESET rndn.explain_fallback;

@@ -3,6 +3,8 @@
 // as columns, and are compared with PostgreSQL's output (test/horseir/tpch/expected/).
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -349,6 +351,33 @@ TEST(Runtime, TpchProgramsMatchPostgres) {
 // The cpu device (kernels on cpujit, the rest on the interpreter) on TPC-H programs bound as a
 // registry (no copy): results equal PostgreSQL's, Q6 is one kernel, and a repeated plan reuses
 // its outlined program and modules (no JIT time).
+// TPC-H programs on a kernel device over SF 0.01 columns: each result equals the expected answer
+// and launches kernels (Q6 exactly one); `check` sees each run's report.
+void RunTpchQueries(Device &d, hir::DataRegistry &reg, std::initializer_list<int> queries,
+                    const std::function<void(int, const RunReport &)> &check) {
+    Inputs in;
+    in.registry = &reg;
+    for (int q : queries) {
+        std::string hir = "test/horseir/tpch/q" + std::to_string(q) + ".hir";
+        std::string exp = ReadAll("test/horseir/tpch/expected/q" + std::to_string(q) + ".out");
+        auto plan = CompiledPlan::CompileText(ReadAll(hir), hir);
+        ASSERT_TRUE(plan.ok()) << hir << ": " << plan.status().message();
+        RunOptions o;
+        o.sql_semantics = false;
+        ASSERT_TRUE(d.Prepare(*plan, o).ok());
+        ASSERT_TRUE(d.Bind(in).ok());
+        Status st = d.Run();
+        ASSERT_TRUE(st.ok()) << hir << ": " << st.ToString();
+        auto r = d.Fetch();
+        ASSERT_TRUE(r.ok()) << r.status().message();
+        EXPECT_EQ(FormatResult(*r), exp) << hir;
+        RunReport rep = d.report();
+        EXPECT_GT(rep.kernels_launched, 0) << hir;
+        if (q == 6) EXPECT_EQ(rep.kernels_launched, 1);
+        check(q, rep);
+    }
+}
+
 TEST(Runtime, CpuDeviceRunsTpchKernels) {
     const std::string data = "build/tpch/sf0.01";
     if (!std::ifstream(data + "/lineitem.tbl")) {
@@ -362,34 +391,47 @@ TEST(Runtime, CpuDeviceRunsTpchKernels) {
     ASSERT_TRUE(made.ok()) << made.status().message();
     std::unique_ptr<Device> d = std::move(*made);
     EXPECT_TRUE(d->capabilities().needs_kernels);
-    Inputs in;
-    in.registry = &reg;
-    for (int q : {1, 3, 6, 14, 6}) {
-        std::string hir = "test/horseir/tpch/q" + std::to_string(q) + ".hir";
-        std::string exp = ReadAll("test/horseir/tpch/expected/q" + std::to_string(q) + ".out");
-        auto plan = CompiledPlan::CompileText(ReadAll(hir), hir);
-        ASSERT_TRUE(plan.ok()) << hir << ": " << plan.status().message();
-        RunOptions o;
-        o.sql_semantics = false;
-        ASSERT_TRUE(d->Prepare(*plan, o).ok());
-        ASSERT_TRUE(d->Bind(in).ok());
-        Status st = d->Run();
-        ASSERT_TRUE(st.ok()) << hir << ": " << st.ToString();
-        auto r = d->Fetch();
-        ASSERT_TRUE(r.ok()) << r.status().message();
-        EXPECT_EQ(FormatResult(*r), exp) << hir;
-        RunReport rep = d->report();
-        EXPECT_GT(rep.kernels_launched, 0) << hir;
-        if (q == 6) {
-            EXPECT_EQ(rep.kernels_launched, 1);
-        }
-        if (q == 1) {
-            EXPECT_GT(rep.modules_compiled, 0);
-        }
-    }
+    RunTpchQueries(*d, reg, {1, 3, 6, 14, 6}, [](int q, const RunReport &rep) {
+        if (q == 1) EXPECT_GT(rep.modules_compiled, 0);
+    });
+    if (HasFatalFailure()) return;
     // the second Q6 found its plan in the cache and compiled nothing
     EXPECT_TRUE(d->report().module_cached);
     EXPECT_EQ(d->report().modules_compiled, 0);
+}
+
+// The cuda device on the emulated driver (build/lib/libcuda_emu.so, the driver API over rndn's SASS
+// emulator): TPC-H programs at SF 0.01 with their kernels compiled by rndn's own PTX -> SASS
+// compiler (none handed to the driver's JIT) equal the expected answers; a repeated plan compiles
+// nothing.  A library that is not there is a clear UNSUPPORTED, remembered, never a crash.
+TEST(Runtime, CudaDeviceRunsTpchKernelsOnTheEmulatedDriver) {
+    SetCudaLibrary("/nonexistent/libcuda.so.1");
+    auto none = ProbeCudaDevice();
+    ASSERT_FALSE(none.ok());
+    EXPECT_EQ(none.status().code(), Code::UNSUPPORTED);
+    EXPECT_NE(none.status().message().find("/nonexistent/libcuda.so.1"), std::string::npos) << none.status().message();
+    const std::string data = "build/tpch/sf0.01", emu = "build/lib/libcuda_emu.so";
+    ASSERT_TRUE(std::ifstream(data + "/lineitem.tbl").good()) << "no SF 0.01 data (tools/tpch.sh gen 0.01)";
+    ASSERT_TRUE(std::ifstream(emu).good()) << "no emulated driver (make build/lib/libcuda_emu.so)";
+    SetCudaLibrary(emu);
+    auto probe = ProbeCudaDevice();
+    ASSERT_TRUE(probe.ok()) << probe.status().ToString();
+    EXPECT_NE(probe->find("sm_"), std::string::npos) << *probe;
+    hir::DataRegistry reg;
+    Status ls = hir::LoadSchemaAndData(ReadAll("test/tpch/schema.sql"), data, reg);
+    ASSERT_TRUE(ls.ok()) << ls.ToString();
+    auto made = MakeDevice("cuda");
+    ASSERT_TRUE(made.ok()) << made.status().message();
+    std::unique_ptr<Device> d = std::move(*made);
+    RunTpchQueries(*d, reg, {1, 3, 6, 9, 14, 6}, [](int q, const RunReport &rep) {
+        EXPECT_FALSE(rep.whole_program_interpreted) << "q" << q << ": " << rep.runner_error;
+        EXPECT_EQ(rep.modules_driver_jit, 0) << "q" << q << ": a module rndn::sasscomp refused";
+    });
+    if (HasFatalFailure()) return;
+    EXPECT_TRUE(d->report().module_cached);
+    EXPECT_EQ(d->report().modules_compiled, 0);
+    EXPECT_TRUE(d->capabilities().needs_kernels);
+    EXPECT_NE(d->capabilities().description.find("rndn's own"), std::string::npos) << d->capabilities().description;
 }
 
 // Query shapes on the cpu device: Q6 with other constants finds Q6's outlined kernels (its
