@@ -9,7 +9,8 @@ For each TPC-H query, in one session with rndn (rndn.device as given, cpu by def
 then in another session with rndn.enabled = off the query twice (PostgreSQL's own plan), and a
 line saying whether both results are identical, row for row and character for character.
 
-Usage: tools/demo.py DB [--queries 1,6] [--device cpu]   (PGHOST/PGPORT/PGUSER from the env)
+Usage: tools/demo.py DB [--queries 1,6] [--device cpu|cuda|interp]   (PGHOST/PGPORT/PGUSER from the env;
+--device cuda opens $RNDN_LIBCUDA, else build/lib/libcuda_emu.so, the emulated driver)
 Exit status 1 when a result differs, the plan's root is not rndn's Custom Scan, or a
 compiling device launched no kernel.
 """
@@ -76,8 +77,11 @@ def main():
         print(sql)
         # compile_in_background off: the first run waits for its kernels (the default runs a new
         # shape's small kernels on the interpreter while they compile), so the plan shows them
-        on = session(args.db, {"rndn.device": f"'{args.device}'", "rndn.compile_in_background": "off"},
-                     [f"EXPLAIN (ANALYZE, COSTS OFF) {sql}", sql, sql])
+        settings = {"rndn.device": f"'{args.device}'", "rndn.compile_in_background": "off"}
+        if args.device == "cuda":  # $RNDN_LIBCUDA, else the emulated driver (the driver API over rndn's SASS emulator)
+            lib = os.environ.get("RNDN_LIBCUDA") or os.path.abspath("build/lib/libcuda_emu.so")
+            settings["rndn.cuda_library"] = f"'{lib}'"
+        on = session(args.db, settings, [f"EXPLAIN (ANALYZE, COSTS OFF) {sql}", sql, sql])
         off = session(args.db, {"rndn.enabled": "off"}, [sql, sql])
         (plan, t_first), (res1, t_warm1), (res2, t_warm2) = on
         (pg1, t_pg1), (pg2, t_pg2) = off
