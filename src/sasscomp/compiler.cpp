@@ -65,6 +65,7 @@ struct LatencyTable {
     std::map<std::string, Latency> ops;
     Latency dflt;
     int pred = 4, pred_control = 9, pred_guard = 13;
+    int bar_result = 6;  // BAR.RED to B2R.RESULT ("@bar-result")
     // `op` with its modifiers ("IMAD.WIDE.U32"): a row for the opcode with one of its modifiers
     // ("IMAD.WIDE") comes before the opcode's own row, as in the hazard checker.
     std::map<std::string, int> floors;  // "schedule" rows
@@ -152,6 +153,7 @@ const LatencyTable &LatenciesFor(sass::Arch arch) {
         else if (op == "@predicate") t.pred = l.cycles;
         else if (op == "@predicate-control") t.pred_control = l.cycles;
         else if (op == "@predicate-guard") t.pred_guard = l.cycles;
+        else if (op == "@bar-result") t.bar_result = l.cycles;
         else t.ops[op] = l;
     }
     // the floors apply to what the scheduler reads: the fixed rows and the predicate latencies
@@ -1491,6 +1493,10 @@ void KernelCompiler::SpillPredicate(int v) {
 
 // ----------------------------------------------------------------------------- control codes
 // Register keys for the scheduler: R0..R254 -> 0..254, P0..P6 -> 256..262, UR -> 300+.
+// The scheduler's key of a barrier reduction's result (general registers 0..255, predicates
+// 256.., uniform registers 300..).
+constexpr int kBarResultKey = 400;
+
 struct SchedInst {
     std::string text, op;
     std::vector<int> defs, uses;
@@ -1667,6 +1673,9 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
             }
         }
         s.op = OpName(s.text);
+        // a barrier reduction's result: written by BAR.RED, read by B2R.RESULT (@bar-result)
+        if (s.op == "BAR" && s.text.find("BAR.RED") != std::string::npos) s.defs.push_back(kBarResultKey);
+        if (s.op == "B2R") s.uses.push_back(kBarResultKey);
         if (needs_desc && (s.op == "LDG" || s.op == "STG" || s.op == "ATOMG" || s.op == "RED" || s.op == "REDG")) s.uses.push_back(304), s.uses.push_back(305);
         s.control = mi.is_exit || mi.target >= 0 || mi.join >= 0;
         s.reads_pred_as_control = s.control || s.op == "BAR" || s.op == "WARPSYNC";
@@ -1795,7 +1804,7 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
             }
             std::vector<int> reads;
             for (int key : s.uses)
-                if (key < 256 || key >= 300) reads.push_back(key);
+                if ((key < 256 || key >= 300) && key != kBarResultKey) reads.push_back(key);
             if (!reads.empty() && (s.op == "STG" || s.op == "LDG" || s.defs.empty() || true)) {
                 int sb = take();
                 c.rbar = (uint8_t)sb;
@@ -1803,7 +1812,7 @@ Status KernelCompiler::Schedule(CompiledKernel *k) {
             }
             c.stall = 2;
         } else {
-            for (int key : s.defs) written[key] = Written{t, l.cycles, s.op.substr(0, s.op.find('.'))};
+            for (int key : s.defs) written[key] = Written{t, key == kBarResultKey ? lat.bar_result : l.cycles, s.op.substr(0, s.op.find('.'))};
         }
         if (s.control) c.stall = std::max<uint8_t>(c.stall, 5);
         t += c.stall;

@@ -216,6 +216,7 @@ HazardState::HazardState(const KernelImpl &k) : k_(k) {
     LatencyOf(k.arch, "@predicate", &plat_, &unused_pipe);
     LatencyOf(k.arch, "@predicate-control", &plat_control_, &unused_pipe);
     LatencyOf(k.arch, "@predicate-guard", &plat_guard_, &unused_pipe);
+    LatencyOf(k.arch, "@bar-result", &bar_result_, &unused_pipe);
     info_.reserve(k.code.size());
     for (const DInst &d : k.code) {
         info_.push_back(Analyse(k, d));
@@ -294,6 +295,13 @@ void HazardState::Issue(Cta &, Warp &w, const DInst &d) {
                 Report(d, buf);
             }
         }
+    // 2a'. a barrier reduction's result: B2R.RESULT reads it no sooner than the "@bar-result" row
+    // after the BAR.RED (ptxas: 6 cycles on every architecture)
+    if (d.opcode == "B2R" && s.bar_result_ready > t) {
+        std::snprintf(buf, sizeof buf, "B2R.RESULT read the barrier's result %lld cycle(s) before ready", (long long)(s.bar_result_ready - t));
+        Report(d, buf);
+    }
+    if (d.opcode == "BAR" && Has(d, "RED")) s.bar_result_ready = t + bar_result_;
     // 2b. predicate reads
     for (uint8_t p : h.preads) {
         if (!(s.pwriter[p] & g)) continue;

@@ -52,6 +52,7 @@ private:
         int8_t sb_pipe[6] = {};    // pipe of its last setter
         uint64_t sb_seq[6] = {};   // issue number (+1) of its last setter
         uint64_t issued = 0;
+        int64_t bar_result_ready = 0;  // when B2R.RESULT may read the last BAR.RED's result
         int64_t pready[8];
         uint32_t pwriter[8];
         int8_t psb[8];
@@ -68,6 +69,7 @@ private:
     std::vector<Hazard> found_;
     int plat_ = 4, plat_control_ = 4;     // predicate latency to ordinary and control consumers
     int plat_guard_ = 4;                  // ... and to the guard of an ordinary instruction
+    int bar_result_ = 6;                  // BAR.RED to the B2R.RESULT that reads its result
     uint32_t static_sbs_ = 0;          // scoreboards some instruction of the kernel sets
     std::vector<uint64_t> reported_;  // addresses already reported (one report per address)
 };
