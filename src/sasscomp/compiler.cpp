@@ -189,6 +189,14 @@ struct MInst {
     ptx::SourceLoc loc;
 };
 
+MInst MakeInst(std::string text, std::vector<int> defs, std::vector<int> uses) {
+    MInst m;
+    m.text = std::move(text);
+    m.defs = std::move(defs);
+    m.uses = std::move(uses);
+    return m;
+}
+
 std::string Hex(uint64_t v) {
     char b[32];
     std::snprintf(b, sizeof b, "0x%llx", (unsigned long long)v);
@@ -260,7 +268,7 @@ private:
                              bool acquire);
     int Materialise(const ptx::Instruction &inst, uint32_t value);
     const ModuleVariable *ModuleVar(const ptx::SymbolRef &s) const;
-    int ModuleGlobalAddress(const ptx::Instruction &inst, const ModuleVariable &mv);
+    Expected<int> ModuleGlobalAddress(const ptx::Instruction &inst, const ModuleVariable &mv);
     Status EmitConstLoad(const ptx::Instruction &inst, const std::string &g, const std::vector<int> &uses, int v, int bank, const std::string &base,
                          uint32_t off, uint32_t bits, bool is_signed, const std::string &key);
     void InsertConvergenceBarriers();  // convergence.inc
@@ -1469,8 +1477,8 @@ void KernelCompiler::SpillRegister(int v) {
     spill_bytes_ += size;
     const std::string addr = "[" + VRef(sp_, 0) + (slot ? "+" + Hex(slot) : "") + "]", w = wide ? ".64 " : " ";
     RouteThroughTemporaries(
-        v, [&](int t) { return MInst{"LDL" + w + VRef(t, 0) + ", " + addr, {t}, {sp_}}; },
-        [&](int t) { return MInst{"STL" + w + addr + ", " + VRef(t, 0), {}, {sp_, t}}; });
+        v, [&](int t) { return MakeInst("LDL" + w + VRef(t, 0) + ", " + addr, {t}, {sp_}); },
+        [&](int t) { return MakeInst("STL" + w + addr + ", " + VRef(t, 0), {}, {sp_, t}); });
     // the frame base subtracts the whole frame: .local variables and spill slots
     const uint32_t total = frame_bytes_ + (spill_bytes_ + 7) / 8 * 8;
     for (MInst &mi : code_)
@@ -1487,8 +1495,8 @@ void KernelCompiler::SpillPredicate(int v) {
     int home = NewTemp(VClass::R32, false);
     vregs_[home].no_spill = true;
     RouteThroughTemporaries(
-        v, [&](int t) { return MInst{"ISETP.NE.AND " + VRef(t, 2) + ", PT, " + VRef(home, 0) + ", RZ, PT", {t}, {home}}; },
-        [&](int t) { return MInst{"SEL " + VRef(home, 0) + ", RZ, 0x1, !" + VRef(t, 2), {home}, {t}}; });
+        v, [&](int t) { return MakeInst("ISETP.NE.AND " + VRef(t, 2) + ", PT, " + VRef(home, 0) + ", RZ, PT", {t}, {home}); },
+        [&](int t) { return MakeInst("SEL " + VRef(home, 0) + ", RZ, 0x1, !" + VRef(t, 2), {home}, {t}); });
 }
 
 // ----------------------------------------------------------------------------- control codes
