@@ -7,6 +7,7 @@
 // per process, opened on first use from rndn.cuda_library, $RNDN_LIBCUDA or libcuda.so.1 (CI runs
 // this device on the emulated driver, build/lib/libcuda_emu.so).
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "cuda/cuda.h"
@@ -78,7 +79,7 @@ private:
 struct CudaShared {
     OutlinedCache plans;
     std::string library;                  // what rndn.cuda_library asks for ("" = the default)
-    std::string opened;                   // the library the device (or the error) comes from
+    std::optional<std::string> opened;    // the library the device (or the error) comes from, once tried
     std::unique_ptr<cuda::Device> device;
     std::unique_ptr<DriverKernels> kernels;
     Status open_error = Status::Ok();
@@ -91,11 +92,11 @@ CudaShared &TheShared() {
 
 // Under plans.mu: the driver, opened once per library.
 Status OpenDriver(CudaShared &sh) {
-    if (sh.opened == sh.library + "|" && (sh.device || !sh.open_error.ok())) return sh.open_error;
+    if (sh.opened == sh.library) return sh.open_error;
     sh.kernels.reset();
     sh.device.reset();
     sh.plans.entries.clear();
-    sh.opened = sh.library + "|";
+    sh.opened = sh.library;
     auto d = cuda::Device::Open(0, sh.library);
     if (!d.ok()) {
         sh.open_error = d.status();

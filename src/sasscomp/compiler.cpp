@@ -269,6 +269,7 @@ private:
     int Materialise(const ptx::Instruction &inst, uint32_t value);
     const ModuleVariable *ModuleVar(const ptx::SymbolRef &s) const;
     Expected<int> ModuleGlobalAddress(const ptx::Instruction &inst, const ModuleVariable &mv);
+    void EmitWidenLowHalf(const ptx::Instruction &inst, const std::string &g, int v, bool is_signed, const std::vector<int> &uses);
     Status EmitConstLoad(const ptx::Instruction &inst, const std::string &g, const std::vector<int> &uses, int v, int bank, const std::string &base,
                          uint32_t off, uint32_t bits, bool is_signed, const std::string &key);
     void InsertConvergenceBarriers();  // convergence.inc

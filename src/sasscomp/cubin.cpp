@@ -106,20 +106,18 @@ Expected<std::vector<uint8_t>> BuildCubin(const std::vector<CompiledKernel> &ker
         mvars = &ck.module_vars;
     }
     uint32_t const_bytes = 0, init_bytes = 0, zero_bytes = 0, slots = 0, const_align = 1, init_align = 1, zero_align = 1;
+    bool has_const = false, has_init = false, has_zero = false;
     if (mvars)
         for (const ModuleVariable &mv : *mvars) {
             uint32_t end = mv.offset + mv.size;
-            if (mv.is_const) const_bytes = std::max(const_bytes, end), const_align = std::max(const_align, mv.align);
+            if (mv.is_const) has_const = true, const_bytes = std::max(const_bytes, end), const_align = std::max(const_align, mv.align);
             else {
                 slots = std::max(slots, mv.slot / 8 + 1);
-                if (mv.initialised) init_bytes = std::max(init_bytes, end), init_align = std::max(init_align, mv.align);
-                else zero_bytes = std::max(zero_bytes, end), zero_align = std::max(zero_align, mv.align);
+                if (mv.initialised) has_init = true, init_bytes = std::max(init_bytes, end), init_align = std::max(init_align, mv.align);
+                else has_zero = true, zero_bytes = std::max(zero_bytes, end), zero_align = std::max(zero_align, mv.align);
             }
         }
-    const bool has_const = mvars && std::any_of(mvars->begin(), mvars->end(), [](const ModuleVariable &v) { return v.is_const; });
     const bool has_global = slots > 0;
-    const bool has_init = has_global && std::any_of(mvars->begin(), mvars->end(), [](const ModuleVariable &v) { return !v.is_const && v.initialised; });
-    const bool has_zero = has_global && std::any_of(mvars->begin(), mvars->end(), [](const ModuleVariable &v) { return !v.is_const && !v.initialised; });
     // section indices: 0 null, 1 .shstrtab, 2 .strtab, 3 .symtab, 4 .nv.info,
     // then per kernel .nv.info.<k>, then per kernel .nv.constant0.<k>, then per kernel .text.<k>
     // (sm_90+: the three note sections come right after .nv.info, at 5, 6 and 7, as in ptxas's
