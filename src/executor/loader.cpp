@@ -414,8 +414,9 @@ void DeformHeapTuple(TupleDesc desc, HeapTupleHeader td, int max_att, Datum *val
 
 // ---- parallel deform ------------------------------------------------------------------------
 //
-// The backend reads pages (pin, prune, share-lock, visibility, serializable checks, unlock) and
-// hands the visible tuples of a batch of pinned pages to worker threads as plain data: tuple
+// The backend reads pages (pin, prune, share-lock, visibility, serializable checks, copy,
+// unlock, unpin) and hands the visible tuples of a batch of page copies to worker threads as
+// plain data: tuple
 // header pointers, a copy of the attribute descriptors, and each column's type and target
 // buffer.  Workers call no PostgreSQL function: fixed-width values go straight into their row's
 // slot (buffers are grown by the backend before the batch starts), strings and NULLs into a
@@ -638,11 +639,23 @@ bool DeformPlain(const FormData_pg_attribute *atts, HeapTupleHeader td, int max_
     return true;
 }
 
+// A batch holds copies of the pages it read, not pins: each page is copied while the backend
+// holds its share lock (the tuples' contents cannot change then; only hint bits can, and the
+// copy's are never read) and its buffer is released at once.  So a scan holds one pin at a time
+// and its ring of buffers (BAS_BULKREAD, 32 buffers) really is reused: holding a whole batch
+// pinned made every read past the ring take a fresh buffer from shared_buffers, which evicted
+// other relations' pages and, after a restart, faulted new shared memory in for every page.
 struct Batch {
-    std::vector<Buffer> buffers;              // pinned pages
-    std::vector<HeapTupleHeader> tuples;      // visible tuples, in heap order
+    static constexpr size_t kMaxPages = 512;
+    std::unique_ptr<char[]> pages;             // kMaxPages page copies, allocated on first use
+    size_t npages = 0;
+    std::vector<HeapTupleHeader> tuples;       // visible tuples (in the copies), in heap order
+    char *NextPage() {
+        if (!pages) pages.reset(new char[kMaxPages * BLCKSZ]);
+        return pages.get() + (npages++) * BLCKSZ;
+    }
     void Clear() {
-        buffers.clear();
+        npages = 0;
         tuples.clear();
     }
 };
@@ -722,7 +735,7 @@ Status MergeRange(ScanRun &run, const RangeOut &out) {
 //
 // Heap relations are read page by page, the way heapam's page-at-a-time scan does it (prune
 // opportunistically, share-lock, decide visibility of every normal tuple under the snapshot,
-// unlock), and the visible tuples are deformed from the pinned pages, only up to the last
+// copy, unlock), and the visible tuples are deformed from the page copies, only up to the last
 // attribute the program needs, by the worker threads above.  The page's all-visible flag and
 // LSN, read under the same lock as the visibility decisions, say whether its rows may be
 // cached (see ColumnCache).
@@ -740,23 +753,21 @@ struct HeapReader {
     // on an interrupt.
     bool ReadBatch(Batch &batch, size_t want) {
         batch.Clear();
-        // Two batches are pinned at a time: at most an eighth of shared_buffers in all.
-        const size_t max_pins = (size_t)std::clamp(NBuffers / 16, 1, 512);
-        while (next < nblocks && batch.tuples.size() < want && batch.buffers.size() < max_pins) {
+        while (next < nblocks && batch.tuples.size() < want && batch.npages < Batch::kMaxPages) {
             const BlockNumber b = next++;
             if ((b & 31) == 0 && InterruptRequested()) return false;
             // Read (I/O errors), prune, lock, decide visibility, check serializable conflicts
-            // (serialization failure), unlock: one guarded call per page.  `visible` has room
-            // for every tuple of a page, so nothing in here allocates.
-            Buffer buf = InvalidBuffer;
+            // (serialization failure), copy, unlock, unpin: one guarded call per page.
+            // `visible` has room for every tuple of a page, so nothing in here allocates.
             const bool cancel_here = b == 1 && g_settings.test_error_site == (int)pg::ErrorSite::LOAD_CANCEL;
             Relation r = rel;
             Snapshot snap = snapshot;
             BufferAccessStrategy strat = strategy;
             std::vector<OffsetNumber> &vis = visible;
             std::vector<XLogRecPtr> &l = *lsns;
+            char *copy = batch.NextPage();
             pg::PgCall([&] {
-                buf = ReadBufferExtended(r, MAIN_FORKNUM, b, RBM_NORMAL, strat);
+                Buffer buf = ReadBufferExtended(r, MAIN_FORKNUM, b, RBM_NORMAL, strat);
                 if (cancel_here) {  // as if the client's cancel arrived while the page was read
                     QueryCancelPending = true;
                     InterruptPending = true;
@@ -781,25 +792,19 @@ struct HeapReader {
                     HeapCheckForSerializableConflictOut(valid, r, &tup, buf, snap);
                     if (valid) vis.push_back(off);
                 }
-                LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+                if (!vis.empty()) memcpy(copy, pg_page, BLCKSZ);
+                UnlockReleaseBuffer(buf);
             });
-            batch.buffers.push_back(buf);
-            // The pin keeps the visible tuples in place (moving them needs a cleanup lock).
-            Page page = BufferGetPage(buf);
+            if (visible.empty()) {  // nothing of this page is needed: its slot is reused
+                --batch.npages;
+                continue;
+            }
+            Page page = (Page)copy;
             for (OffsetNumber off : visible) batch.tuples.push_back((HeapTupleHeader)PageGetItem(page, PageGetItemId(page, off)));
         }
         return true;
     }
 };
-
-void ReleaseBatch(Batch &batch) {
-    if (batch.buffers.empty()) return;
-    Batch *bp = &batch;
-    pg::PgCall([bp] {
-        for (Buffer buf : bp->buffers) ReleaseBuffer(buf);
-    });
-    batch.Clear();
-}
 
 // pg_stat_user_tables: a relation rndn loaded counts as a sequential scan that read its rows
 // (seq_scan, seq_tup_read), as PostgreSQL's SeqScan of it would, also when the columns came from
@@ -845,7 +850,8 @@ Status ScanHeap(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, Memo
     std::vector<RangeOut> ranges((size_t)nthreads);
     DeformJob job{atts.data(), max_att, &cols, &cur, 0, &ranges, &stop};
     // Whatever leaves this frame (a Status, a PostgreSQL ERROR thrown as PgError) first stops
-    // the workers and waits for them: they read pinned pages and write into these buffers.
+    // the workers and waits for them: they read the batch's page copies and write into these
+    // buffers.
     struct StopWorkers {
         DeformPool &pool;
         std::atomic<bool> &stop;
@@ -908,7 +914,6 @@ Status ScanHeap(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, Memo
         for (ColumnBuilder &b : run.builders) b.length += rows;
         n += rows;
         since_reset += rows;
-        ReleaseBatch(cur);
         std::swap(cur, next);
         if (since_reset >= g_settings.chunk_rows) {  // rndn.chunk_rows rows per chunk of temporary memory
             pg::PgCall([tmp] { MemoryContextReset(tmp); });
@@ -917,8 +922,6 @@ Status ScanHeap(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, Memo
     }
     stop.store(true);
     pool.Wait(nullptr);
-    ReleaseBatch(cur);
-    ReleaseBatch(next);
     FreeAccessStrategy(reader.strategy);
     run.deform_cpu_ms += (double)cpu_ns.load() / 1e6;
     run.loader_threads = nthreads;
