@@ -1,6 +1,7 @@
 -- The parallel loader: worker threads (rndn.loader_threads) deform the visible tuples of the
--- pages the backend pinned; values they cannot read without PostgreSQL (toasted or compressed
--- text, attributes added after a row was written) are deformed by the backend.  Every answer
+-- pages the backend read (copies taken under each page's lock); values they cannot read without
+-- PostgreSQL (toasted or compressed text, attributes added after a row was written) are
+-- deformed by the backend.  Every answer
 -- must be PostgreSQL's: lo_check(q) runs q with rndn on and off and reports whether the rows
 -- agree and whether Custom Scan (rndn) really ran it (no fallback).  The cache is off, so every
 -- query loads.
@@ -83,6 +84,39 @@ SET rndn.loader_threads = 2;
 SELECT lo_check($$SELECT count(*), sum(i4), sum(n), count(t) FROM lo$$);
 RESET rndn.loader_threads;
 SELECT lo_check($$SELECT count(*), sum(i4), sum(n), count(t) FROM lo$$);
+
+-- A load holds one buffer pin at a time (a batch keeps copies of its pages), so it reads through
+-- its ring of 32 buffers as PostgreSQL's large sequential scans do and claims no more of
+-- shared_buffers than that ring; holding whole batches pinned made every page read past the
+-- ring claim a fresh buffer, evicting other relations.  CREATE TABLE AS writes through a 16 MB
+-- ring of its own, so most of lo_wide's pages are not in shared_buffers when the load starts.
+CREATE EXTENSION pg_buffercache;
+CREATE TABLE lo_wide WITH (autovacuum_enabled = off) AS
+SELECT g AS k, repeat('w', 1000) AS pad FROM generate_series(1, 42000) g;
+CREATE FUNCTION lo_resident() RETURNS bigint LANGUAGE sql AS $$
+    SELECT count(*) FROM pg_buffercache
+    WHERE relfilenode = pg_relation_filenode('lo_wide') AND relforknumber = 0 $$;
+CREATE FUNCTION lo_ran(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    r record;
+    ran text := 'no rndn scan';
+BEGIN
+    FOR r IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+        IF r."QUERY PLAN" LIKE '%Custom Scan (rndn)%' AND ran = 'no rndn scan' THEN ran := 'rndn'; END IF;
+        IF r."QUERY PLAN" LIKE '%Fallback%' THEN ran := 'FELL BACK'; END IF;
+    END LOOP;
+    RETURN ran;
+END $$;
+SELECT pg_relation_size('lo_wide') / 8192 AS wide_pages, lo_resident() AS wide_resident \gset
+SELECT :wide_pages > 5000 AS wide, :wide_resident < :wide_pages - 2000 AS most_pages_not_resident;
+SELECT lo_ran($$SELECT count(*), sum(k) FROM lo_wide$$);
+SELECT lo_resident() - :wide_resident AS claimed \gset
+SELECT :claimed <= 64 AS load_stayed_in_its_ring, CASE WHEN :claimed > 64 THEN :claimed END AS buffers_claimed;
+SELECT lo_check($$SELECT count(*), sum(k), max(length(pad)), min(pad) = max(pad) FROM lo_wide$$);
+DROP FUNCTION lo_ran(text);
+DROP FUNCTION lo_resident();
+DROP TABLE lo_wide;
+DROP EXTENSION pg_buffercache;
 
 DROP TABLE lo;
 DROP FUNCTION lo_check(text);
