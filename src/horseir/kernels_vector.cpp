@@ -9,6 +9,7 @@
 
 #include "horseir/kernel_util.h"
 #include "horseir/keys_hash.h"
+#include "horseir/radix_order.h"
 
 namespace rndn::hir {
 
@@ -241,6 +242,44 @@ std::vector<int64_t> DenseRank(const Vector &v, int64_t *num_ranks) {
         *num_ranks = null_rank + (any_null ? 1 : 0);
         return rank;
     }
+    // Integer-like keys over a wide range and floats: order-preserving 64-bit keys sorted by
+    // radix (NULLs apart, ranked above every value), ranks assigned along that order.
+    const bool radix_keys = VisitFixed(v.type.kind, [&](auto t) -> bool {
+        using T = decltype(t);
+        if constexpr (std::is_same_v<T, __int128> || kIsInterval<T>) {
+            return false;
+        } else {
+            const T *x = v.Data<T>();
+            std::vector<int64_t> rows;  // the non-NULL rows, when there are NULLs
+            if (nulls)
+                for (int64_t i = 0; i < n; ++i)
+                    if (PollCancel(i), v.IsValid(i)) rows.push_back(i);
+            const int64_t m = nulls ? static_cast<int64_t>(rows.size()) : n;
+            auto row_at = [&](int64_t j) { return nulls ? rows[static_cast<size_t>(j)] : j; };
+            std::vector<uint64_t> key(static_cast<size_t>(m));
+            for (int64_t j = 0; j < m; ++j) {
+                PollCancel(j);
+                const T value = x[row_at(j)];
+                if constexpr (std::is_floating_point_v<T>) key[static_cast<size_t>(j)] = radix::OrderKeyDouble(static_cast<double>(value));
+                else if constexpr (std::is_signed_v<T>) key[static_cast<size_t>(j)] = radix::OrderKeySigned(static_cast<int64_t>(value));
+                else key[static_cast<size_t>(j)] = static_cast<uint64_t>(value);
+            }
+            const std::vector<int64_t> by_key = radix::StableOrder(key.data(), m);
+            int64_t r = -1;
+            for (int64_t j = 0; j < m; ++j) {
+                PollCancel(j);
+                const size_t at = static_cast<size_t>(by_key[static_cast<size_t>(j)]);
+                if (j == 0 || key[at] != key[static_cast<size_t>(by_key[static_cast<size_t>(j - 1)])]) ++r;
+                rank[static_cast<size_t>(row_at(static_cast<int64_t>(at)))] = r;
+            }
+            if (m < n)
+                for (int64_t i = 0; i < n; ++i)
+                    if (PollCancel(i), !v.IsValid(i)) rank[static_cast<size_t>(i)] = r + 1;
+            *num_ranks = r + 1 + (m < n ? 1 : 0);
+            return true;
+        }
+    });
+    if (radix_keys) return rank;
     VisitFixed(v.type.kind, [&](auto t) {
         using T = decltype(t);
         const T *x = v.Data<T>();
@@ -605,6 +644,8 @@ Expected<Value> KOrder(KernelCtx &, const std::vector<Value> &args) {
         return ShapeError("@order: " + std::to_string(flags.length) + " direction flags for " + std::to_string(keys.size()) + " keys");
     int64_t n = keys[0]->length;
     std::vector<std::vector<int64_t>> ranks;
+    unsigned __int128 product = 1;  // of the rank counts
+    std::vector<int64_t> counts;
     for (size_t k = 0; k < keys.size(); ++k) {
         int64_t cnt;
         std::vector<int64_t> r = DenseRank(*keys[k], &cnt);
@@ -612,6 +653,23 @@ Expected<Value> KOrder(KernelCtx &, const std::vector<Value> &args) {
         if (!asc)
             for (auto &x : r) x = cnt - 1 - x;  // descending: NULLs (highest rank) come first
         ranks.push_back(std::move(r));
+        counts.push_back(std::max<int64_t>(cnt, 1));
+        product *= static_cast<unsigned __int128>(counts.back());
+    }
+    if (product <= (static_cast<unsigned __int128>(1) << 63)) {
+        // The rank tuple as one mixed-radix key (its order is the tuples' lexicographic order),
+        // sorted stably by radix: a few streaming passes instead of a comparison sort that
+        // jumps between the rank vectors.
+        std::vector<uint64_t> key(static_cast<size_t>(n), 0);
+        for (size_t c = 0; c < ranks.size(); ++c)
+            for (int64_t i = 0; i < n; ++i) {
+                PollCancel(i);
+                key[static_cast<size_t>(i)] = key[static_cast<size_t>(i)] * static_cast<uint64_t>(counts[c]) +
+                                              static_cast<uint64_t>(ranks[c][static_cast<size_t>(i)]);
+            }
+        ranks.clear();
+        RNDN_ASSIGN_OR_RETURN(auto out, I64FromVector(radix::StableOrder(key.data(), n)));
+        return V(out);
     }
     std::vector<int64_t> order(static_cast<size_t>(n));
     std::iota(order.begin(), order.end(), 0);
