@@ -6,6 +6,7 @@ extern "C" {
 #include "postgres.h"
 
 #include "access/xact.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "commands/explain.h"
 #include "executor/executor.h"
@@ -16,6 +17,7 @@ extern "C" {
 #include "storage/ipc.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
+#include "utils/syscache.h"
 #include "utils/timestamp.h"
 #include "utils/memutils.h"
 #include "utils/numeric.h"
@@ -147,7 +149,7 @@ void StopCompilesAtExit(int code, Datum) {
 Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program, ParamListInfo params) {
     DeviceChoice choice = DeviceChoice::INTERP;
     const char *why = nullptr;
-    if (!ResolveDevice(&choice, &why)) return Status::Unsupported(why != nullptr ? why : "no device");
+    if (!ResolveDevice(&choice, &why, (double)run.rows_loaded)) return Status::Unsupported(why != nullptr ? why : "no device");
     run.phase = "compiling";
     std::shared_ptr<const runtime::CompiledPlan> plan;
     {
@@ -554,6 +556,26 @@ void RestrPosRndnScan(CustomScanState *node) {
     s->eof = false;
 }
 
+// The rows a program will read by the catalog's estimates (pg_class.reltuples of its relations;
+// a relation never analyzed counts 0): what rndn.device = auto decides by in EXPLAIN without
+// ANALYZE.  Runs inside EXPLAIN's ExplainCustomScan, where a catalog lookup may raise.
+double EstimatedInputRows(const std::vector<pg::RelationRead> &relations) {
+    double rows = 0;
+    for (const pg::RelationRead &r : relations) {
+        const Oid relid = (Oid)r.relid;
+        rows += pg::PgCall([relid] {
+            double n = 0;
+            HeapTuple tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+            if (HeapTupleIsValid(tup)) {
+                n = std::max<double>(0, ((Form_pg_class)GETSTRUCT(tup))->reltuples);
+                ReleaseSysCache(tup);
+            }
+            return n;
+        });
+    }
+    return rows;
+}
+
 void ExplainRndnScan(CustomScanState *node, List *ancestors, ExplainState *es) {
     (void)ancestors;
     RndnScanState *s = (RndnScanState *)node;
@@ -562,7 +584,13 @@ void ExplainRndnScan(CustomScanState *node, List *ancestors, ExplainState *es) {
     ExplainPropertyText("Relations", summary[0] != '\0' ? summary : "(none: constants only)", es);
     DeviceChoice d = DeviceChoice::INTERP;
     const char *why = nullptr;
-    if (!ResolveDevice(&d, &why)) d = DeviceChoice::INTERP;
+    if (s->run != nullptr && s->run->executed && s->run->device != nullptr) {
+        // EXPLAIN ANALYZE: the device that ran it
+        for (DeviceChoice c : {DeviceChoice::INTERP, DeviceChoice::CPU, DeviceChoice::CUDA})
+            if (std::strcmp(s->run->device, DeviceName(c)) == 0) d = c;
+    } else if (!ResolveDevice(&d, &why, s->run != nullptr ? EstimatedInputRows(s->run->relations) : 0)) {
+        d = DeviceChoice::INTERP;
+    }
     ExplainPropertyText("Device", DeviceName(d), es);
     if (d != DeviceChoice::INTERP) {
         // the builtins a compiling device leaves on the interpreter (no kernel form yet)

@@ -72,9 +72,14 @@ void DefineSettings() {
                             &g_settings.code_cache_mb, 256, 0, INT_MAX / 2, PGC_SUSET, GUC_UNIT_MB, nullptr, nullptr,
                             nullptr);
     DefineCustomEnumVariable("rndn.device", "Device that runs rndn programs.",
-                             "auto picks the best available; interp is the HorseIR interpreter.",
+                             "auto: the cpu device for programs reading at least rndn.auto_cpu_rows rows, else "
+                             "interp, the HorseIR interpreter.",
                              &g_settings.device, (int)DeviceChoice::AUTO, kDeviceOptions, PGC_USERSET, 0, nullptr,
                              nullptr, nullptr);
+    DefineCustomIntVariable("rndn.auto_cpu_rows", "With rndn.device = auto, programs that read at least this many rows run on the cpu device.",
+                            "Smaller programs run on the interpreter, where compiling kernels would cost more than it "
+                            "saves.  The rows are those loaded (EXPLAIN without ANALYZE: the relations' row estimates).",
+                            &g_settings.auto_cpu_rows, 1000000, 0, INT_MAX, PGC_USERSET, 0, nullptr, nullptr, nullptr);
     DefineCustomStringVariable("rndn.cuda_library", "The CUDA driver library the cuda device opens.",
                                "Empty: $RNDN_LIBCUDA when the server's environment sets it, else libcuda.so.1.  "
                                "Tests point it at build/lib/libcuda_emu.so, the driver API over rndn's SASS emulator.",
@@ -110,10 +115,15 @@ const char *DeviceName(DeviceChoice d) {
     return "?";
 }
 
-bool ResolveDevice(DeviceChoice *out, const char **reason) {
+bool ResolveDevice(DeviceChoice *out, const char **reason, double input_rows) {
     const DeviceChoice d = (DeviceChoice)g_settings.device;
     switch (d) {
         case DeviceChoice::AUTO:
+            // Measured at TPC-H SF 1 (6M-row lineitem): the cpu device's warm runs are faster on
+            // almost every query and a new shape's first run (compiling in the background) takes
+            // about the interpreter's time; at SF 0.1 some queries were still slower on it.
+            *out = input_rows >= (double)g_settings.auto_cpu_rows ? DeviceChoice::CPU : DeviceChoice::INTERP;
+            return true;
         case DeviceChoice::INTERP: *out = DeviceChoice::INTERP; return true;
         case DeviceChoice::CPU: *out = DeviceChoice::CPU; return true;
         case DeviceChoice::CUDA: {

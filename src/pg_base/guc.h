@@ -18,6 +18,7 @@ struct Settings {
     int loader_threads = 0;         // rndn.loader_threads: worker threads that deform heap tuples (0 = one per core)
     int memory_limit_mb = 4096;     // rndn.memory_limit: bytes of column buffers + intermediates
     int device = 0;                 // rndn.device (DeviceChoice)
+    int auto_cpu_rows = 1000000;    // rndn.auto_cpu_rows: with device = auto, programs reading this many rows run on cpu
     int cpu_threads = 0;            // rndn.cpu_threads: host threads per kernel launch on the cpu device (0 = all cores)
     char *cuda_library = nullptr;   // rndn.cuda_library: the CUDA driver the cuda device opens ("" = $RNDN_LIBCUDA or libcuda.so.1)
     bool compile_in_background = true;  // rndn.compile_in_background: small kernels not yet compiled run interpreted meanwhile
@@ -40,8 +41,10 @@ extern int g_storing_depth;
 // Define every rndn.* GUC; called once from _PG_init.
 void DefineSettings();
 
-// The device rndn.device resolves to now; false (with the reason) when it is not available.
-bool ResolveDevice(DeviceChoice *out, const char **reason);
+// The device rndn.device resolves to now for a program reading `input_rows` rows (auto: the
+// cpu device from rndn.auto_cpu_rows rows on, else the interpreter); false (with the reason)
+// when it is not available.
+bool ResolveDevice(DeviceChoice *out, const char **reason, double input_rows = 0);
 const char *DeviceName(DeviceChoice d);
 
 }  // namespace rndn::pg

@@ -142,3 +142,26 @@ EXPLAIN (COSTS OFF) SELECT id, upper(s) FROM rx_t WHERE id < 5 ORDER BY id;
 SELECT id, upper(s) FROM rx_t WHERE id < 5 ORDER BY id;
 RESET rndn.device;
 EXPLAIN (COSTS OFF) SELECT id, upper(s) FROM rx_t WHERE id < 5 ORDER BY id;
+-- rndn.device = auto: the cpu device for programs that read at least rndn.auto_cpu_rows rows
+-- (the rows loaded; EXPLAIN without ANALYZE: the relations' row estimates, 0 for rx_t, never
+-- analyzed), the interpreter below; EXPLAIN ANALYZE names the device that ran the program
+CREATE FUNCTION rx_device(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    r record;
+BEGIN
+    FOR r IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+        IF r."QUERY PLAN" LIKE '%Device:%' THEN RETURN trim(r."QUERY PLAN"); END IF;
+    END LOOP;
+    RETURN 'no Device line';
+END $$;
+SET rndn.auto_cpu_rows = 6;  -- rx_t's rows
+SELECT rx_device($$SELECT id, upper(s) FROM rx_t WHERE id < 5 ORDER BY id$$);
+SELECT id, upper(s) FROM rx_t WHERE id < 5 ORDER BY id;
+SET rndn.auto_cpu_rows = 7;
+SELECT rx_device($$SELECT id, upper(s) FROM rx_t WHERE id < 5 ORDER BY id$$);
+SET rndn.auto_cpu_rows = 1;
+EXPLAIN (COSTS OFF) SELECT id FROM rx_t WHERE id < 5 ORDER BY id;
+SET rndn.auto_cpu_rows = 0;
+EXPLAIN (COSTS OFF) SELECT id FROM rx_t WHERE id < 5 ORDER BY id;
+RESET rndn.auto_cpu_rows;
+DROP FUNCTION rx_device(text);
