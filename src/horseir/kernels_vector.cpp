@@ -666,6 +666,70 @@ bool AlreadyOrdered(const std::vector<std::shared_ptr<const Vector>> &keys, cons
 }
 }  // namespace
 
+namespace {
+// Integer-like keys whose value ranges multiply to at most 2^63: one mixed-radix key per row
+// straight from the values (no dense ranks), its order the tuples' order under the flags
+// (ascending: NULL after every value; descending: NULL first).  False for other keys.
+bool IntegerTupleKey(const std::vector<std::shared_ptr<const Vector>> &keys, const Vector &flags, std::vector<uint64_t> &key) {
+    struct Digit {
+        const Vector *v;
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        uint64_t count = 0;  // values in the digit, NULL included
+        bool asc = true, nulls = false;
+    };
+    auto value = [](const Vector &v, int64_t i) -> int64_t {
+        switch (v.type.kind) {
+            case TypeKind::BOOL:
+            case TypeKind::CHAR: return v.Data<uint8_t>()[i];
+            case TypeKind::I8: return v.Data<int8_t>()[i];
+            case TypeKind::I16: return v.Data<int16_t>()[i];
+            case TypeKind::I32:
+            case TypeKind::DATE: return v.Data<int32_t>()[i];
+            default: return v.Data<int64_t>()[i];  // I64, DT, TIME, DEC64
+        }
+    };
+    std::vector<Digit> digits;
+    unsigned __int128 product = 1;
+    const int64_t n = keys[0]->length;
+    for (size_t c = 0; c < keys.size(); ++c) {
+        const Vector &v = *keys[c];
+        const TypeKind t = v.type.kind;
+        const bool integer_like = t == TypeKind::BOOL || t == TypeKind::CHAR || t == TypeKind::I8 || t == TypeKind::I16 ||
+                                  t == TypeKind::I32 || t == TypeKind::DATE || t == TypeKind::I64 || t == TypeKind::DT ||
+                                  t == TypeKind::TIME || (t == TypeKind::DEC64 && v.elem_scale.empty());
+        if (!integer_like) return false;
+        Digit d;
+        d.v = &v;
+        d.asc = flags.Data<uint8_t>()[flags.length == 1 ? 0 : c] != 0;
+        d.nulls = v.HasNulls();
+        for (int64_t i = 0; i < n; ++i) {
+            PollCancel(i);
+            if (d.nulls && !v.IsValid(i)) continue;
+            const int64_t x = value(v, i);
+            d.lo = std::min(d.lo, x);
+            d.hi = std::max(d.hi, x);
+        }
+        if (d.lo > d.hi) d.lo = d.hi = 0;  // every value NULL
+        d.count = static_cast<uint64_t>(d.hi) - static_cast<uint64_t>(d.lo) + 1 + (d.nulls ? 1 : 0);
+        if (d.count == 0) return false;  // the whole 64-bit range and a NULL
+        product *= d.count;
+        if (product > (static_cast<unsigned __int128>(1) << 63)) return false;
+        digits.push_back(d);
+    }
+    key.assign(static_cast<size_t>(n), 0);
+    for (const Digit &d : digits)
+        for (int64_t i = 0; i < n; ++i) {
+            PollCancel(i);
+            uint64_t x;
+            if (d.nulls && !d.v->IsValid(i)) x = d.asc ? d.count - 1 : 0;
+            else if (d.asc) x = static_cast<uint64_t>(value(*d.v, i)) - static_cast<uint64_t>(d.lo);
+            else x = static_cast<uint64_t>(d.hi) - static_cast<uint64_t>(value(*d.v, i)) + (d.nulls ? 1 : 0);
+            key[static_cast<size_t>(i)] = key[static_cast<size_t>(i)] * d.count + x;
+        }
+    return true;
+}
+}  // namespace
+
 Expected<Value> KOrder(KernelCtx &, const std::vector<Value> &args) {
     std::vector<std::shared_ptr<const Vector>> keys;
     RNDN_RETURN_IF_ERROR(KeyColumns(args[0], "order", keys));
@@ -678,6 +742,10 @@ Expected<Value> KOrder(KernelCtx &, const std::vector<Value> &args) {
     if (AlreadyOrdered(keys, flags)) {  // e.g. a relation loaded in the order of its index
         RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(TypeKind::I64, n));
         std::iota(out->Data<int64_t>(), out->Data<int64_t>() + n, int64_t{0});
+        return V(out);
+    }
+    if (std::vector<uint64_t> key; IntegerTupleKey(keys, flags, key)) {
+        RNDN_ASSIGN_OR_RETURN(auto out, I64FromVector(radix::StableOrder(key.data(), n)));
         return V(out);
     }
     std::vector<std::vector<int64_t>> ranks;
