@@ -670,7 +670,8 @@ namespace {
 // Integer-like keys whose value ranges multiply to at most 2^63: one mixed-radix key per row
 // straight from the values (no dense ranks), its order the tuples' order under the flags
 // (ascending: NULL after every value; descending: NULL first).  False for other keys.
-bool IntegerTupleKey(const std::vector<std::shared_ptr<const Vector>> &keys, const Vector &flags, std::vector<uint64_t> &key) {
+// The key words come from the payload pool (*words, nullptr when it could not have them).
+bool IntegerTupleKey(const std::vector<std::shared_ptr<const Vector>> &keys, const Vector &flags, std::shared_ptr<Vector> *words) {
     struct Digit {
         const Vector *v;
         int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -716,7 +717,11 @@ bool IntegerTupleKey(const std::vector<std::shared_ptr<const Vector>> &keys, con
         if (product > (static_cast<unsigned __int128>(1) << 63)) return false;
         digits.push_back(d);
     }
-    key.assign(static_cast<size_t>(n), 0);
+    auto made = MakeVectorUninit(TypeKind::I64, n);
+    if (!made.ok()) return false;  // the comparison path then reports what it cannot allocate
+    *words = made.value();
+    uint64_t *key = (*words)->Data<uint64_t>();
+    std::fill(key, key + n, uint64_t{0});
     for (const Digit &d : digits)
         for (int64_t i = 0; i < n; ++i) {
             PollCancel(i);
@@ -724,7 +729,7 @@ bool IntegerTupleKey(const std::vector<std::shared_ptr<const Vector>> &keys, con
             if (d.nulls && !d.v->IsValid(i)) x = d.asc ? d.count - 1 : 0;
             else if (d.asc) x = static_cast<uint64_t>(value(*d.v, i)) - static_cast<uint64_t>(d.lo);
             else x = static_cast<uint64_t>(d.hi) - static_cast<uint64_t>(value(*d.v, i)) + (d.nulls ? 1 : 0);
-            key[static_cast<size_t>(i)] = key[static_cast<size_t>(i)] * d.count + x;
+            key[i] = key[i] * d.count + x;
         }
     return true;
 }
@@ -744,8 +749,9 @@ Expected<Value> KOrder(KernelCtx &, const std::vector<Value> &args) {
         std::iota(out->Data<int64_t>(), out->Data<int64_t>() + n, int64_t{0});
         return V(out);
     }
-    if (std::vector<uint64_t> key; IntegerTupleKey(keys, flags, key)) {
-        RNDN_ASSIGN_OR_RETURN(auto out, I64FromVector(radix::StableOrder(key.data(), n)));
+    if (std::shared_ptr<Vector> key; IntegerTupleKey(keys, flags, &key)) {
+        RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(TypeKind::I64, n));
+        RNDN_RETURN_IF_ERROR(radix::StableOrder(key->Data<uint64_t>(), n, out->Data<int64_t>()));
         return V(out);
     }
     std::vector<std::vector<int64_t>> ranks;
@@ -773,7 +779,8 @@ Expected<Value> KOrder(KernelCtx &, const std::vector<Value> &args) {
                                               static_cast<uint64_t>(ranks[c][static_cast<size_t>(i)]);
             }
         ranks.clear();
-        RNDN_ASSIGN_OR_RETURN(auto out, I64FromVector(radix::StableOrder(key.data(), n)));
+        RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(TypeKind::I64, n));
+        RNDN_RETURN_IF_ERROR(radix::StableOrder(key.data(), n, out->Data<int64_t>()));
         return V(out);
     }
     std::vector<int64_t> order(static_cast<size_t>(n));

@@ -12,10 +12,16 @@
 #include <cstring>
 #include <vector>
 
+#include "common/status.h"
+
 namespace rndn::hir::radix {
 
-// Row numbers 0..n-1 sorted by key[row] ascending; rows with equal keys keep their relative
-// order (stable).  Polls for cancellation (hir::PollCancel) as it goes.
+// Row numbers 0..n-1 sorted by key[row] ascending into order[0..n); rows with equal keys keep
+// their relative order (stable).  Polls for cancellation (hir::PollCancel) as it goes.  The
+// scratch arrays come from the interpreter's payload pool (huge pages, reused by the next sort
+// of a similar size instead of faulting fresh memory in): OutOfMemory when it cannot have them.
+Status StableOrder(const uint64_t *key, int64_t n, int64_t *order);
+// The same into a new vector (std::bad_alloc when the memory is not there, as for the vector).
 std::vector<int64_t> StableOrder(const uint64_t *key, int64_t n);
 
 // Order-preserving maps into uint64_t: a < b exactly when OrderKey(a) < OrderKey(b).
