@@ -1,0 +1,119 @@
+"""TPC-H cold and warm, per rndn build and device, against PostgreSQL in the same run (issue 17's
+cold target and issue 16's warm one).  Not a test; never run in CI.
+
+    PGBIN=$(tools/pgprivate.sh build/pgtree) tools/pgcluster.sh start
+    .venv/bin/python bench/tpch_cold_warm.py --sf 1 [--builds rndn.so,/path/old/rndn.so]
+        [--devices interp,cpu] [--queries 1,3,6] [--cold-device auto]
+
+Loads the scale factor into the throwaway cluster (tools/tpch.sh) if needed.  The server must
+run from a private copy of the PostgreSQL tree (tools/pgprivate.sh): each build is copied over
+that tree's rndn.so before its runs, and the server is restarted.
+  warm: per build and device, each query in its own session, 1 + 3 runs, the median of the last
+        3 (columns from the column cache, kernels compiled);
+  cold: per query and build, a server restart, then rndn's first run in a new backend (data in
+        the OS page cache, the shared column cache empty; the cpu device's code cache on disk
+        keeps what earlier runs compiled), with rndn.device = --cold-device; each build twice,
+        in mirrored order (A B B A), the mean reported;
+  PostgreSQL (rndn.enabled = off): 1 + 3 runs in one session, the median of the last 3.
+Prints per query the times (ms) and PostgreSQL's time over each, then geometric means and the
+queries slower than PostgreSQL.
+"""
+import argparse
+import math
+import os
+import re
+import shutil
+import statistics
+import subprocess
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sf", default="1")
+    ap.add_argument("--builds", default="rndn.so", help="comma-separated rndn.so files (first: the one reported first)")
+    ap.add_argument("--devices", default="interp,cpu")
+    ap.add_argument("--queries", default="1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,18,19,21,22",
+                    help="Q17 and Q20 take PostgreSQL many minutes at SF 1")
+    ap.add_argument("--cold-device", default="auto")
+    ap.add_argument("--no-warm", action="store_true", help="cold runs only")
+    args = ap.parse_args()
+    os.chdir(ROOT)
+    pgbin = os.environ.get("PGBIN")
+    if not pgbin or not os.path.exists(os.path.join(pgbin, "..", "lib", "rndn.so")):
+        raise SystemExit("PGBIN must name the bin directory of a tools/pgprivate.sh tree (its lib/rndn.so is replaced)")
+    lib = os.path.realpath(os.path.join(pgbin, "..", "lib", "rndn.so"))
+    db = subprocess.run(["tools/tpch.sh", "load", args.sf], check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    env = dict(os.environ)
+    with open("build/pgcluster/env") as f:
+        for line in f:
+            k, v = line.replace("export ", "").strip().split("=", 1)
+            env[k] = v
+    builds = [os.path.realpath(b) for b in args.builds.split(",")]
+    devices = args.devices.split(",")
+    queries = [int(q) for q in args.queries.split(",")]
+    sql = {q: open(f"test/tpch/queries/q{q}.sql").read() for q in queries}
+
+    def install(so):
+        shutil.copy(so, lib + ".new")
+        os.rename(lib + ".new", lib)
+
+    def restart():
+        owner = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
+        data = os.path.realpath("build/pgcluster/data")
+        subprocess.run(owner + [os.path.join(pgbin, "pg_ctl"), "-D", data, "-w", "-m", "fast", "restart", "-l",
+                                os.path.join(os.path.dirname(data), "server.log")], check=True, capture_output=True)
+
+    def times(q, settings, runs):
+        script = "\\timing on\n" + "".join(f"\\echo @@run\n{sql[q]}\n" for _ in range(runs))
+        p = subprocess.run(["psql", "-X", "-q", "-A", "-d", db, "-v", "ON_ERROR_STOP=1"], input=script, capture_output=True,
+                           text=True, env={**env, "PGOPTIONS": " ".join(f"-c {k}={v}" for k, v in settings.items())})
+        if p.returncode != 0:
+            raise SystemExit(f"Q{q}: {p.stderr.strip().splitlines()[-1]}")
+        return [sum(float(x) for x in re.findall(r"^Time: ([0-9.]+) ms", c, re.M)) for c in p.stdout.split("@@run")[1:]]
+
+    name = lambda b: os.path.relpath(b, ROOT) if b.startswith(ROOT) else b  # noqa: E731
+    warm = {}
+    for b in builds if not args.no_warm else []:
+        install(b)
+        restart()
+        for d in devices:
+            for q in queries:
+                warm[(b, d, q)] = statistics.median(times(q, {"rndn.force": "on", "rndn.device": d}, 4)[1:])
+    cold = {}
+    pg = {}
+    for q in queries:
+        pg[q] = statistics.median(times(q, {"rndn.enabled": "off"}, 4)[1:])
+        # Each build twice, in mirrored order (A B B A): a cold run finds memory the previous
+        # run just freed cheaper to touch again (much cheaper on a virtual machine whose host
+        # takes back what the guest left unused for a few seconds), which favours whichever
+        # build runs second.  The mean of the two is reported.
+        got = {b: [] for b in builds}
+        for b in builds + builds[::-1]:
+            install(b)
+            restart()
+            got[b].append(times(q, {"rndn.force": "on", "rndn.device": args.cold_device}, 1)[0])
+        for b in builds:
+            cold[(b, q)] = statistics.mean(got[b])
+    install(builds[0])
+    restart()
+    cols = [(f"warm {d} {name(b)}", lambda q, b=b, d=d: warm[(b, d, q)]) for b in builds for d in devices if not args.no_warm]
+    cols += [(f"cold {name(b)}", lambda q, b=b: cold[(b, q)]) for b in builds]
+    print(f"TPC-H SF {args.sf}, milliseconds; cold with rndn.device = {args.cold_device}; PG = PostgreSQL warm")
+    for i, (c, _) in enumerate(cols):
+        print(f"  column {i + 1}: {c}")
+    print("query      PG " + " ".join(f"{i + 1:>8}" for i in range(len(cols))) + "   PG/each")
+    for q in queries:
+        vals = [f(q) for _, f in cols]
+        print(f"{'Q' + str(q):>5} {pg[q]:7.0f} " + " ".join(f"{v:8.0f}" for v in vals) + "   " +
+              " ".join(f"{pg[q] / v:.2f}" for v in vals), flush=True)
+    for c, f in cols:
+        r = [pg[q] / f(q) for q in queries]
+        slower = [f"Q{q}" for q in queries if pg[q] / f(q) < 1]
+        print(f"{c}: geometric mean of PG / rndn {math.exp(sum(map(math.log, r)) / len(r)):.2f}; "
+              f"slower than PG: {len(slower)} of {len(r)} {' '.join(slower)}")
+
+
+if __name__ == "__main__":
+    main()
