@@ -711,8 +711,12 @@ bool IntegerTupleKey(const std::vector<std::shared_ptr<const Vector>> &keys, con
             d.hi = std::max(d.hi, x);
         }
         if (d.lo > d.hi) d.lo = d.hi = 0;  // every value NULL
-        d.count = static_cast<uint64_t>(d.hi) - static_cast<uint64_t>(d.lo) + 1 + (d.nulls ? 1 : 0);
-        if (d.count == 0) return false;  // the whole 64-bit range and a NULL
+        // values in the digit, NULL included: up to 2^64 + 1 (timestamps from -infinity to
+        // infinity and a NULL), so counted in 128 bits
+        const unsigned __int128 count =
+            static_cast<unsigned __int128>(static_cast<uint64_t>(d.hi) - static_cast<uint64_t>(d.lo)) + 1 + (d.nulls ? 1 : 0);
+        if (count > (static_cast<unsigned __int128>(1) << 63)) return false;
+        d.count = static_cast<uint64_t>(count);
         product *= d.count;
         if (product > (static_cast<unsigned __int128>(1) << 63)) return false;
         digits.push_back(d);
