@@ -635,38 +635,6 @@ Expected<Value> KIndexA(KernelCtx &, const std::vector<Value> &args) {
 // order / group / unique
 
 namespace {
-// True when the rows of integer-like key columns without NULLs are already in the order @order
-// would give (then the stable order is the identity); false at the first row out of order, or
-// for keys of other kinds (floats, dec128, intervals, strings: left to the sort).
-bool AlreadyOrdered(const std::vector<std::shared_ptr<const Vector>> &keys, const Vector &flags) {
-    std::vector<const int64_t *> i64;
-    std::vector<const int32_t *> i32;
-    for (const auto &k : keys) {
-        if (k->HasNulls()) return false;
-        const TypeKind t = k->type.kind;
-        if (t == TypeKind::I64 || t == TypeKind::DT || t == TypeKind::TIME || (t == TypeKind::DEC64 && k->elem_scale.empty()))
-            i64.push_back(k->Data<int64_t>()), i32.push_back(nullptr);
-        else if (t == TypeKind::I32 || t == TypeKind::DATE)
-            i32.push_back(k->Data<int32_t>()), i64.push_back(nullptr);
-        else
-            return false;
-    }
-    const int64_t n = keys[0]->length;
-    for (int64_t i = 1; i < n; ++i) {
-        PollCancel(i);
-        for (size_t c = 0; c < keys.size(); ++c) {
-            const int64_t a = i64[c] ? i64[c][i - 1] : i32[c][i - 1], b = i64[c] ? i64[c][i] : i32[c][i];
-            if (a == b) continue;
-            const bool asc = flags.Data<uint8_t>()[flags.length == 1 ? 0 : c] != 0;
-            if ((a < b) != asc) return false;
-            break;
-        }
-    }
-    return true;
-}
-}  // namespace
-
-namespace {
 // Integer-like keys whose value ranges multiply to at most 2^63: one mixed-radix key per row
 // straight from the values (no dense ranks), its order the tuples' order under the flags
 // (ascending: NULL after every value; descending: NULL first).  False for other keys.
@@ -748,11 +716,6 @@ Expected<Value> KOrder(KernelCtx &, const std::vector<Value> &args) {
     if (flags.length != 1 && flags.length != static_cast<int64_t>(keys.size()))
         return ShapeError("@order: " + std::to_string(flags.length) + " direction flags for " + std::to_string(keys.size()) + " keys");
     int64_t n = keys[0]->length;
-    if (AlreadyOrdered(keys, flags)) {  // e.g. a relation loaded in the order of its index
-        RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(TypeKind::I64, n));
-        std::iota(out->Data<int64_t>(), out->Data<int64_t>() + n, int64_t{0});
-        return V(out);
-    }
     if (std::shared_ptr<Vector> key; IntegerTupleKey(keys, flags, &key)) {
         RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(TypeKind::I64, n));
         RNDN_RETURN_IF_ERROR(radix::StableOrder(key->Data<uint64_t>(), n, out->Data<int64_t>()));
