@@ -640,18 +640,24 @@ private:
         // the table and the slots are transient; over half the interpreter's memory budget the
         // interpreter groups instead (and accounts its own intermediates against the budget)
         if (opts_.memory_budget > 0 && cap * 8 + static_cast<uint64_t>(n) * 4 > static_cast<uint64_t>(opts_.memory_budget) / 2) return Redo(k);
-        std::vector<int64_t> table(cap, -1);
-        std::vector<uint32_t> slots(static_cast<size_t>(std::max<int64_t>(n, 1)), 0);
+        // scratch from the interpreter's payload pool: the next run of the query (same sizes)
+        // reuses the memory instead of faulting fresh pages in
+        RNDN_ASSIGN_OR_RETURN(auto table_v, hir::MakeVectorUninit(hir::Type(hir::TypeKind::I64), static_cast<int64_t>(cap)));
+        RNDN_ASSIGN_OR_RETURN(auto slots_v, hir::MakeVectorUninit(hir::Type(hir::TypeKind::I32), std::max<int64_t>(n, 1)));
+        RNDN_ASSIGN_OR_RETURN(auto num_v, hir::MakeVectorUninit(hir::Type(hir::TypeKind::I32), std::max<int64_t>(n, 1)));
+        int64_t *table = table_v->Data<int64_t>();
+        uint32_t *slots = slots_v->Data<uint32_t>();
+        std::fill(table, table + cap, int64_t{-1});
         Registrations regs(dev_);
         regs.Add(dummy_, sizeof dummy_);
         std::vector<cpujit::Arg> args;
         args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(n)));
         if (!AddInputArgs(in, 0, nullable, regs, args)) return Redo(k);
-        regs.Add(table.data(), table.size() * 8);
-        args.push_back(cpujit::Arg::Ptr(table.data()));
+        regs.Add(table, cap * 8);
+        args.push_back(cpujit::Arg::Ptr(table));
         args.push_back(cpujit::Arg::U64(cap - 1));
-        regs.Add(slots.data(), slots.size() * 4);
-        args.push_back(cpujit::Arg::Ptr(slots.data()));
+        regs.Add(slots, static_cast<size_t>(std::max<int64_t>(n, 1)) * 4);
+        args.push_back(cpujit::Arg::Ptr(slots));
         uint32_t err = 0;
         regs.Add(&err, sizeof err);
         args.push_back(cpujit::Arg::Ptr(&err));
@@ -668,11 +674,12 @@ private:
         if (err != 0) return Redo(k);
         // Groups by first appearance: each row names the row that claimed its group's slot; the
         // claimer's entry in `num` (row-sized, far smaller than the table) gets the group number.
-        std::vector<int64_t>().swap(table);
+        table_v.reset();
         std::vector<int64_t> first;
-        std::vector<uint32_t> &gid = slots;  // reused: row -> group (first-appearance numbering)
+        uint32_t *gid = slots;  // reused: row -> group (first-appearance numbering)
         {
-            std::vector<uint32_t> num(static_cast<size_t>(std::max<int64_t>(n, 1)), UINT32_MAX);
+            uint32_t *num = num_v->Data<uint32_t>();
+            std::fill(num, num + n, UINT32_MAX);
             for (int64_t r = 0; r < n; ++r) {
                 if ((r & 0xfffff) == 0 && opts_.should_cancel && opts_.should_cancel()) return Status::Cancelled();
                 const uint32_t c = slots[static_cast<size_t>(r)];
@@ -723,18 +730,18 @@ private:
                                  (k0.type.kind == hir::TypeKind::I32 || k0.type.kind == hir::TypeKind::DATE || k0.type.kind == hir::TypeKind::I64 ||
                                   k0.type.kind == hir::TypeKind::DEC64 || k0.type.kind == hir::TypeKind::I16);
             if (one_int) {
-                // one integer key without NULLs (Q18's l_orderkey): sort (key, group) pairs
-                // directly; keys of distinct groups differ, so the order is the comparator's
-                std::vector<std::pair<int64_t, int64_t>> kv(static_cast<size_t>(m));
+                // one integer key without NULLs (Q18's l_orderkey): the groups' keys (distinct)
+                // sorted by radix, as order-preserving unsigned words
+                RNDN_ASSIGN_OR_RETURN(auto kv, hir::MakeVectorUninit(hir::Type(hir::TypeKind::I64), m));
+                uint64_t *key = kv->Data<uint64_t>();
                 for (int64_t j = 0; j < m; ++j) {
                     const int64_t r = first[static_cast<size_t>(j)];
-                    int64_t key = k0.type.kind == hir::TypeKind::I16 ? k0.Data<int16_t>()[r]
-                                  : (k0.type.kind == hir::TypeKind::I32 || k0.type.kind == hir::TypeKind::DATE) ? k0.Data<int32_t>()[r]
-                                                                                                               : k0.Data<int64_t>()[r];
-                    kv[static_cast<size_t>(j)] = {key, j};
+                    const int64_t x = k0.type.kind == hir::TypeKind::I16 ? k0.Data<int16_t>()[r]
+                                      : (k0.type.kind == hir::TypeKind::I32 || k0.type.kind == hir::TypeKind::DATE) ? k0.Data<int32_t>()[r]
+                                                                                                                   : k0.Data<int64_t>()[r];
+                    key[j] = static_cast<uint64_t>(x) ^ (uint64_t(1) << 63);
                 }
-                std::sort(kv.begin(), kv.end());
-                for (int64_t pos = 0; pos < m; ++pos) ord[static_cast<size_t>(pos)] = kv[static_cast<size_t>(pos)].second;
+                RNDN_RETURN_IF_ERROR(hir::StableOrderByKey(key, m, ord.data()));
             } else
             std::sort(ord.begin(), ord.end(), [&](int64_t ga, int64_t gb) {
                 const int64_t a = first[static_cast<size_t>(ga)], b = first[static_cast<size_t>(gb)];
@@ -788,7 +795,7 @@ private:
             for (int64_t pos = 0; pos < m; ++pos) rank[static_cast<size_t>(ok.vector().Data<int64_t>()[pos])] = pos;
         }
         // each row's group position (interpreter order), the groups' sizes
-        std::vector<uint32_t> &row_group = slots;  // reused again: row -> position
+        uint32_t *row_group = slots;  // reused again: row -> position
         std::vector<int64_t> count(static_cast<size_t>(m), 0);
         for (int64_t r = 0; r < n; ++r) {
             uint32_t pos = static_cast<uint32_t>(rank[gid[static_cast<size_t>(r)]]);
@@ -802,8 +809,8 @@ private:
         auto rows = std::make_shared<GroupRows>();
         rows->m = m;
         rows->count = std::move(count);
-        rows->row_group = std::move(slots);
-        rows->row_group.resize(static_cast<size_t>(n));  // (one placeholder element when n = 0)
+        rows->row_group.v = std::move(slots_v);
+        rows->row_group.n = static_cast<size_t>(n);
         if (k.group_lists) {
             RNDN_ASSIGN_OR_RETURN(d->values, MemberLists(*rows));
         } else {
@@ -821,7 +828,14 @@ private:
     struct GroupRows {
         int64_t m = 0;                   // groups
         std::vector<int64_t> count;      // rows per group (interpreter order)
-        std::vector<uint32_t> row_group; // row -> group position
+        struct {                         // row -> group position (a pooled payload)
+            std::shared_ptr<hir::Vector> v;
+            size_t n = 0;
+            size_t size() const { return n; }
+            bool empty() const { return n == 0; }
+            const uint32_t *data() const { return v ? v->Data<uint32_t>() : nullptr; }
+            uint32_t operator[](size_t i) const { return data()[i]; }
+        } row_group;
     };
 
     // @group's member lists (rows ascending, a counting sort by group).

@@ -365,6 +365,15 @@ struct Vector {
 // For str/sym, `offsets` is length+1 zeros (all empty strings) — or use length 0 and
 // AppendString.  Fails with OUT_OF_MEMORY when the allocation fails.
 Expected<std::shared_ptr<Vector>> MakeVector(const Type &type, int64_t length);
+// Like MakeVector, but a fixed-width payload is not zero-filled (the caller writes every
+// element).  Payloads of 64 KiB and more come from the interpreter's pool of freed payloads, so
+// scratch arrays of a query's steps reuse memory instead of faulting fresh pages in.
+Expected<std::shared_ptr<Vector>> MakeVectorUninit(const Type &type, int64_t length);
+
+// Row numbers 0..n-1 stably sorted by key[row] (unsigned, ascending) into order[0..n): a radix
+// sort with scratch from the payload pool; polls for cancellation; OutOfMemory when the scratch
+// cannot be had.
+Status StableOrderByKey(const uint64_t *key, int64_t n, int64_t *order);
 
 // The one column type: a basic-typed column whose buffers are views over memory from an
 // Allocator (rndn::DataBuffer), shared without copying between the loader, the column cache, the

@@ -90,8 +90,16 @@ void CopyValidity(const Vector &a, int64_t n, Buf<uint64_t> &out);
 // Vector construction shortcuts (abort-free: return nullptr only on allocation failure, which
 // kernels turn into OUT_OF_MEMORY).
 Expected<std::shared_ptr<Vector>> NewVector(const Type &t, int64_t n);
-// Like MakeVector, but the payload is not zero-filled (the caller writes every element).
-Expected<std::shared_ptr<Vector>> MakeVectorUninit(const Type &type, int64_t length);
+// A str/sym vector's payload of `count` elements and `bytes` bytes from the payload pool, not
+// zero-filled: *offsets (count + 1 entries) and *chars are written by the caller, then
+// FinishStrings makes them the vector's (read-only views; a later append copies them).
+struct StringPayload {
+    std::shared_ptr<uint8_t[]> offsets, chars;
+    int64_t *Offsets() { return reinterpret_cast<int64_t *>(offsets.get()); }
+    char *Chars() { return reinterpret_cast<char *>(chars.get()); }
+};
+Expected<StringPayload> AllocStrings(int64_t count, int64_t bytes);
+void FinishStrings(Vector &v, StringPayload &&p, int64_t count, int64_t bytes);
 std::shared_ptr<Vector> ScalarI64(int64_t v);
 std::shared_ptr<Vector> ScalarBool(bool v);
 

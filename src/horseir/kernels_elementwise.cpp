@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "horseir/kernel_util.h"
@@ -671,6 +672,24 @@ Expected<Value> Compare(Builtin bid, Cmp c, const std::vector<Value> &args) {
     uint8_t *o = out->Data<uint8_t>();
     if (IsString(pa->type.kind)) {
         const Vector &a = *pa, &b = *pb;
+        if ((c == Cmp::EQ || c == Cmp::NEQ) && (a.length == 1) != (b.length == 1)) {
+            // (in)equality with one string (a literal, a parameter): lengths first, then the
+            // bytes, without a comparison's ordering work
+            const Vector &col = a.length == 1 ? b : a;
+            const std::string_view lit = (a.length == 1 ? a : b).StringAt(0);
+            const int64_t *off = col.offsets.data();
+            const char *chars = col.bytes.data();
+            const int64_t want = static_cast<int64_t>(lit.size());
+            const uint8_t eq = c == Cmp::EQ ? 1 : 0;
+            for (int64_t i = 0; i < n; ++i) {
+                PollCancel(i);
+                const int64_t b0 = off[i];
+                const bool same = off[i + 1] - b0 == want && (want == 0 || std::memcmp(chars + b0, lit.data(), lit.size()) == 0);
+                o[i] = same ? eq : static_cast<uint8_t>(1 - eq);
+            }
+            SetCombinedValidity(a, b, *out);
+            return V(out);
+        }
         for (int64_t i = 0; i < n; ++i) {
             PollCancel(i);
             std::string_view x = a.StringAt(a.length == 1 ? 0 : i), y = b.StringAt(b.length == 1 ? 0 : i);
@@ -1599,6 +1618,52 @@ bool LikeMatch(std::string_view s, std::string_view p) {
     while (pi < p.size() && p[pi] == '%') ++pi;
     return pi == p.size();
 }
+
+// A pattern without `_`: literal segments between `%`s.  The first must start the string
+// unless the pattern starts with %, the last must end it unless the pattern ends with %, and
+// the ones between are found leftmost in order (taking each as early as possible leaves the
+// most room for the rest, so a match exists exactly when this finds one).
+struct PercentPattern {
+    bool lead = false, trail = false;  // starts / ends with %
+    std::vector<std::string_view> segs;  // non-empty literal runs
+    static bool Parse(std::string_view p, PercentPattern *out) {
+        if (p.find('_') != std::string_view::npos) return false;
+        out->lead = !p.empty() && p.front() == '%';
+        out->trail = !p.empty() && p.back() == '%';
+        size_t i = 0;
+        while (i < p.size()) {
+            size_t j = p.find('%', i);
+            if (j == std::string_view::npos) j = p.size();
+            if (j > i) out->segs.push_back(p.substr(i, j - i));
+            i = j + 1;
+        }
+        return true;
+    }
+    bool Match(std::string_view s) const {
+        if (segs.empty()) return lead || s.empty();  // "%..%" matches anything, "" only ""
+        size_t from = 0, first = 0, last = segs.size();
+        if (!lead) {
+            if (s.size() < segs[0].size() || std::memcmp(s.data(), segs[0].data(), segs[0].size()) != 0) return false;
+            from = segs[0].size();
+            first = 1;
+        }
+        if (!trail) {
+            if (last == first && !lead) return from == s.size();  // no % at all: the whole string
+            const std::string_view &t = segs.back();
+            if (s.size() < from + t.size() || std::memcmp(s.data() + s.size() - t.size(), t.data(), t.size()) != 0) return false;
+            s = s.substr(0, s.size() - t.size());
+            --last;
+        }
+        for (size_t k = first; k < last; ++k) {
+            const std::string_view &g = segs[k];
+            if (s.size() < from + g.size()) return false;
+            const void *hit = memmem(s.data() + from, s.size() - from, g.data(), g.size());
+            if (hit == nullptr) return false;
+            from = static_cast<size_t>(static_cast<const char *>(hit) - s.data()) + g.size();
+        }
+        return true;
+    }
+};
 }  // namespace
 
 Expected<Value> KLike(KernelCtx &, const std::vector<Value> &args) {
@@ -1610,9 +1675,16 @@ Expected<Value> KLike(KernelCtx &, const std::vector<Value> &args) {
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::BOOL, a.length));
     std::string_view pat = p.StringAt(0);
     uint8_t *o = out->Data<uint8_t>();
-    for (int64_t i = 0; i < a.length; ++i) {
-        PollCancel(i);
-        o[i] = LikeMatch(a.StringAt(i), pat);
+    if (PercentPattern pp; PercentPattern::Parse(pat, &pp)) {
+        for (int64_t i = 0; i < a.length; ++i) {
+            PollCancel(i);
+            o[i] = pp.Match(a.StringAt(i));
+        }
+    } else {
+        for (int64_t i = 0; i < a.length; ++i) {
+            PollCancel(i);
+            o[i] = LikeMatch(a.StringAt(i), pat);
+        }
     }
     SetCombinedValidity(a, p, *out);
     return V(out);

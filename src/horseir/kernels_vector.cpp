@@ -40,32 +40,32 @@ namespace {
 template <class ForEachRow>
 Expected<std::shared_ptr<Vector>> CollectStrings(const Vector &v, ForEachRow for_each_row) {
     int64_t count = 0, bytes = 0;
+    const int64_t *in_off = v.offsets.data();
+    const char *in = v.bytes.data();
     for_each_row([&](int64_t r) {
         PollCancel(count);
         ++count;
-        bytes += v.offsets[static_cast<size_t>(r) + 1] - v.offsets[static_cast<size_t>(r)];
+        bytes += in_off[r + 1] - in_off[r];
     });
-    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(v.type, 0));
-    // Sized in steps of 4 MiB (zero-filling a large payload takes a while): a cancel is polled
-    // between them.
-    out->bytes.reserve(static_cast<size_t>(bytes));
-    while (out->bytes.size() < static_cast<size_t>(bytes)) {
-        PollCancelNow();
-        out->bytes.resize(std::min(static_cast<size_t>(bytes), out->bytes.size() + (size_t(4) << 20)));
-    }
-    out->offsets.resize(static_cast<size_t>(count) + 1);
-    char *dst = out->bytes.data();
-    int64_t *off = out->offsets.data();
+    // pooled, not zero-filled (every byte and offset is written below)
+    RNDN_ASSIGN_OR_RETURN(StringPayload p, AllocStrings(count, bytes));
+    char *dst = p.Chars();
+    int64_t *off = p.Offsets();
     int64_t k = 0, pos = 0;
     off[0] = 0;
     for_each_row([&](int64_t r) {
         PollCancel(k);
-        const std::string_view sv = v.StringAt(r);
-        std::memcpy(dst + pos, sv.data(), sv.size());
-        pos += static_cast<int64_t>(sv.size());
+        const int64_t b = in_off[r], len = in_off[r + 1] - b;
+        if (len <= 8) {  // short strings (flags, codes): no library call
+            for (int64_t j = 0; j < len; ++j) dst[pos + j] = in[b + j];
+        } else {
+            std::memcpy(dst + pos, in + b, static_cast<size_t>(len));
+        }
+        pos += len;
         off[++k] = pos;
     });
-    out->length = count;
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(v.type, 0));
+    FinishStrings(*out, std::move(p), count, bytes);
     return out;
 }
 }  // namespace
@@ -861,9 +861,57 @@ Status MemberIds(const KernelCtx &ctx, const std::vector<Value> &args, const cha
 }
 }  // namespace
 
+namespace {
+// x in s for strings against a small set s (an IN list): each element compared with the set's
+// strings of its length, straight into the result (no id vectors for the whole column).
+constexpr int64_t kSmallStringSet = 16;
+
+std::shared_ptr<Vector> MemberSmallStrings(const Vector &x, const Vector &s, std::shared_ptr<Vector> out) {
+    std::vector<std::string_view> set;
+    bool set_has_null = false;
+    uint64_t lengths = 0;  // bit L: some set string has length L (L < 63); bit 63: a longer one
+    for (int64_t j = 0; j < s.length; ++j) {
+        if (!s.IsValid(j)) {
+            set_has_null = true;
+            continue;
+        }
+        set.push_back(s.StringAt(j));
+        lengths |= uint64_t(1) << std::min<size_t>(set.back().size(), 63);
+    }
+    const int64_t *off = x.offsets.data();
+    const char *chars = x.bytes.data();
+    uint8_t *o = out->Data<uint8_t>();
+    const bool x_nulls = x.HasNulls();
+    for (int64_t i = 0; i < x.length; ++i) {
+        PollCancel(i);
+        const int64_t b = off[i], len = off[i + 1] - b;
+        uint8_t found = 0;
+        if ((lengths >> std::min<int64_t>(len, 63)) & 1)
+            for (const std::string_view &v : set)
+                if (static_cast<int64_t>(v.size()) == len && std::memcmp(chars + b, v.data(), v.size()) == 0) {
+                    found = 1;
+                    break;
+                }
+        if (x_nulls && !x.IsValid(i)) {
+            o[i] = 0;
+            out->SetNull(i);  // NULL IN (...) is NULL
+            continue;
+        }
+        o[i] = found;
+        if (!found && set_has_null) out->SetNull(i);  // x IN (.., NULL) not found: NULL
+    }
+    return out;
+}
+}  // namespace
+
 Expected<Value> KMember(KernelCtx &ctx, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[0], "member", 0));
     RNDN_RETURN_IF_ERROR(NeedVector(args[1], "member", 1));
+    if (UseHash(ctx) && IsString(args[0].vector().type.kind) && IsString(args[1].vector().type.kind) &&
+        args[1].vector().length <= kSmallStringSet) {
+        RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(TypeKind::BOOL, args[0].vector().length));
+        return V(MemberSmallStrings(args[0].vector(), args[1].vector(), out));
+    }
     std::vector<int64_t> rx, rs;
     int64_t cnt;
     RNDN_RETURN_IF_ERROR(MemberIds(ctx, args, "member", rx, rs, &cnt));
@@ -996,6 +1044,27 @@ Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
             pairs += start[static_cast<size_t>(g) + 1] - start[static_cast<size_t>(g)];
         }
         RNDN_RETURN_IF_ERROR(CheckJoinSize(ctx, pairs));
+        if (others.empty()) {
+            // equality keys only: the pairs straight into the result vectors (pooled payloads
+            // of the counted size, no growth and no copy)
+            RNDN_ASSIGN_OR_RETURN(auto lvec, MakeVectorUninit(TypeKind::I64, pairs));
+            RNDN_ASSIGN_OR_RETURN(auto rvec, MakeVectorUninit(TypeKind::I64, pairs));
+            int64_t *lo = lvec->Data<int64_t>(), *ro = rvec->Data<int64_t>();
+            int64_t w = 0;
+            for (int64_t j = 0; j < nr; ++j) {
+                if ((j & 0xffff) == 0 && ctx.Cancelled()) return Status::Cancelled();
+                const int64_t g = idr[static_cast<size_t>(j)];
+                if (g < 0) continue;
+                for (int64_t p = start[static_cast<size_t>(g)]; p < start[static_cast<size_t>(g) + 1]; ++p) {
+                    PollCancel(w);
+                    lo[w] = rows[static_cast<size_t>(p)];
+                    ro[w++] = j;
+                }
+            }
+            auto out = std::make_shared<List>();
+            out->cells = {V(lvec), V(rvec)};
+            return Value(std::shared_ptr<const List>(out));
+        }
         li.reserve(static_cast<size_t>(pairs));
         ri.reserve(static_cast<size_t>(pairs));
         for (int64_t j = 0; j < nr; ++j) {

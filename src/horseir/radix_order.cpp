@@ -99,6 +99,14 @@ Status StableOrder(const uint64_t *key, int64_t n, int64_t *order) {
     return Status::Ok();
 }
 
+}  // namespace rndn::hir::radix
+
+namespace rndn::hir {
+Status StableOrderByKey(const uint64_t *key, int64_t n, int64_t *order) { return radix::StableOrder(key, n, order); }
+}  // namespace rndn::hir
+
+namespace rndn::hir::radix {
+
 std::vector<int64_t> StableOrder(const uint64_t *key, int64_t n) {
     std::vector<int64_t> order(static_cast<size_t>(std::max<int64_t>(n, 0)));
     if (!StableOrder(key, n, order.data()).ok()) throw std::bad_alloc();  // as the vector itself would

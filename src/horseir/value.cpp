@@ -220,6 +220,28 @@ Expected<std::shared_ptr<Vector>> MakeVectorUninit(const Type &type, int64_t len
 
 Expected<std::shared_ptr<Vector>> NewVector(const Type &t, int64_t n) { return MakeVector(t, n); }
 
+Expected<StringPayload> AllocStrings(int64_t count, int64_t bytes) {
+    if (count < 0 || bytes < 0 || count > (int64_t(1) << 40) || bytes > (int64_t(1) << 42))
+        return Status::OutOfMemory("out of memory allocating " + std::to_string(count) + " strings");
+    try {
+        StringPayload p;
+        p.offsets = AllocPayload(static_cast<size_t>(count + 1) * sizeof(int64_t), false);
+        p.chars = AllocPayload(std::max<size_t>(static_cast<size_t>(bytes), 16), false);
+        return p;
+    } catch (const std::bad_alloc &) {
+        return Status::OutOfMemory("out of memory allocating " + std::to_string(count) + " strings of " + std::to_string(bytes) +
+                                   " bytes");
+    }
+}
+
+void FinishStrings(Vector &v, StringPayload &&p, int64_t count, int64_t bytes) {
+    const int64_t *off = p.Offsets();
+    const char *chars = p.Chars();
+    v.offsets = Buf<int64_t>::View(off, static_cast<size_t>(count) + 1, std::shared_ptr<const void>(p.offsets, off));
+    v.bytes = Buf<char>::View(chars, static_cast<size_t>(bytes), std::shared_ptr<const void>(p.chars, chars));
+    v.length = count;
+}
+
 std::shared_ptr<Vector> ScalarI64(int64_t v) {
     auto r = MakeVector(TypeKind::I64, 1);
     if (!r.ok()) return nullptr;

@@ -633,6 +633,49 @@ bool CollectAggrefs(Node *n, void *ctx) {
     return expression_tree_walker(n, (bool (*)(void))(void *)CollectAggrefs, ctx);
 }
 
+// Whether an aggregate node's result cannot depend on the order of its input rows: every
+// aggregate is count, an exact sum or avg (integers, numeric), min or max of a type whose equal
+// values are identical (no float: -0 = 0; numeric only of a declared scale: 1.0 = 1.00), or a
+// boolean and/or, none ordered or (but count) DISTINCT; and every grouping column is of such a
+// type, so that a group's key is the same whichever of its rows comes first.
+bool OrderInsensitiveAgg(Agg *agg) {
+    Plan *plan = &agg->plan;
+    auto identical_when_equal = [](Oid t, int32 typmod) {
+        switch (t) {
+            case INT2OID: case INT4OID: case INT8OID: case BOOLOID: case DATEOID: case TIMESTAMPOID: case TIMESTAMPTZOID:
+            case TIMEOID: case TEXTOID: case VARCHAROID: case BPCHAROID: case CHAROID: return true;
+            case NUMERICOID: return typmod >= (int32)VARHDRSZ;
+            default: return false;
+        }
+    };
+    if (plan->lefttree == nullptr) return false;
+    for (int i = 0; i < agg->numCols; ++i) {
+        const AttrNumber k = agg->grpColIdx[i];
+        if (k < 1 || k > list_length(plan->lefttree->targetlist)) return false;
+        Node *e = (Node *)((TargetEntry *)list_nth(plan->lefttree->targetlist, k - 1))->expr;
+        if (!identical_when_equal(exprType(e), exprTypmod(e))) return false;
+    }
+    std::vector<Aggref *> aggrefs;
+    CollectAggrefs((Node *)plan->targetlist, &aggrefs);
+    CollectAggrefs((Node *)plan->qual, &aggrefs);
+    for (Aggref *a : aggrefs) {
+        if (a->aggorder != NIL || a->aggkind != AGGKIND_NORMAL) return false;
+        const std::string name = FuncName(a->aggfnoid);
+        if (name == "count") continue;
+        if (a->aggdistinct != NIL || a->aggstar || list_length(a->args) != 1) return false;
+        Node *arg = (Node *)((TargetEntry *)linitial(a->args))->expr;
+        const Oid t = exprType(arg);
+        if (name == "sum" || name == "avg") {
+            if (t != INT2OID && t != INT4OID && t != INT8OID && t != NUMERICOID) return false;
+        } else if (name == "min" || name == "max") {
+            if (!identical_when_equal(t, exprTypmod(arg))) return false;
+        } else if (name != "bool_and" && name != "bool_or" && name != "every") {
+            return false;
+        }
+    }
+    return true;
+}
+
 // Is the expression NULL whenever its aggregates are (only strict operators over them)?
 bool StrictTlist(Node *n) {
     if (n == nullptr) return false;
@@ -1505,17 +1548,20 @@ Expected<Translator::RelP> Translator::SetOpNode(SetOp *op, RelP in) {
 }
 
 Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses, RelP pre_inner,
-                                                std::vector<std::pair<Expr *, int>> param_keys) {
+                                                std::vector<std::pair<Expr *, int>> param_keys, bool order_free) {
     Plan *plan = &join->plan;
     const JoinType jt = join->jointype;
     if (jt != JOIN_INNER && jt != JOIN_SEMI && jt != JOIN_ANTI && jt != JOIN_LEFT && jt != JOIN_RIGHT && jt != JOIN_FULL)
         return Unsup(plan, "join type " + std::to_string((int)jt));
+    // A join whose output order cannot show: its inputs' orders cannot either (which rows it
+    // pairs does not depend on them).
+    order_free_ = order_free;
     RNDN_ASSIGN_OR_RETURN(RelP outer, NodeRel(plan->lefttree));
     RelP inner = pre_inner;
     if (!inner) {
         // A semi or anti join only asks whether a match exists: the inner rows' order is free
         // (an index scan there need not be sorted into index order).
-        order_free_ = jt == JOIN_SEMI || jt == JOIN_ANTI;
+        order_free_ = order_free || jt == JOIN_SEMI || jt == JOIN_ANTI;
         RNDN_ASSIGN_OR_RETURN(inner, NodeRel(plan->righttree));
     }
     std::vector<std::pair<Op, Op>> key_vars;
@@ -2123,6 +2169,7 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
     // order_free_ holds for this node only (the inner side of a semi or anti join, through
     // pass-through nodes): its row order cannot show in the result.
     const bool order_free = std::exchange(order_free_, false);
+    const bool ties_free = std::exchange(ties_free_, false);
     if (plan->initPlan != NIL) RNDN_RETURN_IF_ERROR(InitPlans(plan));
     switch (nodeTag(plan)) {
         case T_SeqScan: {
@@ -2217,6 +2264,8 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
             Result *r = (Result *)plan;
             if (r->resconstantqual != nullptr) return Unsup(plan, "constant qual (one-time filter)");
             if (plan->lefttree == nullptr) return Unsup(plan, "Result without input");
+            order_free_ = order_free;
+            ties_free_ = ties_free;
             RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
             return ProjectOver(plan, child, plan->qual);
         }
@@ -2239,10 +2288,21 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
         case T_GatherMerge: {
             if (IsA(plan, Gather) && ((Gather *)plan)->initParam != nullptr) return Unsup(plan, "init plan params");
             order_free_ = order_free;
+            ties_free_ = ties_free;
             RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
             return ProjectOver(plan, child, plan->qual);
         }
         case T_Agg: {
+            // An aggregate whose results do not depend on its rows' order: a plain, hashed
+            // (PostgreSQL's group order is the hash table's, which no input order reproduces)
+            // or unobserved one frees its input's order; a sorted one (groups in their first
+            // row's order, that is the sort's) frees only the order among the sort's ties, so
+            // the input of the Sort below it is free.
+            Agg *a = (Agg *)plan;
+            if (a->groupingSets == NIL && a->aggstrategy != AGG_MIXED && OrderInsensitiveAgg(a)) {
+                if (order_free || a->aggstrategy != AGG_SORTED) order_free_ = true;
+                else ties_free_ = true;
+            }
             RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
             return AggNode((Agg *)plan, child);
         }
@@ -2256,7 +2316,10 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
         case T_IncrementalSort: {
             // IncrementalSort's first member is its Sort: the whole input is sorted either way.
             Sort *s = IsA(plan, Sort) ? (Sort *)plan : &((IncrementalSort *)plan)->sort;
+            // Whatever order the sort's input has, its output is the same up to ties.
+            order_free_ = order_free || ties_free;
             RNDN_ASSIGN_OR_RETURN(RelP child, NodeRel(plan->lefttree));
+            if (order_free) return ProjectOver(plan, child, nullptr);  // nobody sees the order
             RNDN_ASSIGN_OR_RETURN(RelP sorted, SortNode(plan, s->numCols, s->sortColIdx, s->sortOperators, s->collations, s->nullsFirst, child));
             return ProjectOver(plan, sorted, nullptr);
         }
@@ -2307,11 +2370,11 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
             RNDN_ASSIGN_OR_RETURN(RelP r, SetOpNode((SetOp *)plan, child));
             return ProjectOver(plan, r, nullptr);
         }
-        case T_HashJoin: return JoinNode((Join *)plan, ((HashJoin *)plan)->hashclauses);
-        case T_MergeJoin: return JoinNode((Join *)plan, ((MergeJoin *)plan)->mergeclauses);
+        case T_HashJoin: return JoinNode((Join *)plan, ((HashJoin *)plan)->hashclauses, nullptr, {}, order_free);
+        case T_MergeJoin: return JoinNode((Join *)plan, ((MergeJoin *)plan)->mergeclauses, nullptr, {}, order_free);
         case T_NestLoop: {
             NestLoop *nl = (NestLoop *)plan;
-            if (nl->nestParams == NIL) return JoinNode((Join *)plan, NIL);
+            if (nl->nestParams == NIL) return JoinNode((Join *)plan, NIL, nullptr, {}, order_free);
             // A parameterized inner side: its `col = $p` conditions become join keys.
             std::vector<std::pair<Expr *, int>> keys;
             const std::set<int> saved = decor_params_;
@@ -2321,11 +2384,11 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
                 keys.emplace_back((Expr *)p->paramval, p->paramno);
                 decor_params_.insert(p->paramno);
             }
-            order_free_ = nl->join.jointype == JOIN_SEMI || nl->join.jointype == JOIN_ANTI;
+            order_free_ = order_free || nl->join.jointype == JOIN_SEMI || nl->join.jointype == JOIN_ANTI;
             Expected<RelP> inner = NodeRel(plan->righttree);
             decor_params_ = saved;
             if (!inner.ok()) return inner.status();
-            return JoinNode((Join *)plan, NIL, inner.value(), keys);
+            return JoinNode((Join *)plan, NIL, inner.value(), keys, order_free);
         }
         default: return Unsup(plan, "node type not translated");
     }

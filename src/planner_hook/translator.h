@@ -334,7 +334,7 @@ private:
     Expected<RelP> GroupingSetsNode(Agg *agg, RelP in);
     Expected<RelP> WindowAggNode(WindowAgg *wa, RelP in);
     Expected<RelP> JoinNode(Join *join, List *eq_clauses, RelP pre_inner = nullptr,
-                            std::vector<std::pair<Expr *, int>> param_keys = {});
+                            std::vector<std::pair<Expr *, int>> param_keys = {}, bool order_free = false);
 
     // Applies `quals` (if any) to every input of ctx, then evaluates plan->targetlist lazily.
     Expected<RelP> FilterAndProject(Plan *plan, Ctx ctx, List *quals, std::map<int, Expr *> extra_exprs = {});
@@ -391,6 +391,7 @@ private:
     std::unordered_map<std::string, Op> emitted_;  // canonical text of the expression -> variable
     std::map<int, Col> extern_params_;             // PARAM_EXTERN id -> main's parameter
     bool order_free_ = false;  // the next NodeRel's row order cannot show (see NodeRel)
+    bool ties_free_ = false;   // the next NodeRel's order shows only up to its sort keys' ties
     int next_var_ = 0;
     std::map<std::string, Op> len_cache_;
     std::map<int, Col> params_;      // PARAM_EXEC id -> value of an init plan (a scalar)
