@@ -378,6 +378,18 @@ INSERT INTO numtxt VALUES (1, '1e5'), (2, '1.5E-7'), (3, ' -2.50e+2 '), (4, '0.0
 CREATE TABLE numtxt_bad (id int, s text);
 INSERT INTO numtxt_bad VALUES (1, '2.5'), (2, '1e'), (3, '1e+');
 
+-- rows in the heap in the reverse of their index order (inserted descending): a plan that
+-- reads the inner side through its index sees another order than a sequential read.  f sums
+-- differently in either order (1e16 + 1 loses the 1), x holds equal numerics of different
+-- display scales (min/max keep one of them by position)
+CREATE TABLE ofree_o (k int PRIMARY KEY, g int);
+CREATE TABLE ofree_l (k int, n int, f float8, x numeric, t text, PRIMARY KEY (k, n));
+INSERT INTO ofree_o SELECT k, k % 3 FROM generate_series(60, 1, -1) k;
+INSERT INTO ofree_l SELECT k, n, (ARRAY[1e16, 1, -1e16, 1])[n], (ARRAY[1.0, 1.00, 1, 1.000])[n], 'v' || (k * n) % 7
+  FROM generate_series(60, 1, -1) k, generate_series(4, 1, -1) n;
+ANALYZE ofree_o;
+ANALYZE ofree_l;
+
 -- query: scan_all_types
 SELECT * FROM nums ORDER BY id;
 -- query: filter_and_project
@@ -2505,3 +2517,22 @@ PREPARE ivq AS SELECT i::text, count(*) FROM ivl GROUP BY 1 ORDER BY 1;
 EXECUTE ivq;
 SET IntervalStyle = 'sql_standard';
 EXECUTE ivq;
+
+-- Aggregates over a nested loop whose inner side is read in index order: order-sensitive ones
+-- (a float sum, min/max of numerics of several display scales) must see PostgreSQL's row
+-- order; order-insensitive ones let the translator skip the index order (same results).
+-- query: order_free_float_sum_keeps_index_order
+SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_seqscan = off; SET enable_bitmapscan = off;
+SELECT o.g, sum(l.f), count(*) FROM ofree_o o JOIN ofree_l l ON l.k = o.k GROUP BY o.g ORDER BY o.g;
+-- query: order_free_float_sum_plain
+SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_seqscan = off; SET enable_bitmapscan = off;
+SELECT sum(l.f), sum(l.f * 2) FROM ofree_o o JOIN ofree_l l ON l.k = o.k WHERE o.k < 40;
+-- query: order_free_numeric_min_max_keep_index_order
+SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_seqscan = off; SET enable_bitmapscan = off;
+SELECT o.g, min(l.x), max(l.x), min(l.x + 0), max(l.x * 1) FROM ofree_o o JOIN ofree_l l ON l.k = o.k GROUP BY o.g ORDER BY o.g;
+-- query: order_free_insensitive_aggregates
+SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_seqscan = off; SET enable_bitmapscan = off;
+SELECT o.g, count(*), sum(l.n), avg(l.n), min(l.t), max(l.t), sum(l.x) FROM ofree_o o JOIN ofree_l l ON l.k = o.k GROUP BY o.g ORDER BY 2 DESC, o.g;
+-- query: order_free_sorted_group_then_order_by
+SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_hashagg = off;
+SELECT l.t, count(*), sum(l.k) FROM ofree_o o JOIN ofree_l l ON l.k = o.k GROUP BY l.t ORDER BY 3 DESC, 1;
