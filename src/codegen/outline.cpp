@@ -257,7 +257,7 @@ struct Outliner {
             if (fa.kind != Operand::Kind::FUNC || fa.resolved.builtin < 0 || la.kind != Operand::Kind::NAME || la.slot < 0) continue;
             Seg sg;
             sg.op = fa.resolved.name;
-            if (sg.op != "sum" && sg.op != "min" && sg.op != "max" && sg.op != "count" && sg.op != "len") continue;
+            if (sg.op != "sum" && sg.op != "min" && sg.op != "max" && sg.op != "count" && sg.op != "len" && sg.op != "avg") continue;
             int m = b.targets[0].slot;
             if (returned[static_cast<size_t>(m)] || users[static_cast<size_t>(m)].size() != 1) continue;
             int c = users[static_cast<size_t>(m)][0];
@@ -365,6 +365,24 @@ struct Outliner {
             }
             if (!fused) continue;
             g.vslot = vslot;
+            // An @each_right(@index, x, V) read only by by-rows reductions of this group (say a
+            // sum and an avg of the same column) is never built: each reads x and the rows'
+            // groups directly (the first one placed carries the statement).
+            for (int u : users[static_cast<size_t>(vslot)]) {
+                if (seg_a.count(u)) continue;
+                const Stmt &us = fn.body[static_cast<size_t>(u)];
+                if (us.kind != Stmt::Kind::ASSIGN || us.targets.size() != 1 || CalleeName(us.expr) != "each_right") continue;
+                const int ls = us.targets[0].slot;
+                if (returned[static_cast<size_t>(ls)] || users[static_cast<size_t>(ls)].empty() || mode == FusionMode::NONE) continue;
+                bool all = true;
+                for (int r : users[static_cast<size_t>(ls)]) {
+                    auto it = seg_b.find(r);
+                    all = all && it != seg_b.end() && it->second.grp == gi && it->second.a < 0 && it->second.x >= 0;
+                }
+                if (!all) continue;
+                for (int r : users[static_cast<size_t>(ls)]) seg_b[r].a = u;
+                seg_a.insert(u);
+            }
             // V absorbed: every reader of V is a by-rows reduction (its absorbed @each_right, or @len's @each)
             bool absorb = mode != FusionMode::NONE && !returned[static_cast<size_t>(vslot)];
             for (int u : users[static_cast<size_t>(vslot)]) {
@@ -396,6 +414,20 @@ struct Outliner {
             } else {
                 ++it;
             }
+        }
+    }
+
+    // A per-cell avg is compiled only by rows (GROUPREDUCE: the host divides each group's sum
+    // by its count); over member lists it stays with the interpreter.
+    void AvgByRowsOnly() {
+        for (auto it = seg_b.begin(); it != seg_b.end();) {
+            if (it->second.op != "avg" || it->second.grp >= 0) {
+                ++it;
+                continue;
+            }
+            seg_c.erase(it->second.c);
+            if (it->second.a >= 0) seg_a.erase(it->second.a);
+            it = seg_b.erase(it);
         }
     }
 
@@ -666,7 +698,7 @@ struct Outliner {
                         kernel_step.push_back(static_cast<int>(out.steps.size()) - 1);
                         chosen = st.kernel;
                     }
-                    if (sg.a >= 0) {
+                    if (sg.a >= 0 && kernel_of[static_cast<size_t>(sg.a)] < 0) {  // (once when reductions share it)
                         KernelStmt ka;
                         ka.stmt = sg.a;
                         ka.form = Form::SEGSOURCE;
@@ -986,6 +1018,7 @@ struct Outliner {
         Groups();
         GroupReduces();
         if (costs == CostModel::CPU_DEVICE) GroupCosts();
+        AvgByRowsOnly();
         for (int attempt = 0; attempt < 1000; ++attempt) {
             Forms();
             int bad = Fuse();

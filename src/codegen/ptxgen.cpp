@@ -161,6 +161,12 @@ bool ReductionSupported(const std::string &b, const hir::Type &arg, const hir::T
         if (arg.kind == hir::TypeKind::I64) return result.kind == hir::TypeKind::I64;
         return false;
     }
+    if (b == "avg") {
+        // numeric avg per cell, by rows only: the kernel sums as for sum, the host divides
+        // (hir::DecimalAverage) and the cells' display scales differ
+        return c == VClass::DEC && arg.scale != hir::Type::kUnknownScale && result.kind == hir::TypeKind::DEC128 &&
+               result.scale == hir::Type::kUnknownScale;
+    }
     if (b == "min" || b == "max") {
         if (!(arg == result)) return false;
         return arg.kind == hir::TypeKind::I16 || arg.kind == hir::TypeKind::I32 || arg.kind == hir::TypeKind::DATE || arg.kind == hir::TypeKind::I64 ||
@@ -566,7 +572,9 @@ public:
                 std::string none = P();
                 Emit("setp.eq.u64 " + none + ", " + acc->cnt + ", 0");
                 if (acc->ks->op != "sum" || Nullable(acc->input)) Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + none);
-                v.cls = kernel::ClassOf(ko.type);
+                // (an avg's output has per-cell display scales: the cell's 128-bit sum is stored,
+                // the host divides it)
+                v.cls = acc->ks->op == "avg" ? VClass::DEC : kernel::ClassOf(ko.type);
                 if (v.cls == VClass::DEC) {
                     v.r = acc->lo;
                     v.hi = acc->hi;
@@ -705,7 +713,7 @@ public:
                 Emit("@" + inc + " atom.global." + red->op + ".s64 " + old + ", [" + a + "], " + lo);
                 continue;
             }
-            if (red->op != "sum") return Status::Internal("per-cell reduction " + red->op);
+            if (red->op != "sum" && red->op != "avg") return Status::Internal("per-cell reduction " + red->op);  // avg: the sum
             std::string t = Q(), c = Q(), addhi = Q(), cb = Q(), top = Q(), pc = P();
             Emit("@" + inc + " atom.global.add.u64 " + old + ", [" + a + "], " + lo);
             Emit("add.u64 " + t + ", " + old + ", " + lo);
@@ -1280,7 +1288,7 @@ public:
         std::string one = Q();
         Emit("selp.u64 " + one + ", 1, 0, " + inc);
         Emit("add.u64 " + cnt + ", " + cnt + ", " + one);
-        if (op != "sum" && op != "min" && op != "max") return;
+        if (op != "sum" && op != "avg" && op != "min" && op != "max") return;  // avg: the sum (the host divides)
         std::string lo = Q(), hi = Q();
         if (x.cls == VClass::S32) {
             Emit("cvt.s64.s32 " + lo + ", " + x.r);
@@ -1292,7 +1300,7 @@ public:
             Emit("mov.b64 " + lo + ", " + x.r);
             Emit("mov.b64 " + hi + ", " + x.hi);
         }
-        if (op == "sum") {
+        if (op == "sum" || op == "avg") {
             Emit("selp.b64 " + lo + ", " + lo + ", 0, " + inc);
             Emit("selp.b64 " + hi + ", " + hi + ", 0, " + inc);
             Add128(alo, ahi, lo, hi, ovf_any);

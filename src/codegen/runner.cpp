@@ -531,6 +531,18 @@ private:
                 offsets[static_cast<size_t>(c) + 1] = static_cast<int64_t>(indices.size());
             }
         }
+        // per-cell avg outputs: the kernel sums (as for sum), the host divides by the cell's size
+        std::vector<const KernelStmt *> avg(k.outputs.size(), nullptr);
+        for (size_t o = 0; o < k.outputs.size(); ++o)
+            for (const auto &rz : k.stmts) {
+                if (rz.form != Form::RAZE || p_.entry->body[static_cast<size_t>(rz.stmt)].targets[0].slot != k.outputs[o].slot) continue;
+                for (const auto &ks : k.stmts)
+                    if (ks.form == Form::SEGREDUCE && ks.op == "avg" &&
+                        p_.entry->body[static_cast<size_t>(ks.stmt)].targets[0].slot == p_.entry->body[static_cast<size_t>(rz.stmt)].expr.args[0].slot)
+                        avg[o] = &ks;
+            }
+        const bool any_avg = std::any_of(avg.begin(), avg.end(), [](const KernelStmt *a) { return a != nullptr; });
+        const std::vector<int64_t> cell_offsets = any_avg ? offsets : std::vector<int64_t>();
         // Few large cells (Q1: 4 groups): split each into pieces of kPiece rows so that many
         // threads share the work; the host then combines the pieces' results per cell.
         constexpr int64_t kPiece = 2048;
@@ -556,6 +568,7 @@ private:
             in[i] = v.vector_ptr();
             if (!SameType(in[i]->type, k.inputs[i].type) || !in[i]->elem_scale.empty()) return redo();
             nullable[i] = in[i]->HasNulls();
+            if (any_avg && nullable[i]) return redo();  // an avg divides by the cell's size: no NULLs
         }
         std::shared_ptr<const void> mod;
         RNDN_ASSIGN_OR_RETURN(const void *ck, LoadKernel(k, index, po, nullptr, &mod, static_cast<int64_t>(indices.size())));
@@ -600,6 +613,14 @@ private:
                 if (!combined) return redo();  // a combined sum left its type's range
                 outs[o] = combined;
             }
+        }
+        for (size_t o = 0; o < k.outputs.size(); ++o) {
+            if (!avg[o]) continue;
+            const size_t cells = cell_offsets.size() - 1;
+            std::vector<__int128> sum(outs[o]->Data<__int128>(), outs[o]->Data<__int128>() + cells);
+            std::vector<int64_t> count(cells);
+            for (size_t c = 0; c < cells; ++c) count[c] = cell_offsets[c + 1] - cell_offsets[c];
+            if (!FinishAvg(SourceType(k, *avg[o]), sum, count, *outs[o])) return redo();
         }
         for (size_t o = 0; o < k.outputs.size(); ++o) frame_[static_cast<size_t>(k.outputs[o].slot)] = hir::Value(outs[o]);
         stats_.statements_compiled += static_cast<int>(k.stmts.size());
@@ -887,6 +908,64 @@ private:
         return Redo(k);
     }
 
+    // The source type of a per-cell reduction (a decimal of one scale for avg).
+    static hir::Type SourceType(const codegen::Kernel &k, const KernelStmt &red) {
+        for (const auto &in : k.inputs)
+            if (in.slot == red.source) return in.type;
+        return hir::Type();
+    }
+
+    // A per-cell avg's cells from each cell's exact sum (at the source's scale) and its number
+    // of values: PostgreSQL's numeric avg per cell (hir::DecimalAverage), laid out as @raze lays
+    // out the interpreter's cells (values at the largest display scale, each cell's own scale
+    // kept).  False (the caller redoes the kernel on the interpreter, which decides) for a cell
+    // without a value (NULL), or a scale or value PostgreSQL's numeric would not give.
+    static bool FinishAvg(const hir::Type &xt, const std::vector<__int128> &sum, const std::vector<int64_t> &count, hir::Vector &out) {
+        const size_t m = sum.size();
+        if (!hir::IsDecimal(xt.kind) || xt.scale == hir::Type::kUnknownScale || out.type.kind != hir::TypeKind::DEC128 ||
+            out.length != static_cast<int64_t>(m))
+            return false;
+        std::vector<__int128> q(m);
+        std::vector<uint8_t> scale(m);
+        int smax = 0;
+        for (size_t j = 0; j < m; ++j) {
+            if (count[j] <= 0) return false;
+            int rs = 0;
+            auto avg = hir::DecimalAverage(sum[j], xt.scale, count[j], &rs);
+            if (!avg.ok()) return false;
+            q[j] = *avg;
+            scale[j] = static_cast<uint8_t>(rs);
+            smax = std::max(smax, rs);
+        }
+        __int128 *dst = out.Data<__int128>();
+        for (size_t j = 0; j < m; ++j) {
+            __int128 x = q[j];
+            for (int s = scale[j]; s < smax; ++s)
+                if (__builtin_mul_overflow(x, static_cast<__int128>(10), &x)) return false;
+            dst[j] = x;
+        }
+        out.scale_max = smax;
+        out.elem_scale = std::move(scale);
+        return true;
+    }
+
+    // A by-rows avg's cells from its atomic records (sum and count per group, per CTA copy).
+    bool AvgCells(const codegen::Kernel &k, const KernelStmt &red, const std::vector<uint64_t> &recs, size_t copies, int64_t m,
+                  hir::Vector &out) {
+        std::vector<__int128> sum(static_cast<size_t>(m), 0);
+        std::vector<int64_t> count(static_cast<size_t>(m), 0);
+        for (int64_t j = 0; j < m; ++j)
+            for (size_t c = 0; c < copies; ++c) {
+                const uint64_t *rec = &recs[(c * static_cast<size_t>(m) + static_cast<size_t>(j)) * 4];
+                if (rec[2] == 0) continue;
+                count[static_cast<size_t>(j)] += static_cast<int64_t>(rec[2]);
+                if (rec[3] != (static_cast<int64_t>(rec[1]) < 0 ? ~uint64_t{0} : 0)) return false;
+                const __int128 v = static_cast<__int128>((static_cast<unsigned __int128>(rec[1]) << 64) | rec[0]);
+                if (__builtin_add_overflow(sum[static_cast<size_t>(j)], v, &sum[static_cast<size_t>(j)])) return false;
+            }
+        return FinishAvg(SourceType(k, red), sum, count, out);
+    }
+
     // Per-cell reductions by rows (Kernel::by_rows): each row adds its x into the record of its
     // group with atomics; records per CTA when the groups are few (no contention between the
     // device's workers), else one set; the host adds the records up and writes the cells.
@@ -971,6 +1050,10 @@ private:
         for (size_t o = 0; o < k.outputs.size(); ++o) {
             const std::string &op = red[o]->op;
             hir::Vector &out = *outs[o];
+            if (op == "avg") {
+                if (!AvgCells(k, *red[o], recs[o], copies, m, out)) return RedoByRows(k);
+                continue;
+            }
             for (int64_t j = 0; j < m; ++j) {
                 __int128 sum = 0;
                 int64_t mn = INT64_MAX, mx = INT64_MIN;

@@ -375,6 +375,11 @@ Expected<std::shared_ptr<Vector>> MakeVectorUninit(const Type &type, int64_t len
 // cannot be had.
 Status StableOrderByKey(const uint64_t *key, int64_t n, int64_t *order);
 
+// PostgreSQL's avg of numeric values from their exact sum (at `scale`) and their number
+// (count > 0): the quotient at the display scale PostgreSQL's division chooses, which is
+// returned in *result_scale (the interpreter's @avg of a decimal computes it the same way).
+Expected<__int128> DecimalAverage(__int128 sum, int scale, int64_t count, int *result_scale);
+
 // The one column type: a basic-typed column whose buffers are views over memory from an
 // Allocator (rndn::DataBuffer), shared without copying between the loader, the column cache, the
 // runtime's devices and the interpreter.  Layout as in Vector: `data` holds length elements of

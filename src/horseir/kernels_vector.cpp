@@ -1412,6 +1412,13 @@ Expected<FloatAccum> FloatAccumulate(const std::shared_ptr<const Vector> &in) {
 }
 }  // namespace
 
+Expected<__int128> DecimalAverage(__int128 sum, int scale, int64_t count, int *result_scale) {
+    const int rs = SelectDivScale(sum, scale, count, 0);
+    if (rs > 38) return Status::Unsupported("numeric avg result scale above 38");
+    *result_scale = rs;
+    return DecimalDivide(sum, scale, count, 0, rs);
+}
+
 Expected<Value> KAvg(KernelCtx &, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[0], "avg", 0));
     RNDN_ASSIGN_OR_RETURN(Type rt, ReduceType(Builtin::AVG, args[0]));
@@ -1422,10 +1429,8 @@ Expected<Value> KAvg(KernelCtx &, const std::vector<Value> &args) {
         int s = v.type.scale == Type::kUnknownScale ? MaxDisplayScale(v) : v.type.scale;
         RNDN_ASSIGN_OR_RETURN(auto c, As(args[0].vector_ptr(), Type::Decimal(TypeKind::DEC128, s)));
         RNDN_ASSIGN_OR_RETURN(auto sum, SumVector(*c, Type::Decimal(TypeKind::DEC128, s)));
-        __int128 total = sum->Data<__int128>()[0];
-        int rs = SelectDivScale(total, s, cnt, 0);
-        if (rs > 38) return Status::Unsupported("numeric avg result scale above 38");
-        RNDN_ASSIGN_OR_RETURN(__int128 q, DecimalDivide(total, s, cnt, 0, rs));
+        int rs = 0;
+        RNDN_ASSIGN_OR_RETURN(__int128 q, DecimalAverage(sum->Data<__int128>()[0], s, cnt, &rs));
         RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(Type::Decimal(TypeKind::DEC128, Type::kUnknownScale), 1));
         out->Data<__int128>()[0] = q;
         out->scale_max = rs;
