@@ -8,8 +8,9 @@ cold target and issue 16's warm one).  Not a test; never run in CI.
 Loads the scale factor into the throwaway cluster (tools/tpch.sh) if needed.  The server must
 run from a private copy of the PostgreSQL tree (tools/pgprivate.sh): each build is copied over
 that tree's rndn.so before its runs, and the server is restarted.
-  warm: per build and device, each query in its own session, 1 + 3 runs, the median of the last
-        3 (columns from the column cache, kernels compiled);
+  warm: per build and device, each query in its own session: a first run, then EXPLAIN ANALYZE
+        repeated (1 s apart) until no kernel runs on the interpreter while it compiles in the
+        background, then 3 runs, the median (columns from the column cache, kernels compiled);
   cold: per query and build, a server restart, then rndn's first run in a new backend (data in
         the OS page cache, the shared column cache empty; the cpu device's code cache on disk
         keeps what earlier runs compiled), with rndn.device = --cold-device; each build twice,
@@ -73,6 +74,41 @@ def main():
             raise SystemExit(f"Q{q}: {p.stderr.strip().splitlines()[-1]}")
         return [sum(float(x) for x in re.findall(r"^Time: ([0-9.]+) ms", c, re.M)) for c in p.stdout.split("@@run")[1:]]
 
+    def warm_times(q, settings, runs):
+        """`runs` timed runs in one session after its first run and after the kernels the cpu
+        device compiles in the background are done (rndn.compile_in_background: until then a
+        new shape's small kernels run on the interpreter, which is not the warm state): EXPLAIN
+        ANALYZE in the same session is repeated until it reports no kernel interpreted while
+        compiling (at most about a minute; then the runs are measured anyway and flagged)."""
+        p = subprocess.Popen(["psql", "-X", "-q", "-A", "-d", db, "-v", "ON_ERROR_STOP=1"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             env={**env, "PGOPTIONS": " ".join(f"-c {k}={v}" for k, v in settings.items())})
+
+        def run(text):
+            p.stdin.write(text + "\n\\echo @@done\n")
+            p.stdin.flush()
+            out = []
+            for line in p.stdout:
+                if line.strip() == "@@done":
+                    return "".join(out)
+                out.append(line)
+            raise SystemExit(f"Q{q}: psql ended: {''.join(out[-3:])}")
+
+        run("\\timing on")
+        run(sql[q])
+        settled = False
+        for _ in range(60):
+            if "Interpreted While Compiling" not in run("explain (analyze, timing off) " + sql[q]):
+                settled = True
+                break
+            run("select pg_sleep(1);")
+        got = [float(re.findall(r"^Time: ([0-9.]+) ms", run(sql[q]), re.M)[-1]) for _ in range(runs)]
+        p.stdin.close()
+        p.wait()
+        if not settled:
+            print(f"Q{q} {settings.get('rndn.device')}: kernels still compiling after a minute", flush=True)
+        return got
+
     name = lambda b: os.path.relpath(b, ROOT) if b.startswith(ROOT) else b  # noqa: E731
     warm = {}
     for b in builds if not args.no_warm else []:
@@ -80,7 +116,7 @@ def main():
         restart()
         for d in devices:
             for q in queries:
-                warm[(b, d, q)] = statistics.median(times(q, {"rndn.force": "on", "rndn.device": d}, 4)[1:])
+                warm[(b, d, q)] = statistics.median(warm_times(q, {"rndn.force": "on", "rndn.device": d}, 3))
     cold = {}
     pg = {}
     for q in queries:

@@ -568,7 +568,6 @@ private:
             in[i] = v.vector_ptr();
             if (!SameType(in[i]->type, k.inputs[i].type) || !in[i]->elem_scale.empty()) return redo();
             nullable[i] = in[i]->HasNulls();
-            if (any_avg && nullable[i]) return redo();  // an avg divides by the cell's size: no NULLs
         }
         std::shared_ptr<const void> mod;
         RNDN_ASSIGN_OR_RETURN(const void *ck, LoadKernel(k, index, po, nullptr, &mod, static_cast<int64_t>(indices.size())));
@@ -616,10 +615,19 @@ private:
         }
         for (size_t o = 0; o < k.outputs.size(); ++o) {
             if (!avg[o]) continue;
+            // each cell's values: its size, less its NULLs when the source has some
+            const hir::Vector *src = nullptr;
+            for (size_t i = 1; i < k.inputs.size(); ++i)
+                if (k.inputs[i].slot == avg[o]->source) src = in[i].get();
+            if (!src) return redo();
             const size_t cells = cell_offsets.size() - 1;
             std::vector<__int128> sum(outs[o]->Data<__int128>(), outs[o]->Data<__int128>() + cells);
             std::vector<int64_t> count(cells);
-            for (size_t c = 0; c < cells; ++c) count[c] = cell_offsets[c + 1] - cell_offsets[c];
+            for (size_t c = 0; c < cells; ++c) {
+                count[c] = cell_offsets[c + 1] - cell_offsets[c];
+                if (src->HasNulls())
+                    for (int64_t p = cell_offsets[c]; p < cell_offsets[c + 1]; ++p) count[c] -= src->IsValid(indices[static_cast<size_t>(p)]) ? 0 : 1;
+            }
             if (!FinishAvg(SourceType(k, *avg[o]), sum, count, *outs[o])) return redo();
         }
         for (size_t o = 0; o < k.outputs.size(); ++o) frame_[static_cast<size_t>(k.outputs[o].slot)] = hir::Value(outs[o]);

@@ -403,6 +403,45 @@ TEST(KernelForms, GroupByMultipleKeysThenPerCellReductions) {
         ASSERT_EQ(GroupKernels(text), 1) << text;
         Check(text, std::string("group sum+len ") + t);
     }
+    // Q1's avg: numeric @each(@avg) by rows (the host divides each group's sum by its count),
+    // beside a sum of the same gathered cells (that @each_right is never built), against the
+    // interpreter: the cells form (cpu) and the atomic records form (GPU), NULLs in keys and
+    // values (left out of each group's count), empty and one row
+    for (const char *col : {"m1", "m2", "w1"})
+        for (const char *t : {"big", "nulls", "long", "longnulls", "one", "empty"})
+            for (bool atomics : {false, true}) {
+                std::string body = GroupBody(2, "    l:? = @each_right(@index, c, v);\n    s:? = @each(@sum, l);\n    r0:? = @raze(s);\n"
+                                                "    av:? = @each(@avg, l);\n    r:? = @raze(av);\n");
+                std::string text = Program(t, {"c1", "i1", col}, body);
+                auto p = hir::ParseProgram(text, "avg");
+                ASSERT_TRUE(p.ok());
+                ASSERT_TRUE(hir::CheckProgram(*p).ok());
+                auto out = Outline(*p, FusionMode::FULL);
+                ASSERT_TRUE(out.ok());
+                int by_rows = 0;
+                for (const auto &k : out->kernels) by_rows += k.by_rows ? 1 : 0;
+                ASSERT_EQ(by_rows, 1) << Print(*out);
+                ASSERT_EQ(Print(*out).find("interp av = @each"), std::string::npos) << Print(*out);
+                Check(text, std::string("group avg ") + col + " " + t + (atomics ? " atomics" : ""), false, atomics);
+                // one key of few values: every group holds values, also where some are NULL
+                // (counted out), so the kernel's result stands
+                std::string few = Program(t, {"c1", col}, GroupBody(1, "    l:? = @each_right(@index, b, v);\n    av:? = @each(@avg, l);\n"
+                                                                          "    r:? = @raze(av);\n"));
+                auto fp = hir::ParseProgram(few, "avg1");
+                ASSERT_TRUE(fp.ok());
+                ASSERT_TRUE(hir::CheckProgram(*fp).ok());
+                auto fo = Outline(*fp, FusionMode::FULL);
+                ASSERT_TRUE(fo.ok());
+                hir::InterpretOptions opts;
+                auto want = hir::Interpret(*fp, Registry(), opts);
+                Runner runner(Dev(), atomics);
+                RunStats st;
+                auto got = runner.Run(*fo, Registry(), opts, &st);
+                EXPECT_EQ(Show(got), Show(want)) << t << " " << col << " atomics=" << atomics;
+                EXPECT_EQ(st.kernels_launched, static_cast<int>(fo->kernels.size())) << t << " " << col;
+                if (std::string(t) == "big" || std::string(t) == "nulls" || std::string(t) == "longnulls")
+                    EXPECT_EQ(st.kernels_redone, 0) << t << " " << col << " atomics=" << atomics;
+            }
     // held out of the forms: f64 keys stay on the interpreter (no group kernel)
     EXPECT_EQ(GroupKernels(Program("big", {"f1"}, GroupBody(1, "    r:? = ky;\n"))), 0);
 }
