@@ -532,15 +532,9 @@ private:
             }
         }
         // per-cell avg outputs: the kernel sums (as for sum), the host divides by the cell's size
-        std::vector<const KernelStmt *> avg(k.outputs.size(), nullptr);
-        for (size_t o = 0; o < k.outputs.size(); ++o)
-            for (const auto &rz : k.stmts) {
-                if (rz.form != Form::RAZE || p_.entry->body[static_cast<size_t>(rz.stmt)].targets[0].slot != k.outputs[o].slot) continue;
-                for (const auto &ks : k.stmts)
-                    if (ks.form == Form::SEGREDUCE && ks.op == "avg" &&
-                        p_.entry->body[static_cast<size_t>(ks.stmt)].targets[0].slot == p_.entry->body[static_cast<size_t>(rz.stmt)].expr.args[0].slot)
-                        avg[o] = &ks;
-            }
+        std::vector<const KernelStmt *> avg = CellReductions(k);
+        for (auto &a : avg)
+            if (a && a->op != "avg") a = nullptr;
         const bool any_avg = std::any_of(avg.begin(), avg.end(), [](const KernelStmt *a) { return a != nullptr; });
         const std::vector<int64_t> cell_offsets = any_avg ? offsets : std::vector<int64_t>();
         // Few large cells (Q1: 4 groups): split each into pieces of kPiece rows so that many
@@ -916,6 +910,21 @@ private:
         return Redo(k);
     }
 
+    // The reduction of each per-cell output of k: the @each (SEGREDUCE) that its @raze reads
+    // (nullptr where there is none).
+    std::vector<const KernelStmt *> CellReductions(const codegen::Kernel &k) const {
+        const auto &body = p_.entry->body;
+        std::vector<const KernelStmt *> red(k.outputs.size(), nullptr);
+        for (size_t o = 0; o < k.outputs.size(); ++o)
+            for (const auto &rz : k.stmts) {
+                if (rz.form != Form::RAZE || body[static_cast<size_t>(rz.stmt)].targets[0].slot != k.outputs[o].slot) continue;
+                for (const auto &ks : k.stmts)
+                    if (ks.form == Form::SEGREDUCE && body[static_cast<size_t>(ks.stmt)].targets[0].slot == body[static_cast<size_t>(rz.stmt)].expr.args[0].slot)
+                        red[o] = &ks;
+            }
+        return red;
+    }
+
     // The source type of a per-cell reduction (a decimal of one scale for avg).
     static hir::Type SourceType(const codegen::Kernel &k, const KernelStmt &red) {
         for (const auto &in : k.inputs)
@@ -957,23 +966,6 @@ private:
         return true;
     }
 
-    // A by-rows avg's cells from its atomic records (sum and count per group, per CTA copy).
-    bool AvgCells(const codegen::Kernel &k, const KernelStmt &red, const std::vector<uint64_t> &recs, size_t copies, int64_t m,
-                  hir::Vector &out) {
-        std::vector<__int128> sum(static_cast<size_t>(m), 0);
-        std::vector<int64_t> count(static_cast<size_t>(m), 0);
-        for (int64_t j = 0; j < m; ++j)
-            for (size_t c = 0; c < copies; ++c) {
-                const uint64_t *rec = &recs[(c * static_cast<size_t>(m) + static_cast<size_t>(j)) * 4];
-                if (rec[2] == 0) continue;
-                count[static_cast<size_t>(j)] += static_cast<int64_t>(rec[2]);
-                if (rec[3] != (static_cast<int64_t>(rec[1]) < 0 ? ~uint64_t{0} : 0)) return false;
-                const __int128 v = static_cast<__int128>((static_cast<unsigned __int128>(rec[1]) << 64) | rec[0]);
-                if (__builtin_add_overflow(sum[static_cast<size_t>(j)], v, &sum[static_cast<size_t>(j)])) return false;
-            }
-        return FinishAvg(SourceType(k, red), sum, count, out);
-    }
-
     // Per-cell reductions by rows (Kernel::by_rows): each row adds its x into the record of its
     // group with atomics; records per CTA when the groups are few (no contention between the
     // device's workers), else one set; the host adds the records up and writes the cells.
@@ -994,16 +986,9 @@ private:
             nullable[i] = in[i]->HasNulls();
         }
         // the reduction of each output (the @each its @raze reads)
-        const auto &body = p_.entry->body;
-        std::vector<const KernelStmt *> red(k.outputs.size(), nullptr);
+        const std::vector<const KernelStmt *> red = CellReductions(k);
         std::vector<bool> red_nullable(k.outputs.size(), false);
         for (size_t o = 0; o < k.outputs.size(); ++o) {
-            for (const auto &rz : k.stmts) {
-                if (rz.form != Form::RAZE || body[static_cast<size_t>(rz.stmt)].targets[0].slot != k.outputs[o].slot) continue;
-                for (const auto &ks : k.stmts)
-                    if (ks.form == Form::SEGREDUCE && body[static_cast<size_t>(ks.stmt)].targets[0].slot == body[static_cast<size_t>(rz.stmt)].expr.args[0].slot)
-                        red[o] = &ks;
-            }
             if (!red[o]) return Status::Internal("per-cell output without its reduction");
             for (size_t i = 1; i < k.inputs.size(); ++i)
                 if (k.inputs[i].slot == red[o]->source) red_nullable[o] = nullable[i];
@@ -1058,10 +1043,9 @@ private:
         for (size_t o = 0; o < k.outputs.size(); ++o) {
             const std::string &op = red[o]->op;
             hir::Vector &out = *outs[o];
-            if (op == "avg") {
-                if (!AvgCells(k, *red[o], recs[o], copies, m, out)) return RedoByRows(k);
-                continue;
-            }
+            // avg: each group's sum and count, divided on the host below
+            std::vector<__int128> avg_sum(op == "avg" ? static_cast<size_t>(m) : 0);
+            std::vector<int64_t> avg_count(avg_sum.size());
             for (int64_t j = 0; j < m; ++j) {
                 __int128 sum = 0;
                 int64_t mn = INT64_MAX, mx = INT64_MIN;
@@ -1073,7 +1057,7 @@ private:
                         const uint64_t *rec = &recs[o][(c * static_cast<size_t>(m) + static_cast<size_t>(j)) * 4];
                         if (rec[2] == 0) continue;
                         cnt += rec[2];
-                        if (op == "sum") {
+                        if (op == "sum" || op == "avg") {
                             // bits 128-191 of the record's sum: the sign of hi unless 128 bits overflowed
                             if (rec[3] != (static_cast<int64_t>(rec[1]) < 0 ? ~uint64_t{0} : 0)) return RedoByRows(k);
                             __int128 v = static_cast<__int128>((static_cast<unsigned __int128>(rec[1]) << 64) | rec[0]);
@@ -1089,6 +1073,11 @@ private:
                 }
                 // a cell without a valid element: the interpreter decides (NULL)
                 if (cnt == 0 && (op != "sum" || red_nullable[o])) return RedoByRows(k);
+                if (op == "avg") {
+                    avg_sum[static_cast<size_t>(j)] = sum;
+                    avg_count[static_cast<size_t>(j)] = static_cast<int64_t>(cnt);
+                    continue;
+                }
                 int64_t val = op == "min" ? mn : mx;
                 switch (out.type.kind) {
                     case hir::TypeKind::DEC128: out.Data<__int128>()[j] = sum; break;
@@ -1112,6 +1101,7 @@ private:
                     default: return RedoByRows(k);
                 }
             }
+            if (op == "avg" && !FinishAvg(SourceType(k, *red[o]), avg_sum, avg_count, out)) return RedoByRows(k);
         }
         for (size_t o = 0; o < k.outputs.size(); ++o) frame_[static_cast<size_t>(k.outputs[o].slot)] = hir::Value(outs[o]);
         stats_.statements_compiled += static_cast<int>(k.stmts.size());

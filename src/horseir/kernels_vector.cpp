@@ -884,6 +884,11 @@ std::shared_ptr<Vector> MemberSmallStrings(const Vector &x, const Vector &s, std
     const bool x_nulls = x.HasNulls();
     for (int64_t i = 0; i < x.length; ++i) {
         PollCancel(i);
+        if (x_nulls && !x.IsValid(i)) {
+            o[i] = 0;
+            out->SetNull(i);  // NULL IN (...) is NULL
+            continue;
+        }
         const int64_t b = off[i], len = off[i + 1] - b;
         uint8_t found = 0;
         if ((lengths >> std::min<int64_t>(len, 63)) & 1)
@@ -892,11 +897,6 @@ std::shared_ptr<Vector> MemberSmallStrings(const Vector &x, const Vector &s, std
                     found = 1;
                     break;
                 }
-        if (x_nulls && !x.IsValid(i)) {
-            o[i] = 0;
-            out->SetNull(i);  // NULL IN (...) is NULL
-            continue;
-        }
         o[i] = found;
         if (!found && set_has_null) out->SetNull(i);  // x IN (.., NULL) not found: NULL
     }
@@ -985,7 +985,15 @@ Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
     int64_t nl = L(0)->length, nr = Rt(0)->length;
     std::vector<size_t> eqs, others;
     for (size_t i = 0; i < cells; ++i) (P(i).builtin == static_cast<int>(Builtin::EQ) ? eqs : others).push_back(i);
-    std::vector<int64_t> li, ri;
+    // the candidate pairs, written into pooled result vectors of the counted size (the
+    // remaining predicates below keep a prefix of them)
+    std::shared_ptr<Vector> lvec, rvec;
+    int64_t np = 0;
+    auto alloc_pairs = [&](int64_t pairs) -> Status {
+        RNDN_ASSIGN_OR_RETURN(lvec, MakeVectorUninit(TypeKind::I64, pairs));
+        RNDN_ASSIGN_OR_RETURN(rvec, MakeVectorUninit(TypeKind::I64, pairs));
+        return Status::Ok();
+    };
     if (!eqs.empty()) {
         // The equality keys of both sides in one id space: idl[i] / idr[j] < 0 for a row that
         // matches nothing (a NULL key, or with the hash path a key the other side lacks).
@@ -1044,75 +1052,54 @@ Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
             pairs += start[static_cast<size_t>(g) + 1] - start[static_cast<size_t>(g)];
         }
         RNDN_RETURN_IF_ERROR(CheckJoinSize(ctx, pairs));
-        if (others.empty()) {
-            // equality keys only: the pairs straight into the result vectors (pooled payloads
-            // of the counted size, no growth and no copy)
-            RNDN_ASSIGN_OR_RETURN(auto lvec, MakeVectorUninit(TypeKind::I64, pairs));
-            RNDN_ASSIGN_OR_RETURN(auto rvec, MakeVectorUninit(TypeKind::I64, pairs));
-            int64_t *lo = lvec->Data<int64_t>(), *ro = rvec->Data<int64_t>();
-            int64_t w = 0;
-            for (int64_t j = 0; j < nr; ++j) {
-                if ((j & 0xffff) == 0 && ctx.Cancelled()) return Status::Cancelled();
-                const int64_t g = idr[static_cast<size_t>(j)];
-                if (g < 0) continue;
-                for (int64_t p = start[static_cast<size_t>(g)]; p < start[static_cast<size_t>(g) + 1]; ++p) {
-                    PollCancel(w);
-                    lo[w] = rows[static_cast<size_t>(p)];
-                    ro[w++] = j;
-                }
-            }
-            auto out = std::make_shared<List>();
-            out->cells = {V(lvec), V(rvec)};
-            return Value(std::shared_ptr<const List>(out));
-        }
-        li.reserve(static_cast<size_t>(pairs));
-        ri.reserve(static_cast<size_t>(pairs));
+        RNDN_RETURN_IF_ERROR(alloc_pairs(pairs));
+        int64_t *lo = lvec->Data<int64_t>(), *ro = rvec->Data<int64_t>();
         for (int64_t j = 0; j < nr; ++j) {
             if ((j & 0xffff) == 0 && ctx.Cancelled()) return Status::Cancelled();
             const int64_t g = idr[static_cast<size_t>(j)];
             if (g < 0) continue;
             for (int64_t p = start[static_cast<size_t>(g)]; p < start[static_cast<size_t>(g) + 1]; ++p) {
-                PollCancel(static_cast<int64_t>(li.size()));
-                li.push_back(rows[static_cast<size_t>(p)]);
-                ri.push_back(j);
+                PollCancel(np);
+                lo[np] = rows[static_cast<size_t>(p)];
+                ro[np++] = j;
             }
         }
     } else {
         if (nl * nr > (int64_t(1) << 31)) return Status::Unsupported("@join_index: nested-loop join of " + std::to_string(nl) + " x " + std::to_string(nr) + " rows");
         RNDN_RETURN_IF_ERROR(CheckJoinSize(ctx, nl * nr));
+        RNDN_RETURN_IF_ERROR(alloc_pairs(nl * nr));
+        int64_t *lo = lvec->Data<int64_t>(), *ro = rvec->Data<int64_t>();
         for (int64_t j = 0; j < nr; ++j) {
             if ((j & 0x3ff) == 0 && ctx.Cancelled()) return Status::Cancelled();
             for (int64_t i = 0; i < nl; ++i) {
-                PollCancel(static_cast<int64_t>(li.size()));
-                li.push_back(i);
-                ri.push_back(j);
+                PollCancel(np);
+                lo[np] = i;
+                ro[np++] = j;
             }
         }
     }
     // the remaining predicates: evaluate vectorised on the candidate pairs, keep the true ones
+    int64_t *li = lvec->Data<int64_t>(), *ri = rvec->Data<int64_t>();
     for (size_t c : others) {
-        if (li.empty()) break;
-        RNDN_ASSIGN_OR_RETURN(auto lv, Gather(*L(c), li.data(), static_cast<int64_t>(li.size())));
-        RNDN_ASSIGN_OR_RETURN(auto rv, Gather(*Rt(c), ri.data(), static_cast<int64_t>(ri.size())));
+        if (np == 0) break;
+        RNDN_ASSIGN_OR_RETURN(auto lv, Gather(*L(c), li, np));
+        RNDN_ASSIGN_OR_RETURN(auto rv, Gather(*Rt(c), ri, np));
         RNDN_ASSIGN_OR_RETURN(auto res, ctx.call(P(c), {Value(lv), Value(rv)}));
-        if (res.size() != 1 || !res[0].is_vector() || res[0].vector().type.kind != TypeKind::BOOL ||
-            res[0].vector().length != static_cast<int64_t>(li.size()))
+        if (res.size() != 1 || !res[0].is_vector() || res[0].vector().type.kind != TypeKind::BOOL || res[0].vector().length != np)
             return TypeError("@join_index: a predicate did not return one bool per pair");
         const Vector &mask = res[0].vector();
-        size_t w = 0;
-        for (size_t p = 0; p < li.size(); ++p)
-            if (PollCancel(static_cast<int64_t>(p)), mask.Data<uint8_t>()[p] && mask.IsValid(static_cast<int64_t>(p))) {
+        int64_t w = 0;
+        for (int64_t p = 0; p < np; ++p)
+            if (PollCancel(p), mask.Data<uint8_t>()[p] && mask.IsValid(p)) {
                 li[w] = li[p];
                 ri[w] = ri[p];
                 ++w;
             }
-        li.resize(w);
-        ri.resize(w);
+        np = w;
     }
-    RNDN_ASSIGN_OR_RETURN(auto lvec, I64FromVector(li));
-    RNDN_ASSIGN_OR_RETURN(auto rvec, I64FromVector(ri));
+    lvec->length = rvec->length = np;
     auto out = std::make_shared<List>();
-    out->cells = {Value(lvec), Value(rvec)};
+    out->cells = {V(lvec), V(rvec)};
     return Value(std::shared_ptr<const List>(out));
 }
 
