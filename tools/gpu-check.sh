@@ -67,3 +67,26 @@ if [ -f gpucheck/sweep/list ]; then
         done | sed 's|/tmp/v/||' | grep -v ILLEGAL_INSTRUCTION
     done
 fi 2>&1 | tee -a "$log"
+# timing (printed, never asserted): the 22 TPC-H programs on the interpreter, the cpu device and the
+# GPU (CudaTpch.DISABLED_TimesEveryProgram) at SF 0.01 and, where a DuckDB wheel for this machine's
+# python3 was carried in build/gpu/wheels (no network there), at SF ${GPU_TIMING_SF:-1} generated here.
+timing() {
+    echo "== timing $1"
+    RNDN_TPCH_DIR=$1 RNDN_LIBCUDA=libcuda.so.1 timeout ${GPU_TIMING_TIMEOUT:-330} build/gpu/cuda_tests --gtest_also_run_disabled_tests \
+        --gtest_filter=CudaTpch.DISABLED_TimesEveryProgram 2>&1 | grep -E '^\[cuda\]|Failure|Which is|^\[ +(OK|FAILED) '
+}
+if [ -z "${GPU_CHECK_SKIP_TIMING:-}" ]; then
+    nproc; grep -m1 'model name' /proc/cpuinfo
+    timing build/tpch/sf0.01
+    sf=${GPU_TIMING_SF:-1}
+    py=$(python3 -c 'import sys; print("cp%d%d" % sys.version_info[:2])' 2>/dev/null)
+    whl=$(ls build/gpu/wheels/duckdb-*-$py-*.whl 2>/dev/null | head -1)
+    if [ -n "$whl" ]; then
+        rm -rf /tmp/rndn-duckdb && python3 -c "import zipfile,sys; zipfile.ZipFile(sys.argv[1]).extractall('/tmp/rndn-duckdb')" "$whl"
+        t0=$(date +%s)
+        PYTHONPATH=/tmp/rndn-duckdb python3 test/tpch/dbgen.py "$sf" "build/tpch/sf$sf" && echo "SF $sf generated in $(( $(date +%s) - t0 )) s" &&
+            timing "build/tpch/sf$sf"
+    else
+        echo "no DuckDB wheel for python3 ($py) in build/gpu/wheels: SF $sf not timed"
+    fi
+fi 2>&1 | tee "${OUT:-/tmp}/gpu-timing.log"

@@ -6,7 +6,10 @@
 // launched.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -140,6 +143,101 @@ TEST(CudaTpch, EveryProgramEqualsTheInterpreterOnSf001) { RunTpch(false); }
 // The same with our own PTX -> SASS compiler's cubins wherever it compiles a module (on the
 // emulated driver every launch is also checked for hazards).
 TEST(CudaTpch, OurCompilersModulesEqualTheInterpreterOnSf001) { RunTpch(true); }
+
+// Timing on a machine with a GPU (tools/gpu-check.sh runs it; never part of make test): every
+// TPC-H program over $RNDN_TPCH_DIR (default build/tpch/sf0.01) on the interpreter, on the cpu
+// device (-O2, all host threads) and on the GPU with rndn::sasscomp's cubins (group atomics as the
+// cuda device inside PostgreSQL uses them), each result checked against the interpreter's.  Times
+// are the best of two runs after a first run that compiles; "launch" is the time inside the
+// driver's launches (host columns registered per launch, as the cuda device does).
+}  // namespace
+
+// cpu_runner.cpp (cpujit.h's names collide with the harness's).
+std::shared_ptr<codegen::Runner> CpuDeviceRunner();
+
+namespace {
+
+double Ms(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+TEST(CudaTpch, DISABLED_TimesEveryProgram) {
+    auto d = cpujit::testing::TheDevice();
+    ASSERT_TRUE(d.ok()) << d.status().ToString();
+    const char *env = std::getenv("RNDN_TPCH_DIR");
+    std::string dir = env && *env ? env : "build/tpch/sf0.01";
+    hir::DataRegistry data;
+    auto t0 = std::chrono::steady_clock::now();
+    Status ld = hir::LoadSchemaAndData(ReadAll("test/tpch/schema.sql"), dir, data);
+    ASSERT_TRUE(ld.ok()) << ld.ToString();
+    std::printf("[cuda] timing: %s loaded in %.1f s\n", dir.c_str(), Ms(t0) / 1000);
+    std::fflush(stdout);
+    DriverKernels kd(**d, /*own_compiler=*/true);
+    codegen::Runner gpu(kd, /*warp_reduce=*/true);
+    std::shared_ptr<codegen::Runner> cpu_runner = CpuDeviceRunner();
+    codegen::Runner &cpu = *cpu_runner;
+    std::printf("[cuda] %-4s %10s %10s %10s %10s %10s %8s %8s %s\n", "q", "interp", "cpu", "gpu first", "gpu", "launches",
+                "i/gpu", "cpu/gpu", "equal");
+    double log_ig = 0, log_cg = 0;
+    int n = 0, unequal = 0;
+    for (int q = 1; q <= 22; ++q) {
+        std::string path = "test/horseir/tpch/q" + std::to_string(q) + ".hir";
+        auto p = hir::ParseProgram(ReadAll(path), path);
+        ASSERT_TRUE(p.ok()) << p.status().ToString();
+        ASSERT_TRUE(hir::CheckProgram(*p).ok());
+        hir::InterpretOptions opts;
+        double ti = 1e30, tc = 1e30, tg = 1e30, tl = 0, tg0 = 0;
+        std::string want;
+        for (int r = 0; r < 2; ++r) {
+            auto t = std::chrono::steady_clock::now();
+            auto v = hir::Interpret(*p, data, opts);
+            ti = std::min(ti, Ms(t));
+            ASSERT_TRUE(v.ok()) << "q" << q << ": " << v.status().ToString();
+            want = hir::FormatValue(*v);
+        }
+        auto out = codegen::Outline(*p, codegen::FusionMode::FULL);
+        ASSERT_TRUE(out.ok()) << out.status().ToString();
+        bool equal = true;
+        for (int r = 0; r < 3; ++r) {
+            auto t = std::chrono::steady_clock::now();
+            auto v = cpu.Run(*out, data, opts);
+            if (r) tc = std::min(tc, Ms(t));
+            ASSERT_TRUE(v.ok()) << "q" << q << " (cpu): " << v.status().ToString();
+            if (hir::FormatValue(*v) != want) {
+                equal = false;
+                std::printf("[cuda] q%d: the cpu device differs\n", q);
+            }
+        }
+        for (int r = 0; r < 3; ++r) {
+            double k0 = kd.seconds();
+            auto t = std::chrono::steady_clock::now();
+            auto v = gpu.Run(*out, data, opts);
+            double ms = Ms(t);
+            if (!v.ok()) {
+                std::printf("[cuda] q%d (gpu): %s\n", q, v.status().ToString().c_str());
+                equal = false;
+                break;
+            }
+            if (r == 0) tg0 = ms;
+            else if (ms < tg) tg = ms, tl = (kd.seconds() - k0) * 1000;
+            if (hir::FormatValue(*v) != want) {
+                if (equal) std::printf("[cuda] q%d: the GPU differs from the interpreter\n", q);
+                equal = false;
+            }
+        }
+        EXPECT_TRUE(equal) << "q" << q;
+        if (!equal) ++unequal;
+        if (tg < 1e30) {
+            log_ig += std::log(ti / tg), log_cg += std::log(tc / tg), ++n;
+        }
+        std::printf("[cuda] q%-3d %10.1f %10.1f %10.1f %10.1f %10.1f %8.2f %8.2f %s\n", q, ti, tc, tg0, tg, tl, ti / tg, tc / tg,
+                    equal ? "yes" : "NO");
+        std::fflush(stdout);
+    }
+    std::printf("[cuda] timing: geomean interp/gpu %.2f, cpu/gpu %.2f over %d programs; %d differ; modules: %d ours, %d JIT (%s)\n",
+                n ? std::exp(log_ig / n) : 0.0, n ? std::exp(log_cg / n) : 0.0, n, unequal, kd.ours(), kd.jit(),
+                kd.first_refusal().c_str());
+}
 
 }  // namespace
 }  // namespace rndn::cuda::testing
