@@ -16,6 +16,8 @@ run() {
     echo "== machine"; date -u; nvidia-smi -L 2>&1; nvidia-smi --query-gpu=driver_version,compute_cap --format=csv,noheader 2>&1
     head -1 /etc/os-release; ldd --version 2>&1 | head -1
     tar -xJf build/gpu/bundle.tar.xz || echo "unpack failed"
+    # GPU_CHECK_ONLY_DRIVER=1: the driver shim's tests alone here (then the timing, unless skipped)
+    if [ -n "${GPU_CHECK_ONLY_DRIVER:-}" ]; then run 'CudaDriver.*'; exit 0; fi
     run 'CudaDriver.*-CudaDriver.RndnAndPtxasCubinsAgree'
     [ -n "${GPU_CHECK_SKIP_PTXAS:-}" ] || run '*ptxas*'  # ptxas's own cubins on the corpus suites
     run 'CudaTpch.EveryProgram*'
@@ -46,7 +48,7 @@ one() {  # cubin kernel args
     RNDN_LIBCUDA=libcuda.so.1 RNDN_KERNEL=$2 RNDN_KERNEL_ARGS=$3 RNDN_KERNEL_CUBINS=$1 timeout 30 \
         build/gpu/cuda_tests --gtest_also_run_disabled_tests --gtest_filter=CudaDriver.DISABLED_KernelFromCubinFiles 2>&1 | grep -E '^\[cuda\]' || echo "[cuda] $1 $2: no answer (timeout or crash)"
 }
-if [ -f gpucheck/sweep/list ]; then
+if [ -z "${GPU_CHECK_ONLY_DRIVER:-}" ] && [ -f gpucheck/sweep/list ]; then
     echo "== sweep"
     : > /tmp/illegal
     while read -r cubin kernel args; do
@@ -77,7 +79,7 @@ timing() {
 }
 if [ -z "${GPU_CHECK_SKIP_TIMING:-}" ]; then
     nproc; grep -m1 'model name' /proc/cpuinfo
-    timing build/tpch/sf0.01
+    [ -n "${GPU_TIMING_SKIP_SMALL:-}" ] || timing build/tpch/sf0.01
     sf=${GPU_TIMING_SF:-1}
     py=$(python3 -c 'import sys; print("cp%d%d" % sys.version_info[:2])' 2>/dev/null)
     whl=$(ls build/gpu/wheels/duckdb-*-$py-*.whl 2>/dev/null | head -1)

@@ -1,5 +1,7 @@
 #include "common/buffer.h"
 
+#include "common/tracked_memory.h"
+
 #include <sys/mman.h>
 
 #include <cstdlib>
@@ -40,9 +42,13 @@ public:
         if (rounded == 0) rounded = alignment;
         void *p = std::aligned_alloc(alignment, rounded);
         if (p != nullptr && huge) madvise(p, rounded, MADV_HUGEPAGE);
+        if (p != nullptr && rounded >= kTrackedMinBytes) NoteAllocation(p, rounded);  // see tracked_memory.h
         return p;
     }
-    void Free(void *p, size_t) noexcept override { std::free(p); }
+    void Free(void *p, size_t) noexcept override {
+        NoteRelease(p);  // (callers may pass 0 bytes)
+        std::free(p);
+    }
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -83,9 +84,17 @@ public:
     // Host memory that kernels read and write at its own address: page-locked and mapped with
     // cuMemHostRegister (nothing to do where the device reads pageable memory).  Registrations
     // may share pages; pages are counted, and a driver registration ends when none of its pages
-    // is in use.  Unregister takes the pointer given to Register.
+    // is in use.  Unregister takes the pointer given to Register.  A range inside an allocation
+    // noted in common/tracked_memory.h registers that whole allocation once and keeps it
+    // registered until the allocation is released (its Unregister does nothing), unless
+    // set_keep_registrations(false): page-locking costs about as much as a launch reads.
     Status RegisterHost(const void *p, size_t bytes);
     void UnregisterHost(const void *p);
+    // (false also ends the registrations kept so far)
+    void set_keep_registrations(bool on);
+    // Allocations kept registered now, and their bytes.
+    size_t kept_registrations() const;
+    size_t kept_bytes() const;
 
 private:
     Device() = default;
@@ -93,7 +102,15 @@ private:
     struct Registration {
         uintptr_t first = 0, end = 0;  // page addresses
     };
+    Status AddRange(const Registration &r);  // under mu_
+    void DropRange(const Registration &r);   // under mu_
+    void Released(const void *base);         // the release listener
+
     std::shared_ptr<const Api> api_;
+    mutable std::mutex mu_;  // the registrations (the release listener runs on any thread)
+    bool keep_ = true;
+    int listener_ = 0;
+    std::map<const void *, std::pair<Registration, size_t>> kept_;  // allocation base -> pages, bytes
     std::map<uintptr_t, int> page_uses_;
     std::multimap<const void *, Registration> host_ranges_;  // what callers registered
     std::vector<Registration> driver_ranges_;                // what the driver registered

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "common/tracked_memory.h"
 #include "cuda/cuda.h"
 
 namespace rndn::cuda {
@@ -148,14 +149,33 @@ Expected<std::unique_ptr<Device>> Device::Open(int ordinal, const std::string &l
 }
 
 Device::~Device() {
+    if (listener_) RemoveReleaseListener(listener_);  // (before mu_: a call in flight takes it)
     for (const auto &r : driver_ranges_) api_->cuMemHostUnregister(reinterpret_cast<void *>(r.first));
     if (context_) api_->cuDevicePrimaryCtxRelease_v2(device_);
 }
 
 Status Device::RegisterHost(const void *p, size_t bytes) {
     if (info_.pageable_memory_access || !p || bytes == 0) return Status::Ok();
+    const void *base = nullptr;
+    size_t length = 0;
+    std::lock_guard<std::mutex> lock(mu_);
+    if (keep_ && FindAllocation(p, bytes, &base, &length)) {
+        if (kept_.count(base)) return Status::Ok();
+        if (listener_ == 0) listener_ = AddReleaseListener([this](const void *b, size_t) { Released(b); });
+        const auto a = reinterpret_cast<uintptr_t>(base);
+        Registration r{a & ~(kPage - 1), (a + length + kPage - 1) & ~(kPage - 1)};
+        RNDN_RETURN_IF_ERROR(AddRange(r));
+        kept_.emplace(base, std::make_pair(r, length));
+        return Status::Ok();
+    }
     const auto a = reinterpret_cast<uintptr_t>(p);
     Registration r{a & ~(kPage - 1), (a + bytes + kPage - 1) & ~(kPage - 1)};
+    RNDN_RETURN_IF_ERROR(AddRange(r));
+    host_ranges_.emplace(p, r);
+    return Status::Ok();
+}
+
+Status Device::AddRange(const Registration &r) {
     RNDN_RETURN_IF_ERROR(Check(api_->cuCtxSetCurrent(context_), "cuCtxSetCurrent"));
     // the runs of pages nobody registered yet become driver registrations
     for (uintptr_t pg = r.first; pg < r.end;) {
@@ -172,16 +192,21 @@ Status Device::RegisterHost(const void *p, size_t bytes) {
         pg = run_end;
     }
     for (uintptr_t pg = r.first; pg < r.end; pg += kPage) ++page_uses_[pg];
-    host_ranges_.emplace(p, r);
     return Status::Ok();
 }
 
 void Device::UnregisterHost(const void *p) {
+    std::lock_guard<std::mutex> lock(mu_);
     auto it = host_ranges_.find(p);
-    if (it == host_ranges_.end()) return;
+    if (it == host_ranges_.end()) return;  // (a kept allocation stays registered)
     const Registration r = it->second;
     host_ranges_.erase(it);
+    DropRange(r);
+}
+
+void Device::DropRange(const Registration &r) {
     for (uintptr_t pg = r.first; pg < r.end; pg += kPage) --page_uses_[pg];
+    api_->cuCtxSetCurrent(context_);  // (the release listener may run on another thread)
     for (size_t i = 0; i < driver_ranges_.size();) {
         const Registration d = driver_ranges_[i];
         bool unused = true;
@@ -195,6 +220,35 @@ void Device::UnregisterHost(const void *p) {
         driver_ranges_[i] = driver_ranges_.back();
         driver_ranges_.pop_back();
     }
+}
+
+void Device::Released(const void *base) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = kept_.find(base);
+    if (it == kept_.end()) return;
+    const Registration r = it->second.first;
+    kept_.erase(it);
+    DropRange(r);
+}
+
+void Device::set_keep_registrations(bool on) {
+    std::lock_guard<std::mutex> lock(mu_);
+    keep_ = on;
+    if (on) return;
+    for (const auto &k : kept_) DropRange(k.second.first);
+    kept_.clear();
+}
+
+size_t Device::kept_registrations() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return kept_.size();
+}
+
+size_t Device::kept_bytes() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    size_t n = 0;
+    for (const auto &k : kept_) n += k.second.second;
+    return n;
 }
 
 Module::~Module() {

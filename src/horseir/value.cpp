@@ -10,6 +10,8 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "common/tracked_memory.h"
+
 #include "horseir/internal.h"
 #include "horseir/payload_pool.h"
 
@@ -115,6 +117,12 @@ constexpr size_t kHugeMinBytes = 2 * kHugeAlign;
 constexpr size_t kPoolMinBytes = size_t(64) << 10;
 constexpr size_t kPoolMaxBytes = size_t(3) << 30;
 
+// A pooled-size buffer goes back to the system: the listeners of common/tracked_memory.h first.
+void FreePooled(uint8_t *p) {
+    NoteRelease(p);
+    std::free(p);
+}
+
 struct PayloadPool {
     std::mutex mu;
     std::multimap<size_t, uint8_t *> free_buffers;  // capacity -> buffer
@@ -141,7 +149,7 @@ struct PayloadPool {
                 return;
             }
         }
-        std::free(p);
+        FreePooled(p);
     }
     // Frees pooled buffers, largest first, until at most keep_bytes stay.
     void Release(size_t keep_bytes) {
@@ -155,7 +163,7 @@ struct PayloadPool {
                 free_buffers.erase(last);
             }
         }
-        for (uint8_t *p : drop) std::free(p);
+        for (uint8_t *p : drop) FreePooled(p);
     }
     size_t Bytes() {
         std::lock_guard<std::mutex> lock(mu);
@@ -179,6 +187,7 @@ std::shared_ptr<uint8_t[]> AllocPayload(size_t bytes, bool zero) {
             p = static_cast<uint8_t *>(std::aligned_alloc(huge ? kHugeAlign : 64, capacity));
             if (!p) throw std::bad_alloc();
             if (huge) madvise(p, capacity, MADV_HUGEPAGE);
+            NoteAllocation(p, capacity);  // a device may keep it registered until FreePooled
         }
         if (zero) std::memset(p, 0, bytes);
         return std::shared_ptr<uint8_t[]>(p, [capacity](uint8_t *q) { Pool().Give(q, capacity); });

@@ -3,6 +3,7 @@
 
 #include "common/corpus_util.h"
 #include "cuda/harness.h"
+#include "horseir/horseir.h"
 
 namespace rndn::cpujit::testing {
 namespace {
@@ -64,6 +65,63 @@ TEST(CudaDriver, RndnAndPtxasCubinsAgree) {
         (*d)->Free(dx);
         (*d)->Free(dy);
     }
+}
+
+// Host memory from an allocation noted in common/tracked_memory.h (here the interpreter's
+// payload pool) stays registered after its first use until the allocation goes back to the
+// system: a later launch reads it with no registration of its own (the emulated driver checks
+// every access against the registered ranges), and releasing the pool ends the registration.
+TEST(CudaDriver, KeptRegistrationsLastUntilTheirAllocationIsReleased) {
+    auto d = TheDevice();
+    ASSERT_TRUE(d.ok()) << d.status().ToString();
+    if ((*d)->info().pageable_memory_access) GTEST_SKIP() << "the device reads pageable memory: nothing is registered";
+    cuda::Device &dev = **d;
+    dev.set_keep_registrations(true);
+    const int n = 50000;  // 200 KB per vector: the pooled path
+    auto xv = hir::MakeVector(hir::TypeKind::F32, n), yv = hir::MakeVector(hir::TypeKind::F32, n);
+    ASSERT_TRUE(xv.ok() && yv.ok());
+    float *x = (*xv)->Data<float>(), *y = (*yv)->Data<float>();
+    std::vector<float> want(n);
+    for (int i = 0; i < n; ++i) {
+        x[i] = 0.5f * (float)(i % 31) - 3.f, y[i] = (float)(i % 7);
+        want[i] = std::fmaf(1.5f, x[i], y[i]);
+    }
+    const size_t before = dev.kept_registrations();
+    // a part of each vector registered, as the runner registers a column, then unregistered
+    ASSERT_TRUE(dev.RegisterHost(x + 100, 4000).ok());
+    ASSERT_TRUE(dev.RegisterHost(y, (size_t)n * 4).ok());
+    dev.UnregisterHost(x + 100);
+    dev.UnregisterHost(y);
+    EXPECT_EQ(dev.kept_registrations(), before + 2);
+    EXPECT_GE(dev.kept_bytes(), (size_t)2 * n * 4);
+    // memory outside any noted allocation is registered for its own use only
+    std::vector<float> plain(n);
+    ASSERT_TRUE(dev.RegisterHost(plain.data(), plain.size() * 4).ok());
+    EXPECT_EQ(dev.kept_registrations(), before + 2);
+    dev.UnregisterHost(plain.data());
+    auto bytes = CubinFor("rndn", dev.info().arch(), "saxpy", "saxpy");
+    ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+    auto m = dev.LoadModule(*bytes);
+    ASSERT_TRUE(m.ok()) << m.status().ToString();
+    auto a = [](auto v) { return sassemu::Arg::Of(v).bytes; };
+    Status st = dev.Launch(*(*m)->Find("saxpy"), {(uint32_t)Blocks(n, 128)}, {128}, 0,
+                           {a(n), a(1.5f), a((uint64_t)(uintptr_t)x), a((uint64_t)(uintptr_t)y)});
+    ASSERT_TRUE(st.ok()) << st.ToString();
+    for (int i = 0; i < n; ++i) ASSERT_TRUE(SameF(y[i], want[i])) << i;
+    // back in the pool the buffers stay registered; out of it, they are not
+    xv->reset();
+    yv->reset();
+    EXPECT_EQ(dev.kept_registrations(), before + 2);
+    hir::ReleasePooledPayloads(0);
+    EXPECT_EQ(dev.kept_registrations(), 0u);
+    // without keeping, the same use leaves nothing registered
+    auto zv = hir::MakeVector(hir::TypeKind::F32, n);
+    ASSERT_TRUE(zv.ok());
+    dev.set_keep_registrations(false);
+    ASSERT_TRUE(dev.RegisterHost((*zv)->Data<float>(), (size_t)n * 4).ok());
+    dev.UnregisterHost((*zv)->Data<float>());
+    EXPECT_EQ(dev.kept_registrations(), 0u);
+    dev.set_keep_registrations(true);
 }
 
 }  // namespace

@@ -68,10 +68,18 @@ public:
         return st;
     }
     void RegisterMemory(const void *p, size_t bytes) override {
+        auto t0 = std::chrono::steady_clock::now();
         Status st = dev_.RegisterHost(p, bytes);
+        register_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (!st.ok() && error_.empty()) error_ = st.ToString();
     }
-    void UnregisterMemory(const void *p) override { dev_.UnregisterHost(p); }
+    void UnregisterMemory(const void *p) override {
+        auto t0 = std::chrono::steady_clock::now();
+        dev_.UnregisterHost(p);
+        register_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+    // time inside RegisterMemory and UnregisterMemory
+    double register_seconds() const { return register_seconds_; }
 
     double seconds() const { return seconds_; }
     int launches() const { return launches_; }
@@ -90,7 +98,7 @@ private:
     int ours_ = 0, jit_ = 0;
     std::string first_refusal_;
     std::map<std::string, std::shared_ptr<const Module>> cache_;
-    double seconds_ = 0;
+    double seconds_ = 0, register_seconds_ = 0;
     int launches_ = 0;
     std::string error_;
 };
@@ -148,8 +156,11 @@ TEST(CudaTpch, OurCompilersModulesEqualTheInterpreterOnSf001) { RunTpch(true); }
 // TPC-H program over $RNDN_TPCH_DIR (default build/tpch/sf0.01) on the interpreter, on the cpu
 // device (-O2, all host threads) and on the GPU with rndn::sasscomp's cubins (group atomics as the
 // cuda device inside PostgreSQL uses them), each result checked against the interpreter's.  Times
-// are the best of two runs after a first run that compiles; "launch" is the time inside the
-// driver's launches (host columns registered per launch, as the cuda device does).
+// are the best of two runs after a first run that compiles; "launches" is the time inside the
+// driver's launches, "register" inside the driver's host registrations; the GPU runs with
+// columns registered per launch and then with tracked allocations kept registered
+// (cuda::Device::set_keep_registrations), then in the cells form of grouped reductions.
+// $RNDN_TIMING_QUERIES limits the queries ("1,6").
 }  // namespace
 
 // cpu_runner.cpp (cpujit.h's names collide with the harness's).
@@ -174,19 +185,29 @@ TEST(CudaTpch, DISABLED_TimesEveryProgram) {
     std::fflush(stdout);
     DriverKernels kd(**d, /*own_compiler=*/true);
     codegen::Runner gpu(kd, /*warp_reduce=*/true);
+    codegen::Runner gpu_cells(kd, /*warp_reduce=*/true);  // grouped reductions in the cells form
+    gpu_cells.set_group_atomics(false);
     std::shared_ptr<codegen::Runner> cpu_runner = CpuDeviceRunner();
     codegen::Runner &cpu = *cpu_runner;
-    std::printf("[cuda] %-4s %10s %10s %10s %10s %10s %8s %8s %s\n", "q", "interp", "cpu", "gpu first", "gpu", "launches",
-                "i/gpu", "cpu/gpu", "equal");
-    double log_ig = 0, log_cg = 0;
+    std::printf("[cuda] device %s, pageable memory access: %s\n", (*d)->info().name.c_str(), (*d)->info().pageable_memory_access ? "yes" : "no");
+    std::printf("[cuda] ms: interpreter, cpu device, GPU first run | GPU registering per launch: run, launches, (un)registering |"
+                " GPU keeping registrations: run, launches, registering | the same with grouped reductions in the cells form |"
+                " interp/GPU kept, cpu/GPU kept\n");
+    std::printf("[cuda] %-4s %9s %9s %9s | %9s %9s %9s | %9s %9s %9s | %9s | %7s %7s %s\n", "q", "interp", "cpu", "first", "gpu", "launches",
+                "register", "gpu kept", "launches", "register", "cells", "i/g", "c/g", "equal");
+    double log_ig = 0, log_cg = 0, log_gk = 0;
     int n = 0, unequal = 0;
+    // $RNDN_TIMING_QUERIES: the queries to time (e.g. "1,3,6"; default all 22)
+    const char *only = std::getenv("RNDN_TIMING_QUERIES");
+    const std::string list = only && *only ? "," + std::string(only) + "," : "";
     for (int q = 1; q <= 22; ++q) {
+        if (!list.empty() && list.find("," + std::to_string(q) + ",") == std::string::npos) continue;
         std::string path = "test/horseir/tpch/q" + std::to_string(q) + ".hir";
         auto p = hir::ParseProgram(ReadAll(path), path);
         ASSERT_TRUE(p.ok()) << p.status().ToString();
         ASSERT_TRUE(hir::CheckProgram(*p).ok());
         hir::InterpretOptions opts;
-        double ti = 1e30, tc = 1e30, tg = 1e30, tl = 0, tg0 = 0;
+        double ti = 1e30, tc = 1e30, tg = 1e30, tl = 0, tg0 = 0, treg = 0, tk = 1e30, tkl = 0, tkreg = 0;
         std::string want;
         for (int r = 0; r < 2; ++r) {
             auto t = std::chrono::steady_clock::now();
@@ -208,8 +229,12 @@ TEST(CudaTpch, DISABLED_TimesEveryProgram) {
                 std::printf("[cuda] q%d: the cpu device differs\n", q);
             }
         }
-        for (int r = 0; r < 3; ++r) {
-            double k0 = kd.seconds();
+        // the GPU: a compiling run, two with every column registered for each launch only, two
+        // with tracked allocations kept registered (cuda::Device::set_keep_registrations)
+        for (int r = 0; r < 5; ++r) {
+            const bool keep = r >= 3;
+            (*d)->set_keep_registrations(keep);
+            double k0 = kd.seconds(), g0 = kd.register_seconds();
             auto t = std::chrono::steady_clock::now();
             auto v = gpu.Run(*out, data, opts);
             double ms = Ms(t);
@@ -219,24 +244,37 @@ TEST(CudaTpch, DISABLED_TimesEveryProgram) {
                 break;
             }
             if (r == 0) tg0 = ms;
-            else if (ms < tg) tg = ms, tl = (kd.seconds() - k0) * 1000;
+            else if (!keep && ms < tg) tg = ms, tl = (kd.seconds() - k0) * 1000, treg = (kd.register_seconds() - g0) * 1000;
+            else if (keep && ms < tk) tk = ms, tkl = (kd.seconds() - k0) * 1000, tkreg = (kd.register_seconds() - g0) * 1000;
             if (hir::FormatValue(*v) != want) {
                 if (equal) std::printf("[cuda] q%d: the GPU differs from the interpreter\n", q);
                 equal = false;
             }
         }
+        double tcells = 1e30;  // registrations kept; the first run compiles the cells form's modules
+        for (int r = 0; r < 3 && equal; ++r) {
+            auto t = std::chrono::steady_clock::now();
+            auto v = gpu_cells.Run(*out, data, opts);
+            double ms = Ms(t);
+            if (!v.ok() || hir::FormatValue(*v) != want) {
+                std::printf("[cuda] q%d (gpu, cells form): %s\n", q, v.ok() ? "differs from the interpreter" : v.status().ToString().c_str());
+                equal = false;
+            }
+            if (r) tcells = std::min(tcells, ms);
+        }
         EXPECT_TRUE(equal) << "q" << q;
         if (!equal) ++unequal;
-        if (tg < 1e30) {
-            log_ig += std::log(ti / tg), log_cg += std::log(tc / tg), ++n;
+        if (tg < 1e30 && tk < 1e30) {
+            log_ig += std::log(ti / tk), log_cg += std::log(tc / tk), log_gk += std::log(tg / tk), ++n;
         }
-        std::printf("[cuda] q%-3d %10.1f %10.1f %10.1f %10.1f %10.1f %8.2f %8.2f %s\n", q, ti, tc, tg0, tg, tl, ti / tg, tc / tg,
-                    equal ? "yes" : "NO");
+        std::printf("[cuda] q%-3d %9.1f %9.1f %9.1f | %9.1f %9.1f %9.1f | %9.1f %9.1f %9.1f | %9.1f | %7.2f %7.2f %s\n", q, ti, tc, tg0,
+                    tg, tl, treg, tk, tkl, tkreg, tcells, ti / tk, tc / tk, equal ? "yes" : "NO");
         std::fflush(stdout);
     }
-    std::printf("[cuda] timing: geomean interp/gpu %.2f, cpu/gpu %.2f over %d programs; %d differ; modules: %d ours, %d JIT (%s)\n",
-                n ? std::exp(log_ig / n) : 0.0, n ? std::exp(log_cg / n) : 0.0, n, unequal, kd.ours(), kd.jit(),
-                kd.first_refusal().c_str());
+    std::printf("[cuda] timing: geomean interp/gpu %.2f, cpu/gpu %.2f (registrations kept), per-launch/kept %.2f, over %d programs;"
+                " %d differ; modules: %d ours, %d JIT (%s); %zu allocations (%.0f MB) kept registered\n",
+                n ? std::exp(log_ig / n) : 0.0, n ? std::exp(log_cg / n) : 0.0, n ? std::exp(log_gk / n) : 0.0, n, unequal, kd.ours(),
+                kd.jit(), kd.first_refusal().c_str(), (*d)->kept_registrations(), (*d)->kept_bytes() / 1e6);
 }
 
 }  // namespace
