@@ -202,6 +202,10 @@ struct PtxOptions {
     // thread per row, per-group records); false: as the per-cell kernel over cells the host
     // builds from the group kernel's rows (the form the cpu device always runs).
     bool group_atomics = true;
+    // A by-rows grouped reduction as the records form with one set of records per thread
+    // (plain read-modify-write, no atomics; the host adds the threads' records up): the cpu
+    // device's form for few groups, whatever warp_reduce and group_atomics say.
+    bool group_thread_records = false;
 };
 
 // One .entry per kernel.  The result passed ptx::Verify.
@@ -237,6 +241,7 @@ struct RunStats {
     int kernels_launched = 0;
     int kernels_redone = 0;          // re-run on the interpreter after a flag
     int kernels_deferred = 0;        // run on the interpreter while their modules compile (set_defer_compiles)
+    int thread_records = 0;          // by-rows kernels run in the per-thread records form (cpu device, few groups)
     int statements_compiled = 0;     // statements computed by kernels (launched, not redone)
     int statements_interpreted = 0;  // statements evaluated by the interpreter
     int ptx_generated = 0;           // kernels whose PTX was generated (not found in the PTX cache)

@@ -628,7 +628,9 @@ public:
     // sums as a 192-bit add whose carries come from the old words the atomics return (the host
     // sees a 128-bit overflow as top != the sign of hi), min/max by atom.min/max.s64 on lo, count
     // of the rows included (NULLs add nothing); @len needs no record (the host counts the rows).
-    Expected<std::string> RunGroupReduce() {
+    // thread_records: each thread its own records (rec + global thread id * cstride), updated by
+    // plain loads and stores (no two lanes share a record: nothing is lost in SIMT).
+    Expected<std::string> RunGroupReduce(bool thread_records = false) {
         std::ostringstream params;
         params << ".param .u64 n, .param .u64 rowgroup, .param .u64 cstride";
         zero32_ = R();
@@ -653,9 +655,9 @@ public:
         }
         params << ", .param .u64 err";
         [[maybe_unused]] auto [tid, ntid, ctaid, nctaid, gid] = EmitThreadIds();
-        // this CTA's records: rec + ctaid * cstride
+        // this CTA's records: rec + ctaid * cstride (this thread's: rec + gid * cstride)
         std::string cta_off = Q();
-        Emit("mul.wide.u32 " + cta_off + ", " + ctaid + ", 1");
+        Emit("mul.wide.u32 " + cta_off + ", " + (thread_records ? gid : ctaid) + ", 1");
         Emit("mul.lo.u64 " + cta_off + ", " + cta_off + ", " + cstride);
         for (auto &r : rec) Emit("add.u64 " + r + ", " + r + ", " + cta_off);
         auto [i, stride] = EmitGridStride(ntid, nctaid, gid);
@@ -694,7 +696,21 @@ public:
             std::string a = Q();
             Emit("add.u64 " + a + ", " + rec[o] + ", " + goff);
             std::string old = Q();
-            Emit("@" + inc + " atom.global.add.u64 " + old + ", [" + a + "+16], 1");
+            // [a+off] op= v under the row's inclusion, `old` the value before (atomic, or a plain
+            // load and store of the thread's own record)
+            auto update = [&](const std::string &op, int off, const std::string &v) {
+                const std::string addr = "[" + a + (off ? "+" + std::to_string(off) : "") + "]";
+                if (!thread_records) {
+                    Emit("@" + inc + " atom.global." + op + " " + old + ", " + addr + ", " + v);
+                    return;
+                }
+                std::string nv = Q();
+                Emit("@" + inc + " ld.global.u64 " + old + ", " + addr);
+                if (op == "add.u64") Emit("add.u64 " + nv + ", " + old + ", " + v);
+                else Emit(op.substr(0, 3) + ".s64 " + nv + ", " + old + ", " + v);  // min.s64 / max.s64
+                Emit("@" + inc + " st.global.u64 " + addr + ", " + nv);
+            };
+            update("add.u64", 16, "1");
             if (red->op == "count") continue;
             std::string lo = Q(), hi = Q();
             if (x.cls == VClass::S32) {
@@ -710,26 +726,26 @@ public:
                 return Status::Unsupported("per-cell reduction of " + hir::TypeToString(k_.inputs[in].type));
             }
             if (red->op == "min" || red->op == "max") {
-                Emit("@" + inc + " atom.global." + red->op + ".s64 " + old + ", [" + a + "], " + lo);
+                update(red->op + ".s64", 0, lo);
                 continue;
             }
             if (red->op != "sum" && red->op != "avg") return Status::Internal("per-cell reduction " + red->op);  // avg: the sum
             std::string t = Q(), c = Q(), addhi = Q(), cb = Q(), top = Q(), pc = P();
-            Emit("@" + inc + " atom.global.add.u64 " + old + ", [" + a + "], " + lo);
+            update("add.u64", 0, lo);
             Emit("add.u64 " + t + ", " + old + ", " + lo);
             Emit("setp.lt.u64 " + pc + ", " + t + ", " + old);
             Emit("selp.u64 " + c + ", 1, 0, " + pc);
             Emit("add.u64 " + addhi + ", " + hi + ", " + c);
             Emit("setp.lt.u64 " + pc + ", " + addhi + ", " + hi);
             Emit("selp.u64 " + cb + ", 1, 0, " + pc);
-            Emit("@" + inc + " atom.global.add.u64 " + old + ", [" + a + "+8], " + addhi);
+            update("add.u64", 8, addhi);
             Emit("add.u64 " + t + ", " + old + ", " + addhi);
             Emit("setp.lt.u64 " + pc + ", " + t + ", " + old);
             Emit("selp.u64 " + c + ", 1, 0, " + pc);
             Emit("shr.s64 " + top + ", " + hi + ", 63");
             Emit("add.u64 " + top + ", " + top + ", " + cb);
             Emit("add.u64 " + top + ", " + top + ", " + c);
-            Emit("@" + inc + " atom.global.add.u64 " + old + ", [" + a + "+24], " + top);
+            update("add.u64", 24, top);
         }
         Emit("add.u64 " + i + ", " + i + ", " + stride);
         Emit("setp.lt.u64 " + pi + ", " + i + ", " + n);
@@ -1570,7 +1586,7 @@ Expected<std::string> KernelPtxText(const OutlinedProgram &p, int kernel, const 
     std::vector<bool> nullable;
     if (static_cast<size_t>(kernel) < options.nullable.size()) nullable = options.nullable[static_cast<size_t>(kernel)];
     Gen g(p, k, nullable, options.warp_reduce);
-    RNDN_ASSIGN_OR_RETURN(std::string t, k.group >= 0 ? g.RunGroup() : k.by_rows && options.warp_reduce && options.group_atomics ? g.RunGroupReduce() : k.segments >= 0 ? g.RunSegmented() : k.compact_mask >= 0 ? g.RunCompaction() : g.Run());
+    RNDN_ASSIGN_OR_RETURN(std::string t, k.group >= 0 ? g.RunGroup() : k.by_rows && ((options.warp_reduce && options.group_atomics) || options.group_thread_records) ? g.RunGroupReduce(options.group_thread_records) : k.segments >= 0 ? g.RunSegmented() : k.compact_mask >= 0 ? g.RunCompaction() : g.Run());
     if (output_nullable) *output_nullable = g.output_nullable();
     return t;
 }

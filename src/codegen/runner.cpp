@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <thread>
 #include <tuple>
 
 #include "codegen/internal.h"
@@ -16,7 +17,7 @@ namespace rndn::codegen {
 
 Expected<std::string> KernelPtxText(const OutlinedProgram &p, int kernel, const PtxOptions &options, std::vector<bool> *output_nullable);
 
-// Per kernel, PTX form (warp_reduce, group_atomics) and input nullability: the module text and its outputs'
+// Per kernel, PTX form (warp_reduce, group_atomics, group_thread_records) and input nullability: the module text and its outputs'
 // nullability.  Shared by an outlined program and its Rebind copies.
 struct PtxCache {
     struct Entry {
@@ -24,7 +25,7 @@ struct PtxCache {
         std::vector<bool> output_nullable;
     };
     std::mutex mu;
-    std::map<std::tuple<int, bool, bool, std::vector<bool>>, Entry> entries;
+    std::map<std::tuple<int, bool, bool, bool, std::vector<bool>>, Entry> entries;
 };
 
 std::shared_ptr<PtxCache> NewPtxCache() { return std::make_shared<PtxCache>(); }
@@ -253,7 +254,7 @@ private:
         stats_.phase = "jit";
         std::vector<bool> nullable;
         if (static_cast<size_t>(index) < po.nullable.size()) nullable = po.nullable[static_cast<size_t>(index)];
-        auto key = std::make_tuple(index, po.warp_reduce, po.group_atomics, nullable);
+        auto key = std::make_tuple(index, po.warp_reduce, po.group_atomics, po.group_thread_records, nullable);
         std::string text;
         bool hit = false;
         if (p_.ptx_cache) {
@@ -343,7 +344,9 @@ private:
 
     Status Kernel(int index) {
         const codegen::Kernel &k = p_.kernels[static_cast<size_t>(index)];
-        if (k.by_rows && warp_reduce_ && group_atomics_) return GroupReduce(index);  // the atomic (GPU) form; the cpu form reads cells
+        if (k.by_rows && warp_reduce_ && group_atomics_) return GroupReduce(index, false);  // the atomic (GPU) form
+        // the cpu device: few groups in per-thread records, else the cells form
+        if (k.by_rows && !warp_reduce_ && ThreadRecordsFit(k)) return GroupReduce(index, true);
         if (k.segments >= 0) return Segmented(index);
         if (k.group >= 0) return Group(index);
         // inputs as the outliner expected them?
@@ -895,6 +898,13 @@ private:
             }
             std::shared_ptr<const void> mod;
             if (known) RNDN_RETURN_IF_ERROR(LoadKernel(k, index, po, nullptr, &mod, rows).status());
+            // on the cpu device the groups' count picks the form next time: queue both
+            if (known && k.by_rows && !warp_reduce_ && !po.group_thread_records) {
+                po.group_thread_records = true;
+                const int deferred = stats_.kernels_deferred;  // one kernel, deferred once
+                RNDN_RETURN_IF_ERROR(LoadKernel(k, index, po, nullptr, &mod, rows).status());
+                stats_.kernels_deferred = deferred;
+            }
         }
         return RedoByRows(k);
     }
@@ -969,13 +979,32 @@ private:
     // Per-cell reductions by rows (Kernel::by_rows): each row adds its x into the record of its
     // group with atomics; records per CTA when the groups are few (no contention between the
     // device's workers), else one set; the host adds the records up and writes the cells.
-    Status GroupReduce(int index) {
+    // The cpu device's grid for per-thread records: a few CTAs per hardware thread (the rows go
+    // round in a grid-stride loop), so that the records stay small and the host's sum is short.
+    static uint32_t ThreadRecordsGrid(int64_t n) {
+        const int64_t hw = std::max<int64_t>(1, static_cast<int64_t>(std::thread::hardware_concurrency()));
+        return static_cast<uint32_t>(std::clamp<int64_t>((n + codegen::Kernel::kBlock - 1) / codegen::Kernel::kBlock, 1, 4 * hw));
+    }
+    // Per-thread records fit when the groups are few: every thread's records for every output
+    // at most 32 MiB (then zeroing them and adding them up costs little next to the rows).
+    bool ThreadRecordsFit(const codegen::Kernel &k) const {
+        auto git = group_rows_.find(k.inputs[0].slot);
+        if (git == group_rows_.end()) return false;
+        const int64_t n = static_cast<int64_t>(git->second->row_group.size()), m = git->second->m;
+        const int64_t threads = static_cast<int64_t>(ThreadRecordsGrid(n)) * codegen::Kernel::kBlock;
+        return m <= 64 && threads * m * 32 <= (int64_t(32) << 20);
+    }
+
+    // thread_records: the cpu device's form (PtxOptions::group_thread_records); else the atomic
+    // GPU form.
+    Status GroupReduce(int index, bool thread_records) {
         const codegen::Kernel &k = p_.kernels[static_cast<size_t>(index)];
         auto git = group_rows_.find(k.inputs[0].slot);
         if (git == group_rows_.end()) return RedoWithoutGroups(k, index, OptionsFor(index, warp_reduce_));  // the group kernel ran on the interpreter
         const GroupRows &g = *git->second;
         const int64_t n = static_cast<int64_t>(g.row_group.size()), m = g.m;
         PtxOptions po = OptionsFor(index, warp_reduce_);
+        po.group_thread_records = thread_records;
         auto &nullable = po.nullable[static_cast<size_t>(index)];
         std::vector<std::shared_ptr<const hir::Vector>> in(k.inputs.size());
         for (size_t i = 1; i < k.inputs.size(); ++i) {
@@ -997,10 +1026,12 @@ private:
         for (size_t o = 0; o < k.outputs.size(); ++o) {
             RNDN_ASSIGN_OR_RETURN(outs[o], hir::MakeVector(k.outputs[o].type, m));
         }
-        const uint32_t grid = static_cast<uint32_t>(std::min<int64_t>(std::max<int64_t>(1, (n + codegen::Kernel::kBlock - 1) / codegen::Kernel::kBlock),
-                                                                      codegen::Kernel::kMaxGrid));
-        // records per CTA while they stay small (few groups), else one set shared by all rows
-        const size_t copies = m <= 256 ? grid : 1;
+        const uint32_t grid = thread_records ? ThreadRecordsGrid(n)
+                                             : static_cast<uint32_t>(std::min<int64_t>(std::max<int64_t>(1, (n + codegen::Kernel::kBlock - 1) / codegen::Kernel::kBlock),
+                                                                                       codegen::Kernel::kMaxGrid));
+        // records per thread (thread_records), per CTA while they stay small (few groups), else
+        // one set shared by all rows
+        const size_t copies = thread_records ? static_cast<size_t>(grid) * codegen::Kernel::kBlock : m <= 256 ? grid : 1;
         std::vector<std::vector<uint64_t>> recs(k.outputs.size());
         {  // (launched for @len alone and for no rows too: it reads only the rows' groups then)
             std::shared_ptr<const void> mod;
@@ -1038,6 +1069,7 @@ private:
             RNDN_RETURN_IF_ERROR(dev_.Launch(ck, grid, codegen::Kernel::kBlock, ArgBytes(args), &opts_.should_cancel));
             stats_.kernel_ms += Ms(t0);
             ++stats_.kernels_launched;
+            if (thread_records) ++stats_.thread_records;
             if (err != 0) return RedoByRows(k);
         }
         for (size_t o = 0; o < k.outputs.size(); ++o) {

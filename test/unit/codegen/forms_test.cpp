@@ -138,7 +138,8 @@ struct Outcome {
 };
 
 // Runs the program both ways; expects equal output and at least one kernel launch.
-void Check(const std::string &text, const std::string &what, bool expect_redo = false, bool warp_reduce = false) {
+void Check(const std::string &text, const std::string &what, bool expect_redo = false, bool warp_reduce = false,
+           RunStats *stats = nullptr) {
     SCOPED_TRACE(what + "\n" + text);
     auto p = hir::ParseProgram(text, what);
     ASSERT_TRUE(p.ok()) << p.status().ToString();
@@ -152,6 +153,7 @@ void Check(const std::string &text, const std::string &what, bool expect_redo = 
     Runner runner(Dev(), warp_reduce);
     RunStats st;
     auto got = runner.Run(*out, Registry(), opts, &st);
+    if (stats) *stats = st;
     EXPECT_EQ(Show(got), Show(want)) << Print(*out);
     EXPECT_EQ(st.kernels_launched, static_cast<int>(out->kernels.size()));
     if (expect_redo) {
@@ -549,6 +551,8 @@ TEST(KernelForms, GroupReduceByRows) {
     // numbers; one shared set of records), one group (a = a is true on every row without NULLs)
     const std::pair<const char *, const char *> keys[] = {{"few", ""}, {"many", ""}, {"one", "    k:? = @eq(c, c);\n"}};
     int n = 0;
+    // the cpu device's two forms: per-thread records for few groups, cells for many
+    int few_records = 0, many_records = 0, many_long = 0;
     for (const auto &c : cases)
         for (const auto &[kname, kstmt] : keys)
             for (const char *t : {"empty", "one", "big", "nulls", "onenull", "allnull", "long", "longnulls"}) {
@@ -560,12 +564,17 @@ TEST(KernelForms, GroupReduceByRows) {
                 ASSERT_EQ(b.by_rows, 1) << text;
                 EXPECT_EQ(b.lists, 0) << text;  // only @keys and the reduction read the groups
                 // the cpu form (cells from the group kernel's rows) and the GPU form (atomics by rows)
-                Check(text, std::string("by rows ") + c.op + " " + c.col + " " + kname + " " + t);
+                RunStats st;
+                Check(text, std::string("by rows ") + c.op + " " + c.col + " " + kname + " " + t, false, false, &st);
+                if (std::string(kname) == "few") few_records += st.thread_records;
+                if (std::string(kname) == "many" && std::string(t).rfind("long", 0) == 0) many_records += st.thread_records, ++many_long;
                 if (std::string(t).rfind("long", 0) != 0)
                     Check(text, std::string("by rows atomics ") + c.op + " " + c.col + " " + kname + " " + t, false, true);
                 ++n;
             }
     EXPECT_EQ(n, 11 * (3 * 8 - 4));
+    EXPECT_GT(few_records, 0) << "few groups never ran in per-thread records";
+    EXPECT_EQ(many_records, 0) << "thousands of groups ran in per-thread records (" << many_long << " cases)";
     // several reductions in one by-rows kernel, and the member lists kept for another reader of @values
     for (const char *t : {"big", "nulls", "long"}) {
         std::string body =
