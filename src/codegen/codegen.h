@@ -206,6 +206,9 @@ struct PtxOptions {
     // (plain read-modify-write, no atomics; the host adds the threads' records up): the cpu
     // device's form for few groups, whatever warp_reduce and group_atomics say.
     bool group_thread_records = false;
+    // With group_thread_records: every group's accumulators in registers (at most this many
+    // groups; 0: records in memory).
+    int group_slots = 0;
 };
 
 // One .entry per kernel.  The result passed ptx::Verify.
@@ -242,6 +245,7 @@ struct RunStats {
     int kernels_redone = 0;          // re-run on the interpreter after a flag
     int kernels_deferred = 0;        // run on the interpreter while their modules compile (set_defer_compiles)
     int thread_records = 0;          // by-rows kernels run in the per-thread records form (cpu device, few groups)
+    int register_slots = 0;          // of those, with every group's accumulators in registers (up to 8 groups)
     int statements_compiled = 0;     // statements computed by kernels (launched, not redone)
     int statements_interpreted = 0;  // statements evaluated by the interpreter
     int ptx_generated = 0;           // kernels whose PTX was generated (not found in the PTX cache)

@@ -630,7 +630,11 @@ public:
     // of the rows included (NULLs add nothing); @len needs no record (the host counts the rows).
     // thread_records: each thread its own records (rec + global thread id * cstride), updated by
     // plain loads and stores (no two lanes share a record: nothing is lost in SIMT).
-    Expected<std::string> RunGroupReduce(bool thread_records = false) {
+    // slots > 0 (with thread_records; at most that many groups): each thread keeps every group's
+    // accumulators in registers (a row adds into slot j when its group is j, with no memory
+    // access) and writes them into its records once, after its last row; a 128-bit overflow
+    // sets the error flag (the host re-runs the reduction on the interpreter).
+    Expected<std::string> RunGroupReduce(bool thread_records = false, int slots = 0) {
         std::ostringstream params;
         params << ".param .u64 n, .param .u64 rowgroup, .param .u64 cstride";
         zero32_ = R();
@@ -660,6 +664,42 @@ public:
         Emit("mul.wide.u32 " + cta_off + ", " + (thread_records ? gid : ctaid) + ", 1");
         Emit("mul.lo.u64 " + cta_off + ", " + cta_off + ", " + cstride);
         for (auto &r : rec) Emit("add.u64 " + r + ", " + r + ", " + cta_off);
+        const auto &body = p_.entry->body;
+        // the @each whose @raze writes output o
+        auto reduction_of = [&](size_t o) -> const KernelStmt * {
+            const KernelStmt *red = nullptr;
+            for (const auto &rz : k_.stmts) {
+                if (rz.form != Form::RAZE || body[static_cast<size_t>(rz.stmt)].targets[0].slot != k_.outputs[o].slot) continue;
+                for (const auto &ks : k_.stmts)
+                    if (ks.form == Form::SEGREDUCE && body[static_cast<size_t>(ks.stmt)].targets[0].slot == body[static_cast<size_t>(rz.stmt)].expr.args[0].slot)
+                        red = &ks;
+            }
+            return red;
+        };
+        // the slots' accumulators: [output][slot] = (lo, hi, count)
+        struct Acc {
+            std::string lo, hi, cnt;
+        };
+        std::vector<std::vector<Acc>> acc(k_.outputs.size());
+        std::string ovf;
+        if (slots > 0) {
+            if (!thread_records) return Status::Internal("group slots without thread records");
+            ovf = P();
+            Emit("setp.ne.u32 " + ovf + ", " + zero32_ + ", 0");
+            for (size_t o = 0; o < k_.outputs.size(); ++o) {
+                const KernelStmt *red = reduction_of(o);
+                if (!red) return Status::Internal("per-cell output without its reduction");
+                if (red->op == "len" || red->source < 0) continue;
+                const char *init = red->op == "min" ? "9223372036854775807" : red->op == "max" ? "-9223372036854775808" : "0";
+                for (int j = 0; j < slots; ++j) {
+                    Acc a{Q(), Q(), Q()};
+                    Emit(std::string("mov.u64 ") + a.lo + ", " + init);
+                    Emit("mov.u64 " + a.hi + ", 0");
+                    Emit("mov.u64 " + a.cnt + ", 0");
+                    acc[o].push_back(a);
+                }
+            }
+        }
         auto [i, stride] = EmitGridStride(ntid, nctaid, gid);
         std::string pi = P();
         Emit("setp.ge.u64 " + pi + ", " + i + ", " + n);
@@ -670,18 +710,9 @@ public:
         Emit("add.u64 " + ga + ", " + rowgroup + ", " + ga);
         Emit("ld.global.u32 " + g32 + ", [" + ga + "]");
         Emit("mul.wide.u32 " + goff + ", " + g32 + ", 32");
-        const auto &body = p_.entry->body;
         std::map<size_t, Val> loaded;
         for (size_t o = 0; o < k_.outputs.size(); ++o) {
-            const KernelOutput &ko = k_.outputs[o];
-            // the @each whose @raze writes this output
-            const KernelStmt *red = nullptr;
-            for (const auto &rz : k_.stmts) {
-                if (rz.form != Form::RAZE || body[static_cast<size_t>(rz.stmt)].targets[0].slot != ko.slot) continue;
-                for (const auto &ks : k_.stmts)
-                    if (ks.form == Form::SEGREDUCE && body[static_cast<size_t>(ks.stmt)].targets[0].slot == body[static_cast<size_t>(rz.stmt)].expr.args[0].slot)
-                        red = &ks;
-            }
+            const KernelStmt *red = reduction_of(o);
             if (!red) return Status::Internal("per-cell output without its reduction");
             if (red->op == "len" || red->source < 0) continue;
             size_t in = 1;
@@ -693,6 +724,18 @@ public:
             }
             const Val &x = loaded[in];
             std::string inc = Include(x, true);
+            if (slots > 0) {
+                if (red->op != "count" && x.cls != VClass::S32 && x.cls != VClass::S64 && x.cls != VClass::DEC)
+                    return Status::Unsupported("per-cell reduction of " + hir::TypeToString(k_.inputs[in].type));
+                for (int j = 0; j < slots; ++j) {
+                    std::string pj = P();
+                    Emit("setp.eq.u32 " + pj + ", " + g32 + ", " + std::to_string(j));
+                    Emit("and.pred " + pj + ", " + pj + ", " + inc);
+                    const Acc &ac = acc[o][static_cast<size_t>(j)];
+                    Accumulate(red->op == "avg" ? "sum" : red->op, x, pj, ac.lo, ac.hi, ac.cnt, ovf);
+                }
+                continue;
+            }
             std::string a = Q();
             Emit("add.u64 " + a + ", " + rec[o] + ", " + goff);
             std::string old = Q();
@@ -751,6 +794,27 @@ public:
         Emit("setp.lt.u64 " + pi + ", " + i + ", " + n);
         Emit("@" + pi + " bra $RROW");
         body_ << "$RDONE:\n";
+        if (slots > 0) {
+            // the slots of existing groups (j < cstride / 32) into this thread's records
+            for (int j = 0; j < slots; ++j) {
+                std::string pj = P();
+                Emit("setp.gt.u64 " + pj + ", " + cstride + ", " + std::to_string(32 * j));
+                for (size_t o = 0; o < k_.outputs.size(); ++o) {
+                    if (acc[o].empty()) continue;
+                    const Acc &ac = acc[o][static_cast<size_t>(j)];
+                    std::string top = Q();
+                    Emit("shr.s64 " + top + ", " + ac.hi + ", 63");
+                    auto at = [&](int off) { return "[" + rec[o] + "+" + std::to_string(32 * j + off) + "]"; };
+                    Emit("@" + pj + " st.global.u64 " + at(0) + ", " + ac.lo);
+                    Emit("@" + pj + " st.global.u64 " + at(8) + ", " + ac.hi);
+                    Emit("@" + pj + " st.global.u64 " + at(16) + ", " + ac.cnt);
+                    Emit("@" + pj + " st.global.u64 " + at(24) + ", " + top);
+                }
+            }
+            std::string err = Param("err"), one = R();
+            Emit("mov.u32 " + one + ", 1");
+            Emit("@" + ovf + " st.global.u32 [" + err + "], " + one);
+        }
         Emit("ret");
         std::ostringstream os;
         os << ".visible .entry " << k_.name << "(" << params.str() << ")\n{\n";
@@ -1586,7 +1650,7 @@ Expected<std::string> KernelPtxText(const OutlinedProgram &p, int kernel, const 
     std::vector<bool> nullable;
     if (static_cast<size_t>(kernel) < options.nullable.size()) nullable = options.nullable[static_cast<size_t>(kernel)];
     Gen g(p, k, nullable, options.warp_reduce);
-    RNDN_ASSIGN_OR_RETURN(std::string t, k.group >= 0 ? g.RunGroup() : k.by_rows && ((options.warp_reduce && options.group_atomics) || options.group_thread_records) ? g.RunGroupReduce(options.group_thread_records) : k.segments >= 0 ? g.RunSegmented() : k.compact_mask >= 0 ? g.RunCompaction() : g.Run());
+    RNDN_ASSIGN_OR_RETURN(std::string t, k.group >= 0 ? g.RunGroup() : k.by_rows && ((options.warp_reduce && options.group_atomics) || options.group_thread_records) ? g.RunGroupReduce(options.group_thread_records, options.group_slots) : k.segments >= 0 ? g.RunSegmented() : k.compact_mask >= 0 ? g.RunCompaction() : g.Run());
     if (output_nullable) *output_nullable = g.output_nullable();
     return t;
 }

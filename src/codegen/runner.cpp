@@ -17,7 +17,7 @@ namespace rndn::codegen {
 
 Expected<std::string> KernelPtxText(const OutlinedProgram &p, int kernel, const PtxOptions &options, std::vector<bool> *output_nullable);
 
-// Per kernel, PTX form (warp_reduce, group_atomics, group_thread_records) and input nullability: the module text and its outputs'
+// Per kernel, PTX form (warp_reduce, group_atomics, group_thread_records, group_slots) and input nullability: the module text and its outputs'
 // nullability.  Shared by an outlined program and its Rebind copies.
 struct PtxCache {
     struct Entry {
@@ -25,7 +25,7 @@ struct PtxCache {
         std::vector<bool> output_nullable;
     };
     std::mutex mu;
-    std::map<std::tuple<int, bool, bool, bool, std::vector<bool>>, Entry> entries;
+    std::map<std::tuple<int, bool, bool, bool, int, std::vector<bool>>, Entry> entries;
 };
 
 std::shared_ptr<PtxCache> NewPtxCache() { return std::make_shared<PtxCache>(); }
@@ -254,7 +254,7 @@ private:
         stats_.phase = "jit";
         std::vector<bool> nullable;
         if (static_cast<size_t>(index) < po.nullable.size()) nullable = po.nullable[static_cast<size_t>(index)];
-        auto key = std::make_tuple(index, po.warp_reduce, po.group_atomics, po.group_thread_records, nullable);
+        auto key = std::make_tuple(index, po.warp_reduce, po.group_atomics, po.group_thread_records, po.group_slots, nullable);
         std::string text;
         bool hit = false;
         if (p_.ptx_cache) {
@@ -901,6 +901,9 @@ private:
             // on the cpu device the groups' count picks the form next time: queue both
             if (known && k.by_rows && !warp_reduce_ && !po.group_thread_records) {
                 po.group_thread_records = true;
+                // the interpreter's @values: its cells are the groups
+                const hir::Value &gv = frame_[static_cast<size_t>(k.inputs[0].slot)];
+                if (gv.kind() == hir::ValueKind::LIST) po.group_slots = GroupSlots(static_cast<int64_t>(gv.list().cells.size()));
                 const int deferred = stats_.kernels_deferred;  // one kernel, deferred once
                 RNDN_RETURN_IF_ERROR(LoadKernel(k, index, po, nullptr, &mod, rows).status());
                 stats_.kernels_deferred = deferred;
@@ -995,6 +998,9 @@ private:
         return m <= 64 && threads * m * 32 <= (int64_t(32) << 20);
     }
 
+    // Up to 8 groups: their accumulators in registers (1, 2, 4 or 8 slots: few variants).
+    static int GroupSlots(int64_t m) { return m > 8 ? 0 : m <= 1 ? 1 : m <= 2 ? 2 : m <= 4 ? 4 : 8; }
+
     // thread_records: the cpu device's form (PtxOptions::group_thread_records); else the atomic
     // GPU form.
     Status GroupReduce(int index, bool thread_records) {
@@ -1005,6 +1011,7 @@ private:
         const int64_t n = static_cast<int64_t>(g.row_group.size()), m = g.m;
         PtxOptions po = OptionsFor(index, warp_reduce_);
         po.group_thread_records = thread_records;
+        if (thread_records) po.group_slots = GroupSlots(g.m);
         auto &nullable = po.nullable[static_cast<size_t>(index)];
         std::vector<std::shared_ptr<const hir::Vector>> in(k.inputs.size());
         for (size_t i = 1; i < k.inputs.size(); ++i) {
@@ -1070,6 +1077,7 @@ private:
             stats_.kernel_ms += Ms(t0);
             ++stats_.kernels_launched;
             if (thread_records) ++stats_.thread_records;
+            if (po.group_slots > 0) ++stats_.register_slots;
             if (err != 0) return RedoByRows(k);
         }
         for (size_t o = 0; o < k.outputs.size(); ++o) {

@@ -549,16 +549,18 @@ TEST(KernelForms, GroupReduceByRows) {
                        {"d1", "max"}, {"m1", "min"}, {"h1", "max"}, {"f1", "count"}, {"c1", "len"}};
     // keys: few groups (c2: about ten values; records per CTA), many groups (ix: random row
     // numbers; one shared set of records), one group (a = a is true on every row without NULLs)
-    const std::pair<const char *, const char *> keys[] = {{"few", ""}, {"many", ""}, {"one", "    k:? = @eq(c, c);\n"}};
+    // five: c mod 3 (-2..2, and NULL: up to 6 groups, the cpu device's accumulators in registers)
+    const std::pair<const char *, const char *> keys[] = {
+        {"few", ""}, {"many", ""}, {"one", "    k:? = @eq(c, c);\n"}, {"five", "    k:? = @mod(c, 3:i32);\n"}};
     int n = 0;
     // the cpu device's two forms: per-thread records for few groups, cells for many
-    int few_records = 0, many_records = 0, many_long = 0;
+    int few_records = 0, many_records = 0, many_long = 0, five_slots = 0;
     for (const auto &c : cases)
         for (const auto &[kname, kstmt] : keys)
             for (const char *t : {"empty", "one", "big", "nulls", "onenull", "allnull", "long", "longnulls"}) {
                 if (std::string(kname) == "one" && std::string(t).find("null") != std::string::npos) continue;
                 std::vector<std::string> cols = {c.col, std::string(kname) == "many" ? "ix" : "c2", "i2"};
-                std::string body = ReduceBody(kstmt, std::string(kname) == "one" ? "k" : "b", c.op);
+                std::string body = ReduceBody(kstmt, *kstmt ? "k" : "b", c.op);
                 std::string text = Program(t, cols, body);
                 const ByRows b = ByRowsOf(text);
                 ASSERT_EQ(b.by_rows, 1) << text;
@@ -567,12 +569,14 @@ TEST(KernelForms, GroupReduceByRows) {
                 RunStats st;
                 Check(text, std::string("by rows ") + c.op + " " + c.col + " " + kname + " " + t, false, false, &st);
                 if (std::string(kname) == "few") few_records += st.thread_records;
+                if (std::string(kname) == "five") five_slots += st.register_slots;
                 if (std::string(kname) == "many" && std::string(t).rfind("long", 0) == 0) many_records += st.thread_records, ++many_long;
                 if (std::string(t).rfind("long", 0) != 0)
                     Check(text, std::string("by rows atomics ") + c.op + " " + c.col + " " + kname + " " + t, false, true);
                 ++n;
             }
-    EXPECT_EQ(n, 11 * (3 * 8 - 4));
+    EXPECT_EQ(n, 11 * (4 * 8 - 4));
+    EXPECT_GT(five_slots, 0) << "up to 8 groups never kept their accumulators in registers";
     EXPECT_GT(few_records, 0) << "few groups never ran in per-thread records";
     EXPECT_EQ(many_records, 0) << "thousands of groups ran in per-thread records (" << many_long << " cases)";
     // several reductions in one by-rows kernel, and the member lists kept for another reader of @values
