@@ -896,18 +896,18 @@ private:
                     rows = std::max(rows, v.vector().length);
                 }
             }
+            // on the cpu device the group count picks the form: the interpreter's @values (its
+            // cells are the groups) says which module the next run will want
+            if (known && k.by_rows && !warp_reduce_) {
+                const hir::Value &gv = frame_[static_cast<size_t>(k.inputs[0].slot)];
+                const int64_t m = gv.kind() == hir::ValueKind::LIST ? static_cast<int64_t>(gv.list().cells.size()) : -1;
+                if (m >= 0 && ThreadRecordsFit(rows, m)) {
+                    po.group_thread_records = true;
+                    po.group_slots = GroupSlots(m);
+                }
+            }
             std::shared_ptr<const void> mod;
             if (known) RNDN_RETURN_IF_ERROR(LoadKernel(k, index, po, nullptr, &mod, rows).status());
-            // on the cpu device the groups' count picks the form next time: queue both
-            if (known && k.by_rows && !warp_reduce_ && !po.group_thread_records) {
-                po.group_thread_records = true;
-                // the interpreter's @values: its cells are the groups
-                const hir::Value &gv = frame_[static_cast<size_t>(k.inputs[0].slot)];
-                if (gv.kind() == hir::ValueKind::LIST) po.group_slots = GroupSlots(static_cast<int64_t>(gv.list().cells.size()));
-                const int deferred = stats_.kernels_deferred;  // one kernel, deferred once
-                RNDN_RETURN_IF_ERROR(LoadKernel(k, index, po, nullptr, &mod, rows).status());
-                stats_.kernels_deferred = deferred;
-            }
         }
         return RedoByRows(k);
     }
@@ -990,12 +990,14 @@ private:
     }
     // Per-thread records fit when the groups are few: every thread's records for every output
     // at most 32 MiB (then zeroing them and adding them up costs little next to the rows).
+    static bool ThreadRecordsFit(int64_t n, int64_t m) {
+        const int64_t threads = static_cast<int64_t>(ThreadRecordsGrid(n)) * codegen::Kernel::kBlock;
+        return m <= 64 && threads * m * 32 <= (int64_t(32) << 20);
+    }
     bool ThreadRecordsFit(const codegen::Kernel &k) const {
         auto git = group_rows_.find(k.inputs[0].slot);
         if (git == group_rows_.end()) return false;
-        const int64_t n = static_cast<int64_t>(git->second->row_group.size()), m = git->second->m;
-        const int64_t threads = static_cast<int64_t>(ThreadRecordsGrid(n)) * codegen::Kernel::kBlock;
-        return m <= 64 && threads * m * 32 <= (int64_t(32) << 20);
+        return ThreadRecordsFit(static_cast<int64_t>(git->second->row_group.size()), git->second->m);
     }
 
     // Up to 8 groups: their accumulators in registers (1, 2, 4 or 8 slots: few variants).
