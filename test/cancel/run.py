@@ -188,7 +188,24 @@ def run_case(name, device, warm, make_query, want, first_t, expected_check):
     t = first_t(make_query(0)) if callable(first_t) else first_t
     attempts = 0
     rep = 0
-    while len(lats) < ARGS.reps and attempts < ARGS.reps + 6:
+    # the timeouts known to fall before the wanted phase (lo) and after it or past the end (hi):
+    # the next one goes between them, so that a narrow phase on a noisy machine is not stepped
+    # over back and forth
+    lo = hi = None
+
+    def between(t, later):
+        nonlocal lo, hi
+        if later:
+            hi = t if hi is None else min(hi, t)
+        else:
+            lo = t if lo is None else max(lo, t)
+        if lo is not None and hi is not None and hi - lo > 2:
+            return (lo + hi) // 2
+        if lo is not None and hi is not None:  # crossed (noise): widen around the last value
+            lo, hi = None, None
+        return max(5, int(t * 0.5)) if later else int(t * 1.7)
+
+    while len(lats) < ARGS.reps and attempts < ARGS.reps + 10:
         attempts += 1
         rep += 1
         lat, phase, probs = timed_run(device, warm, make_query(rep), t, expected_check)
@@ -200,7 +217,7 @@ def run_case(name, device, warm, make_query, want, first_t, expected_check):
                 # the query ran faster than the timeout (a quiet machine, warm caches): an
                 # earlier timeout, as when it fell in a later phase
                 phases.append("finished")
-                t = max(5, int(t * 0.5))
+                t = between(t, later=True)
                 continue
             problems.append("the query was not cancelled by the timeout" if finished_first else "not cancelled")
             break
@@ -210,7 +227,7 @@ def run_case(name, device, warm, make_query, want, first_t, expected_check):
                 lats.append(lat)
             continue
         # the timeout fell in another phase: move it
-        t = int(t * 1.7) if phase_rank(phase) < phase_rank(want) else max(5, int(t * 0.5))
+        t = between(t, later=phase_rank(phase) >= phase_rank(want))
     if len(lats) < ARGS.reps:
         return False, (f"reached phase '{want}' in {len(lats)} of {attempts} runs (last statement_timeout {t} ms; "
                        f"phases seen: {', '.join(phases)}); " + "; ".join(problems[:3]))
