@@ -10,6 +10,9 @@
 namespace rndn::codegen {
 // An empty PTX cache (runner.cpp).
 std::shared_ptr<PtxCache> NewPtxCache();
+// The reduction of each per-cell output of a by-rows kernel: the @each (SEGREDUCE) that its
+// @raze reads (nullptr where there is none); `entry` is the kernel's function (ptxgen.cpp).
+std::vector<const KernelStmt *> CellReductions(const hir::Function &entry, const Kernel &k);
 }  // namespace rndn::codegen
 
 namespace rndn::codegen::kernel {

@@ -664,18 +664,7 @@ public:
         Emit("mul.wide.u32 " + cta_off + ", " + (thread_records ? gid : ctaid) + ", 1");
         Emit("mul.lo.u64 " + cta_off + ", " + cta_off + ", " + cstride);
         for (auto &r : rec) Emit("add.u64 " + r + ", " + r + ", " + cta_off);
-        const auto &body = p_.entry->body;
-        // the @each whose @raze writes output o
-        auto reduction_of = [&](size_t o) -> const KernelStmt * {
-            const KernelStmt *red = nullptr;
-            for (const auto &rz : k_.stmts) {
-                if (rz.form != Form::RAZE || body[static_cast<size_t>(rz.stmt)].targets[0].slot != k_.outputs[o].slot) continue;
-                for (const auto &ks : k_.stmts)
-                    if (ks.form == Form::SEGREDUCE && body[static_cast<size_t>(ks.stmt)].targets[0].slot == body[static_cast<size_t>(rz.stmt)].expr.args[0].slot)
-                        red = &ks;
-            }
-            return red;
-        };
+        const std::vector<const KernelStmt *> reds = CellReductions(*p_.entry, k_);
         // the slots' accumulators: [output][slot] = (lo, hi, count)
         struct Acc {
             std::string lo, hi, cnt;
@@ -687,7 +676,7 @@ public:
             ovf = P();
             Emit("setp.ne.u32 " + ovf + ", " + zero32_ + ", 0");
             for (size_t o = 0; o < k_.outputs.size(); ++o) {
-                const KernelStmt *red = reduction_of(o);
+                const KernelStmt *red = reds[o];
                 if (!red) return Status::Internal("per-cell output without its reduction");
                 if (red->op == "len" || red->source < 0) continue;
                 const char *init = red->op == "min" ? "9223372036854775807" : red->op == "max" ? "-9223372036854775808" : "0";
@@ -712,7 +701,7 @@ public:
         Emit("mul.wide.u32 " + goff + ", " + g32 + ", 32");
         std::map<size_t, Val> loaded;
         for (size_t o = 0; o < k_.outputs.size(); ++o) {
-            const KernelStmt *red = reduction_of(o);
+            const KernelStmt *red = reds[o];
             if (!red) return Status::Internal("per-cell output without its reduction");
             if (red->op == "len" || red->source < 0) continue;
             size_t in = 1;
@@ -1644,6 +1633,19 @@ Expected<ptx::Module> Finish(const std::string &text, const std::string &name) {
 std::string Header(const PtxOptions &o) { return ".version 8.7\n.target " + o.target + "\n.address_size 64\n\n"; }
 
 }  // namespace
+
+std::vector<const KernelStmt *> CellReductions(const hir::Function &entry, const Kernel &k) {
+    const auto &body = entry.body;
+    std::vector<const KernelStmt *> red(k.outputs.size(), nullptr);
+    for (size_t o = 0; o < k.outputs.size(); ++o)
+        for (const auto &rz : k.stmts) {
+            if (rz.form != Form::RAZE || body[static_cast<size_t>(rz.stmt)].targets[0].slot != k.outputs[o].slot) continue;
+            for (const auto &ks : k.stmts)
+                if (ks.form == Form::SEGREDUCE && body[static_cast<size_t>(ks.stmt)].targets[0].slot == body[static_cast<size_t>(rz.stmt)].expr.args[0].slot)
+                    red[o] = &ks;
+        }
+    return red;
+}
 
 Expected<std::string> KernelPtxText(const OutlinedProgram &p, int kernel, const PtxOptions &options, std::vector<bool> *output_nullable) {
     const Kernel &k = p.kernels[static_cast<size_t>(kernel)];

@@ -535,7 +535,7 @@ private:
             }
         }
         // per-cell avg outputs: the kernel sums (as for sum), the host divides by the cell's size
-        std::vector<const KernelStmt *> avg = CellReductions(k);
+        std::vector<const KernelStmt *> avg = CellReductions(*p_.entry, k);
         for (auto &a : avg)
             if (a && a->op != "avg") a = nullptr;
         const bool any_avg = std::any_of(avg.begin(), avg.end(), [](const KernelStmt *a) { return a != nullptr; });
@@ -923,21 +923,6 @@ private:
         return Redo(k);
     }
 
-    // The reduction of each per-cell output of k: the @each (SEGREDUCE) that its @raze reads
-    // (nullptr where there is none).
-    std::vector<const KernelStmt *> CellReductions(const codegen::Kernel &k) const {
-        const auto &body = p_.entry->body;
-        std::vector<const KernelStmt *> red(k.outputs.size(), nullptr);
-        for (size_t o = 0; o < k.outputs.size(); ++o)
-            for (const auto &rz : k.stmts) {
-                if (rz.form != Form::RAZE || body[static_cast<size_t>(rz.stmt)].targets[0].slot != k.outputs[o].slot) continue;
-                for (const auto &ks : k.stmts)
-                    if (ks.form == Form::SEGREDUCE && body[static_cast<size_t>(ks.stmt)].targets[0].slot == body[static_cast<size_t>(rz.stmt)].expr.args[0].slot)
-                        red[o] = &ks;
-            }
-        return red;
-    }
-
     // The source type of a per-cell reduction (a decimal of one scale for avg).
     static hir::Type SourceType(const codegen::Kernel &k, const KernelStmt &red) {
         for (const auto &in : k.inputs)
@@ -1024,7 +1009,7 @@ private:
             nullable[i] = in[i]->HasNulls();
         }
         // the reduction of each output (the @each its @raze reads)
-        const std::vector<const KernelStmt *> red = CellReductions(k);
+        const std::vector<const KernelStmt *> red = CellReductions(*p_.entry, k);
         std::vector<bool> red_nullable(k.outputs.size(), false);
         for (size_t o = 0; o < k.outputs.size(); ++o) {
             if (!red[o]) return Status::Internal("per-cell output without its reduction");
