@@ -621,6 +621,130 @@ struct Outliner {
         return true;
     }
 
+    // The element-wise chain (maps and gathers) inside kernel M that computes the sources xs of
+    // by-rows kernel b's reductions: their statements and, transitively, the statements of M they
+    // read.  False when it cannot move into b: a statement of another form, a string or virtual
+    // value, or a value read outside the chain other than by b's absorbed @each_right statements
+    // of reductions that need no source column on the host (sum, min, max, count; an avg's
+    // host divides by a count it takes from the source).
+    bool RowChain(const std::set<int> &xs, int M, int b, const std::vector<int> &kernel_of, std::set<int> &chain) {
+        std::vector<int> work;
+        for (int x : xs) work.push_back(producer[static_cast<size_t>(x)]);
+        while (!work.empty()) {
+            const int s = work.back();
+            work.pop_back();
+            if (s < 0 || kernel_of[static_cast<size_t>(s)] != M) return false;
+            if (!chain.insert(s).second) continue;
+            const Stmt &st = fn.body[static_cast<size_t>(s)];
+            if (form[static_cast<size_t>(s)] != Form::ELEMENTWISE && form[static_cast<size_t>(s)] != Form::GATHER) return false;
+            if (st.targets.size() != 1 || kernel::IsStringType(st.expr.types[0])) return false;
+            for (const auto &a : st.expr.args) {
+                if (kernel::IsStringType(a.kind == Operand::Kind::LITERAL ? a.literal.value->type : a.type)) return false;
+                if (a.kind != Operand::Kind::NAME || a.slot < 0) continue;
+                if (virt[static_cast<size_t>(a.slot)]) return false;
+                const int p = producer[static_cast<size_t>(a.slot)];
+                if (p >= 0 && kernel_of[static_cast<size_t>(p)] == M) work.push_back(p);
+            }
+        }
+        for (int s : chain) {
+            const int t = fn.body[static_cast<size_t>(s)].targets[0].slot;
+            if (returned[static_cast<size_t>(t)] || virt[static_cast<size_t>(t)]) return false;
+            for (int u : users[static_cast<size_t>(t)]) {
+                if (chain.count(u)) continue;
+                if (!xs.count(t) || !seg_a.count(u) || kernel_of[static_cast<size_t>(u)] != b) return false;
+                for (const auto &[r, sg] : seg_b)
+                    if (sg.a == u && sg.op != "sum" && sg.op != "min" && sg.op != "max" && sg.op != "count") return false;
+            }
+        }
+        return true;
+    }
+
+    // Full fusion of element-wise work into by-rows reductions (R-O6 for GROUPREDUCE): when the
+    // sources of a group's by-rows sums (or min, max, count) are computed by an element-wise
+    // kernel of the rows' own domain and read by nothing else, that chain moves into the by-rows
+    // kernel, which computes them per row instead of reading them: they are never written (TPC-H
+    // Q1's l_extendedprice * (1 - l_discount) and its product with (1 + l_tax), 16-byte decimals
+    // per row, and the revenue of Q3, Q5, Q7-Q10 gathered through a join's index vectors).  All
+    // the sources that one kernel computes move together (Q1's second product reads the first),
+    // else each alone.  A kernel left without statements is dropped.
+    void SinkIntoByRows(std::vector<int> &kernel_of) {
+        producer.assign(static_cast<size_t>(fn.num_slots), -1);
+        for (size_t k = 0; k < fn.body.size(); ++k)
+            if (fn.body[k].kind == Stmt::Kind::ASSIGN)
+                for (const auto &t : fn.body[k].targets)
+                    if (t.slot >= 0) producer[static_cast<size_t>(t.slot)] = static_cast<int>(k);
+        bool dropped = false;
+        for (size_t b = 0; b < out.kernels.size(); ++b) {
+            if (!out.kernels[b].by_rows) continue;
+            const int bi = static_cast<int>(b);
+            // the sources each element-wise kernel of b's domain computes
+            std::map<int, std::set<int>> from;
+            for (const auto &ks : out.kernels[b].stmts) {
+                if (ks.form != Form::SEGREDUCE || ks.source < 0) continue;
+                const int p = producer[static_cast<size_t>(ks.source)];
+                if (p < 0 || kernel_of[static_cast<size_t>(p)] < 0 || kernel_of[static_cast<size_t>(p)] == bi) continue;
+                const int M = kernel_of[static_cast<size_t>(p)];
+                const Kernel &MK = out.kernels[static_cast<size_t>(M)];
+                if (MK.by_rows || MK.segments >= 0 || MK.group >= 0 || MK.compact_mask >= 0 || MK.domain != out.kernels[b].domain) continue;
+                from[M].insert(ks.source);
+            }
+            std::vector<int> moved;
+            for (const auto &[M, xs] : from) {
+                std::vector<std::set<int>> tries{xs};
+                if (xs.size() > 1)
+                    for (int x : xs) tries.push_back({x});
+                for (const auto &t : tries) {
+                    std::set<int> chain;
+                    if (std::any_of(t.begin(), t.end(), [&](int x) { return kernel_of[static_cast<size_t>(producer[static_cast<size_t>(x)])] != M; }))
+                        continue;  // (moved by an earlier try)
+                    if (!RowChain(t, M, bi, kernel_of, chain)) continue;
+                    for (int s : chain) {
+                        kernel_of[static_cast<size_t>(s)] = bi;
+                        moved.push_back(s);
+                    }
+                    auto &ms = out.kernels[static_cast<size_t>(M)].stmts;
+                    ms.erase(std::remove_if(ms.begin(), ms.end(), [&](const KernelStmt &m) { return chain.count(m.stmt) > 0; }), ms.end());
+                    dropped = dropped || ms.empty();
+                    if (t.size() == xs.size()) break;  // all of them moved
+                }
+            }
+            Kernel &B = out.kernels[b];
+            if (moved.empty()) continue;
+            // in program order, before the reductions (the interpreter re-runs them in this order)
+            std::sort(moved.begin(), moved.end());
+            std::vector<KernelStmt> head;
+            for (int s : moved) {
+                KernelStmt m;
+                m.stmt = s;
+                m.form = form[static_cast<size_t>(s)];
+                m.op = CalleeName(fn.body[static_cast<size_t>(s)].expr);
+                head.push_back(m);
+            }
+            B.stmts.insert(B.stmts.begin(), head.begin(), head.end());
+        }
+        if (!dropped) return;
+        std::vector<int> renumber(out.kernels.size(), -1);
+        std::vector<Kernel> kept;
+        for (size_t k = 0; k < out.kernels.size(); ++k) {
+            if (out.kernels[k].stmts.empty()) continue;
+            renumber[k] = static_cast<int>(kept.size());
+            kept.push_back(std::move(out.kernels[k]));
+            kept.back().name = "k" + std::to_string(renumber[k]);
+        }
+        out.kernels = std::move(kept);
+        std::vector<Step> steps;
+        for (auto &st : out.steps) {
+            if (st.kind == Step::Kind::KERNEL) {
+                if (renumber[static_cast<size_t>(st.kernel)] < 0) continue;
+                st.kernel = renumber[static_cast<size_t>(st.kernel)];
+            }
+            steps.push_back(st);
+        }
+        out.steps = std::move(steps);
+        for (auto &k : kernel_of)
+            if (k >= 0) k = renumber[static_cast<size_t>(k)];
+    }
+
     // Pass 4+5: fusion and the schedule.  Returns a slot to force materialised when a virtual
     // value could not stay with its consumer (the caller then re-runs), or -1.
     int Fuse() {
@@ -831,6 +955,7 @@ struct Outliner {
             slot_step[static_cast<size_t>(slot)] = kernel_step[static_cast<size_t>(chosen)];
             slot_reduced[static_cast<size_t>(slot)] = form[k] == Form::REDUCE;
         }
+        if (mode == FusionMode::FULL) SinkIntoByRows(kernel_of);
         // kernel inputs and outputs
         int lit = 0;
         for (size_t kk = 0; kk < out.kernels.size(); ++kk) {
@@ -868,9 +993,36 @@ struct Outliner {
                 K.inputs.push_back(g);
                 for (const auto &ks : K.stmts) {
                     const Stmt &s = fn.body[static_cast<size_t>(ks.stmt)];
-                    if (ks.form == Form::SEGREDUCE && seg_b[ks.stmt].x >= 0 && !seen_in.count({seg_b[ks.stmt].x, true})) {
+                    if (ks.form == Form::ELEMENTWISE || ks.form == Form::GATHER) {
+                        // a chain sunk into a by-rows kernel (SinkIntoByRows): its operands
+                        for (size_t ai = 0; ai < s.expr.args.size(); ++ai) {
+                            const auto &a = s.expr.args[ai];
+                            KernelInput in;
+                            in.type = a.type;
+                            in.random_access = ks.form == Form::GATHER && ai == 0;
+                            if (a.kind == Operand::Kind::LITERAL) {
+                                in.literal = &a;
+                                in.literal_stmt = ks.stmt;
+                                in.literal_arg = static_cast<int>(ai);
+                                in.scalar = true;
+                                in.type = a.literal.value->type;
+                                in.name = "lit" + std::to_string(lit++);
+                                K.inputs.push_back(in);
+                                continue;
+                            }
+                            if (inside.count(a.slot) || seen_in.count({a.slot, in.random_access})) continue;
+                            seen_in.insert({a.slot, in.random_access});
+                            in.slot = a.slot;
+                            in.name = a.name;
+                            in.scalar = OperandGeo(a) == Scalar();
+                            K.inputs.push_back(in);
+                        }
+                        continue;
+                    }
+                    if (ks.form == Form::SEGREDUCE && seg_b[ks.stmt].x >= 0 && inside.count(seg_b[ks.stmt].x)) continue;  // computed per row
+                    if (ks.form == Form::SEGREDUCE && seg_b[ks.stmt].x >= 0 && !seen_in.count({seg_b[ks.stmt].x, !K.by_rows})) {
                         int x = seg_b[ks.stmt].x;
-                        seen_in.insert({x, true});
+                        seen_in.insert({x, !K.by_rows});
                         KernelInput in;
                         in.slot = x;
                         in.name = Name(x);

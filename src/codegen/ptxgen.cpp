@@ -475,6 +475,7 @@ public:
             in_len[i] = Q();
             Emit("ld.param.u64 " + in_len[i] + ", [inlen" + std::to_string(i) + "]");
         }
+        RNDN_ASSIGN_OR_RETURN(const auto scalars, LoadScalars(in_ptr, in_vptr));
         std::vector<std::string> out_ptr(k_.outputs.size());
         for (size_t o = 0; o < k_.outputs.size(); ++o) {
             params << ", .param .u64 out" << o;
@@ -506,7 +507,9 @@ public:
         for (const auto &ks : k_.stmts) {
             if (ks.form != Form::SEGREDUCE) continue;
             Acc a{&ks, 0, Q(), Q(), Q()};
-            if (ks.source >= 0) {
+            if (ks.source >= 0 && ComputedInKernel(ks.source)) {
+                a.input = k_.inputs.size() + static_cast<size_t>(ks.source);  // computed per row (a key of its own)
+            } else if (ks.source >= 0) {
                 while (a.input < k_.inputs.size() && !((k_.inputs[a.input].random_access || k_.by_rows) && k_.inputs[a.input].slot == ks.source)) ++a.input;
                 if (a.input == k_.inputs.size()) return Status::Internal("per-cell source missing from the kernel inputs");
             }
@@ -525,6 +528,12 @@ public:
         Emit("add.u64 " + ia + ", " + inds + ", " + ia);
         Emit("ld.global.u64 " + idx + ", [" + ia + "]");
         std::map<size_t, Val> loaded;
+        if (HasRowChain()) {
+            std::map<int, Val> chain;
+            RNDN_RETURN_IF_ERROR(RowChain(idx, true, in_ptr, in_vptr, in_len, scalars, chain, ovf_any));
+            for (auto &a : accs)
+                if (a.ks->source >= 0 && a.input >= k_.inputs.size()) loaded[a.input] = chain[a.ks->source];
+        }
         for (auto &a : accs) {
             if (a.ks->source < 0) continue;
             if (!loaded.count(a.input)) {
@@ -571,7 +580,7 @@ public:
                 // no valid element: the interpreter decides (NULL); sums must fit the result type
                 std::string none = P();
                 Emit("setp.eq.u64 " + none + ", " + acc->cnt + ", 0");
-                if (acc->ks->op != "sum" || Nullable(acc->input)) Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + none);
+                if (acc->ks->op != "sum" || SourceNullable(acc->input)) Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + none);
                 // (an avg's output has per-cell display scales: the cell's 128-bit sum is stored,
                 // the host divides it)
                 v.cls = acc->ks->op == "avg" ? VClass::DEC : kernel::ClassOf(ko.type);
@@ -643,7 +652,7 @@ public:
         Emit("ld.param.u64 " + n + ", [n]");
         Emit("ld.param.u64 " + cstride + ", [cstride]");
         std::string rowgroup = Param("rowgroup");
-        std::vector<std::string> in_ptr(k_.inputs.size()), in_vptr(k_.inputs.size());
+        std::vector<std::string> in_ptr(k_.inputs.size()), in_vptr(k_.inputs.size()), in_len(k_.inputs.size());
         for (size_t i = 1; i < k_.inputs.size(); ++i) {
             params << ", .param .u64 in" << i;
             in_ptr[i] = Param("in" + std::to_string(i));
@@ -651,7 +660,13 @@ public:
                 params << ", .param .u64 inv" << i;
                 in_vptr[i] = Param("inv" + std::to_string(i));
             }
+            if (k_.inputs[i].random_access) {  // (a gather of a sunk chain)
+                params << ", .param .u64 inlen" << i;
+                in_len[i] = Q();
+                Emit("ld.param.u64 " + in_len[i] + ", [inlen" + std::to_string(i) + "]");
+            }
         }
+        RNDN_ASSIGN_OR_RETURN(const auto scalars, LoadScalars(in_ptr, in_vptr));
         std::vector<std::string> rec(k_.outputs.size());
         for (size_t o = 0; o < k_.outputs.size(); ++o) {
             params << ", .param .u64 rec" << o;
@@ -665,6 +680,16 @@ public:
         Emit("mul.lo.u64 " + cta_off + ", " + cta_off + ", " + cstride);
         for (auto &r : rec) Emit("add.u64 " + r + ", " + r + ", " + cta_off);
         const std::vector<const KernelStmt *> reds = CellReductions(*p_.entry, k_);
+        if (std::none_of(reds.begin(), reds.end(), [](const KernelStmt *r) { return r && r->op != "len" && r->source >= 0; })) {
+            // only @len: the host counts each group's rows, the kernel reads nothing (no row loop)
+            Emit("ret");
+            std::ostringstream os;
+            os << ".visible .entry " << k_.name << "(" << params.str() << ")\n{\n";
+            os << ".reg .pred %p<" << np_ + 1 << ">;\n.reg .b32 %r<" << nr_ + 1 << ">;\n.reg .b64 %rd<" << nq_ + 1 << ">;\n.reg .f64 %fd<"
+               << nf_ + 1 << ">;\n";
+            os << body_.str() << "}\n";
+            return os.str();
+        }
         // the slots' accumulators: [output][slot] = (lo, hi, count)
         struct Acc {
             std::string lo, hi, cnt;
@@ -689,6 +714,10 @@ public:
                 }
             }
         }
+        if (ovf.empty() && HasRowChain()) {  // the chain's overflow or range errors
+            ovf = P();
+            Emit("setp.ne.u32 " + ovf + ", " + zero32_ + ", 0");
+        }
         auto [i, stride] = EmitGridStride(ntid, nctaid, gid);
         std::string pi = P();
         Emit("setp.ge.u64 " + pi + ", " + i + ", " + n);
@@ -699,23 +728,33 @@ public:
         Emit("add.u64 " + ga + ", " + rowgroup + ", " + ga);
         Emit("ld.global.u32 " + g32 + ", [" + ga + "]");
         Emit("mul.wide.u32 " + goff + ", " + g32 + ", 32");
+        std::map<int, Val> chain;  // the sunk chain's values for this row
+        if (HasRowChain()) {
+            RNDN_RETURN_IF_ERROR(RowChain(i, false, in_ptr, in_vptr, in_len, scalars, chain, ovf));
+        }
         std::map<size_t, Val> loaded;
         for (size_t o = 0; o < k_.outputs.size(); ++o) {
             const KernelStmt *red = reds[o];
             if (!red) return Status::Internal("per-cell output without its reduction");
             if (red->op == "len" || red->source < 0) continue;
             size_t in = 1;
-            while (in < k_.inputs.size() && k_.inputs[in].slot != red->source) ++in;
-            if (in == k_.inputs.size()) return Status::Internal("per-cell source missing from the kernel inputs");
+            if (chain.count(red->source)) {
+                in = k_.inputs.size() + static_cast<size_t>(red->source);  // (a key of its own)
+                loaded[in] = chain[red->source];
+            } else {
+                while (in < k_.inputs.size() && !(k_.inputs[in].slot == red->source && !k_.inputs[in].random_access && !k_.inputs[in].literal)) ++in;
+                if (in == k_.inputs.size()) return Status::Internal("per-cell source missing from the kernel inputs");
+            }
             if (!loaded.count(in)) {
                 RNDN_ASSIGN_OR_RETURN(Val v, Load(k_.inputs[in].type, in_ptr[in], in_vptr[in], i));
                 loaded[in] = v;
             }
             const Val &x = loaded[in];
+            const std::string xtype = hir::TypeToString(in < k_.inputs.size() ? k_.inputs[in].type : SlotType(red->source));
             std::string inc = Include(x, true);
             if (slots > 0) {
                 if (red->op != "count" && x.cls != VClass::S32 && x.cls != VClass::S64 && x.cls != VClass::DEC)
-                    return Status::Unsupported("per-cell reduction of " + hir::TypeToString(k_.inputs[in].type));
+                    return Status::Unsupported("per-cell reduction of " + xtype);
                 for (int j = 0; j < slots; ++j) {
                     std::string pj = P();
                     Emit("setp.eq.u32 " + pj + ", " + g32 + ", " + std::to_string(j));
@@ -755,7 +794,7 @@ public:
                 Emit("mov.b64 " + lo + ", " + x.r);
                 Emit("mov.b64 " + hi + ", " + x.hi);
             } else {
-                return Status::Unsupported("per-cell reduction of " + hir::TypeToString(k_.inputs[in].type));
+                return Status::Unsupported("per-cell reduction of " + xtype);
             }
             if (red->op == "min" || red->op == "max") {
                 update(red->op + ".s64", 0, lo);
@@ -800,6 +839,8 @@ public:
                     Emit("@" + pj + " st.global.u64 " + at(24) + ", " + top);
                 }
             }
+        }
+        if (!ovf.empty()) {
             std::string err = Param("err"), one = R();
             Emit("mov.u32 " + one + ", 1");
             Emit("@" + ovf + " st.global.u32 [" + err + "], " + one);
@@ -1042,6 +1083,109 @@ public:
            << nf_ + 1 << ">;\n";
         os << body_.str() << "}\n";
         return os.str();
+    }
+
+    // The type of a statement's target (the sunk chain's values).
+    hir::Type SlotType(int slot) const {
+        for (const auto &s : p_.entry->body)
+            for (size_t t = 0; t < s.targets.size(); ++t)
+                if (s.targets[t].slot == slot && t < s.expr.types.size()) return s.expr.types[t];
+        return hir::Type();
+    }
+    // A per-cell kernel by rows computes the element-wise chains SinkIntoByRows moved into it
+    // (maps and gathers ahead of its reductions).
+    bool HasRowChain() const {
+        return std::any_of(k_.stmts.begin(), k_.stmts.end(), [](const KernelStmt &ks) { return ks.form == Form::ELEMENTWISE || ks.form == Form::GATHER; });
+    }
+    // True when a reduction's source is computed by such a chain (not an input).
+    bool ComputedInKernel(int slot) const {
+        for (const auto &ks : k_.stmts)
+            if ((ks.form == Form::ELEMENTWISE || ks.form == Form::GATHER) && p_.entry->body[static_cast<size_t>(ks.stmt)].targets[0].slot == slot) return true;
+        return false;
+    }
+    // The scalar inputs (literals, one-element values) of such a kernel, loaded once at the head.
+    Expected<std::map<size_t, Val>> LoadScalars(const std::vector<std::string> &in_ptr, const std::vector<std::string> &in_vptr) {
+        std::map<size_t, Val> scalars;
+        std::string zero;
+        for (size_t i = 1; i < k_.inputs.size(); ++i) {
+            if (!k_.inputs[i].scalar) continue;
+            if (zero.empty()) {
+                zero = Q();
+                Emit("mov.u64 " + zero + ", 0");
+            }
+            RNDN_ASSIGN_OR_RETURN(Val v, Load(k_.inputs[i].type, in_ptr[i], in_vptr[i], zero));
+            scalars[i] = v;
+        }
+        return scalars;
+    }
+    // The chain for row `row`, in program order: the row's inputs load at it (checked against
+    // their lengths when check_rows: the cells form visits rows in cell order), gathers at their
+    // index (checked: out of range sets ovf_any, the host re-runs on the interpreter), scalars
+    // from `scalars`.  Each target's value goes into vals.
+    Status RowChain(const std::string &row, bool check_rows, const std::vector<std::string> &in_ptr, const std::vector<std::string> &in_vptr,
+                    const std::vector<std::string> &in_len, const std::map<size_t, Val> &scalars, std::map<int, Val> &vals,
+                    const std::string &ovf_any) {
+        auto checked_load = [&](size_t i, const std::string &at) -> Expected<Val> {
+            if (in_len[i].empty()) return Load(k_.inputs[i].type, in_ptr[i], in_vptr[i], at);
+            std::string ok = P(), bad = P();
+            Emit("setp.lt.u64 " + ok + ", " + at + ", " + in_len[i]);
+            Emit("not.pred " + bad + ", " + ok);
+            Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + bad);
+            guard_ = ok;
+            auto v = Load(k_.inputs[i].type, in_ptr[i], in_vptr[i], at);
+            guard_.clear();
+            return v;
+        };
+        auto arg = [&](const hir::Operand &o) -> Expected<Val> {
+            for (size_t i = 1; i < k_.inputs.size(); ++i)
+                if (o.kind == hir::Operand::Kind::LITERAL ? k_.inputs[i].literal == &o
+                                                          : (!k_.inputs[i].literal && !k_.inputs[i].random_access && k_.inputs[i].slot == o.slot && k_.inputs[i].scalar)) {
+                    auto it = scalars.find(i);
+                    if (it == scalars.end()) return Status::Internal("by-rows kernel: scalar input not loaded");
+                    return it->second;
+                }
+            if (o.kind != hir::Operand::Kind::NAME) return Status::Internal("by-rows kernel: operand without its input");
+            auto it = vals.find(o.slot);
+            if (it != vals.end()) return it->second;
+            for (size_t i = 1; i < k_.inputs.size(); ++i)
+                if (!k_.inputs[i].literal && !k_.inputs[i].random_access && !k_.inputs[i].scalar && k_.inputs[i].slot == o.slot) {
+                    RNDN_ASSIGN_OR_RETURN(Val v, check_rows ? checked_load(i, row) : Load(k_.inputs[i].type, in_ptr[i], in_vptr[i], row));
+                    vals[o.slot] = v;
+                    return v;
+                }
+            return Status::Internal("by-rows kernel: operand " + o.name + " missing from the inputs");
+        };
+        const auto &body = p_.entry->body;
+        for (const auto &ks : k_.stmts) {
+            if (ks.form != Form::ELEMENTWISE && ks.form != Form::GATHER) continue;
+            const hir::Stmt &s = body[static_cast<size_t>(ks.stmt)];
+            const int slot = s.targets[0].slot;
+            if (ks.form == Form::GATHER) {
+                size_t j = 1;
+                while (j < k_.inputs.size() && !(k_.inputs[j].random_access && k_.inputs[j].slot == s.expr.args[0].slot)) ++j;
+                if (j == k_.inputs.size() || in_len[j].empty()) return Status::Internal("gather source missing from the kernel inputs");
+                RNDN_ASSIGN_OR_RETURN(Val idx, arg(s.expr.args[1]));
+                std::string ok = P(), bad = P();
+                Emit("setp.lt.u64 " + ok + ", " + idx.r + ", " + in_len[j]);
+                if (!idx.valid.empty()) Emit("and.pred " + ok + ", " + ok + ", " + idx.valid);  // NULL index: an error
+                Emit("not.pred " + bad + ", " + ok);
+                Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + bad);
+                guard_ = ok;
+                auto v = Load(k_.inputs[j].type, in_ptr[j], in_vptr[j], idx.r);
+                guard_.clear();
+                if (!v.ok()) return v.status();
+                vals[slot] = *v;
+                continue;
+            }
+            std::vector<Val> av;
+            for (const auto &a : s.expr.args) {
+                RNDN_ASSIGN_OR_RETURN(Val v, arg(a));
+                av.push_back(v);
+            }
+            RNDN_ASSIGN_OR_RETURN(Val d, Elementwise(ks, s.expr.types[0], std::move(av), ovf_any));
+            vals[slot] = d;
+        }
+        return Status::Ok();
     }
 
     // One element-wise statement (a templates.def pattern plus validity and overflow).
@@ -1298,6 +1442,14 @@ public:
         return r;
     }
     bool Nullable(size_t i) const { return i < nullable_.size() && nullable_[i]; }
+    // A per-cell source: input i, or (i past the inputs) a value computed per row, which may be
+    // NULL when any input is.
+    bool SourceNullable(size_t i) const {
+        if (i < k_.inputs.size()) return Nullable(i);
+        for (size_t j = 0; j < k_.inputs.size(); ++j)
+            if (Nullable(j)) return true;
+        return false;
+    }
     size_t OutputIndex(int slot) const {
         for (size_t o = 0; o < k_.outputs.size(); ++o)
             if (k_.outputs[o].slot == slot) return o;

@@ -194,6 +194,11 @@ private:
             ++stats_.kernels_redone;
     }
 
+    // A kernel input's value: a literal's, else its slot's.
+    hir::Value InputValue(const KernelInput &ki) const {
+        return ki.literal ? hir::Value(ki.literal->literal.value) : frame_[static_cast<size_t>(ki.slot)];
+    }
+
     Status Redo(const codegen::Kernel &k) {
         CountRedo();
         for (const auto &ks : k.stmts) {
@@ -560,10 +565,11 @@ private:
         auto &nullable = po.nullable[static_cast<size_t>(index)];
         std::vector<std::shared_ptr<const hir::Vector>> in(k.inputs.size());
         for (size_t i = 1; i < k.inputs.size(); ++i) {
-            const hir::Value &v = frame_[static_cast<size_t>(k.inputs[i].slot)];
+            const hir::Value v = InputValue(k.inputs[i]);
             if (!v.is_vector()) return redo();
             in[i] = v.vector_ptr();
             if (!SameType(in[i]->type, k.inputs[i].type) || !in[i]->elem_scale.empty()) return redo();
+            if (k.inputs[i].scalar && in[i]->length != 1) return redo();
             nullable[i] = in[i]->HasNulls();
         }
         std::shared_ptr<const void> mod;
@@ -889,11 +895,11 @@ private:
             int64_t rows = 0;
             bool known = true;
             for (size_t i = 1; i < k.inputs.size() && known; ++i) {
-                const hir::Value &v = frame_[static_cast<size_t>(k.inputs[i].slot)];
+                const hir::Value v = InputValue(k.inputs[i]);
                 known = v.is_vector();
                 if (known) {
                     nullable[i] = v.vector().HasNulls();
-                    rows = std::max(rows, v.vector().length);
+                    if (!k.inputs[i].random_access && !k.inputs[i].scalar) rows = std::max(rows, v.vector().length);
                 }
             }
             // on the cpu device the group count picks the form: the interpreter's @values (its
@@ -1001,20 +1007,30 @@ private:
         if (thread_records) po.group_slots = GroupSlots(g.m);
         auto &nullable = po.nullable[static_cast<size_t>(index)];
         std::vector<std::shared_ptr<const hir::Vector>> in(k.inputs.size());
+        bool any_nullable = false;
         for (size_t i = 1; i < k.inputs.size(); ++i) {
-            const hir::Value &v = frame_[static_cast<size_t>(k.inputs[i].slot)];
+            const KernelInput &ki = k.inputs[i];
+            const hir::Value v = InputValue(ki);
             if (!v.is_vector()) return RedoByRows(k);
             in[i] = v.vector_ptr();
-            if (!SameType(in[i]->type, k.inputs[i].type) || !in[i]->elem_scale.empty() || in[i]->length != n) return RedoByRows(k);
+            if (!SameType(in[i]->type, ki.type) || !in[i]->elem_scale.empty()) return RedoByRows(k);
+            if (ki.scalar ? in[i]->length != 1 : !ki.random_access && in[i]->length != n) return RedoByRows(k);
             nullable[i] = in[i]->HasNulls();
+            any_nullable = any_nullable || nullable[i];
         }
-        // the reduction of each output (the @each its @raze reads)
+        // the reduction of each output (the @each its @raze reads); a source computed in the
+        // kernel (a sunk chain) may be NULL where any input is
         const std::vector<const KernelStmt *> red = CellReductions(*p_.entry, k);
         std::vector<bool> red_nullable(k.outputs.size(), false);
         for (size_t o = 0; o < k.outputs.size(); ++o) {
             if (!red[o]) return Status::Internal("per-cell output without its reduction");
+            bool input = false;
             for (size_t i = 1; i < k.inputs.size(); ++i)
-                if (k.inputs[i].slot == red[o]->source) red_nullable[o] = nullable[i];
+                if (k.inputs[i].slot == red[o]->source && !k.inputs[i].random_access && !k.inputs[i].literal) {
+                    red_nullable[o] = nullable[i];
+                    input = true;
+                }
+            if (!input && red[o]->source >= 0) red_nullable[o] = any_nullable;
         }
         std::vector<std::shared_ptr<hir::Vector>> outs(k.outputs.size());
         for (size_t o = 0; o < k.outputs.size(); ++o) {
@@ -1041,6 +1057,7 @@ private:
             args.push_back(cpujit::Arg::U64(copies > 1 ? static_cast<uint64_t>(m) * 32 : 0));
             for (size_t i = 1; i < in.size(); ++i) {
                 PassFixedInput(regs, args, *in[i], nullable[i], dummy_);
+                if (k.inputs[i].random_access) args.push_back(cpujit::Arg::U64(static_cast<uint64_t>(in[i]->length)));
             }
             for (size_t o = 0; o < k.outputs.size(); ++o) {
                 if (red[o]->op == "len") {

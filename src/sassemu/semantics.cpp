@@ -465,12 +465,20 @@ void ExecUIADD3(Cta &c, Warp &w, const DInst &d, uint32_t m) {
 }
 void ExecUIMAD(Cta &c, Warp &w, const DInst &d, uint32_t m) {
     if (!m) return;
-    if (d.m[0]) {  // UIMAD.WIDE[.U32] URd, a, b, c: a 64-bit product plus the 64-bit pair c
-        uint32_t a = I32(c, w, d.o[1], 0), b = I32(c, w, d.o[2], 0);
+    if (d.m[0]) {
+        // UIMAD.WIDE[.U32][.X] URd, [UPc,] a, b, c [, UPci]: a 64-bit product plus the 64-bit
+        // pair c (and, with .X, the carry-in predicates: sm_120's 128-bit decimal products)
+        const int nout = (d.nops > 4 && d.o[1].kind == Operand::UP) ? 1 : 0;
+        const Operand *s = d.o + 1 + nout;
+        uint32_t a = I32(c, w, s[0], 0), b = I32(c, w, s[1], 0);
         uint64_t prod = d.m[1] ? (uint64_t)a * b : (uint64_t)((int64_t)(int32_t)a * (int32_t)b);
-        uint64_t v = prod + I64(c, w, d.o[3], 0);
+        uint64_t cin = 0;
+        if (d.m[2])
+            for (int i = 4 + nout; i < d.nops; ++i) cin += (d.o[i].kind == Operand::UP && PV(w, d.o[i], 0)) ? 1 : 0;
+        unsigned __int128 v = (unsigned __int128)prod + I64(c, w, s[2], 0) + cin;
         WU(w, d.o[0].reg, (uint32_t)v);
-        if (d.o[0].reg != 63) WU(w, (uint8_t)(d.o[0].reg + 1), (uint32_t)(v >> 32));
+        if (d.o[0].reg != 63) WU(w, (uint8_t)(d.o[0].reg + 1), (uint32_t)((uint64_t)v >> 32));
+        if (nout && d.o[1].reg != 7) w.up[d.o[1].reg] = (v >> 64) != 0;
         return;
     }
     WU(w, d.o[0].reg, I32(c, w, d.o[1], 0) * I32(c, w, d.o[2], 0) + I32(c, w, d.o[3], 0));
@@ -998,7 +1006,7 @@ const std::vector<OpRow> &ArithRows() {
              if (d.m[2] && d.m[0]) return Status::Unsupported("UIADD3.64.X");
              return Status::Ok();
          }, ExecUIADD3, false, false},
-        {"UIMAD", {M("WIDE", 0, 1), M("U32", 1, 1)}, nullptr, ExecUIMAD, false, false},
+        {"UIMAD", {M("WIDE", 0, 1), M("U32", 1, 1), M("X", 2, 1)}, nullptr, ExecUIMAD, false, false},
         {"R2UR", {}, nullptr, ExecR2UR, false, false},
         {"ULEA", {M("HI", 0, 1)}, nullptr, ExecULEA, false, false},
         {"USHF", {M("L", 0, 0), M("R", 0, 1), M("U32", 1, 0), M("S32", 1, 1), M("U64", 1, 2), M("S64", 1, 3), M("W", 2, 1), M("HI", 3, 1)}, nullptr, ExecUSHF, false, false},

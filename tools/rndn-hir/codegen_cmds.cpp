@@ -10,7 +10,14 @@
 
 namespace rndn::hirtool {
 
-int CompileCommand(const hir::Program &prog, const std::string &emit, const std::string &outline, const std::string &arch) {
+// group_form: how by-rows grouped reductions are written ("atomics", the GPU form, by default;
+// "cells": the per-cell kernel over the host's cells, the form the SASS emulator's TPC-H test runs)
+int CompileCommand(const hir::Program &prog, const std::string &emit, const std::string &outline, const std::string &arch,
+                   const std::string &group_form) {
+    if (!group_form.empty() && group_form != "atomics" && group_form != "cells") {
+        std::fprintf(stderr, "unknown --group-form=%s (atomics, cells)\n", group_form.c_str());
+        return 2;
+    }
     auto mode = codegen::ParseFusionMode(outline.empty() ? "full" : outline);
     if (!mode.ok()) {
         std::fprintf(stderr, "%s\n", mode.status().ToString().c_str());
@@ -28,6 +35,7 @@ int CompileCommand(const hir::Program &prog, const std::string &emit, const std:
     if (emit == "ptx") {
         codegen::PtxOptions po;
         if (!arch.empty()) po.target = arch;
+        po.group_atomics = group_form != "cells";
         auto m = codegen::GeneratePtx(*out, po);
         if (!m.ok()) {
             std::fprintf(stderr, "%s\n", m.status().ToString().c_str());

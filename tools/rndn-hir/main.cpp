@@ -6,7 +6,7 @@
 //     --device=cpu: outlined kernels on the cpu device, the rest on the interpreter (codegen::Runner)
 //     --device=cuda: outlined kernels compiled by rndn::sasscomp on the CUDA driver ($RNDN_LIBCUDA or
 //       libcuda.so.1), the rest on the interpreter
-//   rndn-hir compile PROGRAM.hir [--emit=outlined|ptx] [--outline=none|flow|full] [--arch=sm_XX]
+//   rndn-hir compile PROGRAM.hir [--emit=outlined|ptx] [--outline=none|flow|full] [--arch=sm_XX] [--group-form=atomics|cells]
 #include <chrono>
 #include <ctime>
 #include <cstdio>
@@ -18,7 +18,8 @@
 #include "runtime/runtime.h"
 
 namespace rndn::hirtool {  // codegen_cmds.cpp
-int CompileCommand(const hir::Program &prog, const std::string &emit, const std::string &outline, const std::string &arch);
+int CompileCommand(const hir::Program &prog, const std::string &emit, const std::string &outline, const std::string &arch,
+                   const std::string &group_form);
 Expected<hir::Value> RunOnCpu(const hir::Program &prog, hir::DataRegistry &data, const hir::InterpretOptions &opts,
                               const std::string &outline, bool timing);
 }  // namespace rndn::hirtool
@@ -29,7 +30,7 @@ int Usage() {
     std::fprintf(stderr, "usage: rndn-hir check [--shapes] PROGRAM.hir\n"
                          "       rndn-hir print PROGRAM.hir\n"
                          "       rndn-hir run PROGRAM.hir [--schema SCHEMA.sql --data DIR] [--time] [--device=interp|cpu|cuda [--outline=M]]\n"
-                         "       rndn-hir compile PROGRAM.hir [--emit=outlined|ptx] [--outline=none|flow|full] [--arch=sm_XX]\n");
+                         "       rndn-hir compile PROGRAM.hir [--emit=outlined|ptx] [--outline=none|flow|full] [--arch=sm_XX] [--group-form=atomics|cells]\n");
     return 2;
 }
 
@@ -53,7 +54,7 @@ int main(int argc, char **argv) {
     if (argc < 3) return Usage();
     std::string cmd = argv[1], path, schema, data;
     bool timing = false, shapes = false;
-    std::string emit, outline, arch, device;  // compile / run --device=...
+    std::string emit, outline, arch, device, group_form;  // compile / run --device=...
     for (int i = 2; i < argc; ++i) {
         std::string a = argv[i];
         if (a.empty() || a[0] != '-') {
@@ -68,6 +69,7 @@ int main(int argc, char **argv) {
         else if (a.rfind("--emit=", 0) == 0 && cmd == "compile") emit = a.substr(7);
         else if (a.rfind("--outline=", 0) == 0) outline = a.substr(10);
         else if (a.rfind("--arch=", 0) == 0 && cmd == "compile") arch = a.substr(7);
+        else if (a.rfind("--group-form=", 0) == 0 && cmd == "compile") group_form = a.substr(13);
         else if (a.rfind("--device=", 0) == 0 && cmd == "run") device = a.substr(9);
         else return Usage();
     }
@@ -95,7 +97,7 @@ int main(int argc, char **argv) {
         std::cout << path << ": ok\n";
         return 0;
     }
-    if (cmd == "compile") return rndn::hirtool::CompileCommand(*prog, emit, outline, arch);
+    if (cmd == "compile") return rndn::hirtool::CompileCommand(*prog, emit, outline, arch, group_form);
     rndn::hir::DataRegistry registry;
     if (!schema.empty()) {
         std::string sql;

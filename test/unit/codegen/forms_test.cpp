@@ -604,6 +604,67 @@ TEST(KernelForms, GroupReduceByRows) {
         }
 }
 
+// SinkIntoByRows: a by-rows reduction whose source an element-wise chain computes (maps with a
+// literal, a gather through an index vector of the rows' domain) takes the chain in: the
+// chain's kernel disappears and the by-rows kernel computes the source per row.  Against the
+// interpreter in every form (cpu: registers, per-thread records, cells; GPU: atomics), with
+// NULLs, decimal overflow of the product (extreme), an out-of-range gather index (ox: the
+// interpreter's error after the re-run), and a source also read by an avg (not sunk: the host
+// counts the avg's values from its column).
+TEST(KernelForms, GroupReduceBySunkChains) {
+    struct Chain {
+        const char *name, *a, *c, *body, *op;
+        bool sunk, redo;
+    };
+    // a: the value, c: a second value or an index into a; the group key b is c2 (few) or ix (many)
+    const Chain chains[] = {
+        {"revenue", "m1", "m2", "    one:? = @minus(1:dec64<0>, c);\n    x:? = @mul(a, one);\n", "sum", true, false},
+        {"two products", "m1", "m2",
+         "    one:? = @minus(1:dec64<0>, c);\n    x1:? = @mul(a, one);\n    two:? = @plus(1:dec64<0>, c);\n    x:? = @mul(x1, two);\n"
+         "    l1:? = @each_right(@index, x1, v);\n    n1:? = @each(@sum, l1);\n    s1:? = @raze(n1);\n",
+         "sum", true, false},
+        {"integer max", "l1", "l2", "    x:? = @minus(a, c);\n", "max", true, false},
+        {"count", "i1", "i2", "    x:? = @plus(a, c);\n", "count", true, false},
+        {"gather", "m1", "ix", "    ga:? = @index(a, c);\n    x:? = @mul(ga, a);\n", "sum", true, false},
+        {"gather out of range", "m1", "ox", "    ga:? = @index(a, c);\n    x:? = @mul(ga, a);\n", "sum", true, true},
+        {"avg reads it", "m1", "m2", "    one:? = @minus(1:dec64<0>, c);\n    x:? = @mul(a, one);\n", "avg", false, false},
+    };
+    int n = 0;
+    for (const auto &ch : chains)
+        for (const char *key : {"c2", "ix"})
+            for (const char *t : {"empty", "one", "big", "nulls", "long", "longnulls", "extreme"}) {
+                std::string body = std::string("    g:? = @group(b);\n    ky:? = @keys(g);\n    v:? = @values(g);\n") + ch.body +
+                                   "    l:? = @each_right(@index, x, v);\n    m:? = @each(@" + ch.op + ", l);\n    r:? = @raze(m);\n";
+                const std::string text = Program(t, {ch.a, key, ch.c}, body);
+                auto p = hir::ParseProgram(text, "sunk");
+                ASSERT_TRUE(p.ok() && hir::CheckProgram(*p).ok()) << text;
+                auto out = Outline(*p, FusionMode::FULL);
+                ASSERT_TRUE(out.ok()) << out.status().ToString();
+                int by_rows = 0, maps_inside = 0, elementwise_kernels = 0;
+                for (const auto &k : out->kernels) {
+                    by_rows += k.by_rows;
+                    for (const auto &ks : k.stmts) {
+                        if (k.by_rows && (ks.form == Form::ELEMENTWISE || ks.form == Form::GATHER)) ++maps_inside;
+                    }
+                    if (!k.by_rows && k.group < 0 && k.segments < 0 && k.compact_mask < 0) ++elementwise_kernels;
+                }
+                ASSERT_EQ(by_rows, 1) << Print(*out);
+                if (ch.sunk) {
+                    EXPECT_GT(maps_inside, 0) << Print(*out);
+                } else {
+                    EXPECT_EQ(maps_inside, 0) << Print(*out);
+                    EXPECT_GE(elementwise_kernels, 1) << Print(*out);
+                }
+                const std::string what = std::string("sunk ") + ch.name + " " + key + " " + t;
+                // out of range: the interpreter's error after the re-run (no rows: nothing to gather)
+                const bool redo = ch.redo && std::string(t) != "empty";
+                Check(text, what, redo, false);
+                if (std::string(t).rfind("long", 0) != 0) Check(text, what + " atomics", redo, true);
+                ++n;
+            }
+    EXPECT_EQ(n, 7 * 2 * 7);
+}
+
 // A kernel whose reduction output comes before a vector output (the translator's @len of a join
 // index fused with the gathers through it, TPC-H Q18): the arguments follow the PTX's order
 // (vector outputs, then the reductions' records), or a store lands out of bounds.
