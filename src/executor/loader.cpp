@@ -668,6 +668,7 @@ struct DeformJob {
     int64_t row0;  // row of the batch's first tuple
     std::vector<RangeOut> *ranges;
     std::atomic<bool> *stop;
+    std::atomic<size_t> *next;  // the next range to claim
 };
 
 // A worker's part: deform the range's tuples; on anything it cannot do, give the range back.
@@ -847,8 +848,30 @@ Status ScanHeap(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, Memo
     std::atomic<int64_t> cpu_ns{0};
     const size_t want = (size_t)std::max(1024, std::min(g_settings.chunk_rows, 16384));
     Batch cur, next;
-    std::vector<RangeOut> ranges((size_t)nthreads);
-    DeformJob job{atts.data(), max_att, &cols, &cur, 0, &ranges, &stop};
+    // A batch in small ranges that the workers claim one at a time, and the backend too once it
+    // has read the next batch (so no core idles while a slower range finishes, and the backend's
+    // own core works instead of waiting); strings and NULLs merge in range order afterwards.
+    const size_t nranges = (size_t)nthreads * 8;
+    std::vector<RangeOut> ranges(nranges);
+    std::atomic<size_t> next_range{0};
+    DeformJob job{atts.data(), max_att, &cols, &cur, 0, &ranges, &stop, &next_range};
+    // Claims and deforms ranges until none is left (workers, and the backend between checks
+    // for interrupts); CPU time into cpu_ns.
+    auto claim = [&job, &cpu_ns](bool on_backend) {
+        timespec a, b;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+        for (;;) {
+            const size_t r = job.next->fetch_add(1, std::memory_order_relaxed);
+            if (r >= job.ranges->size() || job.stop->load(std::memory_order_relaxed)) break;
+            DeformRangeWorker(job, (*job.ranges)[r]);
+            if (on_backend && InterruptRequested()) {
+                job.stop->store(true);
+                break;
+            }
+        }
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+        cpu_ns.fetch_add((b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec), std::memory_order_relaxed);
+    };
     // Whatever leaves this frame (a Status, a PostgreSQL ERROR thrown as PgError) first stops
     // the workers and waits for them: they read the batch's page copies and write into these
     // buffers.
@@ -873,7 +896,7 @@ Status ScanHeap(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, Memo
             cols[k].escale = b.escale.data();
         }
         if (!st.ok()) break;
-        const size_t per = (cur.tuples.size() + (size_t)nthreads - 1) / (size_t)nthreads;
+        const size_t per = (cur.tuples.size() + nranges - 1) / nranges;
         for (size_t r = 0; r < ranges.size(); ++r) {
             ranges[r].Reset(cols.size());
             ranges[r].first = std::min(cur.tuples.size(), r * per);
@@ -881,16 +904,13 @@ Status ScanHeap(ScanRun &run, Relation rel, Snapshot snapshot, int max_att, Memo
         }
         job.batch = &cur;
         job.row0 = n;
-        pool.Start([&job, &cpu_ns](int i) {
-            // CPU time of the workers' deforming (EXPLAIN ANALYZE's Deform CPU Time).
-            timespec a, b;
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
-            DeformRangeWorker(job, (*job.ranges)[(size_t)i]);
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
-            cpu_ns.fetch_add((b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec), std::memory_order_relaxed);
-        });
-        // Meanwhile the next batch's pages (PostgreSQL calls, this thread only).
+        next_range.store(0);
+        // (CPU time of the deforming: EXPLAIN ANALYZE's Deform CPU Time)
+        pool.Start([&claim](int) { claim(false); });
+        // Meanwhile the next batch's pages (PostgreSQL calls, this thread only), then the ranges
+        // left.
         interrupted = !reader.ReadBatch(next, want);
+        if (!interrupted) claim(true);
         pool.Wait([&stop] {
             if (g_settings.test_error_site == (int)pg::ErrorSite::LOAD_CANCEL_WAIT) {  // as the signal handler does
                 QueryCancelPending = true;
