@@ -61,6 +61,11 @@ void SetCodeCache(const std::string &dir, uint64_t max_bytes);
 // thread was given up after a fatal error in LLVM (SetEmbedded): it may hold LLVM's state, so the
 // process should end without static destructors (_exit).
 bool StopCompiles();
+// Lets the background compilations queued so far (deferred modules, tier upgrades) finish, so
+// that what they compile reaches the code cache on disk, waiting at most limit_ms; true when none
+// is left running.  A host calls it on a normal exit before StopCompiles (a short session's
+// kernels would otherwise be abandoned and every new session compile them again).
+bool FinishCompiles(int limit_ms);
 
 // Runs fn() as cpujit runs its own LLVM work (under the fatal-error hooks when embedded).
 void RunLlvmSection(void (*fn)(void *), void *arg);

@@ -1052,6 +1052,11 @@ bool StopCompiles() {
     WaitForCompiles();
     return !g_compile_thread_lost.load();
 }
+bool FinishCompiles(int limit_ms) {
+    std::unique_lock<std::mutex> g(g_compiles_mu);
+    return g_compiles_cv.wait_for(g, std::chrono::milliseconds(std::max(0, limit_ms)),
+                                  [] { return g_compiles_running == 0 || g_compile_thread_lost.load(); });
+}
 bool RunLlvmSectionOnCompileThread(void (*fn)(void *), void *arg) {
     return StartCompileThread([fn, arg] {
         LlvmSection llvm_section;

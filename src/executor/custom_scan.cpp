@@ -135,9 +135,15 @@ Expected<std::vector<hir::Column>> ParamValues(const runtime::CompiledPlan &plan
 // shared-memory cleanup has run (on_proc_exit callbacks come last): when a compile thread was
 // given up inside LLVM, the backend ends here without the static destructors that thread could
 // trip over.
+// On a normal exit (the client disconnected; not a SIGTERM from a shutdown or
+// pg_terminate_backend) the compilations still running may finish first, for up to 5 s: their
+// kernels reach the code cache on disk, so a pool of short sessions does not compile a query's
+// kernels in every new session only to abandon them (TPC-H Q1 at SF 1: every new session ran 2-4
+// kernels on the interpreter while compiling them again).  The client is not waiting by then.
 void StopCompilesAtExit(int code, Datum) {
     bool clean = true;
     try {
+        if (code == 0 && !ProcDiePending && g_settings.code_cache_mb > 0) (void)runtime::FinishBackgroundCompiles(5000);
         clean = runtime::StopBackgroundCompiles();
     } catch (...) {
     }

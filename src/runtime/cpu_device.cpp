@@ -70,5 +70,6 @@ std::unique_ptr<Device> MakeCpuDevice() { return std::make_unique<CpuDevice>(); 
 void SetCodeCache(const std::string &dir, uint64_t max_bytes) { cpujit::SetCodeCache(dir, max_bytes); }
 
 bool StopBackgroundCompiles() { return cpujit::StopCompiles(); }
+bool FinishBackgroundCompiles(int limit_ms) { return cpujit::FinishCompiles(limit_ms); }
 
 }  // namespace rndn::runtime

@@ -166,6 +166,10 @@ void SetCodeCache(const std::string &dir, uint64_t max_bytes);
 // host process calls it on its way out, before static objects are destroyed.  False: a compile
 // thread was given up after a fatal LLVM error; end the process without destructors (_exit).
 bool StopBackgroundCompiles();
+// Waits at most limit_ms for the cpu device's background compilations to finish (their code
+// then reaches the code cache on disk: cpujit::FinishCompiles); a host calls it on a normal
+// exit, before StopBackgroundCompiles.
+bool FinishBackgroundCompiles(int limit_ms);
 
 // The cuda device's driver library: "" (the default) means $RNDN_LIBCUDA when set, else
 // libcuda.so.1.  Takes effect at the next use of the device.

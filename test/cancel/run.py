@@ -18,6 +18,7 @@ Prints one line per case ('cancel <case>: ok|FAILED ...') and exits 1 on any fai
 """
 import argparse
 import os
+import random
 import re
 import statistics
 import subprocess
@@ -457,6 +458,42 @@ SELECT pg_temp.wait_kernels();
                   f"kernels launched from poll {polls} (0.25 s apart)")
 
 
+def short_session_case(expected_check):
+    """A session that ends right after a new shape's first run, whose small kernels ran on the
+    interpreter while they compiled in the background, lets those compiles finish on its way out
+    (at most 5 s after the client left): the next session launches the kernels from the code cache
+    on disk instead of compiling them again.  The shape is new to the cluster: its sum's operators
+    spell a random 21-bit number (constants alone are kernel arguments, not a new shape)."""
+    n = random.SystemRandom().getrandbits(21)
+    expr = "a"
+    for i in range(21):
+        expr = f"({expr} {'+' if (n >> i) & 1 else '-'} b % {3 + i})"
+    query = f"SELECT b % 13, count(*), sum({expr} % 977) FROM cs WHERE a > 19 GROUP BY 1 ORDER BY 1"
+    want, _ = psql(f"SET rndn.enabled = off;\n{query};\n")
+    first, err = psql(f"SET rndn.device = cpu;\nSELECT 'pid ' || pg_backend_pid();\nEXPLAIN (ANALYZE, COSTS OFF) {query};\n")
+    m = re.search(r"Kernels Interpreted While Compiling: (\d+)", first)
+    pid = re.search(r"^pid (\d+)$", first, re.M)
+    if not m or int(m.group(1)) == 0 or not pid:
+        lines = [ln.strip() for ln in first.splitlines() if "Kernels" in ln or "Custom Scan" in ln]
+        return False, "the first session did not defer its kernels: " + "; ".join(lines) + " " + err.strip()[-300:]
+    # the first session's backend process ends once it finished (or gave up) its compiles (it
+    # leaves pg_stat_activity before that; the server runs on this machine)
+    t0 = time.time()
+    while time.time() - t0 < 30 and os.path.exists(f"/proc/{pid.group(1)}"):
+        time.sleep(0.05)
+    gone = time.time() - t0
+    second, err = psql(f"SET rndn.device = cpu;\n\\echo @@explain\nEXPLAIN (ANALYZE, COSTS OFF) {query};\n\\echo @@r\n{query};\n")
+    o = segments(second)
+    launched = re.search(r"Kernels Launched: (\d+)", o.get("explain", ""))
+    if o.get("r", "").strip() != want.strip():
+        return False, f"results differ from PostgreSQL's: {o.get('r', '')[:80]!r} vs {want[:80]!r} {err.strip()[:200]}"
+    if "Interpreted While Compiling" in o.get("explain", "") or not launched:
+        lines = [ln.strip() for ln in o.get("explain", "").splitlines() if "Kernels" in ln]
+        return False, "the next session compiled the kernels again (the first one's compiles were abandoned): " + "; ".join(lines)
+    return True, (f"first session: {m.group(1)} kernels interpreted while compiling; its backend left "
+                  f"{gone:.1f} s after the client; next session: {launched.group(1)} kernels launched, none compiling")
+
+
 def main():
     global ARGS
     ap = argparse.ArgumentParser()
@@ -474,6 +511,7 @@ def main():
     todo.append(("no leak after repeated cancels (interp)", lambda: leak_case(expected)))
     todo.append(("backend exit during background compiles (cpu)", lambda: exit_case(expected)))
     todo.append(("first run interpreted while compiling (cpu)", lambda: background_compile_case(expected)))
+    todo.append(("a short session's compiles reach the code cache (cpu)", lambda: short_session_case(expected)))
     for name, fn in todo:
         if ARGS.only and ARGS.only not in name:
             continue
