@@ -37,6 +37,8 @@ struct ArchInfo {
     uint32_t text_align;       // .text.<k> alignment
     uint32_t mem_desc;         // c[0x0][mem_desc]: the global memory descriptor ptxas loads with
                                // "ULDC.64 URn, c[0x0][mem_desc]" (0: the architecture has none)
+    int ur_zero;               // URZ in uniform register fields: 63 in 6-bit fields, 255 in the
+                               // 8-bit fields of sm_100 on (nvdisasm prints UR63 there)
 };
 const ArchInfo &GetArchInfo(Arch arch);
 Expected<Arch> ParseArch(std::string_view name);  // "sm_86" or "86"
@@ -129,9 +131,10 @@ struct Form {
     // Bits (sign excluded) for a NaN literal: nvdisasm prints every NaN as +QNAN/-QNAN, dropping
     // the payload, so the parser takes the form's preference (default: the canonical 0x7fc00000).
     std::optional<uint64_t> nan_bits;
-    // Predicate operands ("{P}" / "{UP}" holes) that nvdisasm leaves out of its text when they
-    // hold PT/UPT (IADD3's carry-outs): the printer does the same, and the parser reads a text
-    // without them as this form with PT there when no form has that text.
+    // Predicate (and uniform register) operands, "{P}" / "{UP}" / "{UR}" holes, that nvdisasm
+    // leaves out of its text when they hold PT/UPT (URZ): IADD3's carry-outs, VOTEU's destination.
+    // The printer does the same, and the parser reads a text without them as this form with
+    // PT/URZ there when no form has that text.
     std::vector<int> omit_pt;
     // A value-chosen alias (hand.txt "alias": IMAD.MOV.U32 is IMAD.U32 with an RZ factor, ...):
     // nvdisasm prints the form's name only when one of these alternatives holds (each a list of

@@ -287,8 +287,8 @@ Expected<Isa> Isa::FromTableText(std::string_view text) {
                 int h = std::atoi(item.c_str());
                 bool whole = false;
                 for (const TemplateOperand &op : TemplateOperands(f.templ))
-                    whole = whole || (op.first_hole == h && (op.text == "{P}" || op.text == "{UP}"));
-                if (!whole) return err("omit row names hole " + item + ", not a predicate operand of '" + f.templ + "'");
+                    whole = whole || (op.first_hole == h && (op.text == "{P}" || op.text == "{UP}" || op.text == "{UR}"));
+                if (!whole) return err("omit row names hole " + item + ", not a predicate or uniform register operand of '" + f.templ + "'");
                 f.omit_pt.push_back(h);
             }
         } else if (col[0] == "form" && (col.size() == 11 || col.size() == 12)) {
@@ -361,7 +361,8 @@ Expected<Isa> Isa::FromTableText(std::string_view text) {
             std::string t = f.templ.substr(0, f.templ.find(' ', f.templ.rfind("@U ", 0) == 0 ? 3 : 0));
             bool first = true;
             for (const TemplateOperand &op : ops) {
-                if (std::find(pt.begin(), pt.end(), op.first_hole) != pt.end() && (op.text == "{P}" || op.text == "{UP}"))
+                if (std::find(pt.begin(), pt.end(), op.first_hole) != pt.end() &&
+                    (op.text == "{P}" || op.text == "{UP}" || op.text == "{UR}"))
                     continue;
                 t += (first ? " " : ", ") + op.text;
                 first = false;
@@ -530,7 +531,8 @@ std::string Isa::PrintWithLabels(const Instruction &inst, const std::vector<std:
         ++operand;
         size_t e = t.find(", ", at);
         std::string_view text = t.substr(at, e == std::string_view::npos ? std::string_view::npos : e - at);
-        bool omit = (text == "{P}" || text == "{UP}") && hole < inst.values.size() && inst.values[hole] == 7 &&
+        bool omit = (text == "{P}" || text == "{UP}" || text == "{UR}") && hole < inst.values.size() &&
+                    inst.values[hole] == (text == "{UR}" ? GetArchInfo(arch_).ur_zero : 7) &&
                     std::find(f.omit_pt.begin(), f.omit_pt.end(), static_cast<int>(hole)) != f.omit_pt.end();
         parts.emplace_back();
         omitted.push_back(omit);
@@ -560,7 +562,7 @@ std::string Isa::PrintWithLabels(const Instruction &inst, const std::vector<std:
         int64_t v = inst.values[hole];
         switch (fl.kind) {
             case HoleKind::REG: out_part += v == 255 ? std::string("RZ") : "R" + std::to_string(v); break;
-            case HoleKind::UREG: out_part += v == 63 ? std::string("URZ") : "UR" + std::to_string(v); break;
+            case HoleKind::UREG: out_part += v == GetArchInfo(arch_).ur_zero ? std::string("URZ") : "UR" + std::to_string(v); break;
             case HoleKind::PRED: out_part += v == 7 ? std::string("PT") : "P" + std::to_string(v); break;
             case HoleKind::UPRED: out_part += v == 7 ? std::string("UPT") : "UP" + std::to_string(v); break;
             case HoleKind::BREG: out_part += "B" + std::to_string(v); break;
@@ -608,8 +610,9 @@ Expected<Instruction> Isa::FromSplit(const SplitText &st) const {
         sub.templ = full.templ.rfind("@U ", 0) == 0 ? full.templ.substr(3) : full.templ;
         for (int h : pt) {
             if (h > static_cast<int>(sub.holes.size())) return Status::Internal("omitted operand past the holes of '" + full.templ + "'");
-            bool uniform = full.fields[h].kind == HoleKind::UPRED;
-            sub.holes.insert(sub.holes.begin() + h, Hole{full.fields[h].kind, 7, uniform ? "UPT" : "PT", ""});
+            HoleKind k = full.fields[h].kind;
+            if (k == HoleKind::UREG) sub.holes.insert(sub.holes.begin() + h, Hole{k, GetArchInfo(arch_).ur_zero, "URZ", ""});
+            else sub.holes.insert(sub.holes.begin() + h, Hole{k, 7, k == HoleKind::UPRED ? "UPT" : "PT", ""});
         }
         // Reuse flags are per operand: shift those after each inserted operand.
         std::vector<TemplateOperand> ops = TemplateOperands(full.templ);
@@ -664,6 +667,7 @@ Expected<Instruction> Isa::FromSplit(const SplitText &st) const {
         const Hole &h = st.holes[i];
         const Field &fl = f.fields[i];
         int64_t v = h.value;
+        if (h.kind == HoleKind::UREG && h.text == "URZ") v = GetArchInfo(arch_).ur_zero;
         if (h.kind == HoleKind::NUM && fl.code != HoleCode::PLAIN && fl.code != HoleCode::SIGNED) {
             bool found = false;
             if (f.nan_bits && (h.text == "+QNAN" || h.text == "-QNAN")) {

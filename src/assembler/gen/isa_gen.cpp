@@ -51,10 +51,14 @@ std::string Hex128(const Word &w) {
     return b;
 }
 
+// URZ's value in this architecture's uniform register fields (ArchInfo::ur_zero): 63 in 6-bit
+// fields, 255 in the 8-bit fields of sm_100 on.
+int g_ur_zero = 63;
+
 int FixedWidth(HoleKind k) {
     switch (k) {
         case HoleKind::REG: return 8;
-        case HoleKind::UREG: return 6;
+        case HoleKind::UREG: return g_ur_zero == 255 ? 8 : 6;
         case HoleKind::PRED: case HoleKind::UPRED: return 3;
         case HoleKind::BREG: return 4;
         default: return 0;
@@ -123,6 +127,7 @@ struct HandRules {
         Field field;
         int64_t def = 0;
         int line = 0, used = 0;
+        bool none = false;  // field "-": no hidden operand (an exception listed before a wider rule)
     };
     struct Nan {
         std::string templ;
@@ -145,7 +150,15 @@ struct HandRules {
         std::vector<std::vector<Condition>> alternatives;
         int line = 0, used = 0;
     };
+    struct Drop {  // an operand nvdisasm prints shorter when one of its holes holds a value
+        std::string operand, printed;
+        int hole = 0;         // hole of `operand` left out ([RZ+UR4] is [UR4]: hole 0)
+        int64_t value = 0;    // ... when it holds this value (RZ: 255)
+        std::vector<std::optional<Field>> fields;  // per hole of `printed` (nullopt: as before)
+        int line = 0, used = 0;
+    };
     std::vector<Operand> operands;
+    std::vector<Drop> drops;
     std::vector<Omit> omits;
     std::vector<Alias> aliases;
     std::vector<FieldRule> fields;
@@ -155,6 +168,8 @@ struct HandRules {
     std::map<std::string, HoleCode> float_code;  // base opcode -> coding of its float immediates
     std::vector<std::string> notes;              // "note" lines, copied into the table header
 };
+
+int HolesIn(const std::string &op);
 
 bool LoadHand(const std::string &path, const std::string &arch, HandRules *h) {
     std::ifstream in(path);
@@ -219,7 +234,8 @@ bool LoadHand(const std::string &path, const std::string &arch, HandRules *h) {
             h->reuses.push_back(r);
         } else if (col[0] == "implicit" && col.size() >= 4) {
             HandRules::Implicit r{col[1], {}, std::atoll(col[3].c_str()), lineno};
-            if (!ParseFieldSpec(col[2], &r.field)) return fail("bad field '" + col[2] + "'");
+            r.none = col[2] == "-";
+            if (!r.none && !ParseFieldSpec(col[2], &r.field)) return fail("bad field '" + col[2] + "'");
             h->implicits.push_back(r);
         } else if (col[0] == "alias" && col.size() >= 4) {
             HandRules::Alias r{col[1], col[2], {{}}, lineno};
@@ -243,10 +259,34 @@ bool LoadHand(const std::string &path, const std::string &arch, HandRules *h) {
             for (const auto &alt : r.alternatives)
                 if (alt.empty()) return fail("empty alias alternative");
             h->aliases.push_back(r);
+        } else if (col[0] == "drop" && col.size() >= 4) {
+            HandRules::Drop r{col[1], col[2], 0, 0, {}, lineno};
+            size_t eq = col[3].find('=');
+            if (eq == std::string::npos) return fail("drop: HOLE=VALUE (RZ for a register)");
+            r.hole = std::atoi(col[3].substr(0, eq).c_str());
+            std::string v = col[3].substr(eq + 1);
+            r.value = v == "RZ" ? 255 : std::strtoll(v.c_str(), nullptr, 0);
+            if (r.hole < 0 || r.hole >= HolesIn(r.operand) || HolesIn(r.printed) != HolesIn(r.operand) - 1)
+                return fail("drop: the printed operand has the operand's holes but one");
+            std::istringstream fs(col.size() >= 5 ? col[4] : "");
+            std::string item;
+            while (fs >> item) {
+                if (item == "=") {
+                    r.fields.push_back(std::nullopt);
+                    continue;
+                }
+                Field f{};
+                if (!ParseFieldSpec(item, &f)) return fail("bad field '" + item + "'");
+                r.fields.push_back(f);
+            }
+            if (!r.fields.empty() && r.fields.size() != static_cast<size_t>(HolesIn(r.printed)))
+                return fail("drop: one field (or '=') per hole of the printed operand");
+            h->drops.push_back(r);
         } else if (col[0] == "omit" && col.size() >= 3) {
             HandRules::Omit r{{}, {}, lineno};
-            if (!ParseFieldSpec(col[1], &r.field) || (r.field.kind != HoleKind::PRED && r.field.kind != HoleKind::UPRED))
-                return fail("omit takes a predicate field, not '" + col[1] + "'");
+            if (!ParseFieldSpec(col[1], &r.field) ||
+                (r.field.kind != HoleKind::PRED && r.field.kind != HoleKind::UPRED && r.field.kind != HoleKind::UREG))
+                return fail("omit takes a predicate or uniform register field, not '" + col[1] + "'");
             std::istringstream ops(col[2]);
             std::string op;
             while (ops >> op) r.opcodes.insert(op);
@@ -310,7 +350,7 @@ const HandRules::Implicit *ImplicitFor(const std::string &templ) {
     for (HandRules::Implicit &r : g_hand.implicits)
         if (m == r.mnemonic || m.rfind(r.mnemonic + ".", 0) == 0) {
             ++r.used;
-            return &r;
+            return r.none ? nullptr : &r;
         }
     return nullptr;
 }
@@ -328,7 +368,7 @@ std::vector<int> OmitHoles(const std::string &templ, const std::vector<Field> &f
     while (p <= t.size()) {
         size_t e = t.find(", ", p);
         std::string operand = t.substr(p, e == std::string::npos ? std::string::npos : e - p);
-        if ((operand == "{P}" || operand == "{UP}") && hole < static_cast<int>(fields.size()))
+        if ((operand == "{P}" || operand == "{UP}" || operand == "{UR}") && hole < static_cast<int>(fields.size()))
             for (HandRules::Omit &r : g_hand.omits) {
                 const Field &f = fields[hole];
                 if (r.opcodes.count(op) && f.kind == r.field.kind && f.lo == r.field.lo && f.width == r.field.width) {
@@ -464,6 +504,8 @@ bool Harvest(const std::string &nvdisasm, const std::string &cubin, std::vector<
             continue;
         }
         in.st = std::move(*st);
+        for (Hole &h : in.st.holes)
+            if (h.kind == HoleKind::UREG && h.text == "URZ") h.value = g_ur_zero;
         in.templ = (in.st.guard_uniform ? "@U " : "") + in.st.templ;
         bool bad_label = false;
         for (const Hole &h : in.st.holes) {
@@ -801,8 +843,8 @@ Learned Learn(const std::vector<const Inst *> &g, const Prior *prior, Prior *rec
     }
     for (int j : prior ? f.omit_pt : std::vector<int>{})
         for (const Inst *in : g)
-            if (in->st.holes[j].value == 7) {
-                std::cerr << "isa_gen: hand.txt omit rule contradicts the corpus: nvdisasm printed PT in '" << first.templ
+            if (in->st.holes[j].value == (fields[j].kind == HoleKind::UREG ? g_ur_zero : 7)) {
+                std::cerr << "isa_gen: hand.txt omit rule contradicts the corpus: nvdisasm printed PT/URZ in '" << first.templ
                           << "' at " << in->where << "\n";
                 std::exit(1);
             }
@@ -1249,6 +1291,43 @@ void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::st
             ++g_hand.aliases[i].used;  // a rule that composes forms is not stale
         }
     }
+    // Forms with an operand printed shorter for one hole value (hand.txt "drop": [RZ+0x10] is
+    // [0x10], [RZ+UR4] is [UR4], [UR4+0x0] is [UR4]): that hole's bits become fixed to the value.
+    // The rules apply to the forms they compose too ([RZ.64+UR4+0x0] is [UR4]).
+    std::vector<Form> drop_from(forms->begin(), forms->end());
+    for (size_t next = 0; next < drop_from.size(); ++next) {
+        const Form f = drop_from[next];
+        Tokens tf = Tokenize(f.templ);
+        for (HandRules::Drop &r : g_hand.drops) {
+            int first = 0;
+            for (size_t o = 0; o < tf.ops.size(); first += HolesIn(tf.ops[o]), ++o) {
+                if (tf.ops[o] != r.operand) continue;
+                const Field &gone = f.fields[first + r.hole];
+                if (gone.width2 || gone.shift || gone.code != HoleCode::PLAIN ||
+                    (gone.width < 64 && static_cast<uint64_t>(r.value) >> gone.width))
+                    continue;
+                Tokens tn = tf;
+                tn.ops[o] = r.printed;
+                Form n = f;
+                n.templ = Untokenize(tn);
+                ++r.used;  // also when the corpus has the form already
+                if (have.count(n.templ)) continue;
+                n.fields.erase(n.fields.begin() + first + r.hole);
+                for (size_t k = 0; k < r.fields.size(); ++k)
+                    if (r.fields[k]) n.fields[first + k] = *r.fields[k];
+                n.fixed_mask = Or(n.fixed_mask, FieldBits(gone));
+                n.fixed_bits.Set(gone.lo, gone.width, static_cast<uint64_t>(r.value));
+                n.select.clear();
+                n.constant.assign(n.fields.size(), std::nullopt);
+                n.omit_pt = OmitHoles(n.templ, n.fields);
+                n.seen = 0;
+                n.provenance = "synthesized";
+                have.insert(n.templ);
+                drop_from.push_back(n);
+                cands.push_back(std::move(n));
+            }
+        }
+    }
     for (const auto &[key, ids] : shape) {
         std::map<std::tuple<size_t, std::string, std::string>, std::vector<std::pair<size_t, size_t>>> edits;
         for (size_t a : ids)
@@ -1359,6 +1438,7 @@ int main(int argc, char **argv) {
         std::cerr << "usage: isa_gen --arch sm_XX [--nvdisasm PATH] [--hand hand.txt] -o OUT.inc (CUBIN|SASS)...\n";
         return 2;
     }
+    if (auto a = ParseArch(arch_name); a.ok()) g_ur_zero = GetArchInfo(*a).ur_zero;
     if (!hand_path.empty() && !LoadHand(hand_path, arch_name, &g_hand)) return 1;
     std::sort(cubins.begin(), cubins.end());
     std::vector<Inst> insts;
@@ -1393,6 +1473,7 @@ int main(int argc, char **argv) {
             for (auto &r : g_hand.implicits) r.used = 0;
             for (auto &r : g_hand.omits) r.used = 0;
             for (auto &r : g_hand.aliases) r.used = 0;
+            for (auto &r : g_hand.drops) r.used = 0;
         }
         std::map<std::string, std::vector<Inst *>> groups;
         for (Inst *in : live) groups[in->templ].push_back(in);
@@ -1458,6 +1539,7 @@ int main(int argc, char **argv) {
         for (const auto &r : g_hand.implicits) any_stale |= stale(r.used, r.line);
         for (const auto &r : g_hand.omits) any_stale |= stale(r.used, r.line);
         for (const auto &r : g_hand.aliases) any_stale |= stale(r.used, r.line);
+        for (const auto &r : g_hand.drops) any_stale |= stale(r.used, r.line);
         std::vector<std::pair<std::string, uint64_t>> nan_rows;
         for (auto &r : g_hand.nans) {
             for (const Form &f : forms) r.used += f.templ == r.templ;
