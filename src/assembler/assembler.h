@@ -37,6 +37,8 @@ struct ArchInfo {
     uint32_t text_align;       // .text.<k> alignment
     uint32_t mem_desc;         // c[0x0][mem_desc]: the global memory descriptor ptxas loads with
                                // "ULDC.64 URn, c[0x0][mem_desc]" (0: the architecture has none)
+    int ur_zero;               // URZ in uniform register fields: 63 in 6-bit fields, 255 in the
+                               // 8-bit fields of sm_100 on (nvdisasm prints UR63 there)
 };
 const ArchInfo &GetArchInfo(Arch arch);
 Expected<Arch> ParseArch(std::string_view name);  // "sm_86" or "86"
@@ -104,6 +106,14 @@ struct Field {
     int shift = 0;
 };
 
+// One condition of a value-chosen alias: hole `hole` holds `value` (RZ: 255), or (pow2) a power
+// of two.
+struct AliasCondition {
+    int hole = 0;
+    bool pow2 = false;
+    int64_t value = 0;
+};
+
 struct Form {
     int id = 0;
     std::string templ;                 // see SplitText::templ
@@ -121,6 +131,20 @@ struct Form {
     // Bits (sign excluded) for a NaN literal: nvdisasm prints every NaN as +QNAN/-QNAN, dropping
     // the payload, so the parser takes the form's preference (default: the canonical 0x7fc00000).
     std::optional<uint64_t> nan_bits;
+    // Predicate (and uniform register) operands, "{P}" / "{UP}" / "{UR}" holes, that nvdisasm
+    // leaves out of its text when they hold PT/UPT (URZ): IADD3's carry-outs, VOTEU's destination.
+    // The printer does the same, and the parser reads a text without them as this form with
+    // PT/URZ there when no form has that text.
+    std::vector<int> omit_pt;
+    // A value-chosen alias (hand.txt "alias": IMAD.MOV.U32 is IMAD.U32 with an RZ factor, ...):
+    // nvdisasm prints the form's name only when one of these alternatives holds (each a list of
+    // conditions that must all hold), and among the aliases a word's values select, the lowest
+    // alias_rank.  The decoder picks the form only then; the encoder refuses other values.
+    std::vector<std::vector<AliasCondition>> select;
+    int alias_rank = 0;
+    bool Selects(const std::vector<int64_t> &values) const;  // true without alternatives
+    // Sets values that select the form (its first alternative's; `random` picks a power of two).
+    void SelectingValues(std::vector<int64_t> *values, uint64_t random) const;
     std::string provenance;            // "kernel.cubin:0x01a0"
     int seen = 0;                      // instances in the corpus
 };
@@ -182,6 +206,8 @@ private:
     Arch arch_ = Arch::SM_86;
     std::vector<Form> forms_;
     std::map<std::string, int> by_templ_;
+    // Templates with omitted PT operands -> (form, holes that hold PT), see Form::omit_pt.
+    std::map<std::string, std::pair<int, std::vector<int>>> by_short_templ_;
     std::map<uint32_t, std::vector<int>> by_opcode_;  // low 12 bits -> candidate forms
     std::vector<int> wildcard_;                        // forms whose low 12 bits are not fixed
     std::map<std::pair<int, uint64_t>, std::string> float_text_;  // (code, bits) -> text

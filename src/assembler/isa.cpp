@@ -1,4 +1,5 @@
 // The generic table-driven encoder, decoder, printer and parser.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -113,6 +114,29 @@ bool ParseFieldSpec(const std::string &item, Field *out) {
     return true;
 }
 
+// A template's operand texts (after the mnemonic, split at ", ") and the index of each one's
+// first hole.
+struct TemplateOperand {
+    std::string text;
+    int first_hole;
+};
+std::vector<TemplateOperand> TemplateOperands(std::string_view templ) {
+    std::vector<TemplateOperand> out;
+    if (templ.rfind("@U ", 0) == 0) templ.remove_prefix(3);
+    size_t sp = templ.find(' ');
+    if (sp == std::string_view::npos) return out;
+    int hole = 0;
+    for (size_t p = sp + 1;;) {
+        size_t e = templ.find(", ", p);
+        std::string op(templ.substr(p, e == std::string_view::npos ? std::string_view::npos : e - p));
+        out.push_back({op, hole});
+        hole += static_cast<int>(std::count(op.begin(), op.end(), '{'));
+        if (e == std::string_view::npos) break;
+        p = e + 2;
+    }
+    return out;
+}
+
 }  // namespace
 
 double FloatFromBits(HoleCode code, uint64_t bits) {
@@ -178,6 +202,26 @@ Status PackField(const Field &f, int64_t value, uint64_t address, Word *w) {
     return Status::Ok();
 }
 
+bool Form::Selects(const std::vector<int64_t> &values) const {
+    if (select.empty()) return true;
+    for (const std::vector<AliasCondition> &alt : select) {
+        bool all = true;
+        for (const AliasCondition &c : alt) {
+            int64_t v = c.hole >= 0 && c.hole < static_cast<int>(values.size()) ? values[c.hole] : -1;
+            all = all && (c.pow2 ? v > 0 && std::has_single_bit(static_cast<uint64_t>(v)) : v == c.value);
+        }
+        if (all) return true;
+    }
+    return false;
+}
+
+void Form::SelectingValues(std::vector<int64_t> *values, uint64_t random) const {
+    if (select.empty()) return;
+    for (const AliasCondition &c : select[0])
+        if (c.hole >= 0 && c.hole < static_cast<int>(values->size()))
+            (*values)[c.hole] = c.pow2 ? int64_t{2} << (random % 12) : c.value;
+}
+
 Expected<Isa> Isa::FromTableText(std::string_view text) {
     Isa isa;
     struct NanRow {
@@ -208,6 +252,45 @@ Expected<Isa> Isa::FromTableText(std::string_view text) {
             isa.float_text_[{code, std::strtoull(col[2].c_str(), nullptr, 16)}] = col[3];
         } else if (col[0] == "nan" && col.size() == 3) {
             nan_rows.push_back({col[1], std::strtoull(col[2].c_str(), nullptr, 16), lineno});
+        } else if (col[0] == "alias" && col.size() == 4) {
+            // alias<TAB>template<TAB>rank<TAB>alternatives ("h=v h=pow2 | h=v ...")
+            int id = isa.FindForm(col[1]);
+            if (id < 0) return err("alias row for unknown form '" + col[1] + "'");
+            Form &f = isa.forms_[id];
+            f.alias_rank = std::atoi(col[2].c_str());
+            std::istringstream cs(col[3]);
+            std::string item;
+            f.select.emplace_back();
+            while (cs >> item) {
+                if (item == "|") {
+                    f.select.emplace_back();
+                    continue;
+                }
+                size_t eq = item.find('=');
+                AliasCondition c;
+                c.hole = std::atoi(item.substr(0, eq).c_str());
+                if (eq == std::string::npos || c.hole < 0 || c.hole >= static_cast<int>(f.fields.size()))
+                    return err("bad alias condition '" + item + "'");
+                if (item.substr(eq + 1) == "pow2") c.pow2 = true;
+                else c.value = std::strtoll(item.c_str() + eq + 1, nullptr, 10);
+                f.select.back().push_back(c);
+            }
+            for (const auto &alt : f.select)
+                if (alt.empty()) return err("empty alias alternative for '" + col[1] + "'");
+        } else if (col[0] == "omit" && col.size() == 3) {
+            int id = isa.FindForm(col[1]);
+            if (id < 0) return err("omit row for unknown form '" + col[1] + "'");
+            Form &f = isa.forms_[id];
+            std::istringstream hs(col[2]);
+            std::string item;
+            while (std::getline(hs, item, ',')) {
+                int h = std::atoi(item.c_str());
+                bool whole = false;
+                for (const TemplateOperand &op : TemplateOperands(f.templ))
+                    whole = whole || (op.first_hole == h && (op.text == "{P}" || op.text == "{UP}" || op.text == "{UR}"));
+                if (!whole) return err("omit row names hole " + item + ", not a predicate or uniform register operand of '" + f.templ + "'");
+                f.omit_pt.push_back(h);
+            }
         } else if (col[0] == "form" && (col.size() == 11 || col.size() == 12)) {
             Form f;
             f.id = static_cast<int>(isa.forms_.size());
@@ -263,6 +346,30 @@ Expected<Isa> Isa::FromTableText(std::string_view text) {
     for (auto &[k, ids] : same_bits)
         if (ids.size() > 1)
             for (int id : ids) isa.forms_[id].aliases = ids;
+    // The texts nvdisasm prints for forms with PT operands left out.  When several forms or PT
+    // choices print alike (IADD3 R, P5, ... for P5 in either carry-out), the first one registered
+    // is the canonical encoding: forms in table order, and within a form the later operands left
+    // out first (IADD3 R, P5, ... is P5 in the first carry-out, as ptxas writes it).
+    for (const Form &f : isa.forms_) {
+        if (f.omit_pt.empty() || f.omit_pt.size() > 4) continue;
+        std::vector<TemplateOperand> ops = TemplateOperands(f.templ);
+        const size_t k = f.omit_pt.size();
+        for (uint32_t mask = (1u << k) - 1; mask > 0; --mask) {
+            std::vector<int> pt;
+            for (size_t i = 0; i < k; ++i)
+                if ((mask >> i) & 1) pt.push_back(f.omit_pt[i]);
+            std::string t = f.templ.substr(0, f.templ.find(' ', f.templ.rfind("@U ", 0) == 0 ? 3 : 0));
+            bool first = true;
+            for (const TemplateOperand &op : ops) {
+                if (std::find(pt.begin(), pt.end(), op.first_hole) != pt.end() &&
+                    (op.text == "{P}" || op.text == "{UP}" || op.text == "{UR}"))
+                    continue;
+                t += (first ? " " : ", ") + op.text;
+                first = false;
+            }
+            isa.by_short_templ_.emplace(t, std::make_pair(f.id, pt));
+        }
+    }
     for (const Form &f : isa.forms_) {
         if ((f.fixed_mask.lo & 0xfff) == 0xfff) isa.by_opcode_[f.fixed_bits.lo & 0xfff].push_back(f.id);
         else isa.wildcard_.push_back(f.id);
@@ -304,7 +411,30 @@ Expected<Instruction> Isa::Decode(const Word &w, uint64_t address) const {
                       static_cast<unsigned long long>(w.lo));
         return Status::Unsupported(buf);
     }
-    if (!best->aliases.empty()) {
+    bool rule_chosen = false;
+    for (int id : best->aliases) rule_chosen = rule_chosen || !forms_[id].select.empty();
+    if (rule_chosen) {
+        // Value-chosen aliases with hand-given conditions (Form::select): the alias whose
+        // conditions hold (the most conditions first), else the form without conditions that
+        // was seen most; none: nvdisasm prints a name the tables do not know.
+        const Form *pick = nullptr;
+        for (int id : best->aliases) {
+            const Form &f = forms_[id];
+            std::vector<int64_t> values;
+            for (const Field &fl : f.fields) values.push_back(UnpackField(fl, w, address));
+            if (!f.Selects(values)) continue;
+            // An alias that holds beats the general form; of two aliases the lower rank wins.
+            auto better = [](const Form &a, const Form &b) {
+                if (a.select.empty() != b.select.empty()) return !a.select.empty();
+                if (!a.select.empty()) return a.alias_rank < b.alias_rank;
+                return a.seen > b.seen;
+            };
+            if (!pick || better(f, *pick)) pick = &f;
+        }
+        if (!pick)
+            return Status::Unsupported("'" + best->templ + "': the operand values select a name nvdisasm uses that no form has");
+        best = pick;
+    } else if (!best->aliases.empty()) {
         // Forms with identical fixed bits are nvdisasm aliases chosen by operand values: take
         // the one whose constant holes all match, preferring the most constrained.
         const Form *pick = nullptr;
@@ -347,6 +477,9 @@ Expected<Word> Isa::Encode(const Instruction &inst, uint64_t address) const {
     if (inst.form < 0 || inst.form >= static_cast<int>(forms_.size())) return Status::Internal("bad form id");
     const Form &f = forms_[inst.form];
     if (inst.values.size() != f.fields.size()) return Status::Internal("operand count does not match the form");
+    if (!f.Selects(inst.values))
+        return Status::UserError(sqlstate::kInvalidParameter,
+                                 "'" + f.templ + "' is a value-chosen alias: its operand values do not select it (nvdisasm would print another name)");
     Word w;
     w.lo = (f.fixed_bits.lo & f.fixed_mask.lo) | (f.free_default.lo & f.free_mask.lo);
     w.hi = (f.fixed_bits.hi & f.fixed_mask.hi) | (f.free_default.hi & f.free_mask.hi);
@@ -385,28 +518,41 @@ std::string Isa::PrintWithLabels(const Instruction &inst, const std::vector<std:
     }
     std::string_view t = f.templ;
     if (t.rfind("@U ", 0) == 0) t.remove_prefix(3);
+    // The mnemonic, then each operand's text; an operand the form omits when it holds PT/UPT
+    // (Form::omit_pt) is left out.
+    std::vector<std::string> parts(1);
+    std::vector<bool> omitted(1, false);
     size_t hole = 0;
     int operand = -1;  // -1: mnemonic
     auto end_operand = [&]() {
-        if (operand >= 0 && ((inst.reuse_operands >> operand) & 1)) out += ".reuse";
+        if (operand >= 0 && ((inst.reuse_operands >> operand) & 1)) parts.back() += ".reuse";
+    };
+    auto begin_operand = [&](size_t at) {
+        ++operand;
+        size_t e = t.find(", ", at);
+        std::string_view text = t.substr(at, e == std::string_view::npos ? std::string_view::npos : e - at);
+        bool omit = (text == "{P}" || text == "{UP}" || text == "{UR}") && hole < inst.values.size() &&
+                    inst.values[hole] == (text == "{UR}" ? GetArchInfo(arch_).ur_zero : 7) &&
+                    std::find(f.omit_pt.begin(), f.omit_pt.end(), static_cast<int>(hole)) != f.omit_pt.end();
+        parts.emplace_back();
+        omitted.push_back(omit);
     };
     char buf[64];
     for (size_t i = 0; i < t.size(); ++i) {
         char c = t[i];
+        std::string &out_part = parts.back();
         if (operand == -1 && c == ' ') {
-            operand = 0;
-            out += ' ';
+            begin_operand(i + 1);
             continue;
         }
         if (c == ',' && i + 1 < t.size() && t[i + 1] == ' ') {
             end_operand();
-            ++operand;
-            out += ", ";
             ++i;
+            begin_operand(i + 1);
             continue;
         }
         if (c != '{') {
-            out += c;
+            out_part += c;
             continue;
         }
         size_t e = t.find('}', i);
@@ -415,39 +561,69 @@ std::string Isa::PrintWithLabels(const Instruction &inst, const std::vector<std:
         const Field &fl = f.fields[hole];
         int64_t v = inst.values[hole];
         switch (fl.kind) {
-            case HoleKind::REG: out += v == 255 ? std::string("RZ") : "R" + std::to_string(v); break;
-            case HoleKind::UREG: out += v == 63 ? std::string("URZ") : "UR" + std::to_string(v); break;
-            case HoleKind::PRED: out += v == 7 ? std::string("PT") : "P" + std::to_string(v); break;
-            case HoleKind::UPRED: out += v == 7 ? std::string("UPT") : "UP" + std::to_string(v); break;
-            case HoleKind::BREG: out += "B" + std::to_string(v); break;
+            case HoleKind::REG: out_part += v == 255 ? std::string("RZ") : "R" + std::to_string(v); break;
+            case HoleKind::UREG: out_part += v == GetArchInfo(arch_).ur_zero ? std::string("URZ") : "UR" + std::to_string(v); break;
+            case HoleKind::PRED: out_part += v == 7 ? std::string("PT") : "P" + std::to_string(v); break;
+            case HoleKind::UPRED: out_part += v == 7 ? std::string("UPT") : "UP" + std::to_string(v); break;
+            case HoleKind::BREG: out_part += "B" + std::to_string(v); break;
             case HoleKind::HEX:
                 // A 64-bit unsigned immediate (sm_120's MOV.64) prints as nvdisasm does: 0x8000....
                 if (v < 0 && !(fl.code == HoleCode::PLAIN && fl.width + fl.width2 >= 64)) std::snprintf(buf, sizeof buf, "-0x%llx", static_cast<unsigned long long>(-v));
                 else std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-                out += buf;
+                out_part += buf;
                 break;
             case HoleKind::NUM:
-                if (fl.code == HoleCode::PLAIN || fl.code == HoleCode::SIGNED) out += std::to_string(v);
+                if (fl.code == HoleCode::PLAIN || fl.code == HoleCode::SIGNED) out_part += std::to_string(v);
                 else {
                     std::string f = FormatFloat(fl.code, static_cast<uint64_t>(v));
-                    out += f;
+                    out_part += f;
                     // nvdisasm: "+INF , P0" but "1.5, P0" (see SplitInstructionText).
                     if ((f.find("INF") != std::string::npos || f.find("QNAN") != std::string::npos) && e + 1 < t.size() &&
                         t[e + 1] == ',')
-                        out += ' ';
+                        out_part += ' ';
                 }
                 break;
-            case HoleKind::LABEL: out += hole < label_names.size() ? label_names[hole] : std::string("?"); break;
+            case HoleKind::LABEL: out_part += hole < label_names.size() ? label_names[hole] : std::string("?"); break;
         }
         ++hole;
     }
     end_operand();
+    out += parts[0];
+    bool first = true;
+    for (size_t i = 1; i < parts.size(); ++i) {
+        if (omitted[i]) continue;
+        out += first ? " " : ", ";
+        out += parts[i];
+        first = false;
+    }
     return out;
 }
 
 Expected<Instruction> Isa::FromSplit(const SplitText &st) const {
     std::string templ = st.guard_uniform ? "@U " + st.templ : st.templ;
     int id = FindForm(templ);
+    if (auto it = by_short_templ_.find(templ); id < 0 && it != by_short_templ_.end()) {
+        // A text without PT operands the form omits (Form::omit_pt): those holes hold PT/UPT.
+        const Form &full = forms_[it->second.first];
+        const std::vector<int> &pt = it->second.second;
+        SplitText sub = st;
+        sub.templ = full.templ.rfind("@U ", 0) == 0 ? full.templ.substr(3) : full.templ;
+        for (int h : pt) {
+            if (h > static_cast<int>(sub.holes.size())) return Status::Internal("omitted operand past the holes of '" + full.templ + "'");
+            HoleKind k = full.fields[h].kind;
+            if (k == HoleKind::UREG) sub.holes.insert(sub.holes.begin() + h, Hole{k, GetArchInfo(arch_).ur_zero, "URZ", ""});
+            else sub.holes.insert(sub.holes.begin() + h, Hole{k, 7, k == HoleKind::UPRED ? "UPT" : "PT", ""});
+        }
+        // Reuse flags are per operand: shift those after each inserted operand.
+        std::vector<TemplateOperand> ops = TemplateOperands(full.templ);
+        for (int h : pt)
+            for (size_t o = 0; o < ops.size(); ++o)
+                if (ops[o].first_hole == h) {
+                    uint32_t low = sub.reuse_operands & ((1u << o) - 1);
+                    sub.reuse_operands = low | ((sub.reuse_operands & ~((1u << o) - 1)) << 1);
+                }
+        return FromSplit(sub);
+    }
     if (id < 0) {
         // Forms whose corpus instances left a hole unexplained keep it as literal text: try the
         // variants of the template with some holes written out.
@@ -491,6 +667,7 @@ Expected<Instruction> Isa::FromSplit(const SplitText &st) const {
         const Hole &h = st.holes[i];
         const Field &fl = f.fields[i];
         int64_t v = h.value;
+        if (h.kind == HoleKind::UREG && h.text == "URZ") v = GetArchInfo(arch_).ur_zero;
         if (h.kind == HoleKind::NUM && fl.code != HoleCode::PLAIN && fl.code != HoleCode::SIGNED) {
             bool found = false;
             if (f.nan_bits && (h.text == "+QNAN" || h.text == "-QNAN")) {

@@ -10,15 +10,15 @@ namespace rndn::sass {
 
 namespace {
 // One row per architecture: name, SM number, first kernel parameter in bank 0, text alignment,
-// global memory descriptor in bank 0.
+// global memory descriptor in bank 0, URZ's value in uniform register fields.
 constexpr ArchInfo kArchTable[] = {
-    {Arch::SM_75, "sm_75", 75, 0x160, 128, 0},
-    {Arch::SM_80, "sm_80", 80, 0x160, 128, 0x118},
-    {Arch::SM_86, "sm_86", 86, 0x160, 128, 0x118},
-    {Arch::SM_89, "sm_89", 89, 0x160, 128, 0x118},
-    {Arch::SM_90, "sm_90", 90, 0x210, 128, 0x208},
-    {Arch::SM_100, "sm_100", 100, 0x380, 128, 0x358},
-    {Arch::SM_120, "sm_120", 120, 0x380, 128, 0x358},
+    {Arch::SM_75, "sm_75", 75, 0x160, 128, 0, 63},
+    {Arch::SM_80, "sm_80", 80, 0x160, 128, 0x118, 63},
+    {Arch::SM_86, "sm_86", 86, 0x160, 128, 0x118, 63},
+    {Arch::SM_89, "sm_89", 89, 0x160, 128, 0x118, 63},
+    {Arch::SM_90, "sm_90", 90, 0x210, 128, 0x208, 63},
+    {Arch::SM_100, "sm_100", 100, 0x380, 128, 0x358, 255},
+    {Arch::SM_120, "sm_120", 120, 0x380, 128, 0x358, 255},
 };
 static_assert(sizeof(kArchTable) / sizeof(kArchTable[0]) == sizeof(kAllArchs) / sizeof(kAllArchs[0]));
 
@@ -115,18 +115,22 @@ Expected<Control> ParseControl(std::string_view t) {
 // ----------------------------------------------------------------------------- text splitter
 namespace {
 
-// Register-like identifiers: prefix, hole kind, the value of the "zero/true" name.
+// Register-like identifiers: prefix, hole kind, the value of the "zero/true" name, the largest
+// number, and whether the zero's number is also a register's name (UR63 is a register where
+// uniform register fields are 8 bits wide; the architecture's tables give URZ its value there,
+// Isa::FromSplit).
 struct RegName {
     const char *prefix;
     HoleKind kind;
     const char *zero_name;
     int zero_value;
     int max;
+    bool zero_numbered;
 };
 constexpr RegName kRegNames[] = {
-    {"UR", HoleKind::UREG, "URZ", 63, 63}, {"UP", HoleKind::UPRED, "UPT", 7, 7},
-    {"R", HoleKind::REG, "RZ", 255, 255},  {"P", HoleKind::PRED, "PT", 7, 7},
-    {"B", HoleKind::BREG, nullptr, 0, 15},
+    {"UR", HoleKind::UREG, "URZ", 63, 254, true}, {"UP", HoleKind::UPRED, "UPT", 7, 7, false},
+    {"R", HoleKind::REG, "RZ", 255, 255, false},  {"P", HoleKind::PRED, "PT", 7, 7, false},
+    {"B", HoleKind::BREG, nullptr, 0, 15, false},
 };
 
 bool IsIdentStart(char c) { return isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
@@ -146,7 +150,7 @@ bool RegHole(std::string_view id, Hole *h) {
             for (char c : d) digits = digits && isdigit(static_cast<unsigned char>(c));
             if (!digits) continue;
             int v = std::atoi(std::string(d).c_str());
-            if (v > r.max || (r.zero_name && v == r.zero_value)) continue;
+            if (v > r.max || (r.zero_name && v == r.zero_value && !r.zero_numbered)) continue;
             *h = Hole{r.kind, v, std::string(id), {}};
             return true;
         }

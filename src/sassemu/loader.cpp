@@ -252,7 +252,7 @@ std::string Render(const sass::Isa &isa, const sass::Instruction &inst) {
         int64_t v = inst.values[hole];
         switch (fl.kind) {
             case sass::HoleKind::REG: out += v == 255 ? std::string("RZ") : "R" + std::to_string(v); break;
-            case sass::HoleKind::UREG: out += v == 63 ? std::string("URZ") : "UR" + std::to_string(v); break;
+            case sass::HoleKind::UREG: out += v == sass::GetArchInfo(isa.arch()).ur_zero ? std::string("URZ") : "UR" + std::to_string(v); break;
             case sass::HoleKind::PRED: out += v == 7 ? std::string("PT") : "P" + std::to_string(v); break;
             case sass::HoleKind::UPRED: out += v == 7 ? std::string("UPT") : "UP" + std::to_string(v); break;
             case sass::HoleKind::BREG: out += "B" + std::to_string(v); break;

@@ -51,10 +51,14 @@ std::string Hex128(const Word &w) {
     return b;
 }
 
+// URZ's value in this architecture's uniform register fields (ArchInfo::ur_zero): 63 in 6-bit
+// fields, 255 in the 8-bit fields of sm_100 on.
+int g_ur_zero = 63;
+
 int FixedWidth(HoleKind k) {
     switch (k) {
         case HoleKind::REG: return 8;
-        case HoleKind::UREG: return 6;
+        case HoleKind::UREG: return g_ur_zero == 255 ? 8 : 6;
         case HoleKind::PRED: case HoleKind::UPRED: return 3;
         case HoleKind::BREG: return 4;
         default: return 0;
@@ -103,7 +107,9 @@ struct HandRules {
         std::string pattern;
         std::vector<Field> fields;
         int line = 0, used = 0;
-        std::set<std::string> only, skip;  // opcodes (+OP / -OP in the rule's fourth column)
+        // Opcodes (+OP / -OP in the rule's fourth column); -.MOD skips mnemonics carrying the
+        // modifier MOD (ISETP's .EX forms).  A pattern ending in '$' matches at the template's end.
+        std::set<std::string> only, skip;
     };
     struct FieldRule {  // one hole of one template
         std::string templ;
@@ -121,13 +127,40 @@ struct HandRules {
         Field field;
         int64_t def = 0;
         int line = 0, used = 0;
+        bool none = false;  // field "-": no hidden operand (an exception listed before a wider rule)
     };
     struct Nan {
         std::string templ;
         uint64_t bits = 0;
         int line = 0, used = 0;
     };
+    struct Omit {  // a predicate operand nvdisasm leaves out of the text when it holds PT/UPT
+        Field field;
+        std::set<std::string> opcodes;
+        int line = 0, used = 0;
+    };
+    struct Alias {  // forms named `alias` are nvdisasm's name for `general` when an alternative holds
+        struct Condition {
+            int operand = 0;     // operand index in the text (0: the first after the mnemonic)
+            bool rz = false;     // the operand is the register RZ
+            bool pow2 = false;   // ... an immediate power of two
+            int64_t value = 0;   // ... else the immediate `value`
+        };
+        std::string alias, general;
+        std::vector<std::vector<Condition>> alternatives;
+        int line = 0, used = 0;
+    };
+    struct Drop {  // an operand nvdisasm prints shorter when one of its holes holds a value
+        std::string operand, printed;
+        int hole = 0;         // hole of `operand` left out ([RZ+UR4] is [UR4]: hole 0)
+        int64_t value = 0;    // ... when it holds this value (RZ: 255)
+        std::vector<std::optional<Field>> fields;  // per hole of `printed` (nullopt: as before)
+        int line = 0, used = 0;
+    };
     std::vector<Operand> operands;
+    std::vector<Drop> drops;
+    std::vector<Omit> omits;
+    std::vector<Alias> aliases;
     std::vector<FieldRule> fields;
     std::vector<Reuse> reuses;
     std::vector<Implicit> implicits;
@@ -135,6 +168,8 @@ struct HandRules {
     std::map<std::string, HoleCode> float_code;  // base opcode -> coding of its float immediates
     std::vector<std::string> notes;              // "note" lines, copied into the table header
 };
+
+int HolesIn(const std::string &op);
 
 bool LoadHand(const std::string &path, const std::string &arch, HandRules *h) {
     std::ifstream in(path);
@@ -199,8 +234,63 @@ bool LoadHand(const std::string &path, const std::string &arch, HandRules *h) {
             h->reuses.push_back(r);
         } else if (col[0] == "implicit" && col.size() >= 4) {
             HandRules::Implicit r{col[1], {}, std::atoll(col[3].c_str()), lineno};
-            if (!ParseFieldSpec(col[2], &r.field)) return fail("bad field '" + col[2] + "'");
+            r.none = col[2] == "-";
+            if (!r.none && !ParseFieldSpec(col[2], &r.field)) return fail("bad field '" + col[2] + "'");
             h->implicits.push_back(r);
+        } else if (col[0] == "alias" && col.size() >= 4) {
+            HandRules::Alias r{col[1], col[2], {{}}, lineno};
+            std::istringstream cs(col[3]);
+            std::string item;
+            while (cs >> item) {
+                if (item == "|") {
+                    r.alternatives.emplace_back();
+                    continue;
+                }
+                size_t eq = item.find('=');
+                if (eq == std::string::npos) return fail("alias condition is OPERAND=RZ, OPERAND=VALUE or OPERAND=pow2");
+                HandRules::Alias::Condition c;
+                c.operand = std::atoi(item.substr(0, eq).c_str());
+                std::string v = item.substr(eq + 1);
+                if (v == "RZ") c.rz = true;
+                else if (v == "pow2") c.pow2 = true;
+                else c.value = std::strtoll(v.c_str(), nullptr, 0);
+                r.alternatives.back().push_back(c);
+            }
+            for (const auto &alt : r.alternatives)
+                if (alt.empty()) return fail("empty alias alternative");
+            h->aliases.push_back(r);
+        } else if (col[0] == "drop" && col.size() >= 4) {
+            HandRules::Drop r{col[1], col[2], 0, 0, {}, lineno};
+            size_t eq = col[3].find('=');
+            if (eq == std::string::npos) return fail("drop: HOLE=VALUE (RZ for a register)");
+            r.hole = std::atoi(col[3].substr(0, eq).c_str());
+            std::string v = col[3].substr(eq + 1);
+            r.value = v == "RZ" ? 255 : std::strtoll(v.c_str(), nullptr, 0);
+            if (r.hole < 0 || r.hole >= HolesIn(r.operand) || HolesIn(r.printed) != HolesIn(r.operand) - 1)
+                return fail("drop: the printed operand has the operand's holes but one");
+            std::istringstream fs(col.size() >= 5 ? col[4] : "");
+            std::string item;
+            while (fs >> item) {
+                if (item == "=") {
+                    r.fields.push_back(std::nullopt);
+                    continue;
+                }
+                Field f{};
+                if (!ParseFieldSpec(item, &f)) return fail("bad field '" + item + "'");
+                r.fields.push_back(f);
+            }
+            if (!r.fields.empty() && r.fields.size() != static_cast<size_t>(HolesIn(r.printed)))
+                return fail("drop: one field (or '=') per hole of the printed operand");
+            h->drops.push_back(r);
+        } else if (col[0] == "omit" && col.size() >= 3) {
+            HandRules::Omit r{{}, {}, lineno};
+            if (!ParseFieldSpec(col[1], &r.field) ||
+                (r.field.kind != HoleKind::PRED && r.field.kind != HoleKind::UPRED && r.field.kind != HoleKind::UREG))
+                return fail("omit takes a predicate or uniform register field, not '" + col[1] + "'");
+            std::istringstream ops(col[2]);
+            std::string op;
+            while (ops >> op) r.opcodes.insert(op);
+            h->omits.push_back(r);
         } else if (col[0] == "nan" && col.size() >= 3) {
             h->nans.push_back({col[1], std::strtoull(col[2].c_str(), nullptr, 16), lineno});
         } else if (col[0] == "float" && col.size() >= 3) {
@@ -232,9 +322,16 @@ std::string Mnemonic(const std::string &templ) {
 std::map<size_t, Field> ForcedFields(const std::string &templ) {
     std::map<size_t, Field> out;
     std::string m = Mnemonic(templ), op = m.substr(0, m.find('.'));
+    auto has_modifier = [&](const std::string &mod) { return (m + ".").find(mod + ".") != std::string::npos; };
     for (HandRules::Operand &o : g_hand.operands) {
         if (o.skip.count(op) || (!o.only.empty() && !o.only.count(op))) continue;
-        for (size_t p = templ.find(o.pattern); p != std::string::npos; p = templ.find(o.pattern, p + 1)) {
+        bool skipped = false;
+        for (const std::string &k : o.skip) skipped = skipped || (k[0] == '.' && has_modifier(k));
+        if (skipped) continue;
+        bool anchored = !o.pattern.empty() && o.pattern.back() == '$';
+        const std::string pat = anchored ? o.pattern.substr(0, o.pattern.size() - 1) : o.pattern;
+        for (size_t p = templ.find(pat); p != std::string::npos; p = templ.find(pat, p + 1)) {
+            if (anchored && p + pat.size() != templ.size()) continue;
             size_t hole = static_cast<size_t>(std::count(templ.begin(), templ.begin() + static_cast<long>(p), '{'));
             for (size_t k = 0; k < o.fields.size(); ++k) out[hole + k] = o.fields[k];
             ++o.used;
@@ -253,9 +350,86 @@ const HandRules::Implicit *ImplicitFor(const std::string &templ) {
     for (HandRules::Implicit &r : g_hand.implicits)
         if (m == r.mnemonic || m.rfind(r.mnemonic + ".", 0) == 0) {
             ++r.used;
-            return &r;
+            return r.none ? nullptr : &r;
         }
     return nullptr;
+}
+
+// The holes of a form that nvdisasm leaves out of its text when they hold PT/UPT (hand.txt
+// "omit"): whole operands "{P}" / "{UP}" whose field a rule names, in the rule's opcodes.
+std::vector<int> OmitHoles(const std::string &templ, const std::vector<Field> &fields) {
+    std::vector<int> out;
+    std::string m = Mnemonic(templ), op = m.substr(0, m.find('.'));
+    std::string t = templ.rfind("@U ", 0) == 0 ? templ.substr(3) : templ;
+    size_t sp = t.find(' ');
+    if (sp == std::string::npos) return out;
+    int hole = 0;
+    size_t p = sp + 1;
+    while (p <= t.size()) {
+        size_t e = t.find(", ", p);
+        std::string operand = t.substr(p, e == std::string::npos ? std::string::npos : e - p);
+        if ((operand == "{P}" || operand == "{UP}" || operand == "{UR}") && hole < static_cast<int>(fields.size()))
+            for (HandRules::Omit &r : g_hand.omits) {
+                const Field &f = fields[hole];
+                if (r.opcodes.count(op) && f.kind == r.field.kind && f.lo == r.field.lo && f.width == r.field.width) {
+                    out.push_back(hole);
+                    ++r.used;
+                    break;
+                }
+            }
+        hole += static_cast<int>(std::count(operand.begin(), operand.end(), '{'));
+        if (e == std::string::npos) break;
+        p = e + 2;
+    }
+    return out;
+}
+
+// The hand.txt alias rule whose alias mnemonic is the template's, with its rank (rule order):
+// its alternatives resolved to holes.  An alternative whose operands are not single holes of the
+// right kind here (a constant-bank factor) is dropped.  nullptr: no rule names the mnemonic.
+const HandRules::Alias *AliasRule(const std::string &templ, int *rank) {
+    for (size_t i = 0; i < g_hand.aliases.size(); ++i)
+        if (Mnemonic(templ) == g_hand.aliases[i].alias) {
+            *rank = static_cast<int>(i);
+            return &g_hand.aliases[i];
+        }
+    return nullptr;
+}
+std::vector<std::vector<AliasCondition>> ResolveAlias(const HandRules::Alias &r, const std::string &templ,
+                                                     const std::vector<Field> &fields) {
+    std::vector<std::pair<std::string, int>> ops;  // operand text, first hole
+    std::string t = templ.rfind("@U ", 0) == 0 ? templ.substr(3) : templ;
+    size_t sp = t.find(' ');
+    int hole = 0;
+    for (size_t p = sp == std::string::npos ? t.size() + 1 : sp + 1; p <= t.size();) {
+        size_t e = t.find(", ", p);
+        std::string op = t.substr(p, e == std::string::npos ? std::string::npos : e - p);
+        ops.push_back({op, hole});
+        hole += static_cast<int>(std::count(op.begin(), op.end(), '{'));
+        if (e == std::string::npos) break;
+        p = e + 2;
+    }
+    std::vector<std::vector<AliasCondition>> out;
+    for (const auto &alt : r.alternatives) {
+        std::vector<AliasCondition> conds;
+        bool ok = true;
+        for (const auto &c : alt) {
+            if (c.operand < 0 || c.operand >= static_cast<int>(ops.size()) ||
+                std::count(ops[c.operand].first.begin(), ops[c.operand].first.end(), '{') != 1) {
+                ok = false;
+                break;
+            }
+            int h = ops[c.operand].second;
+            HoleKind want = c.rz ? HoleKind::REG : HoleKind::HEX;
+            if (h >= static_cast<int>(fields.size()) || fields[h].kind != want) {
+                ok = false;
+                break;
+            }
+            conds.push_back(AliasCondition{h, c.pow2, c.rz ? 255 : c.value});
+        }
+        if (ok) out.push_back(conds);
+    }
+    return out;
 }
 
 // Runs nvdisasm -c -hex on a cubin and collects instructions.
@@ -330,6 +504,8 @@ bool Harvest(const std::string &nvdisasm, const std::string &cubin, std::vector<
             continue;
         }
         in.st = std::move(*st);
+        for (Hole &h : in.st.holes)
+            if (h.kind == HoleKind::UREG && h.text == "URZ") h.value = g_ur_zero;
         in.templ = (in.st.guard_uniform ? "@U " : "") + in.st.templ;
         bool bad_label = false;
         for (const Hole &h : in.st.holes) {
@@ -605,6 +781,11 @@ Learned Learn(const std::vector<const Inst *> &g, const Prior *prior, Prior *rec
             }
         }
         fields[j] = fl;
+        // A hand placement of a register or predicate is certain: it counts in the prior as an
+        // unambiguous one would (so that forcing a hole does not move the placements that the
+        // prior decides elsewhere).
+        if (record && FixedWidth(fl.kind))
+            for (const auto &k : PriorKeys(first.templ, j, fl.kind)) record->Add(k, fl.lo);
         used.Take(fl.lo, fl.width);
         if (fl.width2) used.Take(fl.lo2, fl.width2);
     }
@@ -640,6 +821,33 @@ Learned Learn(const std::vector<const Inst *> &g, const Prior *prior, Prior *rec
     Form &f = L.form;
     f.templ = first.templ;
     f.fields = fields;
+    f.omit_pt = OmitHoles(f.templ, fields);
+    int alias_rank = 0;
+    if (const HandRules::Alias *r = AliasRule(f.templ, &alias_rank)) {
+        f.select = ResolveAlias(*r, f.templ, fields);
+        f.alias_rank = alias_rank;
+        ++g_hand.aliases[alias_rank].used;
+        if (f.select.empty()) {
+            std::cerr << "isa_gen: hand.txt alias rule (line " << r->line << ") fits no operand of '" << f.templ << "'\n";
+            std::exit(1);
+        }
+        for (const Inst *in : prior ? g : std::vector<const Inst *>{}) {
+            std::vector<int64_t> values;
+            for (size_t j = 0; j < fields.size(); ++j) values.push_back(UnpackField(fields[j], in->w, in->addr));
+            if (!f.Selects(values)) {
+                std::cerr << "isa_gen: hand.txt alias rule (line " << r->line << ") contradicts the corpus: '" << f.templ
+                          << "' at " << in->where << "\n";
+                std::exit(1);
+            }
+        }
+    }
+    for (int j : prior ? f.omit_pt : std::vector<int>{})
+        for (const Inst *in : g)
+            if (in->st.holes[j].value == (fields[j].kind == HoleKind::UREG ? g_ur_zero : 7)) {
+                std::cerr << "isa_gen: hand.txt omit rule contradicts the corpus: nvdisasm printed PT/URZ in '" << first.templ
+                          << "' at " << in->where << "\n";
+                std::exit(1);
+            }
     f.seen = static_cast<int>(g.size());
     f.provenance = first.where;
     // Hole values that never varied: nvdisasm prints some encodings under an alias chosen by
@@ -772,6 +980,21 @@ std::string FormRow(const Form &f) {
         o << "\t" << KindName(f.implicit->kind) << ":" << CodeName(f.implicit->code) << ":" << f.implicit->lo << ":"
           << f.implicit->width;
     o << "\n";
+    if (!f.select.empty()) {
+        o << "alias\t" << f.templ << "\t" << f.alias_rank << "\t";
+        for (size_t a = 0; a < f.select.size(); ++a) {
+            if (a) o << " | ";
+            for (size_t j = 0; j < f.select[a].size(); ++j)
+                o << (j ? " " : "") << f.select[a][j].hole << "="
+                  << (f.select[a][j].pow2 ? std::string("pow2") : std::to_string(f.select[a][j].value));
+        }
+        o << "\n";
+    }
+    if (!f.omit_pt.empty()) {
+        o << "omit\t" << f.templ << "\t";
+        for (size_t j = 0; j < f.omit_pt.size(); ++j) o << (j ? "," : "") << f.omit_pt[j];
+        o << "\n";
+    }
     return o.str();
 }
 
@@ -899,6 +1122,13 @@ bool ApplyEdit(const Form &F, const Form &A, const Form &B, const Tokens &tf, co
     if (pos < tf.mn.size()) tn.mn[pos] = tb.mn[pos];
     else tn.ops[pos - tf.mn.size()] = tb.ops[pos - tf.mn.size()];
     n.templ = Untokenize(tn);
+    n.omit_pt = OmitHoles(n.templ, n.fields);
+    int alias_rank = 0;
+    if (const HandRules::Alias *r = AliasRule(n.templ, &alias_rank)) {
+        n.select = ResolveAlias(*r, n.templ, n.fields);
+        n.alias_rank = alias_rank;
+        if (n.select.empty()) return false;
+    }
     n.constant.assign(n.fields.size(), std::nullopt);
     n.seen = 0;
     n.provenance = "synthesized";
@@ -1031,6 +1261,73 @@ void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::st
         shape[t.prefix + "|" + t.mn[0] + "|" + std::to_string(t.mn.size()) + "|" + std::to_string(t.ops.size())].push_back(i);
     }
     std::vector<Form> cands;
+    // The general form of each value-chosen alias (hand.txt "alias": IMAD.U32 for IMAD.MOV.U32),
+    // so that the values that do not select the alias decode under nvdisasm's name, and the
+    // aliases of each general form (IMAD.IADD.U32 for IMAD.U32).
+    for (const Form &f : *forms) {
+        std::string m = Mnemonic(f.templ);
+        size_t at = f.templ.rfind("@U ", 0) == 0 ? 3 : 0;
+        for (size_t i = 0; i < g_hand.aliases.size(); ++i) {
+            const HandRules::Alias &r = g_hand.aliases[i];
+            bool to_general = m == r.alias, to_alias = m == r.general;
+            if (!to_general && !to_alias) continue;
+            Form n = f;
+            n.templ = f.templ;
+            n.templ.replace(at, m.size(), to_general ? r.general : r.alias);
+            if (have.count(n.templ)) continue;
+            n.select.clear();
+            n.alias_rank = 0;
+            if (to_alias) {
+                n.select = ResolveAlias(r, n.templ, n.fields);
+                n.alias_rank = static_cast<int>(i);
+                if (n.select.empty()) continue;
+            }
+            n.constant.assign(n.fields.size(), std::nullopt);
+            n.omit_pt = OmitHoles(n.templ, n.fields);
+            n.seen = 0;
+            n.provenance = "synthesized";
+            have.insert(n.templ);
+            cands.push_back(std::move(n));
+            ++g_hand.aliases[i].used;  // a rule that composes forms is not stale
+        }
+    }
+    // Forms with an operand printed shorter for one hole value (hand.txt "drop": [RZ+0x10] is
+    // [0x10], [RZ+UR4] is [UR4], [UR4+0x0] is [UR4]): that hole's bits become fixed to the value.
+    // The rules apply to the forms they compose too ([RZ.64+UR4+0x0] is [UR4]).
+    std::vector<Form> drop_from(forms->begin(), forms->end());
+    for (size_t next = 0; next < drop_from.size(); ++next) {
+        const Form f = drop_from[next];
+        Tokens tf = Tokenize(f.templ);
+        for (HandRules::Drop &r : g_hand.drops) {
+            int first = 0;
+            for (size_t o = 0; o < tf.ops.size(); first += HolesIn(tf.ops[o]), ++o) {
+                if (tf.ops[o] != r.operand) continue;
+                const Field &gone = f.fields[first + r.hole];
+                if (gone.width2 || gone.shift || gone.code != HoleCode::PLAIN ||
+                    (gone.width < 64 && static_cast<uint64_t>(r.value) >> gone.width))
+                    continue;
+                Tokens tn = tf;
+                tn.ops[o] = r.printed;
+                Form n = f;
+                n.templ = Untokenize(tn);
+                ++r.used;  // also when the corpus has the form already
+                if (have.count(n.templ)) continue;
+                n.fields.erase(n.fields.begin() + first + r.hole);
+                for (size_t k = 0; k < r.fields.size(); ++k)
+                    if (r.fields[k]) n.fields[first + k] = *r.fields[k];
+                n.fixed_mask = Or(n.fixed_mask, FieldBits(gone));
+                n.fixed_bits.Set(gone.lo, gone.width, static_cast<uint64_t>(r.value));
+                n.select.clear();
+                n.constant.assign(n.fields.size(), std::nullopt);
+                n.omit_pt = OmitHoles(n.templ, n.fields);
+                n.seen = 0;
+                n.provenance = "synthesized";
+                have.insert(n.templ);
+                drop_from.push_back(n);
+                cands.push_back(std::move(n));
+            }
+        }
+    }
     for (const auto &[key, ids] : shape) {
         std::map<std::tuple<size_t, std::string, std::string>, std::vector<std::pair<size_t, size_t>>> edits;
         for (size_t a : ids)
@@ -1094,6 +1391,8 @@ void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::st
             Instruction in;
             in.form = id;
             for (const Field &fl : cands[c].fields) in.values.push_back(ProbeValue(fl, rng));
+            // A value-chosen alias is probed with values that select it.
+            cands[c].SelectingValues(&in.values, rng());
             auto w = isa->Encode(in, 0);
             std::string t;
             if (w.ok()) {
@@ -1139,6 +1438,7 @@ int main(int argc, char **argv) {
         std::cerr << "usage: isa_gen --arch sm_XX [--nvdisasm PATH] [--hand hand.txt] -o OUT.inc (CUBIN|SASS)...\n";
         return 2;
     }
+    if (auto a = ParseArch(arch_name); a.ok()) g_ur_zero = GetArchInfo(*a).ur_zero;
     if (!hand_path.empty() && !LoadHand(hand_path, arch_name, &g_hand)) return 1;
     std::sort(cubins.begin(), cubins.end());
     std::vector<Inst> insts;
@@ -1171,6 +1471,9 @@ int main(int argc, char **argv) {
             for (auto &r : g_hand.fields) r.used = 0;
             for (auto &r : g_hand.reuses) r.used = 0;
             for (auto &r : g_hand.implicits) r.used = 0;
+            for (auto &r : g_hand.omits) r.used = 0;
+            for (auto &r : g_hand.aliases) r.used = 0;
+            for (auto &r : g_hand.drops) r.used = 0;
         }
         std::map<std::string, std::vector<Inst *>> groups;
         for (Inst *in : live) groups[in->templ].push_back(in);
@@ -1234,6 +1537,9 @@ int main(int argc, char **argv) {
         for (const auto &r : g_hand.fields) any_stale |= stale(r.used, r.line);
         for (const auto &r : g_hand.reuses) any_stale |= stale(r.used, r.line);
         for (const auto &r : g_hand.implicits) any_stale |= stale(r.used, r.line);
+        for (const auto &r : g_hand.omits) any_stale |= stale(r.used, r.line);
+        for (const auto &r : g_hand.aliases) any_stale |= stale(r.used, r.line);
+        for (const auto &r : g_hand.drops) any_stale |= stale(r.used, r.line);
         std::vector<std::pair<std::string, uint64_t>> nan_rows;
         for (auto &r : g_hand.nans) {
             for (const Form &f : forms) r.used += f.templ == r.templ;
@@ -1249,6 +1555,10 @@ int main(int argc, char **argv) {
              "fields (kind:code:lo:width[:lo2:width2:shift] per hole)<TAB>reuse bit per operand<TAB>"
              "constant hole values (* varies)<TAB>instances<TAB>provenance[<TAB>implicit (hidden, unprinted) field]; "
              "a free mask or default of '-' is zero; 'synthesized': composed and confirmed by nvdisasm (isa_gen.cpp)\n"
+          << "# alias<TAB>template<TAB>conditions (hole=value or hole=pow2): the form above is the name nvdisasm prints "
+             "only when they hold\n"
+          << "# omit<TAB>template<TAB>holes: predicate operands of the form above that nvdisasm leaves out of its text "
+             "when they hold PT/UPT\n"
           << "# nan<TAB>template<TAB>bits: the NaN immediate (sign excluded) the parser uses for that form's +QNAN/-QNAN\n"
           << "arch\t" << arch_name << "\n";
         for (const Form &f : forms) o << FormRow(f);

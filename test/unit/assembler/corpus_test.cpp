@@ -80,14 +80,9 @@ Floors FloorsFor(Arch arch) {
 }
 
 // Known encoder misses, listed one by one (arch, file, function+offset) so that any other miss
-// fails.  sm_100: uniform-register fields look 8 bits wide with URZ written as 0xff (bits 30..31
-// and 38..39 are ones when a source is URZ); the tables' 6-bit UR fields leave those bits free, and
-// the one UIADD3.X form learned from an example with UR5 there writes them as zero for URZ.
-// `UMOV URd, URZ` is the same: once the TPC-H probe (test/isa/probe/tpch_q*.ptx) showed UMOV
-// with ordinary sources, bits 38..39 became free and URZ is written as 0x3f.
-const std::set<std::string> kKnownEncodeMisses = {"sm_100 grid_stride.cubin gs_square_i64+0x00d0",
-                                                  "sm_100 grid_stride.cubin gs_square_i64+0x00f0",
-                                                  "sm_100 int64_divmod.cubin div_u64_by_u32+0x03b0"};
+// fails.  Empty: the sm_100 misses listed before (URZ written as 0x3f into uniform register
+// fields that are 8 bits wide there) went with the 8-bit fields (ArchInfo::ur_zero).
+const std::set<std::string> kKnownEncodeMisses = {};
 
 class CorpusTest : public ::testing::TestWithParam<Arch> {};
 

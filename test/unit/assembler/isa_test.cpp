@@ -46,9 +46,11 @@ TEST(IsaTables, DecodeEncodeIdentityOnRandomFieldValues) {
                 for (const Field &fl : f.fields) in.values.push_back(RandomValue(fl, rng));
                 if (f.implicit) in.implicit = RandomValue(*f.implicit, rng);
                 // Forms that are value-chosen aliases keep their constant holes.
-                if (!f.aliases.empty())
+                if (!f.aliases.empty() && f.select.empty())
                     for (size_t j = 0; j < f.constant.size(); ++j)
                         if (f.constant[j]) in.values[j] = *f.constant[j];
+                // ... and those with hand-given conditions (Form::select) values that select them.
+                f.SelectingValues(&in.values, rng());
                 in.control.stall = static_cast<uint8_t>(rng() % 16);
                 in.control.yield = rng() & 1;
                 in.control.wbar = static_cast<uint8_t>(rng() % 8);
