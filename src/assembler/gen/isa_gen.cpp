@@ -1555,10 +1555,10 @@ int main(int argc, char **argv) {
              "fields (kind:code:lo:width[:lo2:width2:shift] per hole)<TAB>reuse bit per operand<TAB>"
              "constant hole values (* varies)<TAB>instances<TAB>provenance[<TAB>implicit (hidden, unprinted) field]; "
              "a free mask or default of '-' is zero; 'synthesized': composed and confirmed by nvdisasm (isa_gen.cpp)\n"
-          << "# alias<TAB>template<TAB>conditions (hole=value or hole=pow2): the form above is the name nvdisasm prints "
-             "only when they hold\n"
-          << "# omit<TAB>template<TAB>holes: predicate operands of the form above that nvdisasm leaves out of its text "
-             "when they hold PT/UPT\n"
+          << "# alias<TAB>template<TAB>rank<TAB>alternatives (hole=value or hole=pow2 ..., separated by '|'): the form "
+             "above is the name nvdisasm prints only when an alternative holds (the lowest rank among aliases)\n"
+          << "# omit<TAB>template<TAB>holes: predicate or uniform register operands of the form above that nvdisasm "
+             "leaves out of its text when they hold PT/UPT/URZ\n"
           << "# nan<TAB>template<TAB>bits: the NaN immediate (sign excluded) the parser uses for that form's +QNAN/-QNAN\n"
           << "arch\t" << arch_name << "\n";
         for (const Form &f : forms) o << FormRow(f);
