@@ -659,6 +659,35 @@ struct Outliner {
         return true;
     }
 
+    // The inputs an element-wise or gather statement of kernel K reads: each literal as a scalar
+    // input of its own, each other operand once per (slot, random access) unless K computes it
+    // (a gather's source is always an input: fusion never gathers from a column of its own kernel).
+    void AddOperandInputs(Kernel &K, const KernelStmt &ks, const std::set<int> &inside, std::set<std::pair<int, bool>> &seen_in, int &lit) {
+        const Stmt &s = fn.body[static_cast<size_t>(ks.stmt)];
+        for (size_t ai = 0; ai < s.expr.args.size(); ++ai) {
+            const auto &a = s.expr.args[ai];
+            KernelInput in;
+            in.type = a.type;
+            in.random_access = ks.form == Form::GATHER && ai == 0;
+            if (a.kind == Operand::Kind::LITERAL) {
+                in.literal = &a;
+                in.literal_stmt = ks.stmt;
+                in.literal_arg = static_cast<int>(ai);
+                in.scalar = true;
+                in.type = a.literal.value->type;
+                in.name = "lit" + std::to_string(lit++);
+                K.inputs.push_back(in);
+                continue;
+            }
+            if ((inside.count(a.slot) && !in.random_access) || seen_in.count({a.slot, in.random_access})) continue;
+            seen_in.insert({a.slot, in.random_access});
+            in.slot = a.slot;
+            in.name = a.name;
+            in.scalar = OperandGeo(a) == Scalar();
+            K.inputs.push_back(in);
+        }
+    }
+
     // Full fusion of element-wise work into by-rows reductions (R-O6 for GROUPREDUCE): when the
     // sources of a group's by-rows sums (or min, max, count) are computed by an element-wise
     // kernel of the rows' own domain and read by nothing else, that chain moves into the by-rows
@@ -994,29 +1023,7 @@ struct Outliner {
                 for (const auto &ks : K.stmts) {
                     const Stmt &s = fn.body[static_cast<size_t>(ks.stmt)];
                     if (ks.form == Form::ELEMENTWISE || ks.form == Form::GATHER) {
-                        // a chain sunk into a by-rows kernel (SinkIntoByRows): its operands
-                        for (size_t ai = 0; ai < s.expr.args.size(); ++ai) {
-                            const auto &a = s.expr.args[ai];
-                            KernelInput in;
-                            in.type = a.type;
-                            in.random_access = ks.form == Form::GATHER && ai == 0;
-                            if (a.kind == Operand::Kind::LITERAL) {
-                                in.literal = &a;
-                                in.literal_stmt = ks.stmt;
-                                in.literal_arg = static_cast<int>(ai);
-                                in.scalar = true;
-                                in.type = a.literal.value->type;
-                                in.name = "lit" + std::to_string(lit++);
-                                K.inputs.push_back(in);
-                                continue;
-                            }
-                            if (inside.count(a.slot) || seen_in.count({a.slot, in.random_access})) continue;
-                            seen_in.insert({a.slot, in.random_access});
-                            in.slot = a.slot;
-                            in.name = a.name;
-                            in.scalar = OperandGeo(a) == Scalar();
-                            K.inputs.push_back(in);
-                        }
+                        AddOperandInputs(K, ks, inside, seen_in, lit);  // a chain sunk into a by-rows kernel (SinkIntoByRows)
                         continue;
                     }
                     if (ks.form == Form::SEGREDUCE && seg_b[ks.stmt].x >= 0 && inside.count(seg_b[ks.stmt].x)) continue;  // computed per row
@@ -1043,28 +1050,7 @@ struct Outliner {
             }
             for (const auto &ks : K.stmts) {
                 const Stmt &s = fn.body[static_cast<size_t>(ks.stmt)];
-                for (size_t ai = 0; ai < s.expr.args.size(); ++ai) {
-                    const auto &a = s.expr.args[ai];
-                    KernelInput in;
-                    in.type = a.type;
-                    in.random_access = ks.form == Form::GATHER && ai == 0;
-                    if (a.kind == Operand::Kind::LITERAL) {
-                        in.literal = &a;
-                        in.literal_stmt = ks.stmt;
-                        in.literal_arg = static_cast<int>(ai);
-                        in.scalar = true;
-                        in.type = a.literal.value->type;
-                        in.name = "lit" + std::to_string(lit++);
-                        K.inputs.push_back(in);
-                        continue;
-                    }
-                    if ((inside.count(a.slot) && !in.random_access) || seen_in.count({a.slot, in.random_access})) continue;
-                    seen_in.insert({a.slot, in.random_access});
-                    in.slot = a.slot;
-                    in.name = a.name;
-                    in.scalar = OperandGeo(a) == Scalar();
-                    K.inputs.push_back(in);
-                }
+                AddOperandInputs(K, ks, inside, seen_in, lit);
                 int slot = s.targets[0].slot;
                 bool used_outside = returned[static_cast<size_t>(slot)];
                 for (int u : users[static_cast<size_t>(slot)])

@@ -303,20 +303,7 @@ public:
                 continue;
             }
             if (ks.form == Form::GATHER) {
-                size_t j = 0;
-                while (j < k_.inputs.size() && !(k_.inputs[j].random_access && k_.inputs[j].slot == s.expr.args[0].slot)) ++j;
-                if (j == k_.inputs.size()) return Status::Internal("gather source missing from the kernel inputs");
-                Val idx = arg(s.expr.args[1]);
-                std::string ok = P(), bad = P();
-                Emit("setp.lt.u64 " + ok + ", " + idx.r + ", " + in_len[j]);
-                if (!idx.valid.empty()) Emit("and.pred " + ok + ", " + ok + ", " + idx.valid);  // NULL index: an error
-                Emit("not.pred " + bad + ", " + ok);
-                Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + bad);
-                guard_ = ok;
-                auto v = Load(k_.inputs[j].type, in_ptr[j], in_vptr[j], idx.r);
-                guard_.clear();
-                if (!v.ok()) return v.status();
-                vals[slot] = *v;
+                RNDN_ASSIGN_OR_RETURN(vals[slot], Gather(0, s, arg(s.expr.args[1]), in_ptr, in_vptr, in_len, ovf_any));
                 continue;
             }
             if (ks.form == Form::REDUCE) {
@@ -1161,20 +1148,8 @@ public:
             const hir::Stmt &s = body[static_cast<size_t>(ks.stmt)];
             const int slot = s.targets[0].slot;
             if (ks.form == Form::GATHER) {
-                size_t j = 1;
-                while (j < k_.inputs.size() && !(k_.inputs[j].random_access && k_.inputs[j].slot == s.expr.args[0].slot)) ++j;
-                if (j == k_.inputs.size() || in_len[j].empty()) return Status::Internal("gather source missing from the kernel inputs");
                 RNDN_ASSIGN_OR_RETURN(Val idx, arg(s.expr.args[1]));
-                std::string ok = P(), bad = P();
-                Emit("setp.lt.u64 " + ok + ", " + idx.r + ", " + in_len[j]);
-                if (!idx.valid.empty()) Emit("and.pred " + ok + ", " + ok + ", " + idx.valid);  // NULL index: an error
-                Emit("not.pred " + bad + ", " + ok);
-                Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + bad);
-                guard_ = ok;
-                auto v = Load(k_.inputs[j].type, in_ptr[j], in_vptr[j], idx.r);
-                guard_.clear();
-                if (!v.ok()) return v.status();
-                vals[slot] = *v;
+                RNDN_ASSIGN_OR_RETURN(vals[slot], Gather(1, s, idx, in_ptr, in_vptr, in_len, ovf_any));
                 continue;
             }
             std::vector<Val> av;
@@ -1186,6 +1161,25 @@ public:
             vals[slot] = d;
         }
         return Status::Ok();
+    }
+
+    // A gather `s` = @index(x, idx) from the random-access input holding x (searched from
+    // `first`): idx is checked against x's length (a NULL index or one out of range sets ovf_any:
+    // the host re-runs on the interpreter, which raises the error), the load guarded by it.
+    Expected<Val> Gather(size_t first, const hir::Stmt &s, const Val &idx, const std::vector<std::string> &in_ptr,
+                         const std::vector<std::string> &in_vptr, const std::vector<std::string> &in_len, const std::string &ovf_any) {
+        size_t j = first;
+        while (j < k_.inputs.size() && !(k_.inputs[j].random_access && k_.inputs[j].slot == s.expr.args[0].slot)) ++j;
+        if (j == k_.inputs.size() || in_len[j].empty()) return Status::Internal("gather source missing from the kernel inputs");
+        std::string ok = P(), bad = P();
+        Emit("setp.lt.u64 " + ok + ", " + idx.r + ", " + in_len[j]);
+        if (!idx.valid.empty()) Emit("and.pred " + ok + ", " + ok + ", " + idx.valid);  // NULL index: an error
+        Emit("not.pred " + bad + ", " + ok);
+        Emit("or.pred " + ovf_any + ", " + ovf_any + ", " + bad);
+        guard_ = ok;
+        auto v = Load(k_.inputs[j].type, in_ptr[j], in_vptr[j], idx.r);
+        guard_.clear();
+        return v;
     }
 
     // One element-wise statement (a templates.def pattern plus validity and overflow).
