@@ -610,12 +610,7 @@ public:
         Emit("mov.u32 " + one + ", 1");
         Emit("@" + ovf_any + " st.global.u32 [" + err + "], " + one);
         Emit("ret");
-        std::ostringstream os;
-        os << ".visible .entry " << k_.name << "(" << params.str() << ")\n{\n";
-        os << ".reg .pred %p<" << np_ + 1 << ">;\n.reg .b32 %r<" << nr_ + 1 << ">;\n.reg .b64 %rd<" << nq_ + 1 << ">;\n.reg .f64 %fd<"
-           << nf_ + 1 << ">;\n";
-        os << body_.str() << "}\n";
-        return os.str();
+        return Entry(params.str());
     }
 
     // A per-cell reduction kernel by rows (Kernel::by_rows, GROUPREDUCE): one thread per row of
@@ -670,12 +665,7 @@ public:
         if (std::none_of(reds.begin(), reds.end(), [](const KernelStmt *r) { return r && r->op != "len" && r->source >= 0; })) {
             // only @len: the host counts each group's rows, the kernel reads nothing (no row loop)
             Emit("ret");
-            std::ostringstream os;
-            os << ".visible .entry " << k_.name << "(" << params.str() << ")\n{\n";
-            os << ".reg .pred %p<" << np_ + 1 << ">;\n.reg .b32 %r<" << nr_ + 1 << ">;\n.reg .b64 %rd<" << nq_ + 1 << ">;\n.reg .f64 %fd<"
-               << nf_ + 1 << ">;\n";
-            os << body_.str() << "}\n";
-            return os.str();
+            return Entry(params.str());
         }
         // the slots' accumulators: [output][slot] = (lo, hi, count)
         struct Acc {
@@ -833,12 +823,7 @@ public:
             Emit("@" + ovf + " st.global.u32 [" + err + "], " + one);
         }
         Emit("ret");
-        std::ostringstream os;
-        os << ".visible .entry " << k_.name << "(" << params.str() << ")\n{\n";
-        os << ".reg .pred %p<" << np_ + 1 << ">;\n.reg .b32 %r<" << nr_ + 1 << ">;\n.reg .b64 %rd<" << nq_ + 1 << ">;\n.reg .f64 %fd<"
-           << nf_ + 1 << ">;\n";
-        os << body_.str() << "}\n";
-        return os.str();
+        return Entry(params.str());
     }
 
     // The raw bits of key column c at row idx (zero-extended; 16-byte keys in two words) and its
@@ -1064,8 +1049,13 @@ public:
         Emit("@" + pi + " bra $GROW");
         body_ << "$GDONE:\n";
         Emit("ret");
+        return Entry(params.str());
+    }
+
+    // The kernel's entry: its parameters, the register declarations and the body emitted so far.
+    std::string Entry(const std::string &params) const {
         std::ostringstream os;
-        os << ".visible .entry " << k_.name << "(" << params.str() << ")\n{\n";
+        os << ".visible .entry " << k_.name << "(" << params << ")\n{\n";
         os << ".reg .pred %p<" << np_ + 1 << ">;\n.reg .b32 %r<" << nr_ + 1 << ">;\n.reg .b64 %rd<" << nq_ + 1 << ">;\n.reg .f64 %fd<"
            << nf_ + 1 << ">;\n";
         os << body_.str() << "}\n";
@@ -1421,12 +1411,7 @@ public:
         Emit("@" + ovf_any + " st.global.u32 [" + err + "], " + flag);
         Emit("ret");
         params << ", .param .u64 counts, .param .u32 pass, .param .u64 err";
-        std::ostringstream os;
-        os << ".visible .entry " << k_.name << "(" << params.str() << ")\n{\n";
-        os << ".reg .pred %p<" << np_ + 1 << ">;\n.reg .b32 %r<" << nr_ + 1 << ">;\n.reg .b64 %rd<" << nq_ + 1 << ">;\n.reg .f64 %fd<"
-           << nf_ + 1 << ">;\n";
-        os << body_.str() << "}\n";
-        return os.str();
+        return Entry(params.str());
     }
 
     std::string Param(const std::string &name) {
