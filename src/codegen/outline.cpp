@@ -59,7 +59,7 @@ struct Outliner {
     CostModel costs = CostModel::ANY;
     OutlinedProgram out;
     std::map<std::string, int> geo_index;
-    std::vector<int> producer;          // slot -> statement index (-1: none)
+    std::vector<int> producer;          // slot -> the one-target statement assigning it (-1: none)
     std::vector<std::vector<int>> users;  // slot -> statement indices reading it
     std::vector<bool> returned;         // slot used by a return
     std::set<int> forced;               // slots that must be materialised
@@ -246,10 +246,6 @@ struct Outliner {
     // Per-cell reductions (R-O7): M = @each(@op, L) whose only reader is r = @raze(M), where L is
     // @each_right(@index, x, G) (or G itself for @len).  The kernel reads x and G directly.
     void Segments() {
-        std::vector<int> producer_of(static_cast<size_t>(fn.num_slots), -1);
-        for (size_t k = 0; k < fn.body.size(); ++k)
-            if (fn.body[k].kind == Stmt::Kind::ASSIGN && fn.body[k].targets.size() == 1)
-                producer_of[static_cast<size_t>(fn.body[k].targets[0].slot)] = static_cast<int>(k);
         for (size_t k = 0; k < fn.body.size(); ++k) {
             const Stmt &b = fn.body[k];
             if (b.kind != Stmt::Kind::ASSIGN || b.targets.size() != 1 || CalleeName(b.expr) != "each" || b.expr.args.size() != 2) continue;
@@ -266,7 +262,7 @@ struct Outliner {
                 cs.expr.types.size() != 1)
                 continue;
             const Type &rt = cs.expr.types[0];
-            int pl = producer_of[static_cast<size_t>(la.slot)];
+            int pl = producer[static_cast<size_t>(la.slot)];
             const Stmt *a = pl >= 0 ? &fn.body[static_cast<size_t>(pl)] : nullptr;
             if (a && CalleeName(a->expr) == "each_right" && a->expr.args.size() == 3 && a->expr.args[0].kind == Operand::Kind::FUNC &&
                 a->expr.args[0].resolved.name == "index" && a->expr.args[1].kind == Operand::Kind::NAME &&
@@ -295,10 +291,6 @@ struct Outliner {
     // fixed-width or str/sym (bytes compared; not f64: the interpreter ranks floats by value, the
     // kernel compares bits; not enums).
     void Groups() {
-        std::vector<int> producer_of(static_cast<size_t>(fn.num_slots), -1);
-        for (size_t k = 0; k < fn.body.size(); ++k)
-            if (fn.body[k].kind == Stmt::Kind::ASSIGN && fn.body[k].targets.size() == 1)
-                producer_of[static_cast<size_t>(fn.body[k].targets[0].slot)] = static_cast<int>(k);
         auto key_ok = [&](const Type &t) {
             return (kernel::TypeSupported(t) && t.kind != TypeKind::F64 && t.kind != TypeKind::F32) || kernel::IsStringType(t);
         };
@@ -312,7 +304,7 @@ struct Outliner {
             Grp g;
             std::vector<const Operand *> cols;
             if (a.type.kind == TypeKind::LIST) {
-                int pl = producer_of[static_cast<size_t>(a.slot)];
+                int pl = producer[static_cast<size_t>(a.slot)];
                 if (pl < 0) continue;
                 const Stmt &ls = fn.body[static_cast<size_t>(pl)];
                 if (ls.expr.kind != Expr::Kind::CALL || CalleeName(ls.expr) != "list" || ls.expr.args.empty()) continue;
@@ -697,11 +689,6 @@ struct Outliner {
     // the sources that one kernel computes move together (Q1's second product reads the first),
     // else each alone.  A kernel left without statements is dropped.
     void SinkIntoByRows(std::vector<int> &kernel_of) {
-        producer.assign(static_cast<size_t>(fn.num_slots), -1);
-        for (size_t k = 0; k < fn.body.size(); ++k)
-            if (fn.body[k].kind == Stmt::Kind::ASSIGN)
-                for (const auto &t : fn.body[k].targets)
-                    if (t.slot >= 0) producer[static_cast<size_t>(t.slot)] = static_cast<int>(k);
         bool dropped = false;
         for (size_t b = 0; b < out.kernels.size(); ++b) {
             if (!out.kernels[b].by_rows) continue;
@@ -1123,6 +1110,10 @@ struct Outliner {
         for (const auto &s : fn.body)
             for (const auto &t : s.targets) if (t.slot >= 0) out.slot_names[static_cast<size_t>(t.slot)] = t.name;
         size_t n = fn.body.size();
+        producer.assign(static_cast<size_t>(fn.num_slots), -1);
+        for (size_t k = 0; k < n; ++k)
+            if (fn.body[k].kind == Stmt::Kind::ASSIGN && fn.body[k].targets.size() == 1)
+                producer[static_cast<size_t>(fn.body[k].targets[0].slot)] = static_cast<int>(k);
         if (!StraightLine()) {
             out.slot_geometry.assign(static_cast<size_t>(fn.num_slots), -1);
             domain.assign(n, -1);

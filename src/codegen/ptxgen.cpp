@@ -518,8 +518,9 @@ public:
         if (HasRowChain()) {
             std::map<int, Val> chain;
             RNDN_RETURN_IF_ERROR(RowChain(idx, true, in_ptr, in_vptr, in_len, scalars, chain, ovf_any));
+            // computed sources, and the row inputs the chain already loaded (not loaded twice)
             for (auto &a : accs)
-                if (a.ks->source >= 0 && a.input >= k_.inputs.size()) loaded[a.input] = chain[a.ks->source];
+                if (a.ks->source >= 0 && chain.count(a.ks->source)) loaded[a.input] = chain[a.ks->source];
         }
         for (auto &a : accs) {
             if (a.ks->source < 0) continue;
