@@ -15,7 +15,10 @@ that tree's rndn.so before its runs, and the server is restarted.
   cold: per query and build, a server restart, then rndn's first run in a new backend (data in
         the OS page cache, the shared column cache empty; the cpu device's code cache on disk
         keeps what earlier runs compiled), with rndn.device = --cold-device; each build twice,
-        in mirrored order (A B B A), the mean reported;
+        in mirrored order (A B B A), the mean reported.  The column files that earlier runs left
+        (rndn.column_files_size, src/executor/README.md) are read when their key holds
+        (--cold-files keep); --cold-files none sets the folder aside for the cold run, so the
+        columns come from the heap (the first load ever); both: a column for each;
   PostgreSQL (rndn.enabled = off): 1 + 3 runs in one session, the median of the last 3.
 Prints per query the times (ms) and PostgreSQL's time over each, then geometric means and the
 queries slower than PostgreSQL.
@@ -40,6 +43,7 @@ def main():
                     help="Q17 and Q20 take PostgreSQL many minutes at SF 1")
     ap.add_argument("--cold-device", default="auto")
     ap.add_argument("--no-warm", action="store_true", help="cold runs only")
+    ap.add_argument("--cold-files", default="both", choices=["keep", "none", "both"])
     args = ap.parse_args()
     os.chdir(ROOT)
     pgbin = os.environ.get("PGBIN")
@@ -61,11 +65,33 @@ def main():
         shutil.copy(so, lib + ".new")
         os.rename(lib + ".new", lib)
 
+    owner = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
+    data = os.path.realpath("build/pgcluster/data")
+    files = os.path.join(data, "rndn_column_files")
+
     def restart():
-        owner = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
-        data = os.path.realpath("build/pgcluster/data")
         subprocess.run(owner + [os.path.join(pgbin, "pg_ctl"), "-D", data, "-w", "-m", "fast", "restart", "-l",
                                 os.path.join(os.path.dirname(data), "server.log")], check=True, capture_output=True)
+
+    def pg_ctl(action):
+        subprocess.run(owner + [os.path.join(pgbin, "pg_ctl"), "-D", data, "-w", "-m", "fast", action, "-l",
+                                os.path.join(os.path.dirname(data), "server.log")], check=True, capture_output=True)
+
+    def cold_without_files(q, settings):
+        """A restart with the column files set aside (the first load ever), then put back."""
+        pg_ctl("stop")
+        aside = files + ".aside"
+        if os.path.exists(files):
+            os.rename(files, aside)
+        pg_ctl("start")
+        try:
+            return times(q, settings, 1)[0]
+        finally:
+            pg_ctl("stop")
+            shutil.rmtree(files, ignore_errors=True)
+            if os.path.exists(aside):
+                os.rename(aside, files)
+            pg_ctl("start")
 
     def times(q, settings, runs):
         script = "\\timing on\n" + "".join(f"\\echo @@run\n{sql[q]}\n" for _ in range(runs))
@@ -125,23 +151,30 @@ def main():
                 warm[(b, d, q)] = statistics.median(warm_times(q, {"rndn.force": "on", "rndn.device": d}, 3))
     cold = {}
     pg = {}
+    modes = ["keep", "none"] if args.cold_files == "both" else [args.cold_files]
     for q in queries:
         pg[q] = statistics.median(times(q, {"rndn.enabled": "off"}, 4)[1:])
         # Each build twice, in mirrored order (A B B A): a cold run finds memory the previous
         # run just freed cheaper to touch again (much cheaper on a virtual machine whose host
         # takes back what the guest left unused for a few seconds), which favours whichever
         # build runs second.  The mean of the two is reported.
-        got = {b: [] for b in builds}
-        for b in builds + builds[::-1]:
-            install(b)
-            restart()
-            got[b].append(times(q, {"rndn.force": "on", "rndn.device": args.cold_device}, 1)[0])
-        for b in builds:
-            cold[(b, q)] = statistics.mean(got[b])
+        cold_settings = {"rndn.force": "on", "rndn.device": args.cold_device}
+        for mode in modes:
+            got = {b: [] for b in builds}
+            for b in builds + builds[::-1]:
+                install(b)
+                if mode == "keep":
+                    restart()
+                    got[b].append(times(q, cold_settings, 1)[0])
+                else:
+                    got[b].append(cold_without_files(q, cold_settings))
+            for b in builds:
+                cold[(b, mode, q)] = statistics.mean(got[b])
     install(builds[0])
     restart()
     cols = [(f"warm {d} {name(b)}", lambda q, b=b, d=d: warm[(b, d, q)]) for b in builds for d in devices if not args.no_warm]
-    cols += [(f"cold {name(b)}", lambda q, b=b: cold[(b, q)]) for b in builds]
+    cols += [(f"cold {'column files' if m == 'keep' else 'from the heap'} {name(b)}",
+              lambda q, b=b, m=m: cold[(b, m, q)]) for m in modes for b in builds]
     print(f"TPC-H SF {args.sf}, milliseconds; cold with rndn.device = {args.cold_device}; PG = PostgreSQL warm")
     for i, (c, _) in enumerate(cols):
         print(f"  column {i + 1}: {c}")

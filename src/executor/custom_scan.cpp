@@ -620,6 +620,8 @@ void ExplainRndnScan(CustomScanState *node, List *ancestors, ExplainState *es) {
         ExplainPropertyInteger("Relations From Column Cache", nullptr, s->run->cached_relations, es);
         if (s->run->shared_relations > 0)
             ExplainPropertyInteger("Relations From Shared Cache", nullptr, s->run->shared_relations, es);
+        if (s->run->file_relations > 0)
+            ExplainPropertyInteger("Relations From Column Files", nullptr, s->run->file_relations, es);
         const runtime::RunReport &rep = s->run->report;
         if (s->run->device != nullptr && std::strcmp(s->run->device, "interp") != 0) {
             ExplainPropertyInteger("Kernels Launched", nullptr, rep.kernels_launched, es);

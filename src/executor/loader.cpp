@@ -1155,7 +1155,20 @@ Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snap
         const bool shared = cacheable && SharedCacheUsable();
         if (shared) {
             SharedHit hit;
-            if (SharedLookup(MyDatabaseId, rr.relid, rr.attnums, &hit)) {
+            bool found = SharedLookup(MyDatabaseId, rr.relid, rr.attnums, &hit);
+            // Not in shared memory (a restart, an eviction): the columns' files, when their key
+            // still holds, are read into the shared cache (the checks below then run as for any hit).
+            bool from_files = false;
+            if (!found) {
+                const auto valid = [rel, snapshot](const CacheKey &k) {
+                    pg::PgCall([rel, snapshot] { PredicateLockRelation(rel, snapshot); });
+                    return KeyStillValid(rel, k.node, k.nblocks, k.vm_lsns);
+                };
+                from_files = SharedRestore(MyDatabaseId, rr.relid, rr.attnums, valid) &&
+                             SharedLookup(MyDatabaseId, rr.relid, rr.attnums, &hit);
+                found = from_files;
+            }
+            if (found) {
                 struct UnpinGuard {
                     SharedHit &hit;
                     ~UnpinGuard() { SharedUnpin(hit); }
@@ -1194,6 +1207,7 @@ Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snap
                     run.rows_loaded += hit.rows;
                     ++run.cached_relations;
                     ++run.shared_relations;
+                    run.file_relations += from_files;
                     CountScanRows(rel, hit.rows, true);
                     return run.registry.AddTable(rr.name, std::move(names), std::move(cols));
                 }

@@ -92,6 +92,7 @@ struct ScanRun {
     int64_t rows_loaded = 0;
     int cached_relations = 0;  // relations served from the column cache (this backend's or the shared one)
     int shared_relations = 0;  // of those, relations served from the shared column cache
+    int file_relations = 0;    // of those, relations the shared cache read from their column files
     int64_t bytes_loaded = 0;
     double load_ms = 0, exec_ms = 0;
     const char *device = nullptr;  // the device that ran the program

@@ -4,12 +4,18 @@ extern "C" {
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/xlog.h"
 #include "access/xact.h"
 #include "catalog/objectaccess.h"
 #include "catalog/pg_class.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "storage/latch.h"
+#include "utils/guc.h"
 #include "port/atomics.h"
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
@@ -27,10 +33,14 @@ PG_FUNCTION_INFO_V1(rndn_shared_cache_info);
 }
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
 
+#include "executor/column_files.h"
 #include "executor/shared_cache.h"
 #include "pg_base/boundary.h"
 #include "pg_base/guc.h"
@@ -54,6 +64,7 @@ int64 Round(int64 n) { return (n + kAlign - 1) / kAlign * kAlign; }
 // The head of one column's allocation; the buffers follow at the recorded offsets.
 struct ColumnBlock {
     pg_atomic_uint32 refs;      // the cache's link + one per reader
+    pg_atomic_uint32 on_disk;   // 1: the column writer wrote (or gave up on) its column file
     pg_atomic_uint64 hits;      // lookups served
     pg_atomic_uint64 last_use;  // TimestampTz of the last load or hit
     dsa_pointer self;
@@ -96,6 +107,8 @@ struct SharedState {
     int64 bytes_used;  // columns linked or retired
     uint64 clock;
     int64 evictions;
+    Latch *writer_latch;  // the column writer's, while it runs
+    int64 files_written, files_restored;
     int nretired;
     dsa_pointer retired[kMaxRetired];
     Entry entries[kMaxEntries];
@@ -264,61 +277,145 @@ bool MakeRoom(int64 need, const Entry *keep) {
     return true;
 }
 
-int64 BlockBytes(const hir::Vector &v) {
+// A column's identity and buffer sizes: what a block is laid out from (a loaded vector's or a
+// column file's).
+ColumnFileMeta MetaOf(Oid db, Oid relid, const CacheKey &key, int64 rows, const CacheColumn &c) {
+    const hir::Vector &v = *c.vec;
+    ColumnFileMeta m;
+    m.db = db;
+    m.relid = relid;
+    m.attnum = c.attnum;
+    m.type = c.type;
+    m.typmod = c.typmod;
+    m.non_ascii = c.non_ascii;
+    m.kind = v.type.kind;
+    m.scale = v.type.scale;
+    m.scale_max = v.scale_max;
+    m.length = v.length;
+    m.rows = rows;
+    m.key = key;
+    m.data_bytes = v.length * hir::ElementSize(v.type.kind);
+    m.validity_words = (int64)v.validity.size();
+    m.offsets_count = (int64)v.offsets.size();
+    m.bytes_len = (int64)v.bytes.size();
+    m.escale_len = (int64)v.elem_scale.size();
+    return m;
+}
+
+int64 BlockBytes(const ColumnFileMeta &m) {
     // kAlign spare bytes: small allocations come from DSA size classes aligned to less than 64.
     int64 n = Round((int64)sizeof(ColumnBlock)) + kAlign;
-    n += Round(v.length * hir::ElementSize(v.type.kind));
-    n += Round((int64)v.validity.size() * 8);
-    n += Round((int64)v.offsets.size() * 8);
-    n += Round((int64)v.bytes.size());
-    n += Round((int64)v.elem_scale.size());
+    n += Round(m.data_bytes) + Round(m.validity_words * 8) + Round(m.offsets_count * 8) + Round(m.bytes_len) +
+         Round(m.escale_len);
     return n;
 }
 
-// Fills a fresh allocation with the column (no lock held; nobody else sees it yet).
-void FillBlock(ColumnBlock *b, dsa_pointer dp, int64 bytes, Oid db, Oid relid, const CacheColumn &c) {
-    const hir::Vector &v = *c.vec;
+// Lays a fresh allocation out for the column (no lock held; nobody else sees it yet): the header
+// filled, the buffers at 64-byte aligned addresses (what the devices expect of column data),
+// their contents still to be written.
+void LayOutBlock(ColumnBlock *b, dsa_pointer dp, int64 bytes, const ColumnFileMeta &m, bool on_disk) {
     std::memset((void *)b, 0, sizeof(ColumnBlock));
     pg_atomic_init_u32(&b->refs, 1);
+    pg_atomic_init_u32(&b->on_disk, on_disk ? 1 : 0);
     pg_atomic_init_u64(&b->hits, 0);
     pg_atomic_init_u64(&b->last_use, (uint64)GetCurrentTimestamp());
     b->self = dp;
     b->bytes = bytes;
-    b->length = v.length;
-    b->db = db;
-    b->relid = relid;
-    b->type = c.type;
-    b->typmod = c.typmod;
-    b->attnum = (int16)c.attnum;
-    b->non_ascii = c.non_ascii;
-    b->kind = v.type.kind;
-    b->scale = v.type.scale;
+    b->length = m.length;
+    b->db = m.db;
+    b->relid = m.relid;
+    b->type = m.type;
+    b->typmod = m.typmod;
+    b->attnum = (int16)m.attnum;
+    b->non_ascii = m.non_ascii;
+    b->kind = m.kind;
+    b->scale = m.scale;
+    b->scale_max = m.scale_max;
     uint8 *base = (uint8 *)b;
-    // Buffers start at 64-byte aligned addresses (what the devices expect of column data).
     int64 off = (int64)(Round((int64)(uintptr_t)(base + sizeof(ColumnBlock))) - (int64)(uintptr_t)base);
     b->data_off = off;
-    b->data_bytes = v.length * hir::ElementSize(v.type.kind);
-    if (b->data_bytes > 0) std::memcpy(base + off, v.data.get(), (size_t)b->data_bytes);
+    b->data_bytes = m.data_bytes;
     off += Round(b->data_bytes);
     b->validity_off = off;
-    b->validity_words = (int64)v.validity.size();
-    if (b->validity_words > 0) std::memcpy(base + off, v.validity.data(), (size_t)b->validity_words * 8);
+    b->validity_words = m.validity_words;
     off += Round(b->validity_words * 8);
     b->offsets_off = off;
-    b->offsets_count = (int64)v.offsets.size();
-    if (b->offsets_count > 0) std::memcpy(base + off, v.offsets.data(), (size_t)b->offsets_count * 8);
+    b->offsets_count = m.offsets_count;
     off += Round(b->offsets_count * 8);
     b->bytes_off = off;
-    b->bytes_len = (int64)v.bytes.size();
-    if (b->bytes_len > 0) std::memcpy(base + off, v.bytes.data(), (size_t)b->bytes_len);
+    b->bytes_len = m.bytes_len;
     off += Round(b->bytes_len);
     b->escale_off = off;
-    b->escale_len = (int64)v.elem_scale.size();
-    b->scale_max = v.scale_max;
-    if (b->escale_len > 0) std::memcpy(base + off, v.elem_scale.data(), (size_t)b->escale_len);
+    b->escale_len = m.escale_len;
 }
 
+// The block's buffers, in the order of a column file's sections.
+ColumnFileSections SectionsOf(ColumnBlock *b) {
+    uint8 *base = (uint8 *)b;
+    ColumnFileSections s;
+    s.data = base + b->data_off;
+    s.validity = base + b->validity_off;
+    s.offsets = base + b->offsets_off;
+    s.bytes = base + b->bytes_off;
+    s.escale = base + b->escale_off;
+    return s;
+}
+
+ColumnFileMeta MetaOfBlock(const Entry &e, const ColumnBlock *b) {
+    ColumnFileMeta m;
+    m.db = b->db;
+    m.relid = b->relid;
+    m.attnum = b->attnum;
+    m.type = b->type;
+    m.typmod = b->typmod;
+    m.non_ascii = b->non_ascii;
+    m.kind = b->kind;
+    m.scale = b->scale;
+    m.scale_max = b->scale_max;
+    m.length = b->length;
+    m.rows = e.rows;
+    m.key.node = e.node;
+    m.key.nblocks = e.nblocks;
+    m.key.vm_lsns.assign(e.lsns, e.lsns + e.nlsns);
+    m.data_bytes = b->data_bytes;
+    m.validity_words = b->validity_words;
+    m.offsets_count = b->offsets_count;
+    m.bytes_len = b->bytes_len;
+    m.escale_len = b->escale_len;
+    return m;
+}
+
+// Copies a loaded vector's buffers into its laid-out block.
+bool FillFromVector(ColumnBlock *b, const hir::Vector &v) {
+    const ColumnFileSections s = SectionsOf(b);
+    if (b->data_bytes > 0) std::memcpy((void *)s.data, v.data.get(), (size_t)b->data_bytes);
+    if (b->validity_words > 0) std::memcpy((void *)s.validity, v.validity.data(), (size_t)b->validity_words * 8);
+    if (b->offsets_count > 0) std::memcpy((void *)s.offsets, v.offsets.data(), (size_t)b->offsets_count * 8);
+    if (b->bytes_len > 0) std::memcpy((void *)s.bytes, v.bytes.data(), (size_t)b->bytes_len);
+    if (b->escale_len > 0) std::memcpy((void *)s.escale, v.elem_scale.data(), (size_t)b->escale_len);
+    return true;
+}
+
+// Reads a column file's buffers into its laid-out block.
+bool FillFromFile(ColumnBlock *b, const ColumnFileReader &r) {
+    const ColumnFileSections s = SectionsOf(b);
+    const void *to[5] = {s.data, s.validity, s.offsets, s.bytes, s.escale};
+    for (int k = 0; k < 5; ++k)
+        if (!ReadColumnSection(r, k, (void *)to[k])) return false;
+    return true;
+}
+
+std::string ColumnFilesDir() { return std::string(DataDir) + "/rndn_column_files"; }
+bool ColumnFilesOn() { return g_settings.column_files_mb > 0; }
+
+// Copies columns into fresh shared allocations and links them under `key` (see SharedPublish):
+// room reserved under the lock (evicting others), the copies (`fill`) without it.
+bool PublishColumns(Oid db, Oid relid, const CacheKey &key, int64 rows, const std::vector<ColumnFileMeta> &metas,
+                    bool on_disk, const std::function<bool(size_t, ColumnBlock *)> &fill);
+
 }  // namespace
+
+void RegisterColumnWriter();
 
 void RegisterSharedCache() {
     if (!process_shared_preload_libraries_in_progress) return;
@@ -331,6 +428,7 @@ void RegisterSharedCache() {
     // inherited by every backend (fork); noting calls nothing, the check runs before commit
     CacheRegisterRelcacheCallback(NoteInvalidation, (Datum)0);
     RegisterXactCallback(ForgetDeadAtCommit, nullptr);
+    if (g_settings.shared_cache_mb > 0) RegisterColumnWriter();
 }
 
 bool SharedCacheUsable() {
@@ -452,6 +550,32 @@ void SharedForgetDeadRelations() {
                 candidates.push_back(Candidate{e.relid, e.node});
         LWLockRelease(g_state->lock);
     });
+    // Relations dropped or rewritten while not in shared memory (after a restart, an eviction)
+    // may still have column files: those of a gone relation, or of another file node, go too.
+    if (ColumnFilesOn() && !all) {
+        const std::string dir = ColumnFilesDir();
+        for (Oid relid : pending) {
+            bool listed = false;
+            for (const Candidate &c : candidates) listed = listed || c.relid == relid;
+            const std::vector<int> attnums = listed ? std::vector<int>() : ColumnFileAttnums(dir, MyDatabaseId, relid);
+            if (attnums.empty()) continue;
+            bool exists = false;
+            Oid filenode = InvalidOid;
+            pg::PgCall([&] {
+                HeapTuple tp = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+                if (HeapTupleIsValid(tp)) {
+                    exists = true;
+                    filenode = ((Form_pg_class)GETSTRUCT(tp))->relfilenode;
+                    ReleaseSysCache(tp);
+                }
+            });
+            ColumnFileReader r;
+            const bool stale = !exists || (filenode != InvalidOid &&
+                                           OpenColumnFile(dir, GetSystemIdentifier(), MyDatabaseId, relid, attnums[0], &r) &&
+                                           r.meta.key.node.relNode != filenode);
+            if (stale) RemoveColumnFiles(dir, MyDatabaseId, relid);
+        }
+    }
     for (const Candidate &c : candidates) {
         // The relation's file node as the catalog now says (this transaction's own changes
         // included: a rolled-back TRUNCATE or DROP only costs a reload).  0: a mapped relation.
@@ -473,6 +597,7 @@ void SharedForgetDeadRelations() {
             SweepRetired();
             LWLockRelease(g_state->lock);
         });
+        RemoveColumnFiles(ColumnFilesDir(), MyDatabaseId, c.relid);
     }
 }
 
@@ -501,12 +626,14 @@ void SharedDropStale(Oid db, Oid relid, const CacheKey &key) {
     });
 }
 
-bool SharedPublish(Oid db, Oid relid, const CacheKey &key, int64 rows, const std::vector<CacheColumn> &cols) {
+namespace {
+bool PublishColumns(Oid db, Oid relid, const CacheKey &key, int64 rows, const std::vector<ColumnFileMeta> &cols,
+                    bool on_disk, const std::function<bool(size_t, ColumnBlock *)> &fill) {
     if ((int)key.vm_lsns.size() > kMaxVmPages || (int)cols.size() > kMaxColumns) return false;
     int64 need = 0;
     std::vector<int64> sizes;
-    for (const CacheColumn &c : cols) {
-        sizes.push_back(BlockBytes(*c.vec));
+    for (const ColumnFileMeta &c : cols) {
+        sizes.push_back(BlockBytes(c));
         need += sizes.back();
     }
     // 1. Room, reserved under the lock (evicting others); the copy runs without the lock.
@@ -530,7 +657,11 @@ bool SharedPublish(Oid db, Oid relid, const CacheKey &key, int64 rows, const std
             break;
         }
         made[k] = dp;
-        FillBlock(Block(dp), dp, sizes[k], db, relid, cols[k]);
+        LayOutBlock(Block(dp), dp, sizes[k], cols[k], on_disk);
+        if (!fill(k, Block(dp))) {
+            all = false;
+            break;
+        }
     }
     // 2. Link (or give back what was not needed).
     return pg::PgCall([&] {
@@ -582,9 +713,185 @@ bool SharedPublish(Oid db, Oid relid, const CacheKey &key, int64 rows, const std
             if (DsaPointerIsValid(made[k])) dsa_free(g_area, made[k]);
             if (DsaPointerIsValid(made[k]) || !all) s->bytes_used -= sizes[k];
         }
+        Latch *writer = s->writer_latch;
         LWLockRelease(g_state->lock);
+        if (linked && !on_disk && writer != nullptr) SetLatch(writer);
         return linked;
     });
+}
+}  // namespace
+
+bool SharedPublish(Oid db, Oid relid, const CacheKey &key, int64 rows, const std::vector<CacheColumn> &cols) {
+    std::vector<ColumnFileMeta> metas;
+    for (const CacheColumn &c : cols) metas.push_back(MetaOf(db, relid, key, rows, c));
+    return PublishColumns(db, relid, key, rows, metas, !ColumnFilesOn(),
+                          [&cols](size_t k, ColumnBlock *b) { return FillFromVector(b, *cols[k].vec); });
+}
+
+bool SharedRestore(Oid db, Oid relid, const std::vector<int> &attnums, const std::function<bool(const CacheKey &)> &valid) {
+    if (!ColumnFilesOn() || attnums.empty()) return false;
+    const std::string dir = ColumnFilesDir();
+    const uint64 sysid = GetSystemIdentifier();
+    std::vector<std::unique_ptr<ColumnFileReader>> files;
+    for (int a : attnums) {
+        files.push_back(std::make_unique<ColumnFileReader>());
+        if (!OpenColumnFile(dir, sysid, db, relid, a, files.back().get())) return false;
+    }
+    // Every file's key must hold now (files of one relation may come from different loads).
+    std::vector<CacheKey> checked;
+    bool all_valid = true;
+    for (size_t k = 0; k < files.size(); ++k) {
+        const CacheKey &key = files[k]->meta.key;
+        if (std::find(checked.begin(), checked.end(), key) != checked.end()) continue;
+        if (valid(key)) {
+            checked.push_back(key);
+            continue;
+        }
+        all_valid = false;
+        for (size_t j = 0; j < files.size(); ++j)
+            if (files[j]->meta.key == key) RemoveColumnFiles(dir, db, relid, attnums[j]);
+    }
+    if (!all_valid || checked.size() != 1) return false;
+    std::vector<ColumnFileMeta> metas;
+    for (auto &f : files) metas.push_back(f->meta);
+    const bool ok = PublishColumns(db, relid, checked[0], files[0]->meta.rows, metas, true,
+                                   [&files](size_t k, ColumnBlock *b) { return FillFromFile(b, *files[k]); });
+    if (ok) {
+        for (auto &f : files) TouchColumnFile(*f);
+        __atomic_add_fetch(&g_state->files_restored, 1, __ATOMIC_RELAXED);
+    }
+    return ok;
+}
+
+
+// ---- The column writer ------------------------------------------------------------------------
+// A background worker (registered with the shared cache) that writes every linked column not yet
+// on disk to its column file, then trims the folder to rndn.column_files_size.  Woken by the
+// publishing backend's SetLatch; between wakes it sleeps (and polls every 10 s).  It reads
+// columns under a pin, as any reader, so eviction meanwhile only retires them.
+
+namespace {
+
+// The worker's own pins, given back if it exits while holding some.
+std::vector<ColumnBlock *> g_writer_pins;
+
+void WriterExit(int, Datum) {
+    for (ColumnBlock *b : g_writer_pins) pg_atomic_fetch_sub_u32(&b->refs, 1);
+    g_writer_pins.clear();
+    if (g_state != nullptr) {
+        LWLockAcquire(g_state->lock, LW_EXCLUSIVE);
+        if (g_state->writer_latch == MyLatch) g_state->writer_latch = nullptr;
+        LWLockRelease(g_state->lock);
+    }
+}
+
+bool WriterStopping() { return ShutdownRequestPending; }
+
+// Writes the columns linked but not yet on disk; true when it wrote any.
+bool WritePending() {
+    struct Task {
+        Entry entry;  // its key as it was when the column was found (an Entry copy)
+        ColumnBlock *block;
+    };
+    std::vector<Task> tasks;
+    LWLockAcquire(g_state->lock, LW_SHARED);
+    for (const Entry &e : g_state->entries) {
+        if (!e.used) continue;
+        for (int c = 0; c < e.ncols; ++c) {
+            ColumnBlock *b = Block(e.cols[c]);
+            if (pg_atomic_read_u32(&b->on_disk) != 0) continue;
+            pg_atomic_fetch_add_u32(&b->refs, 1);
+            g_writer_pins.push_back(b);
+            Task t;
+            std::memcpy((void *)&t.entry, (const void *)&e, sizeof(Entry));
+            t.block = b;
+            tasks.push_back(t);
+        }
+    }
+    LWLockRelease(g_state->lock);
+    const std::string dir = ColumnFilesDir();
+    const uint64 sysid = GetSystemIdentifier();
+    bool wrote = false;
+    for (const Task &t : tasks) {
+        if (!WriterStopping() && g_settings.column_files_mb > 0) {
+            const ColumnFileMeta m = MetaOfBlock(t.entry, t.block);
+            // a column larger than the whole folder is not written (it would only evict others)
+            if (BlockBytes(m) <= ((int64)g_settings.column_files_mb << 20) &&
+                WriteColumnFile(dir, sysid, m, SectionsOf(t.block), enableFsync, WriterStopping,
+                                [&t](const std::function<bool()> &rename) {
+                                    // Renamed only while the column is still linked, under the
+                                    // lock: a DROP or TRUNCATE unlinks the entry before it
+                                    // removes the relation's files, so no file outlives it.
+                                    LWLockAcquire(g_state->lock, LW_SHARED);
+                                    const Entry *e = Find(t.block->db, t.block->relid);
+                                    bool linked = false;
+                                    for (int c = 0; e != nullptr && c < e->ncols; ++c)
+                                        linked = linked || e->cols[c] == t.block->self;
+                                    const bool done = linked && rename();
+                                    LWLockRelease(g_state->lock);
+                                    return done;
+                                })) {
+                __atomic_add_fetch(&g_state->files_written, 1, __ATOMIC_RELAXED);
+                wrote = true;
+            }
+            // written, or not writable (no space, too large): not tried again for this column
+            if (!WriterStopping()) pg_atomic_write_u32(&t.block->on_disk, 1);
+        }
+        pg_atomic_fetch_sub_u32(&t.block->refs, 1);
+        g_writer_pins.erase(std::find(g_writer_pins.begin(), g_writer_pins.end(), t.block));
+    }
+    return wrote;
+}
+
+}  // namespace
+
+}  // namespace rndn::exec
+
+extern "C" PGDLLEXPORT void rndn_column_writer_main(Datum);
+
+void rndn_column_writer_main(Datum) {
+    using namespace rndn::exec;
+    pqsignal(SIGHUP, SignalHandlerForConfigReload);
+    pqsignal(SIGTERM, SignalHandlerForShutdownRequest);
+    BackgroundWorkerUnblockSignals();
+    if (g_state == nullptr) proc_exit(0);
+    MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+    g_area = dsa_attach_in_place((char *)g_state + StateBytes(), nullptr);
+    dsa_pin_mapping(g_area);
+    MemoryContextSwitchTo(old);
+    LWLockRegisterTranche(g_state->dsa_tranche, "rndn_column_cache_dsa");
+    before_shmem_exit(WriterExit, (Datum)0);
+    LWLockAcquire(g_state->lock, LW_EXCLUSIVE);
+    g_state->writer_latch = MyLatch;
+    LWLockRelease(g_state->lock);
+    // The folder within its size from the start (a smaller setting, files of a dead writer).
+    if (g_settings.column_files_mb > 0) TrimColumnFiles(ColumnFilesDir(), (int64)g_settings.column_files_mb << 20);
+    while (!ShutdownRequestPending) {
+        if (ConfigReloadPending) {
+            ConfigReloadPending = false;
+            ProcessConfigFile(PGC_SIGHUP);
+        }
+        if (g_settings.column_files_mb > 0 && WritePending())
+            TrimColumnFiles(ColumnFilesDir(), (int64)g_settings.column_files_mb << 20);
+        (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 10000L, PG_WAIT_EXTENSION);
+        ResetLatch(MyLatch);
+    }
+    proc_exit(0);
+}
+
+namespace rndn::exec {
+
+void RegisterColumnWriter() {
+    BackgroundWorker w;
+    std::memset(&w, 0, sizeof w);
+    w.bgw_flags = BGWORKER_SHMEM_ACCESS;
+    w.bgw_start_time = BgWorkerStart_RecoveryFinished;
+    w.bgw_restart_time = 5;
+    std::snprintf(w.bgw_library_name, BGW_MAXLEN, "rndn");
+    std::snprintf(w.bgw_function_name, BGW_MAXLEN, "rndn_column_writer_main");
+    std::snprintf(w.bgw_name, BGW_MAXLEN, "rndn column writer");
+    std::snprintf(w.bgw_type, BGW_MAXLEN, "rndn column writer");
+    RegisterBackgroundWorker(&w);
 }
 
 }  // namespace rndn::exec

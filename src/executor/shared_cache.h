@@ -26,6 +26,7 @@ extern "C" {
 }
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -82,6 +83,11 @@ void SharedUnpin(SharedHit &hit) noexcept;
 void SharedForgetDeadRelations();
 // The entry (db, relid) no longer proves its columns: unlinks it if it still has `key`.
 void SharedDropStale(Oid db, Oid relid, const CacheKey &key);
+// Reads the columns `attnums` of relation (db, relid) from their column files into the shared
+// cache (then found by SharedLookup) when every one has a file and `valid` says each file's key
+// still proves its columns for this backend's snapshot (files whose key does not are removed).
+// False when not (nothing published).  Calls PostgreSQL (through PgCall, and `valid`).
+bool SharedRestore(Oid db, Oid relid, const std::vector<int> &attnums, const std::function<bool(const CacheKey &)> &valid);
 // Publishes freshly loaded columns of (db, relid) under `key` (added to the entry when the key
 // is the same, replacing it otherwise).  False when they do not fit (the caller keeps them in
 // the backend's own cache).  Columns already present are left as they are.

@@ -66,6 +66,12 @@ void DefineSettings() {
                             "shared cache off.  A backend with rndn.column_cache = 0 uses no cache at all.",
                             &g_settings.shared_cache_mb, 512, 0, INT_MAX / 2, PGC_POSTMASTER, GUC_UNIT_MB, nullptr,
                             nullptr, nullptr);
+    DefineCustomIntVariable("rndn.column_files_size", "Disk space for the shared column cache's columns, kept across restarts.",
+                            "Column files in the data directory's rndn_column_files folder, written by the "
+                            "rndn column writer; a backend that misses the shared cache reads them when their "
+                            "validity key still holds (the least recently used files go first); 0 turns them off.",
+                            &g_settings.column_files_mb, 4096, 0, INT_MAX / 2, PGC_SIGHUP, GUC_UNIT_MB, nullptr,
+                            nullptr, nullptr);
     DefineCustomIntVariable("rndn.code_cache_size", "Disk space for kernels the cpu device compiled, shared by every backend.",
                             "Object code in the data directory's rndn_code_cache folder, kept across sessions "
                             "and restarts (the least recently used files go first); 0 turns it off.",

@@ -8,6 +8,9 @@ server-start setting): each psql call below is a new connection, so a new backen
     relation, and a relation larger than the cache stays in the loading backend's own cache;
   * DROP, TRUNCATE and VACUUM FULL remove the relation's entry (in the backend that ran them,
     before its commit); a rolled-back DROP costs a reload only;
+  * column files (rndn.column_files_size): after a restart a new backend reads the columns the
+    column writer saved, while their key holds; an update, a delete with VACUUM, a damaged file,
+    DROP and TRUNCATE are respected (PostgreSQL's rows every time); size 0 writes none;
   * rndn.shared_cache_size = 0: no shared cache (nothing listed, every new backend loads);
   * rndn.column_cache = 0 in a session: that backend uses no cache.
 
@@ -19,6 +22,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PGBIN = os.environ.get("PGBIN", "/usr/lib/postgresql/15/bin")
@@ -36,7 +40,7 @@ class Cluster:
         self.dir = os.path.abspath(path)
         self.env = None
 
-    def start(self, shared_cache_size):
+    def start(self, shared_cache_size, column_files_size="0"):
         p = subprocess.run([os.path.join(ROOT, "tools/pgcluster.sh"), "start", self.dir], capture_output=True,
                            text=True, cwd=ROOT)
         if p.returncode != 0:
@@ -51,8 +55,9 @@ class Cluster:
         data = os.path.join(os.path.realpath(self.dir), "data")
         conf = os.path.join(data, "postgresql.auto.conf")
         with open(conf) as f:
-            lines = [l for l in f if not l.startswith("rndn.shared_cache_size")]
+            lines = [l for l in f if not l.startswith(("rndn.shared_cache_size", "rndn.column_files_size"))]
         lines.append(f"rndn.shared_cache_size = '{shared_cache_size}'\n")
+        lines.append(f"rndn.column_files_size = '{column_files_size}'\n")
         with open(conf, "w") as f:
             f.writelines(lines)
         owner = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
@@ -81,6 +86,8 @@ def explain_source(c, query, prefix=""):
     text = "\n".join(plan)
     if "Custom Scan (rndn)" not in text or "Fallback" in text:
         return "not through rndn", text
+    if "Relations From Column Files: 1" in text:
+        return "files", text
     if "Relations From Shared Cache: 1" in text:
         return "shared", text
     if "Relations From Column Cache: 1" in text:
@@ -115,6 +122,94 @@ def cached(c):
 def info(c):
     size, used, rels, retired, evictions = c.sql("SELECT * FROM rndn_shared_cache_info()")[0].split("|")
     return dict(size=int(size), used=int(used), relations=int(rels), retired=int(retired), evictions=int(evictions))
+
+
+def files_of(c, table):
+    """The column files of `table` (attnums), from the data directory's rndn_column_files folder."""
+    db, rel = c.sql(f"SELECT (SELECT oid FROM pg_database WHERE datname = current_database()), '{table}'::regclass::oid")[0].split("|")
+    folder = os.path.join(os.path.realpath(c.dir), "data", "rndn_column_files")
+    prefix = f"{db}_{rel}_"
+    names = os.listdir(folder) if os.path.isdir(folder) else []
+    return sorted(int(n[len(prefix):]) for n in names if n.startswith(prefix) and "." not in n), folder, prefix
+
+
+def wait_files(c, table, count, timeout=120):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        got = files_of(c, table)[0]
+        if len(got) >= count:
+            return got
+        time.sleep(0.2)
+    return files_of(c, table)[0]
+
+
+def column_files(c):
+    c.start("64MB", "1GB")
+    for t in ("f1", "f2", "f3", "f4"):
+        make_table(c, t, 60000 if t != "f1" else 200000)
+        c.sql(QUERY.format(t=t))  # loads and publishes; the column writer saves the four columns
+    written = {t: wait_files(c, t, 4) for t in ("f1", "f2", "f3", "f4")}
+    check("files: the column writer saves each published column", all(v == [1, 2, 3, 4] for v in written.values()),
+          str(written))
+    c.sql("SET synchronous_commit = on; UPDATE f2 SET b = -1 WHERE a = 5")      # clears a visibility bit
+    c.sql("SET synchronous_commit = on; DELETE FROM f3 WHERE a < 100")
+    c.sql("VACUUM f3")  # bits set again, with new LSNs
+    _, folder, prefix_f4 = files_of(c, "f4")
+    c.sql("DROP TABLE f4")
+    left = [n for n in os.listdir(folder) if n.startswith(prefix_f4)]
+    check("files: DROP removes the relation's files", left == [], str(left))
+    c.start("64MB", "1GB")  # a restart: the shared cache is empty
+    src, plan = explain_source(c, QUERY.format(t="f1"))
+    check("files: after a restart a new backend reads the column files", src == "files", plan)
+    ok, detail = answers_match(c, QUERY.format(t="f1"))
+    check("files: PostgreSQL's rows from the column files", ok, detail)
+    ok, detail = answers_match(c, "SELECT a, n, s, b FROM f1 WHERE a % 4999 = 0 OR b IS NULL AND a < 50 ORDER BY a")
+    check("files: rows of a relation read from its files", ok, detail)
+    src, plan = explain_source(c, QUERY.format(t="f1"))
+    check("files: then the shared cache serves the next backend", src == "shared", plan)
+    src, plan = explain_source(c, QUERY.format(t="f2"))
+    check("files: an update since the files were written: loaded from the heap", src == "loaded", plan)
+    ok, detail = answers_match(c, QUERY.format(t="f2"))
+    check("files: rows after an update", ok, detail)
+    check("files: stale files removed", files_of(c, "f2")[0] == [], str(files_of(c, "f2")[0]))
+    src, plan = explain_source(c, QUERY.format(t="f3"))
+    check("files: a delete and VACUUM since: loaded from the heap", src == "loaded", plan)
+    ok, detail = answers_match(c, QUERY.format(t="f3"))
+    check("files: rows after a delete and VACUUM", ok, detail)
+    # f3's new columns are saved again and serve the next restart
+    wait_files(c, "f3", 4)
+    c.start("64MB", "1GB")
+    src, plan = explain_source(c, QUERY.format(t="f3"))
+    check("files: the reloaded columns' files serve the next restart", src == "files", plan)
+    ok, detail = answers_match(c, QUERY.format(t="f3"))
+    check("files: rows from the new files", ok and "['59901|" in detail, detail)
+    # a damaged file (cut short) is never read: the relation is loaded from the heap
+    attnums, folder, prefix = files_of(c, "f1")
+    victim = os.path.join(folder, prefix + "2")
+    with open(victim, "r+b") as f:
+        f.truncate(os.path.getsize(victim) - 100)
+    c.start("64MB", "1GB")
+    src, plan = explain_source(c, QUERY.format(t="f1"))
+    check("files: a damaged file is not read", src == "loaded", plan)
+    ok, detail = answers_match(c, QUERY.format(t="f1"))
+    check("files: rows despite a damaged file", ok, detail)
+    # DROP and TRUNCATE remove the files (in the backend that ran them)
+    wait_files(c, "f1", 4)
+    attnums, folder, prefix_f1 = files_of(c, "f1")
+    _, _, prefix_f3 = files_of(c, "f3")
+    c.sql("DROP TABLE f1")
+    c.sql("TRUNCATE f3")
+    left = [n for n in os.listdir(folder) if n.startswith((prefix_f1, prefix_f3))]
+    check("files: DROP and TRUNCATE remove the relation's files", left == [], str(left))
+    ok, detail = answers_match(c, QUERY.format(t="f3"))
+    check("files: rows after TRUNCATE", ok and detail.startswith("rndn ['0|"), detail)
+    # size 0: nothing written, nothing read
+    make_table(c, "f5", 20000)
+    c.start("64MB", "0")
+    c.sql(QUERY.format(t="f5"))
+    time.sleep(2)
+    check("files: size 0 writes no file", files_of(c, "f5")[0] == [], str(files_of(c, "f5")[0]))
+    c.sql("DROP TABLE f2, f3, f5")
 
 
 def main():
@@ -270,6 +365,9 @@ def main():
         check("rows after a rolled-back DROP", ok, detail)
         src, plan = explain_source(c, QUERY.format(t="d5"))
         check("the untouched relation still serves a new backend", src == "shared", plan)
+
+        # ---- column files: the shared cache's columns across restarts ---------------------
+        column_files(c)
 
         # ---- 0: disabled ------------------------------------------------------------------
         c.start("0")
