@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,7 +20,9 @@ namespace {
 
 constexpr char kMagic[8] = {'r', 'n', 'd', 'n', 'c', 'o', 'l', '\0'};
 // Bump when the header or the meaning of a buffer changes: older files are then removed unread.
-constexpr uint32 kFormat = 1;
+constexpr uint32 kFormat = 2;
+constexpr int64 kHeaderBytes = 4096;  // the header, padded: the buffers start page aligned
+constexpr int64 kAlign = 64;          // each buffer starts 64-byte aligned (mapped in place)
 constexpr int kMaxLsns = 64;
 constexpr int64 kPiece = 8 << 20;
 
@@ -45,6 +48,19 @@ struct FileHeader {
     int64 sizes[5];  // data bytes, validity bytes, offsets bytes, string bytes, scale bytes
     int64 total_bytes;
 };
+static_assert(sizeof(FileHeader) <= kHeaderBytes);
+
+int64 Round(int64 n) { return (n + kAlign - 1) / kAlign * kAlign; }
+
+// Where each buffer starts, and the file's size.
+int64 Layout(const int64 sizes[5], int64 offs[5]) {
+    int64 off = kHeaderBytes;
+    for (int k = 0; k < 5; ++k) {
+        offs[k] = off;
+        off += Round(sizes[k]);
+    }
+    return off;
+}
 
 int64 SectionBytes(const ColumnFileMeta &m, int s) {
     switch (s) {
@@ -127,17 +143,21 @@ bool WriteColumnFile(const std::string &dir, uint64 system_id, const ColumnFileM
     h.non_ascii = m.non_ascii ? 1 : 0;
     h.elem_size = (uint32)hir::ElementSize(m.kind);
     std::strncpy(h.kind, hir::TypeKindName(m.kind), sizeof h.kind - 1);
-    h.total_bytes = sizeof(FileHeader);
-    for (int k = 0; k < 5; ++k) h.total_bytes += (h.sizes[k] = SectionBytes(m, k));
+    for (int k = 0; k < 5; ++k) h.sizes[k] = SectionBytes(m, k);
+    int64 offs[5];
+    h.total_bytes = Layout(h.sizes, offs);
 
     const std::string path = ColumnFilePath(dir, m.db, m.relid, m.attnum);
     const std::string tmp = path + ".tmp" + std::to_string((long)getpid());
     const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0) return false;
     const void *bufs[5] = {s.data, s.validity, s.offsets, s.bytes, s.escale};
-    bool ok = WriteAll(fd, &h, sizeof h, stop);
-    for (int k = 0; k < 5 && ok; ++k)
+    static const char zeros[kHeaderBytes] = {};
+    bool ok = WriteAll(fd, &h, sizeof h, stop) && WriteAll(fd, zeros, kHeaderBytes - (int64)sizeof h, stop);
+    for (int k = 0; k < 5 && ok; ++k) {
         if (h.sizes[k] > 0) ok = bufs[k] != nullptr && WriteAll(fd, bufs[k], h.sizes[k], stop);
+        if (ok) ok = WriteAll(fd, zeros, Round(h.sizes[k]) - h.sizes[k], stop);
+    }
     if (ok && sync) ok = fsync(fd) == 0;
     ok = close(fd) == 0 && ok;
     if (ok) ok = commit([&tmp, &path] { return rename(tmp.c_str(), path.c_str()) == 0; });
@@ -172,13 +192,10 @@ bool OpenColumnFile(const std::string &dir, uint64 system_id, Oid db, Oid relid,
          h.total_bytes == (int64)st.st_size && h.length >= 0;
     hir::TypeKind kind = hir::TypeKind::WILDCARD;
     ok = ok && KindFromName(h.kind, &kind) && h.elem_size == (uint32)hir::ElementSize(kind);
-    int64 sum = sizeof(FileHeader);
-    for (int k = 0; k < 5 && ok; ++k) {
-        ok = h.sizes[k] >= 0 && h.sizes[k] <= h.total_bytes;
-        sum += h.sizes[k];
-    }
+    for (int k = 0; k < 5 && ok; ++k) ok = h.sizes[k] >= 0 && h.sizes[k] <= h.total_bytes;
+    int64 offs[5] = {0, 0, 0, 0, 0};
     // the buffers' sizes must be what the column's length and type say
-    ok = ok && sum == h.total_bytes && h.sizes[0] == h.length * (int64)h.elem_size && h.sizes[1] % 8 == 0 &&
+    ok = ok && Layout(h.sizes, offs) == h.total_bytes && h.sizes[0] == h.length * (int64)h.elem_size && h.sizes[1] % 8 == 0 &&
          h.sizes[2] % 8 == 0 && (h.sizes[2] == 0 || h.sizes[2] == (h.length + 1) * 8) &&
          (h.sizes[4] == 0 || h.sizes[4] == h.length);
     if (!ok) {
@@ -210,12 +227,35 @@ bool OpenColumnFile(const std::string &dir, uint64 system_id, Oid db, Oid relid,
     m.offsets_count = h.sizes[2] / 8;
     m.bytes_len = h.sizes[3];
     m.escale_len = h.sizes[4];
-    int64 off = sizeof(FileHeader);
-    for (int k = 0; k < 5; ++k) {
-        r->section_off[k] = off;
-        off += h.sizes[k];
-    }
+    for (int k = 0; k < 5; ++k) r->section_off[k] = offs[k];
+    r->file_bytes = h.total_bytes;
     return true;
+}
+
+std::shared_ptr<const hir::Vector> MapColumnFile(const ColumnFileReader &r) {
+    void *base = mmap(nullptr, (size_t)r.file_bytes, PROT_READ, MAP_SHARED | MAP_POPULATE, r.fd, 0);
+    if (base == MAP_FAILED) return nullptr;
+    const size_t len = (size_t)r.file_bytes;
+    // one owner for every buffer: the mapping goes with the vector's last buffer
+    std::shared_ptr<const void> owner(base, [len](const void *p) { munmap(const_cast<void *>(p), len); });
+    const ColumnFileMeta &m = r.meta;
+    const char *b = (const char *)base;
+    auto v = std::make_shared<hir::Vector>();
+    v->type = hir::Type::Decimal(m.kind, m.scale);
+    v->length = m.length;
+    if (m.validity_words > 0)
+        v->validity = hir::Buf<uint64_t>::View((const uint64_t *)(b + r.section_off[1]), (size_t)m.validity_words, owner);
+    if (m.offsets_count > 0) {
+        v->offsets = hir::Buf<int64_t>::View((const int64_t *)(b + r.section_off[2]), (size_t)m.offsets_count, owner);
+        v->bytes = hir::Buf<char>::View(b + r.section_off[3], (size_t)m.bytes_len, owner);
+    }
+    if (m.escale_len > 0) v->elem_scale.assign(b + r.section_off[4], b + r.section_off[4] + m.escale_len);
+    v->scale_max = m.scale_max;
+    if (m.data_bytes > 0)
+        v->data = std::shared_ptr<uint8_t[]>(owner, (uint8_t *)b + r.section_off[0]);
+    else if (hir::ElementSize(m.kind) > 0)
+        v->data = std::shared_ptr<uint8_t[]>(new uint8_t[kAlign]());
+    return v;
 }
 
 bool ReadColumnSection(const ColumnFileReader &r, int s, void *to) {

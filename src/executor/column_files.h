@@ -17,6 +17,7 @@ extern "C" {
 }
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,7 @@ struct ColumnFileReader {
     int fd = -1;
     ColumnFileMeta meta;
     int64 section_off[5] = {0, 0, 0, 0, 0};  // data, validity, offsets, bytes, escale
+    int64 file_bytes = 0;
     ColumnFileReader() = default;
     ColumnFileReader(const ColumnFileReader &) = delete;
     ColumnFileReader &operator=(const ColumnFileReader &) = delete;
@@ -73,6 +75,11 @@ struct ColumnFileReader {
 bool OpenColumnFile(const std::string &dir, uint64 system_id, Oid db, Oid relid, int attnum, ColumnFileReader *r);
 // Reads section s (0 data .. 4 escale) whole into `to`.  False on a short read.
 bool ReadColumnSection(const ColumnFileReader &r, int s, void *to);
+// The column as a HorseIR vector whose buffers are a read-only shared mapping of the file (the
+// page cache's pages: no copy; the mapping lives as long as the vector's last buffer).  Null if
+// the mapping fails.  A file is never written in place (a new one is renamed over it), so the
+// mapping stays what was checked.
+std::shared_ptr<const hir::Vector> MapColumnFile(const ColumnFileReader &r);
 // Marks the file used now (its modification time orders the trimming below).
 void TouchColumnFile(const ColumnFileReader &r);
 

@@ -1115,6 +1115,35 @@ void InvalidateCachedRelation(Datum, Oid relid) noexcept {
         Cache().erase(relid);
 }
 
+// Keeps columns loaded under `key` in this backend's own cache (added to the relation's entry
+// when the key is the same), within rndn.column_cache.
+void RememberLocally(Oid relid, const CacheKey &key, int64 rows, const std::map<int, std::shared_ptr<hir::Vector>> &columns,
+                     const std::map<int, bool> &non_ascii) {
+    int64 bytes = 0;
+    for (auto &f : columns) bytes += VectorBytes(*f.second);
+    if (bytes > CacheLimitBytes()) return;
+    static bool callback_registered = false;
+    if (!callback_registered) {
+        pg::PgCall([] { CacheRegisterRelcacheCallback(InvalidateCachedRelation, (Datum)0); });
+        callback_registered = true;
+    }
+    CachedRelation &e = Cache()[relid];
+    if (!RelFileNodeEquals(e.node, key.node) || e.nblocks != key.nblocks || e.vm_lsns != key.vm_lsns) e = CachedRelation();
+    e.node = key.node;
+    e.nblocks = key.nblocks;
+    e.vm_lsns = key.vm_lsns;
+    e.rows = rows;
+    for (auto &f : columns) {
+        e.columns[f.first] = f.second;
+        e.non_ascii[f.first] = non_ascii.at(f.first);
+    }
+    e.bytes = 0;
+    for (auto &c : e.columns) e.bytes += VectorBytes(*c.second);
+    e.last_use = ++g_cache_clock;
+    EvictUntil(CacheLimitBytes(), relid);
+    if (e.bytes > CacheLimitBytes()) Cache().erase(relid);
+}
+
 Status NonAsciiGuard(const ScanRun &run, bool non_ascii) {
     if (run.ascii_guard && non_ascii) return Status::Unsupported("non-ASCII text where the program counts bytes");
     return Status::Ok();
@@ -1155,20 +1184,7 @@ Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snap
         const bool shared = cacheable && SharedCacheUsable();
         if (shared) {
             SharedHit hit;
-            bool found = SharedLookup(MyDatabaseId, rr.relid, rr.attnums, &hit);
-            // Not in shared memory (a restart, an eviction): the columns' files, when their key
-            // still holds, are read into the shared cache (the checks below then run as for any hit).
-            bool from_files = false;
-            if (!found) {
-                const auto valid = [rel, snapshot](const CacheKey &k) {
-                    pg::PgCall([rel, snapshot] { PredicateLockRelation(rel, snapshot); });
-                    return KeyStillValid(rel, k.node, k.nblocks, k.vm_lsns);
-                };
-                from_files = SharedRestore(MyDatabaseId, rr.relid, rr.attnums, valid) &&
-                             SharedLookup(MyDatabaseId, rr.relid, rr.attnums, &hit);
-                found = from_files;
-            }
-            if (found) {
+            if (SharedLookup(MyDatabaseId, rr.relid, rr.attnums, &hit)) {
                 struct UnpinGuard {
                     SharedHit &hit;
                     ~UnpinGuard() { SharedUnpin(hit); }
@@ -1207,12 +1223,48 @@ Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snap
                     run.rows_loaded += hit.rows;
                     ++run.cached_relations;
                     ++run.shared_relations;
-                    run.file_relations += from_files;
                     CountScanRows(rel, hit.rows, true);
                     return run.registry.AddTable(rr.name, std::move(names), std::move(cols));
                 }
                 SharedUnpin(hit);
                 SharedDropStale(MyDatabaseId, rr.relid, hit.key);
+            } else {
+                // Not in shared memory (a restart, an eviction): the columns' files, mapped in
+                // place, when every file's key still holds and the types are the relation's.
+                FileColumns fc;
+                const auto key_holds = [rel, snapshot](const CacheKey &k) {
+                    pg::PgCall([rel, snapshot] { PredicateLockRelation(rel, snapshot); });
+                    return KeyStillValid(rel, k.node, k.nblocks, k.vm_lsns);
+                };
+                if (SharedMapFiles(MyDatabaseId, rr.relid, rr.attnums, key_holds, &fc)) {
+                    TupleDesc desc = RelationGetDescr(rel);
+                    bool types_hold = true;
+                    for (size_t k = 0; k < rr.attnums.size() && types_hold; ++k) {
+                        types_hold = rr.attnums[k] >= 1 && rr.attnums[k] <= desc->natts;
+                        if (!types_hold) break;
+                        Form_pg_attribute att = TupleDescAttr(desc, rr.attnums[k] - 1);
+                        types_hold = !att->attisdropped && att->atttypid == fc.types[k] && att->atttypmod == fc.typmods[k];
+                    }
+                    if (types_hold) {
+                        std::map<int, std::shared_ptr<hir::Vector>> mapped;
+                        std::map<int, bool> na;
+                        for (size_t k = 0; k < rr.attnums.size(); ++k) {
+                            RNDN_RETURN_IF_ERROR(NonAsciiGuard(run, fc.non_ascii[k]));
+                            if (!run.alloc.Charge(VectorBytes(*fc.vecs[k]))) return MemoryError(run.alloc, "rndn.memory_limit exceeded");
+                            cols.emplace_back(fc.vecs[k]);
+                            mapped[rr.attnums[k]] = std::const_pointer_cast<hir::Vector>(fc.vecs[k]);
+                            na[rr.attnums[k]] = fc.non_ascii[k];
+                        }
+                        // later queries of this backend: the backend's own cache (same proof)
+                        RememberLocally(rr.relid, fc.key, fc.rows, mapped, na);
+                        run.rows_loaded += fc.rows;
+                        ++run.cached_relations;
+                        ++run.file_relations;
+                        CountScanRows(rel, fc.rows, true);
+                        return run.registry.AddTable(rr.name, std::move(names), std::move(cols));
+                    }
+                    SharedForgetFiles(MyDatabaseId, rr.relid);
+                }
             }
         }
 
@@ -1269,11 +1321,6 @@ Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snap
         bool all_visible = heap && cacheable && vm_all_visible && lsns.size() == (size_t)vm_nblocks;
         for (XLogRecPtr l : lsns) all_visible = all_visible && l != InvalidXLogRecPtr;
         if (all_visible) {
-            static bool callback_registered = false;
-            if (!callback_registered) {
-                pg::PgCall([] { CacheRegisterRelcacheCallback(InvalidateCachedRelation, (Datum)0); });
-                callback_registered = true;
-            }
             bool published = false;
             if (shared) {
                 CacheKey key;
@@ -1288,25 +1335,12 @@ Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snap
                 }
                 published = SharedPublish(MyDatabaseId, rr.relid, key, n, out);
             }
-            int64 bytes = 0;
-            for (auto &f : finished) bytes += VectorBytes(*f.second);
-            if (!published && bytes <= CacheLimitBytes()) {
-                CachedRelation &e = Cache()[rr.relid];
-                if (!RelFileNodeEquals(e.node, rel->rd_node) || e.nblocks != vm_nblocks || e.vm_lsns != vm_lsns)
-                    e = CachedRelation();
-                e.node = rel->rd_node;
-                e.nblocks = vm_nblocks;
-                e.vm_lsns = std::move(vm_lsns);
-                e.rows = n;
-                for (auto &f : finished) {
-                    e.columns[f.first] = f.second;
-                    e.non_ascii[f.first] = non_ascii[f.first];
-                }
-                e.bytes = 0;
-                for (auto &c : e.columns) e.bytes += VectorBytes(*c.second);
-                e.last_use = ++g_cache_clock;
-                EvictUntil(CacheLimitBytes(), rr.relid);
-                if (e.bytes > CacheLimitBytes()) Cache().erase(rr.relid);
+            if (!published) {
+                CacheKey key;
+                key.node = rel->rd_node;
+                key.nblocks = vm_nblocks;
+                key.vm_lsns = std::move(vm_lsns);
+                RememberLocally(rr.relid, key, n, finished, non_ascii);
             }
         }
         return Status::Ok();

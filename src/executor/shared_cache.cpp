@@ -108,7 +108,7 @@ struct SharedState {
     uint64 clock;
     int64 evictions;
     Latch *writer_latch;  // the column writer's, while it runs
-    int64 files_written, files_restored;
+    int64 files_written;
     int nretired;
     dsa_pointer retired[kMaxRetired];
     Entry entries[kMaxEntries];
@@ -396,14 +396,6 @@ bool FillFromVector(ColumnBlock *b, const hir::Vector &v) {
     return true;
 }
 
-// Reads a column file's buffers into its laid-out block.
-bool FillFromFile(ColumnBlock *b, const ColumnFileReader &r) {
-    const ColumnFileSections s = SectionsOf(b);
-    const void *to[5] = {s.data, s.validity, s.offsets, s.bytes, s.escale};
-    for (int k = 0; k < 5; ++k)
-        if (!ReadColumnSection(r, k, (void *)to[k])) return false;
-    return true;
-}
 
 std::string ColumnFilesDir() { return std::string(DataDir) + "/rndn_column_files"; }
 bool ColumnFilesOn() { return g_settings.column_files_mb > 0; }
@@ -624,6 +616,9 @@ void SharedDropStale(Oid db, Oid relid, const CacheKey &key) {
         SweepRetired();
         LWLockRelease(g_state->lock);
     });
+    // The relation's files were written from such entries (or hold a column whose type changed
+    // without a rewrite): they go too, so that they are not read again only to be dropped.
+    if (ColumnFilesOn()) RemoveColumnFiles(ColumnFilesDir(), db, relid);
 }
 
 namespace {
@@ -728,8 +723,9 @@ bool SharedPublish(Oid db, Oid relid, const CacheKey &key, int64 rows, const std
                           [&cols](size_t k, ColumnBlock *b) { return FillFromVector(b, *cols[k].vec); });
 }
 
-bool SharedRestore(Oid db, Oid relid, const std::vector<int> &attnums, const std::function<bool(const CacheKey &)> &valid) {
-    if (!ColumnFilesOn() || attnums.empty()) return false;
+bool SharedMapFiles(Oid db, Oid relid, const std::vector<int> &attnums, const std::function<bool(const CacheKey &)> &valid,
+                    FileColumns *out) {
+    if (!ColumnFilesOn() || attnums.empty() || g_state == nullptr) return false;
     const std::string dir = ColumnFilesDir();
     const uint64 sysid = GetSystemIdentifier();
     std::vector<std::unique_ptr<ColumnFileReader>> files;
@@ -752,15 +748,24 @@ bool SharedRestore(Oid db, Oid relid, const std::vector<int> &attnums, const std
             if (files[j]->meta.key == key) RemoveColumnFiles(dir, db, relid, attnums[j]);
     }
     if (!all_valid || checked.size() != 1) return false;
-    std::vector<ColumnFileMeta> metas;
-    for (auto &f : files) metas.push_back(f->meta);
-    const bool ok = PublishColumns(db, relid, checked[0], files[0]->meta.rows, metas, true,
-                                   [&files](size_t k, ColumnBlock *b) { return FillFromFile(b, *files[k]); });
-    if (ok) {
-        for (auto &f : files) TouchColumnFile(*f);
-        __atomic_add_fetch(&g_state->files_restored, 1, __ATOMIC_RELAXED);
+    FileColumns got;
+    got.key = checked[0];
+    got.rows = files[0]->meta.rows;
+    for (auto &f : files) {
+        std::shared_ptr<const hir::Vector> v = MapColumnFile(*f);
+        if (v == nullptr) return false;
+        got.vecs.push_back(std::move(v));
+        got.types.push_back(f->meta.type);
+        got.typmods.push_back(f->meta.typmod);
+        got.non_ascii.push_back(f->meta.non_ascii);
     }
-    return ok;
+    for (auto &f : files) TouchColumnFile(*f);
+    *out = std::move(got);
+    return true;
+}
+
+void SharedForgetFiles(Oid db, Oid relid) {
+    if (ColumnFilesOn()) RemoveColumnFiles(ColumnFilesDir(), db, relid);
 }
 
 

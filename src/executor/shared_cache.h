@@ -81,13 +81,26 @@ void SharedUnpin(SharedHit &hit) noexcept;
 // hook note them; nothing else is checked).  Called before loading and by the cache's SQL
 // functions.  Calls PostgreSQL (through PgCall).
 void SharedForgetDeadRelations();
-// The entry (db, relid) no longer proves its columns: unlinks it if it still has `key`.
+// The entry (db, relid) no longer proves its columns: unlinks it if it still has `key`, and
+// removes the relation's column files.
 void SharedDropStale(Oid db, Oid relid, const CacheKey &key);
-// Reads the columns `attnums` of relation (db, relid) from their column files into the shared
-// cache (then found by SharedLookup) when every one has a file and `valid` says each file's key
-// still proves its columns for this backend's snapshot (files whose key does not are removed).
-// False when not (nothing published).  Calls PostgreSQL (through PgCall, and `valid`).
-bool SharedRestore(Oid db, Oid relid, const std::vector<int> &attnums, const std::function<bool(const CacheKey &)> &valid);
+// Columns read from their column files (each vector a read-only mapping of its file).
+struct FileColumns {
+    CacheKey key;
+    int64 rows = 0;
+    std::vector<std::shared_ptr<const hir::Vector>> vecs;  // one per requested attnum
+    std::vector<Oid> types;
+    std::vector<int32> typmods;
+    std::vector<bool> non_ascii;
+};
+// Maps the column files of the columns `attnums` of relation (db, relid) when every one has a
+// file and `valid` says each file's key still proves its columns for this backend's snapshot
+// (files whose key does not are removed).  False when not.  Calls PostgreSQL (`valid`).
+bool SharedMapFiles(Oid db, Oid relid, const std::vector<int> &attnums, const std::function<bool(const CacheKey &)> &valid,
+                    FileColumns *out);
+// Removes the column files of relation (db, relid) (their columns' types are no longer the
+// relation's).
+void SharedForgetFiles(Oid db, Oid relid);
 // Publishes freshly loaded columns of (db, relid) under `key` (added to the entry when the key
 // is the same, replacing it otherwise).  False when they do not fit (the caller keeps them in
 // the backend's own cache).  Columns already present are left as they are.

@@ -166,7 +166,13 @@ def column_files(c):
     ok, detail = answers_match(c, "SELECT a, n, s, b FROM f1 WHERE a % 4999 = 0 OR b IS NULL AND a < 50 ORDER BY a")
     check("files: rows of a relation read from its files", ok, detail)
     src, plan = explain_source(c, QUERY.format(t="f1"))
-    check("files: then the shared cache serves the next backend", src == "shared", plan)
+    check("files: the next backend maps them too", src == "files", plan)
+    _, plan = explain_source(c, QUERY.format(t="f1") + "; EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) " +
+                             QUERY.format(t="f1"))
+    second = plan.split("Custom Scan (rndn)")[-1]
+    check("files: then the backend's own cache serves its next query", plan.count("Custom Scan (rndn)") == 2 and
+          "Relations From Column Cache: 1" in second and "Column Files" not in second and "Shared Cache" not in second,
+          plan)
     src, plan = explain_source(c, QUERY.format(t="f2"))
     check("files: an update since the files were written: loaded from the heap", src == "loaded", plan)
     ok, detail = answers_match(c, QUERY.format(t="f2"))
@@ -183,6 +189,14 @@ def column_files(c):
     check("files: the reloaded columns' files serve the next restart", src == "files", plan)
     ok, detail = answers_match(c, QUERY.format(t="f3"))
     check("files: rows from the new files", ok and "['59901|" in detail, detail)
+    # a type change without a rewrite (numeric(12,2) -> numeric(14,2)): the file's typmod is
+    # the old one, so it is not used, and goes
+    c.sql("ALTER TABLE f3 ALTER COLUMN n TYPE numeric(14,2)")
+    c.start("64MB", "1GB")
+    src, plan = explain_source(c, QUERY.format(t="f3"))
+    check("files: a type changed without a rewrite: loaded from the heap", src == "loaded", plan)
+    ok, detail = answers_match(c, "SELECT n, pg_typeof(n), sum(a) FROM f3 GROUP BY n ORDER BY n DESC LIMIT 3")
+    check("files: rows after the type change", ok, detail)
     # a damaged file (cut short) is never read: the relation is loaded from the heap
     attnums, folder, prefix = files_of(c, "f1")
     victim = os.path.join(folder, prefix + "2")
