@@ -63,7 +63,7 @@ def main():
     sql = {q: open(f"test/tpch/queries/q{q}.sql").read() for q in queries}
 
     def install(so):
-        shutil.copy(so, lib + ".new")
+        shutil.copy2(so, lib + ".new")  # its mtime kept: the code cache knows the build by it
         os.rename(lib + ".new", lib)
 
     owner = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []

@@ -1,11 +1,18 @@
 // Whole-vector kernels: selection, gathering, sorting, grouping, joins, reductions.
+#include <pthread.h>
+#include <signal.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <numeric>
 #include <string_view>
+#include <system_error>
+#include <thread>
 #include <unordered_map>
+#include <vector>
 
 #include "horseir/kernel_util.h"
 #include "horseir/keys_hash.h"
@@ -474,6 +481,123 @@ Expected<Value> KWhere(KernelCtx &, const std::vector<Value> &args) {
     return V(out);
 }
 
+namespace {
+// Runs fn(c) for every chunk c in [0, chunks) on this thread and on up to seven helper threads
+// (one per further core; every asynchronous signal blocked in them, and no cancel poller: a
+// PollCancel there is a no-op).  This thread polls between its chunks; a cancel's unwind lets
+// the helpers finish the chunk they hold and joins them.  Without threads (none could start)
+// this thread runs every chunk.
+template <class Fn>
+void ParallelChunks(int64_t chunks, const Fn &fn) {
+    std::atomic<int64_t> next{0};
+    std::atomic<bool> stop{false};
+    auto work = [&] {
+        while (!stop.load(std::memory_order_relaxed)) {
+            const int64_t c = next.fetch_add(1);
+            if (c >= chunks) return;
+            fn(c);
+        }
+    };
+    struct Joiner {
+        std::atomic<bool> &stop;
+        std::vector<std::thread> threads;
+        ~Joiner() {
+            stop = true;
+            for (std::thread &t : threads) t.join();
+        }
+    } joiner{stop, {}};
+    const int64_t helpers = std::min<int64_t>({(int64_t)std::max(1u, std::thread::hardware_concurrency()) - 1, chunks - 1, 7});
+    if (helpers > 0) {
+        sigset_t all, old;
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, &old);
+        try {
+            for (int64_t h = 0; h < helpers; ++h) joiner.threads.emplace_back(work);
+        } catch (const std::system_error &) {
+            // fewer helpers (or none): this thread takes the chunks left
+        }
+        pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    }
+    while (true) {
+        PollCancelNow();
+        const int64_t c = next.fetch_add(1);
+        if (c >= chunks) break;
+        fn(c);
+    }
+}
+
+constexpr int64_t kParallelRows = 1 << 20;  // a compress of fewer rows stays on one thread
+constexpr int64_t kChunkRows = 1 << 18;
+
+// @compress of a long vector without NULLs in chunks on every core: per chunk the kept rows (and
+// string bytes), a prefix sum, then each chunk writes its part (the interpreter's order).
+Expected<Value> CompressParallel(const Vector &m, const Vector &d) {
+    const uint8_t *x = m.Data<uint8_t>();
+    const int64_t n = m.length;
+    const int64_t chunks = (n + kChunkRows - 1) / kChunkRows;
+    const bool str = IsString(d.type.kind);
+    const int64_t *in_off = str ? d.offsets.data() : nullptr;
+    std::vector<int64_t> rows(static_cast<size_t>(chunks) + 1, 0), bytes(static_cast<size_t>(chunks) + 1, 0);
+    ParallelChunks(chunks, [&](int64_t c) {
+        const int64_t lo = c * kChunkRows, hi = std::min(n, lo + kChunkRows);
+        int64_t k = 0, b = 0;
+        for (int64_t i = lo; i < hi; ++i) {
+            const int64_t keep = x[i] != 0;
+            k += keep;
+            if (str) b += keep * (in_off[i + 1] - in_off[i]);
+        }
+        rows[static_cast<size_t>(c) + 1] = k;
+        bytes[static_cast<size_t>(c) + 1] = b;
+    });
+    for (int64_t c = 0; c < chunks; ++c) {
+        rows[static_cast<size_t>(c) + 1] += rows[static_cast<size_t>(c)];
+        bytes[static_cast<size_t>(c) + 1] += bytes[static_cast<size_t>(c)];
+    }
+    const int64_t count = rows[static_cast<size_t>(chunks)];
+    if (str) {
+        // pooled, not zero-filled (every byte and offset is written below)
+        RNDN_ASSIGN_OR_RETURN(StringPayload p, AllocStrings(count, bytes[static_cast<size_t>(chunks)]));
+        char *dst = p.Chars();
+        int64_t *off = p.Offsets();
+        const char *in = d.bytes.data();
+        off[0] = 0;
+        ParallelChunks(chunks, [&](int64_t c) {
+            const int64_t lo = c * kChunkRows, hi = std::min(n, lo + kChunkRows);
+            int64_t k = rows[static_cast<size_t>(c)], pos = bytes[static_cast<size_t>(c)];
+            for (int64_t i = lo; i < hi; ++i) {
+                if (!x[i]) continue;
+                const int64_t b = in_off[i], len = in_off[i + 1] - b;
+                if (len <= 8) {  // short strings (flags, codes): no library call
+                    for (int64_t j = 0; j < len; ++j) dst[pos + j] = in[b + j];
+                } else {
+                    std::memcpy(dst + pos, in + b, static_cast<size_t>(len));
+                }
+                pos += len;
+                off[++k] = pos;
+            }
+        });
+        RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(d.type, 0));
+        FinishStrings(*out, std::move(p), count, bytes[static_cast<size_t>(chunks)]);
+        return Value(std::shared_ptr<const Vector>(out));
+    }
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(d.type, count));
+    VisitFixed(d.type.kind, [&](auto t) {
+        using T = decltype(t);
+        const T *in = d.Data<T>();
+        T *o = out->template Data<T>();
+        ParallelChunks(chunks, [&](int64_t c) {
+            const int64_t lo = c * kChunkRows, hi = std::min(n, lo + kChunkRows);
+            int64_t k = rows[static_cast<size_t>(c)];
+            for (int64_t i = lo; i < hi; ++i)
+                if (x[i]) o[k++] = in[i];
+        });
+        return 0;
+    });
+    out->scale_max = d.scale_max;
+    return Value(std::shared_ptr<const Vector>(out));
+}
+}  // namespace
+
 Expected<Value> KCompress(KernelCtx &, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[0], "compress", 0));
     RNDN_RETURN_IF_ERROR(NeedVector(args[1], "compress", 1));
@@ -484,6 +608,7 @@ Expected<Value> KCompress(KernelCtx &, const std::vector<Value> &args) {
     const uint8_t *x = m.Data<uint8_t>();
     const bool mask_nulls = m.HasNulls();
     auto keep = [&](int64_t i) { return x[i] != 0 && (!mask_nulls || m.IsValid(i)); };
+    if (m.length >= kParallelRows && !mask_nulls && d.elem_scale.empty() && !d.HasNulls()) return CompressParallel(m, d);
     if (!IsString(d.type.kind) && d.elem_scale.empty() && !d.HasNulls()) {
         // Fixed-width data without NULLs: one counting pass, one copying pass, no index vector.
         int64_t count = 0;

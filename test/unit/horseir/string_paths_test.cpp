@@ -149,5 +149,35 @@ TEST(StringPaths, CompressAndIndexCopyEveryString) {
     }
 }
 
+// A compress of over a million rows runs in chunks on every core: the same rows in the same
+// order as a one-pass reference, for strings (lengths 0..12, so chunk boundaries fall between
+// strings of every length) and for i64, with masks that keep runs across chunk boundaries, keep
+// nothing, and keep everything.
+TEST(StringPaths, LongCompressInChunksKeepsOrder) {
+    const int64_t n = (1 << 20) * 3 + 12345;
+    std::mt19937_64 rng(29);
+    std::vector<std::string> xs(static_cast<size_t>(n));
+    for (auto &x : xs) x = RandomString(rng, "abcdefgh", 12);
+    auto col = Strings(xs);
+    auto nums = MakeVector(Type(TypeKind::I64), n).value();
+    for (int64_t i = 0; i < n; ++i) nums->Data<int64_t>()[i] = i * 7 - 3;
+    for (int pattern = 0; pattern < 3; ++pattern) {
+        auto mask = MakeVector(Type(TypeKind::BOOL), n).value();
+        std::vector<int64_t> kept;
+        for (int64_t i = 0; i < n; ++i) {
+            const bool keep = pattern == 0 ? ((i / 100000) % 3 != 1 && rng() % 5 != 0) : pattern == 2;
+            mask->Data<uint8_t>()[i] = keep;
+            if (keep) kept.push_back(i);
+        }
+        Value c = RunWith("r:? = @compress(b0, a0); return r;", col, mask);
+        ASSERT_EQ(c.vector().length, static_cast<int64_t>(kept.size())) << pattern;
+        for (size_t i = 0; i < kept.size(); ++i)
+            ASSERT_EQ(std::string(c.vector().StringAt(static_cast<int64_t>(i))), xs[static_cast<size_t>(kept[i])]) << pattern << " " << i;
+        Value f = RunWith("r:? = @compress(b0, a0); return r;", nums, mask);
+        ASSERT_EQ(f.vector().length, static_cast<int64_t>(kept.size())) << pattern;
+        for (size_t i = 0; i < kept.size(); ++i) ASSERT_EQ(f.vector().Data<int64_t>()[i], kept[i] * 7 - 3) << pattern << " " << i;
+    }
+}
+
 }  // namespace
 }  // namespace rndn::hir
