@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <map>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -265,17 +266,20 @@ bool ReadColumnSection(const ColumnFileReader &r, int s, void *to) {
 
 void TouchColumnFile(const ColumnFileReader &r) { (void)futimens(r.fd, nullptr); }
 
-std::vector<int> ColumnFileAttnums(const std::string &dir, Oid db, Oid relid) {
-    std::vector<int> out;
+std::map<Oid, std::vector<int>> ColumnFileRelations(const std::string &dir, Oid db) {
+    std::map<Oid, std::vector<int>> out;
     DIR *d = opendir(dir.c_str());
     if (d == nullptr) return out;
-    const std::string prefix = Prefix(db, relid);
+    const std::string prefix = std::to_string(db) + "_";
     while (struct dirent *e = readdir(d)) {
         if (std::strncmp(e->d_name, prefix.c_str(), prefix.size()) != 0) continue;
         const char *rest = e->d_name + prefix.size();
         char *end = nullptr;
-        const long a = std::strtol(rest, &end, 10);
-        if (end != rest && *end == '\0' && a > 0 && a < 32768) out.push_back((int)a);
+        const unsigned long relid = std::strtoul(rest, &end, 10);
+        if (end == rest || *end != '_' || relid == 0 || relid > 0xffffffffUL) continue;
+        const char *a = end + 1;
+        const long attnum = std::strtol(a, &end, 10);
+        if (end != a && *end == '\0' && attnum > 0 && attnum < 32768) out[(Oid)relid].push_back((int)attnum);
     }
     closedir(d);
     return out;

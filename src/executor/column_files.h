@@ -17,6 +17,7 @@ extern "C" {
 }
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -83,8 +84,9 @@ std::shared_ptr<const hir::Vector> MapColumnFile(const ColumnFileReader &r);
 // Marks the file used now (its modification time orders the trimming below).
 void TouchColumnFile(const ColumnFileReader &r);
 
-// The attnums of the files relation (db, relid) has in the folder (names only, unchecked).
-std::vector<int> ColumnFileAttnums(const std::string &dir, Oid db, Oid relid);
+// The relations of database `db` that have files in the folder, with their files' attnums
+// (names only, unchecked).
+std::map<Oid, std::vector<int>> ColumnFileRelations(const std::string &dir, Oid db);
 // Removes the files of relation (db, relid), or the one of `attnum` when it is not 0.
 void RemoveColumnFiles(const std::string &dir, Oid db, Oid relid, int attnum = 0);
 // Removes the least recently used files (and temporary files of writers that died) until the

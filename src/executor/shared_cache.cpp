@@ -546,11 +546,13 @@ void SharedForgetDeadRelations() {
     // may still have column files: those of a gone relation, or of another file node, go too.
     if (ColumnFilesOn() && !all) {
         const std::string dir = ColumnFilesDir();
+        const std::map<Oid, std::vector<int>> on_disk = ColumnFileRelations(dir, MyDatabaseId);
         for (Oid relid : pending) {
             bool listed = false;
             for (const Candidate &c : candidates) listed = listed || c.relid == relid;
-            const std::vector<int> attnums = listed ? std::vector<int>() : ColumnFileAttnums(dir, MyDatabaseId, relid);
-            if (attnums.empty()) continue;
+            const auto files = on_disk.find(relid);
+            if (listed || files == on_disk.end()) continue;
+            const std::vector<int> &attnums = files->second;
             bool exists = false;
             Oid filenode = InvalidOid;
             pg::PgCall([&] {

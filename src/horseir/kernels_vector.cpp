@@ -42,6 +42,15 @@ int CompareElements(const Vector &a, int64_t i, const Vector &b, int64_t j) {
 }
 
 namespace {
+// One string's bytes: short ones (flags, codes) without a library call.
+inline void CopyStringBytes(char *dst, const char *src, int64_t len) {
+    if (len <= 8) {
+        for (int64_t j = 0; j < len; ++j) dst[j] = src[j];
+    } else {
+        std::memcpy(dst, src, static_cast<size_t>(len));
+    }
+}
+
 // The strings of v at the rows for_each_row(f) passes to f, in that order, as a new vector
 // (sized in a first pass, copied in a second; no validity).
 template <class ForEachRow>
@@ -63,11 +72,7 @@ Expected<std::shared_ptr<Vector>> CollectStrings(const Vector &v, ForEachRow for
     for_each_row([&](int64_t r) {
         PollCancel(k);
         const int64_t b = in_off[r], len = in_off[r + 1] - b;
-        if (len <= 8) {  // short strings (flags, codes): no library call
-            for (int64_t j = 0; j < len; ++j) dst[pos + j] = in[b + j];
-        } else {
-            std::memcpy(dst + pos, in + b, static_cast<size_t>(len));
-        }
+        CopyStringBytes(dst + pos, in + b, len);
         pos += len;
         off[++k] = pos;
     });
@@ -567,11 +572,7 @@ Expected<Value> CompressParallel(const Vector &m, const Vector &d) {
             for (int64_t i = lo; i < hi; ++i) {
                 if (!x[i]) continue;
                 const int64_t b = in_off[i], len = in_off[i + 1] - b;
-                if (len <= 8) {  // short strings (flags, codes): no library call
-                    for (int64_t j = 0; j < len; ++j) dst[pos + j] = in[b + j];
-                } else {
-                    std::memcpy(dst + pos, in + b, static_cast<size_t>(len));
-                }
+                CopyStringBytes(dst + pos, in + b, len);
                 pos += len;
                 off[++k] = pos;
             }
