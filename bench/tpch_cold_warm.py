@@ -70,13 +70,12 @@ def main():
     data = os.path.realpath("build/pgcluster/data")
     files = os.path.join(data, "rndn_column_files")
 
-    def restart():
-        subprocess.run(owner + [os.path.join(pgbin, "pg_ctl"), "-D", data, "-w", "-m", "fast", "restart", "-l",
-                                os.path.join(os.path.dirname(data), "server.log")], check=True, capture_output=True)
-
     def pg_ctl(action):
         subprocess.run(owner + [os.path.join(pgbin, "pg_ctl"), "-D", data, "-w", "-m", "fast", action, "-l",
                                 os.path.join(os.path.dirname(data), "server.log")], check=True, capture_output=True)
+
+    def restart():
+        pg_ctl("restart")
 
     def cold_without_files(q, settings):
         """A restart with the column files set aside (the first load ever), then put back."""

@@ -233,35 +233,40 @@ bool OpenColumnFile(const std::string &dir, uint64 system_id, Oid db, Oid relid,
     return true;
 }
 
+std::shared_ptr<const hir::Vector> ViewVector(const ColumnFileMeta &m, const ColumnFileSections &s,
+                                              std::shared_ptr<const void> owner) {
+    auto v = std::make_shared<hir::Vector>();
+    v->type = hir::Type::Decimal(m.kind, m.scale);
+    v->length = m.length;
+    if (m.validity_words > 0)
+        v->validity = hir::Buf<uint64_t>::View((const uint64_t *)s.validity, (size_t)m.validity_words, owner);
+    if (m.offsets_count > 0) {
+        v->offsets = hir::Buf<int64_t>::View((const int64_t *)s.offsets, (size_t)m.offsets_count, owner);
+        v->bytes = hir::Buf<char>::View((const char *)s.bytes, (size_t)m.bytes_len, owner);
+    }
+    if (m.escale_len > 0) v->elem_scale.assign((const uint8_t *)s.escale, (const uint8_t *)s.escale + m.escale_len);
+    v->scale_max = m.scale_max;
+    if (m.data_bytes > 0)
+        v->data = std::shared_ptr<uint8_t[]>(owner, (uint8_t *)s.data);
+    else if (hir::ElementSize(m.kind) > 0)
+        v->data = std::shared_ptr<uint8_t[]>(new uint8_t[kAlign]());
+    return v;
+}
+
 std::shared_ptr<const hir::Vector> MapColumnFile(const ColumnFileReader &r) {
     void *base = mmap(nullptr, (size_t)r.file_bytes, PROT_READ, MAP_SHARED | MAP_POPULATE, r.fd, 0);
     if (base == MAP_FAILED) return nullptr;
     const size_t len = (size_t)r.file_bytes;
     // one owner for every buffer: the mapping goes with the vector's last buffer
     std::shared_ptr<const void> owner(base, [len](const void *p) { munmap(const_cast<void *>(p), len); });
-    const ColumnFileMeta &m = r.meta;
     const char *b = (const char *)base;
-    auto v = std::make_shared<hir::Vector>();
-    v->type = hir::Type::Decimal(m.kind, m.scale);
-    v->length = m.length;
-    if (m.validity_words > 0)
-        v->validity = hir::Buf<uint64_t>::View((const uint64_t *)(b + r.section_off[1]), (size_t)m.validity_words, owner);
-    if (m.offsets_count > 0) {
-        v->offsets = hir::Buf<int64_t>::View((const int64_t *)(b + r.section_off[2]), (size_t)m.offsets_count, owner);
-        v->bytes = hir::Buf<char>::View(b + r.section_off[3], (size_t)m.bytes_len, owner);
-    }
-    if (m.escale_len > 0) v->elem_scale.assign(b + r.section_off[4], b + r.section_off[4] + m.escale_len);
-    v->scale_max = m.scale_max;
-    if (m.data_bytes > 0)
-        v->data = std::shared_ptr<uint8_t[]>(owner, (uint8_t *)b + r.section_off[0]);
-    else if (hir::ElementSize(m.kind) > 0)
-        v->data = std::shared_ptr<uint8_t[]>(new uint8_t[kAlign]());
-    return v;
-}
-
-bool ReadColumnSection(const ColumnFileReader &r, int s, void *to) {
-    const int64 n = SectionBytes(r.meta, s);
-    return n == 0 || ReadAt(r.fd, to, n, r.section_off[s]);
+    ColumnFileSections s;
+    s.data = b + r.section_off[0];
+    s.validity = b + r.section_off[1];
+    s.offsets = b + r.section_off[2];
+    s.bytes = b + r.section_off[3];
+    s.escale = b + r.section_off[4];
+    return ViewVector(r.meta, s, std::move(owner));
 }
 
 void TouchColumnFile(const ColumnFileReader &r) { (void)futimens(r.fd, nullptr); }

@@ -74,8 +74,11 @@ struct ColumnFileReader {
 // Opens `<dir>/<db>_<relid>_<attnum>`; false when it is absent or not a valid file of that
 // column of this cluster (a file that is there but unusable is removed).
 bool OpenColumnFile(const std::string &dir, uint64 system_id, Oid db, Oid relid, int attnum, ColumnFileReader *r);
-// Reads section s (0 data .. 4 escale) whole into `to`.  False on a short read.
-bool ReadColumnSection(const ColumnFileReader &r, int s, void *to);
+// A HorseIR vector over a column's buffers in place (`m` gives its type and the buffers' sizes;
+// views that copy only if written; `owner` keeps the buffers alive while any view is held).
+// Shared by the shared cache's blocks and the mapped files.
+std::shared_ptr<const hir::Vector> ViewVector(const ColumnFileMeta &m, const ColumnFileSections &s,
+                                              std::shared_ptr<const void> owner);
 // The column as a HorseIR vector whose buffers are a read-only shared mapping of the file (the
 // page cache's pages: no copy; the mapping lives as long as the vector's last buffer).  Null if
 // the mapping fails.  A file is never written in place (a new one is renamed over it), so the

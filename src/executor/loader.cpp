@@ -1144,6 +1144,15 @@ void RememberLocally(Oid relid, const CacheKey &key, int64 rows, const std::map<
     if (e.bytes > CacheLimitBytes()) Cache().erase(relid);
 }
 
+// Column `attnum` of rel is still there with this type and typmod (cached columns are only used
+// then: an OID reused after a DROP meets a new file node anyway; this is a cheap second line).
+bool ColumnTypeStill(Relation rel, int attnum, Oid type, int32 typmod) {
+    TupleDesc desc = RelationGetDescr(rel);
+    if (attnum < 1 || attnum > desc->natts) return false;
+    Form_pg_attribute att = TupleDescAttr(desc, attnum - 1);
+    return !att->attisdropped && att->atttypid == type && att->atttypmod == typmod;
+}
+
 Status NonAsciiGuard(const ScanRun &run, bool non_ascii) {
     if (run.ascii_guard && non_ascii) return Status::Unsupported("non-ASCII text where the program counts bytes");
     return Status::Ok();
@@ -1192,18 +1201,12 @@ Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snap
                 // The columns' types are still the relation's (an OID reused after a DROP
                 // meets a new file node anyway; this is a cheap second line).
                 bool valid = true;
-                TupleDesc desc = RelationGetDescr(rel);
                 for (size_t k = 0; k < rr.attnums.size() && valid; ++k) {
                     Oid type;
                     int32 typmod;
                     bool na;
                     SharedColumnInfo(hit, k, &type, &typmod, &na);
-                    if (rr.attnums[k] < 1 || rr.attnums[k] > desc->natts) {
-                        valid = false;
-                        break;
-                    }
-                    Form_pg_attribute att = TupleDescAttr(desc, rr.attnums[k] - 1);
-                    valid = !att->attisdropped && att->atttypid == type && att->atttypmod == typmod;
+                    valid = ColumnTypeStill(rel, rr.attnums[k], type, typmod);
                 }
                 if (valid) {
                     pg::PgCall([rel, snapshot] { PredicateLockRelation(rel, snapshot); });
@@ -1237,14 +1240,9 @@ Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snap
                     return KeyStillValid(rel, k.node, k.nblocks, k.vm_lsns);
                 };
                 if (SharedMapFiles(MyDatabaseId, rr.relid, rr.attnums, key_holds, &fc)) {
-                    TupleDesc desc = RelationGetDescr(rel);
                     bool types_hold = true;
-                    for (size_t k = 0; k < rr.attnums.size() && types_hold; ++k) {
-                        types_hold = rr.attnums[k] >= 1 && rr.attnums[k] <= desc->natts;
-                        if (!types_hold) break;
-                        Form_pg_attribute att = TupleDescAttr(desc, rr.attnums[k] - 1);
-                        types_hold = !att->attisdropped && att->atttypid == fc.types[k] && att->atttypmod == fc.typmods[k];
-                    }
+                    for (size_t k = 0; k < rr.attnums.size() && types_hold; ++k)
+                        types_hold = ColumnTypeStill(rel, rr.attnums[k], fc.types[k], fc.typmods[k]);
                     if (types_hold) {
                         std::map<int, std::shared_ptr<hir::Vector>> mapped;
                         std::map<int, bool> na;

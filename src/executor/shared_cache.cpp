@@ -108,7 +108,6 @@ struct SharedState {
     uint64 clock;
     int64 evictions;
     Latch *writer_latch;  // the column writer's, while it runs
-    int64 files_written;
     int nretired;
     dsa_pointer retired[kMaxRetired];
     Entry entries[kMaxEntries];
@@ -361,7 +360,16 @@ ColumnFileSections SectionsOf(ColumnBlock *b) {
     return s;
 }
 
-ColumnFileMeta MetaOfBlock(const Entry &e, const ColumnBlock *b) {
+CacheKey KeyOf(const Entry &e) {
+    CacheKey k;
+    k.node = e.node;
+    k.nblocks = e.nblocks;
+    k.vm_lsns.assign(e.lsns, e.lsns + e.nlsns);
+    return k;
+}
+
+// What a block holds (its relation's row count and key are the entry's).
+ColumnFileMeta MetaOfBlock(const ColumnBlock *b) {
     ColumnFileMeta m;
     m.db = b->db;
     m.relid = b->relid;
@@ -373,10 +381,6 @@ ColumnFileMeta MetaOfBlock(const Entry &e, const ColumnBlock *b) {
     m.scale = b->scale;
     m.scale_max = b->scale_max;
     m.length = b->length;
-    m.rows = e.rows;
-    m.key.node = e.node;
-    m.key.nblocks = e.nblocks;
-    m.key.vm_lsns.assign(e.lsns, e.lsns + e.nlsns);
     m.data_bytes = b->data_bytes;
     m.validity_words = b->validity_words;
     m.offsets_count = b->offsets_count;
@@ -386,24 +390,19 @@ ColumnFileMeta MetaOfBlock(const Entry &e, const ColumnBlock *b) {
 }
 
 // Copies a loaded vector's buffers into its laid-out block.
-bool FillFromVector(ColumnBlock *b, const hir::Vector &v) {
+void FillFromVector(ColumnBlock *b, const hir::Vector &v) {
     const ColumnFileSections s = SectionsOf(b);
     if (b->data_bytes > 0) std::memcpy((void *)s.data, v.data.get(), (size_t)b->data_bytes);
     if (b->validity_words > 0) std::memcpy((void *)s.validity, v.validity.data(), (size_t)b->validity_words * 8);
     if (b->offsets_count > 0) std::memcpy((void *)s.offsets, v.offsets.data(), (size_t)b->offsets_count * 8);
     if (b->bytes_len > 0) std::memcpy((void *)s.bytes, v.bytes.data(), (size_t)b->bytes_len);
     if (b->escale_len > 0) std::memcpy((void *)s.escale, v.elem_scale.data(), (size_t)b->escale_len);
-    return true;
 }
 
 
 std::string ColumnFilesDir() { return std::string(DataDir) + "/rndn_column_files"; }
 bool ColumnFilesOn() { return g_settings.column_files_mb > 0; }
 
-// Copies columns into fresh shared allocations and links them under `key` (see SharedPublish):
-// room reserved under the lock (evicting others), the copies (`fill`) without it.
-bool PublishColumns(Oid db, Oid relid, const CacheKey &key, int64 rows, const std::vector<ColumnFileMeta> &metas,
-                    bool on_disk, const std::function<bool(size_t, ColumnBlock *)> &fill);
 
 }  // namespace
 
@@ -471,9 +470,7 @@ bool SharedLookup(Oid db, Oid relid, const std::vector<int> &attnums, SharedHit 
         for (ColumnBlock *b : found) ++LocalPins()[b];
     }
     for (ColumnBlock *b : found) hit->blocks.push_back(b);
-    hit->key.node = copy.node;
-    hit->key.nblocks = copy.nblocks;
-    hit->key.vm_lsns.assign(copy.lsns, copy.lsns + copy.nlsns);
+    hit->key = KeyOf(copy);
     hit->rows = copy.rows;
     return true;
 }
@@ -492,30 +489,28 @@ std::shared_ptr<const hir::Vector> SharedVector(SharedHit &hit, size_t k) {
     pg_atomic_write_u64(&b->last_use, (uint64)GetCurrentTimestamp());
     // One owner holds the pin for every buffer of the vector (the constructor unpins if it fails).
     std::shared_ptr<const void> pin(b, [](ColumnBlock *p) { Unpin(p); });
-    auto v = std::make_shared<hir::Vector>();
-    v->type = hir::Type::Decimal(b->kind, b->scale);
-    v->length = b->length;
-    const uint8 *base = (const uint8 *)b;
     // Every buffer in place: views of the shared memory (hir::Buf copies only if written).
-    if (b->validity_words > 0)
-        v->validity = hir::Buf<uint64_t>::View((const uint64 *)(base + b->validity_off), (size_t)b->validity_words, pin);
-    if (b->offsets_count > 0) {
-        v->offsets = hir::Buf<int64_t>::View((const int64 *)(base + b->offsets_off), (size_t)b->offsets_count, pin);
-        v->bytes = hir::Buf<char>::View((const char *)base + b->bytes_off, (size_t)b->bytes_len, pin);
-    }
-    if (b->escale_len > 0) v->elem_scale.assign(base + b->escale_off, base + b->escale_off + b->escale_len);
-    v->scale_max = b->scale_max;
-    if (b->data_bytes > 0)
-        v->data = std::shared_ptr<uint8_t[]>(pin, (uint8_t *)base + b->data_off);
-    else if (hir::ElementSize(b->kind) > 0)
-        v->data = std::shared_ptr<uint8_t[]>(new uint8_t[kAlign]());
-    return v;
+    return ViewVector(MetaOfBlock(b), SectionsOf(b), std::move(pin));
 }
 
 void SharedUnpin(SharedHit &hit) noexcept {
     for (void *&p : hit.blocks)
         if (p != nullptr) Unpin((ColumnBlock *)p), p = nullptr;
 }
+
+namespace {
+// The relation's file node as the catalog now says (this transaction's own changes included);
+// false when the relation is gone.  0: a mapped relation.
+bool CatalogFileNode(Oid relid, Oid *filenode) {
+    return pg::PgCall([&] {
+        HeapTuple tp = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+        if (!HeapTupleIsValid(tp)) return false;
+        *filenode = ((Form_pg_class)GETSTRUCT(tp))->relfilenode;
+        ReleaseSysCache(tp);
+        return true;
+    });
+}
+}  // namespace
 
 void SharedForgetDeadRelations() {
     if (g_npending == 0 && !g_pending_all) return;
@@ -553,16 +548,8 @@ void SharedForgetDeadRelations() {
             const auto files = on_disk.find(relid);
             if (listed || files == on_disk.end()) continue;
             const std::vector<int> &attnums = files->second;
-            bool exists = false;
             Oid filenode = InvalidOid;
-            pg::PgCall([&] {
-                HeapTuple tp = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-                if (HeapTupleIsValid(tp)) {
-                    exists = true;
-                    filenode = ((Form_pg_class)GETSTRUCT(tp))->relfilenode;
-                    ReleaseSysCache(tp);
-                }
-            });
+            const bool exists = CatalogFileNode(relid, &filenode);
             ColumnFileReader r;
             const bool stale = !exists || (filenode != InvalidOid &&
                                            OpenColumnFile(dir, GetSystemIdentifier(), MyDatabaseId, relid, attnums[0], &r) &&
@@ -573,16 +560,8 @@ void SharedForgetDeadRelations() {
     for (const Candidate &c : candidates) {
         // The relation's file node as the catalog now says (this transaction's own changes
         // included: a rolled-back TRUNCATE or DROP only costs a reload).  0: a mapped relation.
-        bool exists = false;
         Oid filenode = InvalidOid;
-        pg::PgCall([&] {
-            HeapTuple tp = SearchSysCache1(RELOID, ObjectIdGetDatum(c.relid));
-            if (HeapTupleIsValid(tp)) {
-                exists = true;
-                filenode = ((Form_pg_class)GETSTRUCT(tp))->relfilenode;
-                ReleaseSysCache(tp);
-            }
-        });
+        const bool exists = CatalogFileNode(c.relid, &filenode);
         if (exists && (filenode == InvalidOid || filenode == c.node.relNode)) continue;
         pg::PgCall([&] {
             LWLockAcquire(g_state->lock, LW_EXCLUSIVE);
@@ -623,14 +602,16 @@ void SharedDropStale(Oid db, Oid relid, const CacheKey &key) {
     if (ColumnFilesOn()) RemoveColumnFiles(ColumnFilesDir(), db, relid);
 }
 
-namespace {
-bool PublishColumns(Oid db, Oid relid, const CacheKey &key, int64 rows, const std::vector<ColumnFileMeta> &cols,
-                    bool on_disk, const std::function<bool(size_t, ColumnBlock *)> &fill) {
+bool SharedPublish(Oid db, Oid relid, const CacheKey &key, int64 rows, const std::vector<CacheColumn> &cols) {
     if ((int)key.vm_lsns.size() > kMaxVmPages || (int)cols.size() > kMaxColumns) return false;
+    // a column the writer is not to save (files off) counts as on disk already
+    const bool on_disk = !ColumnFilesOn();
     int64 need = 0;
+    std::vector<ColumnFileMeta> metas;
     std::vector<int64> sizes;
-    for (const ColumnFileMeta &c : cols) {
-        sizes.push_back(BlockBytes(c));
+    for (const CacheColumn &c : cols) {
+        metas.push_back(MetaOf(db, relid, key, rows, c));
+        sizes.push_back(BlockBytes(metas.back()));
         need += sizes.back();
     }
     // 1. Room, reserved under the lock (evicting others); the copy runs without the lock.
@@ -654,11 +635,8 @@ bool PublishColumns(Oid db, Oid relid, const CacheKey &key, int64 rows, const st
             break;
         }
         made[k] = dp;
-        LayOutBlock(Block(dp), dp, sizes[k], cols[k], on_disk);
-        if (!fill(k, Block(dp))) {
-            all = false;
-            break;
-        }
+        LayOutBlock(Block(dp), dp, sizes[k], metas[k], on_disk);
+        FillFromVector(Block(dp), *cols[k].vec);
     }
     // 2. Link (or give back what was not needed).
     return pg::PgCall([&] {
@@ -715,14 +693,6 @@ bool PublishColumns(Oid db, Oid relid, const CacheKey &key, int64 rows, const st
         if (linked && !on_disk && writer != nullptr) SetLatch(writer);
         return linked;
     });
-}
-}  // namespace
-
-bool SharedPublish(Oid db, Oid relid, const CacheKey &key, int64 rows, const std::vector<CacheColumn> &cols) {
-    std::vector<ColumnFileMeta> metas;
-    for (const CacheColumn &c : cols) metas.push_back(MetaOf(db, relid, key, rows, c));
-    return PublishColumns(db, relid, key, rows, metas, !ColumnFilesOn(),
-                          [&cols](size_t k, ColumnBlock *b) { return FillFromVector(b, *cols[k].vec); });
 }
 
 bool SharedMapFiles(Oid db, Oid relid, const std::vector<int> &attnums, const std::function<bool(const CacheKey &)> &valid,
@@ -821,7 +791,9 @@ bool WritePending() {
     bool wrote = false;
     for (const Task &t : tasks) {
         if (!WriterStopping() && g_settings.column_files_mb > 0) {
-            const ColumnFileMeta m = MetaOfBlock(t.entry, t.block);
+            ColumnFileMeta m = MetaOfBlock(t.block);
+            m.rows = t.entry.rows;
+            m.key = KeyOf(t.entry);
             // a column larger than the whole folder is not written (it would only evict others)
             if (BlockBytes(m) <= ((int64)g_settings.column_files_mb << 20) &&
                 WriteColumnFile(dir, sysid, m, SectionsOf(t.block), enableFsync, WriterStopping,
@@ -837,10 +809,8 @@ bool WritePending() {
                                     const bool done = linked && rename();
                                     LWLockRelease(g_state->lock);
                                     return done;
-                                })) {
-                __atomic_add_fetch(&g_state->files_written, 1, __ATOMIC_RELAXED);
+                                }))
                 wrote = true;
-            }
             // written, or not writable (no space, too large): not tried again for this column
             if (!WriterStopping()) pg_atomic_write_u32(&t.block->on_disk, 1);
         }
