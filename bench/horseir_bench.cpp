@@ -126,6 +126,83 @@ void Keys(int64_t n) {
     }
 }
 
+// TPC-H-shaped joins at SF 1 sizes (`horseir_bench joins`), best of 5 each: the probe side
+// lineitem-like (6M rows, 4 per key), the build side a filtered orders-like table (direct
+// address: the keys' range is small), wide i64 keys (the hash table), a two-column key packed
+// into one i64 (lineitem x partsupp), and string keys.
+void Joins(const std::string &only) {
+    std::mt19937_64 rng(22);
+    const int64_t n = 6000000, orders = 1500000, ps = 800000;
+    auto lk = MakeVector(TypeKind::I32, n).value(), lw = MakeVector(TypeKind::I64, n).value();
+    auto lp = MakeVector(TypeKind::I32, n).value(), lsu = MakeVector(TypeKind::I32, n).value();
+    auto ls = MakeVector(TypeKind::STR, 0).value();
+    for (int64_t i = 0; i < n; ++i) {
+        const int64_t o = i / 4;
+        lk->Data<int32_t>()[i] = static_cast<int32_t>(o + 1);
+        lw->Data<int64_t>()[i] = (o + 1) * 7919 + 13;
+        const int64_t part = static_cast<int64_t>(rng() % 200000);
+        lp->Data<int32_t>()[i] = static_cast<int32_t>(part + 1);
+        lsu->Data<int32_t>()[i] = static_cast<int32_t>((part + static_cast<int64_t>(rng() % 4) * 2500) % 10000 + 1);
+        if (i < n / 6) ls->AppendString("Customer#" + std::to_string(rng() % 250000));
+    }
+    std::vector<int64_t> picked;
+    for (int64_t o = 0; o < orders; ++o)
+        if (rng() % 7 == 0) picked.push_back(o + 1);
+    const int64_t nb = static_cast<int64_t>(picked.size());
+    auto ok = MakeVector(TypeKind::I32, nb).value(), ow = MakeVector(TypeKind::I64, nb).value();
+    for (int64_t i = 0; i < nb; ++i) {
+        ok->Data<int32_t>()[i] = static_cast<int32_t>(picked[static_cast<size_t>(i)]);
+        ow->Data<int64_t>()[i] = picked[static_cast<size_t>(i)] * 7919 + 13;
+    }
+    auto pp = MakeVector(TypeKind::I32, ps).value(), psu = MakeVector(TypeKind::I32, ps).value();
+    for (int64_t i = 0; i < ps; ++i) {
+        const int64_t part = i / 4;
+        pp->Data<int32_t>()[i] = static_cast<int32_t>(part + 1);
+        psu->Data<int32_t>()[i] = static_cast<int32_t>((part + (i % 4) * 2500) % 10000 + 1);
+    }
+    auto cs = MakeVector(TypeKind::STR, 0).value();
+    for (int64_t i = 0; i < 250000; ++i) cs->AppendString("Customer#" + std::to_string(i));
+    DataRegistry reg;
+    (void)reg.AddTable("l", {"k", "w", "p", "s"}, {Value(lk), Value(lw), Value(lp), Value(lsu)});
+    (void)reg.AddTable("ls", {"c"}, {Value(ls)});
+    (void)reg.AddTable("o", {"k", "w"}, {Value(ok), Value(ow)});
+    (void)reg.AddTable("ps", {"p", "s"}, {Value(pp), Value(psu)});
+    (void)reg.AddTable("c", {"c"}, {Value(cs)});
+    const std::string load =
+        "l:? = @load_table(`l:sym); o:? = @load_table(`o:sym); ps:? = @load_table(`ps:sym); c:? = @load_table(`c:sym);"
+        " lk:i32 = check_cast(@column_value(l, `k:sym), i32); lw:i64 = check_cast(@column_value(l, `w:sym), i64);"
+        " lp:i32 = check_cast(@column_value(l, `p:sym), i32); ls:i32 = check_cast(@column_value(l, `s:sym), i32);"
+        " lst:? = @load_table(`ls:sym); lc:str = check_cast(@column_value(lst, `c:sym), str);"
+        " ok:i32 = check_cast(@column_value(o, `k:sym), i32); ow:i64 = check_cast(@column_value(o, `w:sym), i64);"
+        " pp:i32 = check_cast(@column_value(ps, `p:sym), i32); psu:i32 = check_cast(@column_value(ps, `s:sym), i32);"
+        " cc:str = check_cast(@column_value(c, `c:sym), str);";
+    const std::pair<const char *, const char *> cases[] = {
+        {"orders x lineitem, direct", "x:? = @join_index(@eq, ok, lk);"},
+        {"lineitem x orders, direct", "x:? = @join_index(@eq, lk, ok);"},
+        {"orders x lineitem, i64 hash", "x:? = @join_index(@eq, ow, lw);"},
+        {"partsupp x lineitem, 2 keys", "a:? = @list(pp, psu); b:? = @list(lp, ls); x:? = @join_index(@eq, @eq, a, b);"},
+        {"customer x 1M strings", "x:? = @join_index(@eq, cc, lc);"},
+        {"member lineitem in orders", "x:? = @member(lw, ow);"},
+    };
+    std::printf("TPC-H-shaped joins (best of 5): lineitem %lld rows, orders %lld picked, partsupp %lld\n", static_cast<long long>(n),
+                static_cast<long long>(nb), static_cast<long long>(ps));
+    for (const auto &[name, stmt] : cases) {
+        if (!only.empty() && std::string(name).find(only) == std::string::npos) continue;
+        auto p = ParseProgram("module m{ import Builtin.*; def main() : ?{ " + load + " " + stmt + " return x; } }", "joins.hir");
+        if (!p.ok() || !CheckProgram(*p).ok()) {
+            std::printf("  %-30s program failed to check\n", name);
+            continue;
+        }
+        std::string err;
+        const double s = TimeProgram(*p, reg, 5, &err);
+        if (s < 0) {
+            std::printf("  %-30s %s\n", name, err.c_str());
+            continue;
+        }
+        std::printf("  %-30s %8.1f ms\n", name, s * 1e3);
+    }
+}
+
 // PostgreSQL's best of `reps` executions (ms) of a query file, or -1 when unavailable.
 double PostgresMs(const std::string &db, const std::string &sql_file, int reps) {
     std::ifstream env("build/pgcluster/env");
@@ -192,6 +269,10 @@ void Tpch(const std::string &sf) {
 }  // namespace
 
 int main(int argc, char **argv) {
+    if (argc > 1 && std::string(argv[1]) == "joins") {
+        Joins(argc > 2 ? argv[2] : "");  // a second argument: only the cases whose name has it
+        return 0;
+    }
     // 16M elements: every result is a fresh 128 MiB buffer (page faults included);
     // 1M elements: the result buffer is recycled by malloc, closer to chunked execution.
     Micro(int64_t(1) << 24);

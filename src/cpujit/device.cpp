@@ -39,6 +39,7 @@
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include "common/quiet_threads.h"
 #include "cpujit/code_cache.h"
 #include "cpujit/contiguity.h"
 #include "cpujit/cpujit.h"
@@ -101,22 +102,13 @@ double MsSince(std::chrono::steady_clock::time_point t0) {
 // A fixed set of workers that all run the same job, created once and reused.
 class Pool {
 public:
-    // Workers block every asynchronous signal (they inherit the mask in force when they are
-    // created): a signal meant for the process (a PostgreSQL backend's SIGINT, SIGALRM,
-    // SIGUSR1 ...) is always taken by the thread that owns it.  The synchronous ones a faulting
-    // instruction raises stay deliverable (blocked, they would kill the process at once).
+    // Workers block every asynchronous signal (common/quiet_threads.h): a signal meant for the
+    // process (a PostgreSQL backend's SIGINT, SIGALRM, SIGUSR1 ...) is taken by the thread that
+    // owns it.
     explicit Pool(unsigned n) : n_(n) {
-        sigset_t all, old;
-        sigfillset(&all);
-        for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP}) sigdelset(&all, sig);
-        pthread_sigmask(SIG_SETMASK, &all, &old);
-        try {
+        WithAsyncSignalsBlocked([&] {
             for (unsigned i = 1; i < n_; ++i) threads_.emplace_back([this, i] { Loop(i); });
-        } catch (...) {
-            pthread_sigmask(SIG_SETMASK, &old, nullptr);
-            throw;
-        }
-        pthread_sigmask(SIG_SETMASK, &old, nullptr);
+        });
     }
     ~Pool() {
         {
@@ -356,24 +348,21 @@ bool StartCompileThread(std::function<void()> body) {
         std::call_once(at_exit, [] { std::atexit([] { (void)StopCompiles(); }); });
         ++g_compiles_running;
     }
-    sigset_t all, old;
-    sigfillset(&all);
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP}) sigdelset(&all, sig);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
     bool started = true;
     try {
-        std::thread([body = std::move(body)] {
-            t_compile_thread = true;
-            body();
-            std::lock_guard<std::mutex> g(g_compiles_mu);
-            if (--g_compiles_running == 0) g_compiles_cv.notify_all();
-        }).detach();
+        WithAsyncSignalsBlocked([&] {
+            std::thread([body = std::move(body)] {
+                t_compile_thread = true;
+                body();
+                std::lock_guard<std::mutex> g(g_compiles_mu);
+                if (--g_compiles_running == 0) g_compiles_cv.notify_all();
+            }).detach();
+        });
     } catch (...) {
         started = false;
         std::lock_guard<std::mutex> g(g_compiles_mu);
         if (--g_compiles_running == 0) g_compiles_cv.notify_all();
     }
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
     return started;
 }
 

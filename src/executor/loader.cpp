@@ -47,6 +47,7 @@ extern "C" {
 #include <unordered_map>
 
 #include "common/numeric_digits.h"
+#include "common/quiet_threads.h"
 #include "common/uuid_text.h"
 #include "executor/scan_run.h"
 #include "executor/shared_cache.h"
@@ -431,17 +432,9 @@ void DeformHeapTuple(TupleDesc desc, HeapTupleHeader td, int max_att, Datum *val
 class DeformPool {
 public:
     explicit DeformPool(int n) : n_(n) {
-        sigset_t all, old;
-        sigfillset(&all);
-        for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP}) sigdelset(&all, sig);
-        pthread_sigmask(SIG_SETMASK, &all, &old);
-        try {
+        WithAsyncSignalsBlocked([&] {
             for (int i = 0; i < n_; ++i) threads_.emplace_back([this, i] { Loop(i); });
-        } catch (...) {
-            pthread_sigmask(SIG_SETMASK, &old, nullptr);
-            throw;
-        }
-        pthread_sigmask(SIG_SETMASK, &old, nullptr);
+        });
     }
     int size() const { return n_; }
     // Runs job(i) on worker i for every i; returns at once.

@@ -1,6 +1,4 @@
 // Whole-vector kernels: selection, gathering, sorting, grouping, joins, reductions.
-#include <pthread.h>
-#include <signal.h>
 
 #include <algorithm>
 #include <atomic>
@@ -9,13 +7,12 @@
 #include <limits>
 #include <numeric>
 #include <string_view>
-#include <system_error>
-#include <thread>
 #include <unordered_map>
 #include <vector>
 
 #include "horseir/kernel_util.h"
 #include "horseir/keys_hash.h"
+#include "horseir/parallel.h"
 #include "horseir/radix_order.h"
 
 namespace rndn::hir {
@@ -487,50 +484,6 @@ Expected<Value> KWhere(KernelCtx &, const std::vector<Value> &args) {
 }
 
 namespace {
-// Runs fn(c) for every chunk c in [0, chunks) on this thread and on up to seven helper threads
-// (one per further core; every asynchronous signal blocked in them, and no cancel poller: a
-// PollCancel there is a no-op).  This thread polls between its chunks; a cancel's unwind lets
-// the helpers finish the chunk they hold and joins them.  Without threads (none could start)
-// this thread runs every chunk.
-template <class Fn>
-void ParallelChunks(int64_t chunks, const Fn &fn) {
-    std::atomic<int64_t> next{0};
-    std::atomic<bool> stop{false};
-    auto work = [&] {
-        while (!stop.load(std::memory_order_relaxed)) {
-            const int64_t c = next.fetch_add(1);
-            if (c >= chunks) return;
-            fn(c);
-        }
-    };
-    struct Joiner {
-        std::atomic<bool> &stop;
-        std::vector<std::thread> threads;
-        ~Joiner() {
-            stop = true;
-            for (std::thread &t : threads) t.join();
-        }
-    } joiner{stop, {}};
-    const int64_t helpers = std::min<int64_t>({(int64_t)std::max(1u, std::thread::hardware_concurrency()) - 1, chunks - 1, 7});
-    if (helpers > 0) {
-        sigset_t all, old;
-        sigfillset(&all);
-        pthread_sigmask(SIG_SETMASK, &all, &old);
-        try {
-            for (int64_t h = 0; h < helpers; ++h) joiner.threads.emplace_back(work);
-        } catch (const std::system_error &) {
-            // fewer helpers (or none): this thread takes the chunks left
-        }
-        pthread_sigmask(SIG_SETMASK, &old, nullptr);
-    }
-    while (true) {
-        PollCancelNow();
-        const int64_t c = next.fetch_add(1);
-        if (c >= chunks) break;
-        fn(c);
-    }
-}
-
 constexpr int64_t kParallelRows = 1 << 20;  // a compress of fewer rows stays on one thread
 constexpr int64_t kChunkRows = 1 << 18;
 
@@ -1170,26 +1123,37 @@ Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
             if (PollCancel(i), idl[static_cast<size_t>(i)] >= 0) rows[static_cast<size_t>(fill[static_cast<size_t>(idl[static_cast<size_t>(i)])]++)] = i;
         // Count the pairs before making them: a join larger than the memory budget is left to
         // PostgreSQL's plan (which may also stop early under a LIMIT) instead of running out.
-        int64_t pairs = 0;
-        for (int64_t j = 0; j < nr; ++j) {
-            PollCancel(j);
-            const int64_t g = idr[static_cast<size_t>(j)];
-            if (g < 0) continue;
-            pairs += start[static_cast<size_t>(g) + 1] - start[static_cast<size_t>(g)];
-        }
+        // Per chunk of right rows (on every core for long sides): its pairs, then a prefix sum
+        // gives each chunk where its pairs go (right rows ascending, left rows ascending within).
+        const RowChunks rc = ChunksOf(nr);
+        std::vector<int64_t> at(static_cast<size_t>(rc.count) + 1, 0);
+        ForChunks(rc, [&](int64_t c, int64_t a, int64_t b) {
+            int64_t k = 0;
+            for (int64_t j = a; j < b; ++j) {
+                PollCancel(j);
+                const int64_t g = idr[static_cast<size_t>(j)];
+                if (g >= 0) k += start[static_cast<size_t>(g) + 1] - start[static_cast<size_t>(g)];
+            }
+            at[static_cast<size_t>(c) + 1] = k;
+        });
+        for (int64_t c = 0; c < rc.count; ++c) at[static_cast<size_t>(c) + 1] += at[static_cast<size_t>(c)];
+        const int64_t pairs = at[static_cast<size_t>(rc.count)];
         RNDN_RETURN_IF_ERROR(CheckJoinSize(ctx, pairs));
         RNDN_RETURN_IF_ERROR(alloc_pairs(pairs));
         int64_t *lo = lvec->Data<int64_t>(), *ro = rvec->Data<int64_t>();
-        for (int64_t j = 0; j < nr; ++j) {
-            if ((j & 0xffff) == 0 && ctx.Cancelled()) return Status::Cancelled();
-            const int64_t g = idr[static_cast<size_t>(j)];
-            if (g < 0) continue;
-            for (int64_t p = start[static_cast<size_t>(g)]; p < start[static_cast<size_t>(g) + 1]; ++p) {
-                PollCancel(np);
-                lo[np] = rows[static_cast<size_t>(p)];
-                ro[np++] = j;
+        ForChunks(rc, [&](int64_t c, int64_t a, int64_t b) {
+            int64_t w = at[static_cast<size_t>(c)];
+            for (int64_t j = a; j < b; ++j) {
+                PollCancel(j);
+                const int64_t g = idr[static_cast<size_t>(j)];
+                if (g < 0) continue;
+                for (int64_t p = start[static_cast<size_t>(g)]; p < start[static_cast<size_t>(g) + 1]; ++p) {
+                    lo[w] = rows[static_cast<size_t>(p)];
+                    ro[w++] = j;
+                }
             }
-        }
+        });
+        np = pairs;
     } else {
         if (nl * nr > (int64_t(1) << 31)) return Status::Unsupported("@join_index: nested-loop join of " + std::to_string(nl) + " x " + std::to_string(nr) + " rows");
         RNDN_RETURN_IF_ERROR(CheckJoinSize(ctx, nl * nr));

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "horseir/kernel_util.h"
+#include "horseir/parallel.h"
 
 namespace rndn::hir::keys {
 namespace {
@@ -178,6 +179,7 @@ public:
             }
         }
     }
+    void Prefetch(uint64_t h) const { __builtin_prefetch(&slots_[h & mask_]); }
     std::vector<int64_t> rep;
 
 private:
@@ -195,13 +197,73 @@ void AssignIds(int64_t n, const std::vector<uint8_t> &nulls, std::vector<int64_t
     }
 }
 
+// AssignIds over the rows in chunks on every core (id_of only reads: a probe of a built table).
+// prefetch(i) asks for the memory row i's probe will read first, kProbeAhead rows before it is
+// probed: a table larger than the caches costs one miss per row, overlapped this way.
+inline constexpr int64_t kProbeAhead = 16;
+template <class F, class P>
+void AssignIdsParallel(int64_t n, const std::vector<uint8_t> &nulls, std::vector<int64_t> &ids, F id_of, P prefetch) {
+    ids.resize(static_cast<size_t>(n));
+    ForChunks(ChunksOf(n), [&](int64_t, int64_t lo, int64_t hi) {
+        for (int64_t i = lo; i < std::min(hi, lo + kProbeAhead); ++i) prefetch(i);
+        for (int64_t i = lo; i < hi; ++i) {
+            PollCancel(i);
+            if (i + kProbeAhead < hi) prefetch(i + kProbeAhead);
+            ids[static_cast<size_t>(i)] = !nulls.empty() && nulls[static_cast<size_t>(i)] ? kNull : id_of(i);
+        }
+    });
+}
+
+// The distinct keys of one fixed-width column by their bits (Bits: equal bits exactly when the
+// values are Same, for every fixed type but dec128): each slot holds the bits and id + 1 side by
+// side (0: empty), so a probe touches one cache line, not the table, the first-row list and the
+// column.  Sized from the build side's row count (load <= 1/2); ids in order of first addition.
+class BitsTable {
+public:
+    explicit BitsTable(int64_t rows) {
+        size_t cap = 16;
+        while (cap < 2 * static_cast<size_t>(rows)) cap <<= 1;
+        slots_.assign(cap, Slot{});
+        mask_ = cap - 1;
+    }
+    int64_t Find(uint64_t bits) const {
+        for (size_t p = Mix(bits) & mask_;; p = (p + 1) & mask_) {
+            const Slot &s = slots_[p];
+            if (s.id1 == 0) return kAbsent;
+            if (s.bits == bits) return s.id1 - 1;
+        }
+    }
+    int64_t FindOrAdd(uint64_t bits) {
+        for (size_t p = Mix(bits) & mask_;; p = (p + 1) & mask_) {
+            Slot &s = slots_[p];
+            if (s.id1 == 0) {
+                s = Slot{bits, ++size_};
+                return size_ - 1;
+            }
+            if (s.bits == bits) return s.id1 - 1;
+        }
+    }
+    int64_t size() const { return size_; }
+    void Prefetch(uint64_t bits) const { __builtin_prefetch(&slots_[Mix(bits) & mask_]); }
+
+private:
+    struct Slot {
+        uint64_t bits = 0;
+        int64_t id1 = 0;
+    };
+    std::vector<Slot> slots_;
+    size_t mask_ = 0;
+    int64_t size_ = 0;
+};
+
 // Builds over nb rows (hash hb(i), equality eqb(rep, i)), probes np rows (hp(j), eqp(rep, j)).
 template <class HB, class EB, class HP, class EP>
 int64_t BuildProbe(int64_t nb, const std::vector<uint8_t> &nullb, HB hb, EB eqb, int64_t np, const std::vector<uint8_t> &nullp, HP hp,
                    EP eqp, std::vector<int64_t> &idb, std::vector<int64_t> &idp) {
     Table t(nb);
     AssignIds(nb, nullb, idb, [&](int64_t i) { return t.FindOrAdd(hb(i), i, [&](int64_t r) { return eqb(r, i); }); });
-    AssignIds(np, nullp, idp, [&](int64_t j) { return t.Find(hp(j), [&](int64_t r) { return eqp(r, j); }); });
+    AssignIdsParallel(
+        np, nullp, idp, [&](int64_t j) { return t.Find(hp(j), [&](int64_t r) { return eqp(r, j); }); }, [&](int64_t j) { t.Prefetch(hp(j)); });
     return static_cast<int64_t>(t.rep.size());
 }
 
@@ -221,12 +283,21 @@ bool DirectIds(const Vector &vb, const std::vector<uint8_t> &nullb, const Vector
         const int64_t nb = vb.length, np = vp.length;
         int64_t lo = INT64_MAX, hi = INT64_MIN;
         auto span = [&](const T *x, int64_t n, const std::vector<uint8_t> &nulls) {
-            for (int64_t i = 0; i < n; ++i) {
-                PollCancel(i);
-                if (!nulls.empty() && nulls[static_cast<size_t>(i)]) continue;
-                lo = std::min<int64_t>(lo, static_cast<int64_t>(x[i]));
-                hi = std::max<int64_t>(hi, static_cast<int64_t>(x[i]));
-            }
+            const RowChunks rc = ChunksOf(n);
+            std::vector<int64_t> clo(static_cast<size_t>(rc.count), INT64_MAX), chi(static_cast<size_t>(rc.count), INT64_MIN);
+            ForChunks(rc, [&](int64_t c, int64_t a, int64_t b) {
+                int64_t l = INT64_MAX, h = INT64_MIN;
+                for (int64_t i = a; i < b; ++i) {
+                    PollCancel(i);
+                    if (!nulls.empty() && nulls[static_cast<size_t>(i)]) continue;
+                    l = std::min<int64_t>(l, static_cast<int64_t>(x[i]));
+                    h = std::max<int64_t>(h, static_cast<int64_t>(x[i]));
+                }
+                clo[static_cast<size_t>(c)] = l;
+                chi[static_cast<size_t>(c)] = h;
+            });
+            lo = std::min(lo, *std::min_element(clo.begin(), clo.end()));
+            hi = std::max(hi, *std::max_element(chi.begin(), chi.end()));
         };
         span(xb, nb, nullb);
         span(xp, np, nullp);
@@ -239,10 +310,16 @@ bool DirectIds(const Vector &vb, const std::vector<uint8_t> &nullb, const Vector
             if (s == 0) s = ++next;
             return static_cast<int64_t>(s) - 1;
         });
-        AssignIds(np, nullp, idp, [&](int64_t j) {
-            const uint32_t s = slot[static_cast<size_t>(static_cast<int64_t>(xp[j]) - lo)];
-            return s == 0 ? kAbsent : static_cast<int64_t>(s) - 1;
-        });
+        auto at = [&](int64_t j) { return static_cast<size_t>(static_cast<int64_t>(xp[j]) - lo); };
+        AssignIdsParallel(
+            np, nullp, idp,
+            [&](int64_t j) {
+                const uint32_t s = slot[at(j)];
+                return s == 0 ? kAbsent : static_cast<int64_t>(s) - 1;
+            },
+            [&](int64_t j) {
+                if (nullp.empty() || !nullp[static_cast<size_t>(j)]) __builtin_prefetch(&slot[at(j)]);
+            });
         *m = next;
         return true;
     }
@@ -264,11 +341,20 @@ bool PackTuples(const std::vector<const Columns *> &sides, std::vector<std::shar
                     return false;
                 } else {
                     const T *x = v.Data<T>();
-                    for (int64_t i = 0; i < v.length; ++i) {
-                        PollCancel(i);
-                        lo[c] = std::min<int64_t>(lo[c], static_cast<int64_t>(x[i]));
-                        hi[c] = std::max<int64_t>(hi[c], static_cast<int64_t>(x[i]));
-                    }
+                    const RowChunks rc = ChunksOf(v.length);
+                    std::vector<int64_t> clo(static_cast<size_t>(rc.count), INT64_MAX), chi(static_cast<size_t>(rc.count), INT64_MIN);
+                    ForChunks(rc, [&](int64_t k, int64_t a, int64_t b) {
+                        int64_t l = INT64_MAX, h = INT64_MIN;
+                        for (int64_t i = a; i < b; ++i) {
+                            PollCancel(i);
+                            l = std::min<int64_t>(l, static_cast<int64_t>(x[i]));
+                            h = std::max<int64_t>(h, static_cast<int64_t>(x[i]));
+                        }
+                        clo[static_cast<size_t>(k)] = l;
+                        chi[static_cast<size_t>(k)] = h;
+                    });
+                    lo[c] = std::min(lo[c], *std::min_element(clo.begin(), clo.end()));
+                    hi[c] = std::max(hi[c], *std::max_element(chi.begin(), chi.end()));
                     return true;
                 }
             });
@@ -294,7 +380,9 @@ bool PackTuples(const std::vector<const Columns *> &sides, std::vector<std::shar
                 using T = decltype(t);
                 if constexpr (!(std::is_floating_point_v<T> || std::is_same_v<T, __int128> || kIsInterval<T>)) {
                     const T *x = (*side)[c]->template Data<T>();
-                    for (int64_t i = 0; i < n; ++i) PollCancel(i), k[i] += (static_cast<int64_t>(x[i]) - lo[c]) * radix[c];
+                    ForChunks(ChunksOf(n), [&](int64_t, int64_t a, int64_t b) {
+                        for (int64_t i = a; i < b; ++i) PollCancel(i), k[i] += (static_cast<int64_t>(x[i]) - lo[c]) * radix[c];
+                    });
                 }
                 return 0;
             });
@@ -351,6 +439,13 @@ int64_t JointIds(const Columns &a, const Columns &b, std::vector<int64_t> &ia, s
                 int64_t m;
                 if (DirectIds<T>(*bc[0], nullb, *pc[0], nullp, idb, idp, &m)) return m;
                 const T *xb = bc[0]->template Data<T>(), *xp = pc[0]->template Data<T>();
+                if constexpr (!std::is_same_v<T, __int128>) {
+                    BitsTable t(nb);
+                    AssignIds(nb, nullb, idb, [&](int64_t i) { return t.FindOrAdd(Bits(xb[i])); });
+                    AssignIdsParallel(
+                        np, nullp, idp, [&](int64_t j) { return t.Find(Bits(xp[j])); }, [&](int64_t j) { t.Prefetch(Bits(xp[j])); });
+                    return t.size();
+                }
                 return BuildProbe(
                     nb, nullb, [&](int64_t i) { return Mix(Bits(xb[i])); }, [&](int64_t r, int64_t i) { return Same(xb[r], xb[i]); }, np, nullp,
                     [&](int64_t j) { return Mix(Bits(xp[j])); }, [&](int64_t r, int64_t j) { return Same(xb[r], xp[j]); }, idb, idp);
@@ -383,6 +478,11 @@ int64_t FirstIds(const Columns &cols, std::vector<int64_t> &ids, std::vector<int
                 int64_t direct;
                 if (DirectIds<T>(*cols[0], none, *cols[0], none, ids, unused, &direct)) return direct;
                 const T *x = cols[0]->template Data<T>();
+                if constexpr (!std::is_same_v<T, __int128>) {
+                    BitsTable t(n);
+                    AssignIds(n, none, ids, [&](int64_t i) { return t.FindOrAdd(Bits(x[i])); });
+                    return t.size();
+                }
                 auto h = [&](int64_t i) { return Mix(Bits(x[i])); };
                 auto e = [&](int64_t r, int64_t i) { return Same(x[r], x[i]); };
                 return BuildProbe(n, none, h, e, 0, none, h, e, ids, unused);

@@ -203,6 +203,53 @@ TEST(KeysHash, MultiKeyAgainstRankPath) {
             }
 }
 
+// Sides long enough for the row-parallel paths (horseir/parallel.h: more than 2^18 rows, cut
+// into 64Ki-row chunks that the cores take in turn): the probes of the direct-address, bits,
+// generic and dec128 tables, the packed two-column keys, and the join's per-chunk pair counts
+// and writes must still give the rank path's values in its order, on either side of the join.
+TEST(KeysHash, LongSidesInParallelChunks) {
+    std::mt19937_64 rng(2718);
+    const int64_t kLong = 300001, kShort = 70003;
+    const std::vector<std::vector<Type>> keys = {
+        {Type(TypeKind::I16)},                    // small range: direct address
+        {Type(TypeKind::I64)},                    // wide range: the bits table
+        {Type(TypeKind::F64)},                    // bits of NaN and -0 normalised
+        {Type(TypeKind::STR)},                    // the generic table over row hashes
+        {Type::Decimal(TypeKind::DEC128, 3)},     // dec128: the generic table
+        {Type(TypeKind::I32), Type(TypeKind::I16)},  // packed into one i64
+    };
+    for (const auto &types : keys)
+        for (auto [na, nb] : {std::pair{kLong, kShort}, std::pair{kShort, kLong}}) {
+            std::vector<std::shared_ptr<Vector>> a, b;
+            for (const Type &t : types) {
+                const int domain = types.size() == 1 ? 30011 : 173;  // about 2-10 matches per probe row
+                if (IsString(t.kind)) {
+                    // RandomColumn's strings repeat a few short values (a join of them here would
+                    // be quadratic): distinct keys per value instead
+                    for (auto [side, n] : {std::pair{&a, na}, std::pair{&b, nb}}) {
+                        auto v = MakeVector(t, 0).value();
+                        for (int64_t i = 0; i < n; ++i) v->AppendString("key-" + std::to_string(rng() % domain));
+                        side->push_back(v);
+                    }
+                    continue;
+                }
+                a.push_back(RandomColumn(t, na, domain, types.size() == 1 ? 0.02 : 0.0, rng));
+                b.push_back(RandomColumn(t, nb, domain, 0.0, rng));
+            }
+            SCOPED_TRACE(TypeToString(types[0]) + (types.size() > 1 ? "+" : "") + " " + std::to_string(na) + "x" + std::to_string(nb));
+            if (types.size() == 1) {
+                const std::string r = Compare("r:? = @join_index(@eq, a0, b0); i:? = @index(r, 0:i64); n:? = @len(i); return n;", a, b);
+                EXPECT_GT(std::stoll(r.substr(r.find('[') + 1)), std::max(na, nb)) << "too few pairs to cross the chunks";
+                Compare("r:? = @join_index(@eq, a0, b0); return r;", a, b);
+                Compare("r:? = @member(a0, b0); return r;", a, b);
+                Compare("r:? = @index_of(b0, a0); return r;", a, b);
+                Compare("r:? = @group(a0); return r;", a, b);
+            } else {
+                Compare("la:? = @list(a0,a1); lb:? = @list(b0,b1); r:? = @join_index(@eq, la, lb); return r;", a, b);
+            }
+        }
+}
+
 // An equality key plus a non-equality predicate: the hash path makes the candidate pairs, the
 // rest is filtered as before; and a join with no equality key at all keeps the nested loop.
 TEST(KeysHash, MixedPredicates) {
