@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "horseir/kernel_util.h"
+#include "horseir/parallel.h"
 
 namespace rndn::hir {
 
@@ -681,12 +682,24 @@ Expected<Value> Compare(Builtin bid, Cmp c, const std::vector<Value> &args) {
             const char *chars = col.bytes.data();
             const int64_t want = static_cast<int64_t>(lit.size());
             const uint8_t eq = c == Cmp::EQ ? 1 : 0;
-            for (int64_t i = 0; i < n; ++i) {
-                PollCancel(i);
-                const int64_t b0 = off[i];
-                const bool same = off[i + 1] - b0 == want && (want == 0 || std::memcmp(chars + b0, lit.data(), lit.size()) == 0);
-                o[i] = same ? eq : static_cast<uint8_t>(1 - eq);
-            }
+            const char *l = lit.data();
+            // in chunks on every core for long columns (parallel.h); a literal of up to 8 bytes
+            // (a flag, a code) compared byte by byte inline
+            ForChunks(ChunksOf(n), [&](int64_t, int64_t lo, int64_t hi) {
+                for (int64_t i = lo; i < hi; ++i) {
+                    PollCancel(i);
+                    const int64_t b0 = off[i];
+                    bool same = off[i + 1] - b0 == want;
+                    if (same && want > 0) {
+                        if (want <= 8) {
+                            for (int64_t k = 0; k < want; ++k) same &= chars[b0 + k] == l[k];
+                        } else {
+                            same = std::memcmp(chars + b0, l, lit.size()) == 0;
+                        }
+                    }
+                    o[i] = same ? eq : static_cast<uint8_t>(1 - eq);
+                }
+            });
             SetCombinedValidity(a, b, *out);
             return V(out);
         }

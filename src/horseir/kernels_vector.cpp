@@ -79,25 +79,60 @@ Expected<std::shared_ptr<Vector>> CollectStrings(const Vector &v, ForEachRow for
 }
 }  // namespace
 
+// v at the rows idx[0..n), in chunks on every core for long index vectors (parallel.h; chunks
+// are multiples of 64 rows, so each writes whole words of the validity bitmap).  An index out of
+// range is an error naming the first such index in order.
 Expected<std::shared_ptr<const Vector>> Gather(const Vector &v, const int64_t *idx, int64_t n) {
-    for (int64_t i = 0; i < n; ++i)
-        if (PollCancel(i), idx[i] < 0 || idx[i] >= v.length)
+    const RowChunks rc = ChunksOf(n);
+    std::vector<int64_t> bad(static_cast<size_t>(rc.count), -1), bytes(static_cast<size_t>(rc.count) + 1, 0);
+    const bool str = IsString(v.type.kind);
+    const int64_t *in_off = str ? v.offsets.data() : nullptr;
+    ForChunks(rc, [&](int64_t c, int64_t lo, int64_t hi) {
+        int64_t b = 0;
+        for (int64_t i = lo; i < hi; ++i) {
+            PollCancel(i);
+            if (idx[i] < 0 || idx[i] >= v.length) {
+                bad[static_cast<size_t>(c)] = i;
+                return;
+            }
+            if (str) b += in_off[idx[i] + 1] - in_off[idx[i]];
+        }
+        bytes[static_cast<size_t>(c) + 1] = b;
+    });
+    for (int64_t c = 0; c < rc.count; ++c)
+        if (const int64_t i = bad[static_cast<size_t>(c)]; i >= 0)
             return ShapeError("index " + std::to_string(idx[i]) + " out of range for a vector of length " + std::to_string(v.length));
     std::shared_ptr<Vector> out;
-    if (IsString(v.type.kind)) {
-        RNDN_ASSIGN_OR_RETURN(out, CollectStrings(v, [&](auto &&row) {
-            for (int64_t i = 0; i < n; ++i) row(idx[i]);
-        }));
+    if (str) {
+        for (int64_t c = 0; c < rc.count; ++c) bytes[static_cast<size_t>(c) + 1] += bytes[static_cast<size_t>(c)];
+        const int64_t total = bytes[static_cast<size_t>(rc.count)];
+        // pooled, not zero-filled (every byte and offset is written below)
+        RNDN_ASSIGN_OR_RETURN(StringPayload p, AllocStrings(n, total));
+        char *dst = p.Chars();
+        int64_t *off = p.Offsets();
+        const char *in = v.bytes.data();
+        off[0] = 0;
+        ForChunks(rc, [&](int64_t c, int64_t lo, int64_t hi) {
+            int64_t pos = bytes[static_cast<size_t>(c)];
+            for (int64_t i = lo; i < hi; ++i) {
+                PollCancel(i);
+                const int64_t b = in_off[idx[i]], len = in_off[idx[i] + 1] - b;
+                CopyStringBytes(dst + pos, in + b, len);
+                pos += len;
+                off[i + 1] = pos;
+            }
+        });
+        RNDN_ASSIGN_OR_RETURN(out, MakeVector(v.type, 0));
+        FinishStrings(*out, std::move(p), n, total);
     } else {
         RNDN_ASSIGN_OR_RETURN(out, MakeVectorUninit(v.type, n));
         VisitFixed(v.type.kind, [&](auto t) {
             using T = decltype(t);
             const T *in = v.Data<T>();
             T *o = out->template Data<T>();
-            for (int64_t i = 0; i < n; ++i) {
-                PollCancel(i);
-                o[i] = in[idx[i]];
-            }
+            ForChunks(rc, [&](int64_t, int64_t lo, int64_t hi) {
+                for (int64_t i = lo; i < hi; ++i) PollCancel(i), o[i] = in[idx[i]];
+            });
             return 0;
         });
     }
@@ -108,8 +143,10 @@ Expected<std::shared_ptr<const Vector>> Gather(const Vector &v, const int64_t *i
     out->scale_max = v.scale_max;
     if (v.HasNulls()) {
         out->EnsureValidity();
-        for (int64_t i = 0; i < n; ++i)
-            if (PollCancel(i), !v.IsValid(idx[i])) out->SetNull(i);
+        ForChunks(rc, [&](int64_t, int64_t lo, int64_t hi) {
+            for (int64_t i = lo; i < hi; ++i)
+                if (PollCancel(i), !v.IsValid(idx[i])) out->SetNull(i);
+        });
     }
     return std::shared_ptr<const Vector>(out);
 }
@@ -961,24 +998,29 @@ std::shared_ptr<Vector> MemberSmallStrings(const Vector &x, const Vector &s, std
     const char *chars = x.bytes.data();
     uint8_t *o = out->Data<uint8_t>();
     const bool x_nulls = x.HasNulls();
-    for (int64_t i = 0; i < x.length; ++i) {
-        PollCancel(i);
-        if (x_nulls && !x.IsValid(i)) {
-            o[i] = 0;
-            out->SetNull(i);  // NULL IN (...) is NULL
-            continue;
+    // NULL IN (...) is NULL, and so is x IN (.., NULL) when x is not found: the bitmap is made
+    // before the chunks run on every core (parallel.h: each chunk owns whole words of it)
+    if (x_nulls || set_has_null) out->EnsureValidity();
+    ForChunks(ChunksOf(x.length), [&](int64_t, int64_t lo, int64_t hi) {
+        for (int64_t i = lo; i < hi; ++i) {
+            PollCancel(i);
+            if (x_nulls && !x.IsValid(i)) {
+                o[i] = 0;
+                out->SetNull(i);
+                continue;
+            }
+            const int64_t b = off[i], len = off[i + 1] - b;
+            uint8_t found = 0;
+            if ((lengths >> std::min<int64_t>(len, 63)) & 1)
+                for (const std::string_view &v : set)
+                    if (static_cast<int64_t>(v.size()) == len && std::memcmp(chars + b, v.data(), v.size()) == 0) {
+                        found = 1;
+                        break;
+                    }
+            o[i] = found;
+            if (!found && set_has_null) out->SetNull(i);
         }
-        const int64_t b = off[i], len = off[i + 1] - b;
-        uint8_t found = 0;
-        if ((lengths >> std::min<int64_t>(len, 63)) & 1)
-            for (const std::string_view &v : set)
-                if (static_cast<int64_t>(v.size()) == len && std::memcmp(chars + b, v.data(), v.size()) == 0) {
-                    found = 1;
-                    break;
-                }
-        o[i] = found;
-        if (!found && set_has_null) out->SetNull(i);  // x IN (.., NULL) not found: NULL
-    }
+    });
     return out;
 }
 }  // namespace

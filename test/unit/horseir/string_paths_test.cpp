@@ -179,5 +179,70 @@ TEST(StringPaths, LongCompressInChunksKeepsOrder) {
     }
 }
 
+// Row-parallel paths over columns of more than 2^18 rows (64Ki-row chunks on every core): a
+// string against a literal (short and long), IN with a small set (with and without NULL), and
+// gathers of strings and of fixed-width values with NULLs, against the definitions row by row;
+// an index out of range names the first one in order, also when a later chunk holds another.
+TEST(StringPaths, LongColumnsInChunks) {
+    const int64_t n = 300000 + 4321;
+    std::mt19937_64 rng(31);
+    std::vector<std::string> xs(static_cast<size_t>(n));
+    std::vector<bool> null(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+        xs[static_cast<size_t>(i)] = rng() % 4 == 0 ? "abcdefghijk" : RandomString(rng, "ab", 3);
+        null[static_cast<size_t>(i)] = rng() % 9 == 0;
+    }
+    auto col = Strings(xs, null);
+    auto plain = Strings(xs);
+    auto one = [](const std::string &x) { return Strings({x}); };
+    for (const std::string lit : {"ab", "abcdefghijk", ""}) {
+        Value e = RunWith("r:? = @eq(a0, b0); return r;", col, one(lit));
+        Value ne = RunWith("r:? = @neq(b0, a0); return r;", plain, one(lit));
+        for (int64_t i = 0; i < n; ++i) {
+            const bool want = xs[static_cast<size_t>(i)] == lit;
+            ASSERT_EQ(e.vector().IsValid(i), !null[static_cast<size_t>(i)]) << lit << " " << i;
+            if (!null[static_cast<size_t>(i)]) ASSERT_EQ(e.vector().Data<uint8_t>()[i], want) << lit << " " << i;
+            ASSERT_EQ(ne.vector().Data<uint8_t>()[i], !want) << lit << " " << i;
+        }
+    }
+    for (bool set_null : {false, true}) {
+        auto set = Strings({"a", "bab", "abcdefghijk", ""}, {false, false, false, set_null});
+        Value m = RunWith("r:? = @member(a0, b0); return r;", col, set);
+        for (int64_t i = 0; i < n; ++i) {
+            const std::string &x = xs[static_cast<size_t>(i)];
+            const bool found = x == "a" || x == "bab" || x == "abcdefghijk" || (x.empty() && !set_null);
+            const bool is_null = null[static_cast<size_t>(i)] || (!found && set_null);
+            ASSERT_EQ(m.vector().IsValid(i), !is_null) << set_null << " " << i;
+            if (!is_null) ASSERT_EQ(m.vector().Data<uint8_t>()[i], found) << set_null << " " << i;
+        }
+    }
+    auto idx = MakeVector(Type(TypeKind::I64), n).value();
+    auto nums = MakeVector(Type(TypeKind::I64), n).value();
+    for (int64_t i = 0; i < n; ++i) {
+        idx->Data<int64_t>()[i] = static_cast<int64_t>(rng() % static_cast<uint64_t>(n));
+        nums->Data<int64_t>()[i] = i * 3 + 1;
+        if (null[static_cast<size_t>(i)]) nums->SetNull(i);
+    }
+    Value gs = RunWith("r:? = @index(a0, b0); return r;", col, idx);
+    Value gf = RunWith("r:? = @index(a0, b0); return r;", nums, idx);
+    for (int64_t i = 0; i < n; ++i) {
+        const int64_t r = idx->Data<int64_t>()[i];
+        ASSERT_EQ(gs.vector().IsValid(i), !null[static_cast<size_t>(r)]) << i;
+        ASSERT_EQ(gf.vector().IsValid(i), !null[static_cast<size_t>(r)]) << i;
+        ASSERT_EQ(std::string(gs.vector().StringAt(i)), xs[static_cast<size_t>(r)]) << i;
+        if (!null[static_cast<size_t>(r)]) ASSERT_EQ(gf.vector().Data<int64_t>()[i], r * 3 + 1) << i;
+    }
+    idx->Data<int64_t>()[200000] = n + 5;  // the first out of range, in a later chunk than ...
+    idx->Data<int64_t>()[290000] = -1;     // ... this one's
+    const std::string text = "module m{\n import Builtin.*;\n def main(a0:str, b0:i64) : ?{\n r:? = @index(a0, b0); return r;\n }\n}\n";
+    auto p = ParseProgram(text, "t.hir");
+    ASSERT_TRUE(p.ok());
+    ASSERT_TRUE(CheckProgram(*p).ok());
+    DataRegistry reg;
+    auto bad = Interpret(*p, reg, InterpretOptions{}, {Value(std::shared_ptr<const Vector>(col)), Value(std::shared_ptr<const Vector>(idx))});
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.status().ToString().find("index " + std::to_string(n + 5) + " out of range"), std::string::npos) << bad.status().ToString();
+}
+
 }  // namespace
 }  // namespace rndn::hir
