@@ -1688,16 +1688,15 @@ Expected<Value> KLike(KernelCtx &, const std::vector<Value> &args) {
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::BOOL, a.length));
     std::string_view pat = p.StringAt(0);
     uint8_t *o = out->Data<uint8_t>();
+    // in chunks on every core for long columns (parallel.h)
     if (PercentPattern pp; PercentPattern::Parse(pat, &pp)) {
-        for (int64_t i = 0; i < a.length; ++i) {
-            PollCancel(i);
-            o[i] = pp.Match(a.StringAt(i));
-        }
+        ForChunks(ChunksOf(a.length), [&](int64_t, int64_t lo, int64_t hi) {
+            for (int64_t i = lo; i < hi; ++i) PollCancel(i), o[i] = pp.Match(a.StringAt(i));
+        });
     } else {
-        for (int64_t i = 0; i < a.length; ++i) {
-            PollCancel(i);
-            o[i] = LikeMatch(a.StringAt(i), pat);
-        }
+        ForChunks(ChunksOf(a.length), [&](int64_t, int64_t lo, int64_t hi) {
+            for (int64_t i = lo; i < hi; ++i) PollCancel(i), o[i] = LikeMatch(a.StringAt(i), pat);
+        });
     }
     SetCombinedValidity(a, p, *out);
     return V(out);

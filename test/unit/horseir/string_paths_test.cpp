@@ -180,7 +180,7 @@ TEST(StringPaths, LongCompressInChunksKeepsOrder) {
 }
 
 // Row-parallel paths over columns of more than 2^18 rows (64Ki-row chunks on every core): a
-// string against a literal (short and long), IN with a small set (with and without NULL), and
+// string against a literal (short and long), LIKE, IN with a small set (with and without NULL), and
 // gathers of strings and of fixed-width values with NULLs, against the definitions row by row;
 // an index out of range names the first one in order, also when a later chunk holds another.
 TEST(StringPaths, LongColumnsInChunks) {
@@ -203,6 +203,13 @@ TEST(StringPaths, LongColumnsInChunks) {
             ASSERT_EQ(e.vector().IsValid(i), !null[static_cast<size_t>(i)]) << lit << " " << i;
             if (!null[static_cast<size_t>(i)]) ASSERT_EQ(e.vector().Data<uint8_t>()[i], want) << lit << " " << i;
             ASSERT_EQ(ne.vector().Data<uint8_t>()[i], !want) << lit << " " << i;
+        }
+    }
+    for (const std::string pat : {"%b%a", "a_b%"}) {
+        Value l = RunWith("r:? = @like(a0, b0); return r;", col, one(pat));
+        for (int64_t i = 0; i < n; ++i) {
+            ASSERT_EQ(l.vector().IsValid(i), !null[static_cast<size_t>(i)]) << pat << " " << i;
+            if (!null[static_cast<size_t>(i)]) ASSERT_EQ(l.vector().Data<uint8_t>()[i] != 0, RefLike(xs[static_cast<size_t>(i)], 0, pat, 0)) << pat << " " << i;
         }
     }
     for (bool set_null : {false, true}) {
