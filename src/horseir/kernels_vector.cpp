@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "horseir/kernel_util.h"
+#include "horseir/payload_pool.h"
 #include "horseir/keys_hash.h"
 #include "horseir/parallel.h"
 #include "horseir/radix_order.h"
@@ -84,7 +85,7 @@ Expected<std::shared_ptr<Vector>> CollectStrings(const Vector &v, ForEachRow for
 // range is an error naming the first such index in order.
 Expected<std::shared_ptr<const Vector>> Gather(const Vector &v, const int64_t *idx, int64_t n) {
     const RowChunks rc = ChunksOf(n);
-    std::vector<int64_t> bad(static_cast<size_t>(rc.count), -1), bytes(static_cast<size_t>(rc.count) + 1, 0);
+    PoolVector<int64_t> bad(static_cast<size_t>(rc.count), -1), bytes(static_cast<size_t>(rc.count) + 1, 0);
     const bool str = IsString(v.type.kind);
     const int64_t *in_off = str ? v.offsets.data() : nullptr;
     ForChunks(rc, [&](int64_t c, int64_t lo, int64_t hi) {
@@ -155,7 +156,7 @@ namespace {
 
 // Dense ranks of integer-like keys over a small range (at most 4n + 4096 values), by counting
 // in O(n + range); false (rank untouched) for other keys.  NULLs rank above every value.
-bool CountingRank(const Vector &v, std::vector<int64_t> &rank, int64_t *num_ranks) {
+bool CountingRank(const Vector &v, PoolVector<int64_t> &rank, int64_t *num_ranks) {
     const int64_t n = v.length;
     const bool nulls = v.HasNulls();
     if (IsString(v.type.kind) || IsFloat(v.type.kind) || v.type.kind == TypeKind::DEC128 || n == 0) return false;
@@ -176,7 +177,7 @@ bool CountingRank(const Vector &v, std::vector<int64_t> &rank, int64_t *num_rank
             if (lo > hi) lo = hi = 0;  // all NULL
             if (static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) > static_cast<uint64_t>(4 * n + 4096)) return false;
             size_t range = static_cast<size_t>(hi - lo) + 1;
-            std::vector<int64_t> map(range + 1, 0);  // last slot: NULL
+            PoolVector<int64_t> map(range + 1, 0);  // last slot: NULL
             for (int64_t i = 0; i < n; ++i) {
                 PollCancel(i);
                 if (nulls && !v.IsValid(i)) map[range] = 1;
@@ -199,10 +200,10 @@ bool CountingRank(const Vector &v, std::vector<int64_t> &rank, int64_t *num_rank
 
 // Dense ranks (0..k-1) of the elements of v in ascending order; NULLs rank above every value
 // (all NULLs share one rank).  NaN ranks above all other floats, like PostgreSQL.
-std::vector<int64_t> DenseRank(const Vector &v, int64_t *num_ranks) {
+PoolVector<int64_t> DenseRank(const Vector &v, int64_t *num_ranks) {
     int64_t n = v.length;
-    std::vector<int64_t> order;  // filled only by the sorting paths
-    std::vector<int64_t> rank(static_cast<size_t>(n));
+    PoolVector<int64_t> order;  // filled only by the sorting paths
+    PoolVector<int64_t> rank(static_cast<size_t>(n));
     auto assign = [&](auto same) {
         int64_t r = -1;
         for (int64_t k = 0; k < n; ++k) {
@@ -242,7 +243,7 @@ std::vector<int64_t> DenseRank(const Vector &v, int64_t *num_ranks) {
         // and freeing it (also when a cancel unwinds) cost one pass, not millions of nodes.
         size_t cap = 16;
         while (cap < 2 * static_cast<size_t>(n)) cap <<= 1;
-        std::vector<int64_t> slots(cap, -1);
+        PoolVector<int64_t> slots(cap, -1);
         const std::hash<std::string_view> hash;
         std::vector<std::string_view> distinct;
         bool any_null = false;
@@ -269,15 +270,15 @@ std::vector<int64_t> DenseRank(const Vector &v, int64_t *num_ranks) {
             }
             rank[static_cast<size_t>(i)] = id;
         }
-        std::vector<int64_t>().swap(slots);
-        std::vector<int64_t> by_value(distinct.size());
+        PoolVector<int64_t>().swap(slots);
+        PoolVector<int64_t> by_value(distinct.size());
         std::iota(by_value.begin(), by_value.end(), 0);
         CancelTicker ticker;
         std::sort(by_value.begin(), by_value.end(), [&](int64_t a, int64_t b) {
             ticker.Tick();
             return distinct[static_cast<size_t>(a)] < distinct[static_cast<size_t>(b)];
         });
-        std::vector<int64_t> id_rank(distinct.size());
+        PoolVector<int64_t> id_rank(distinct.size());
         for (size_t r = 0; r < by_value.size(); ++r) id_rank[static_cast<size_t>(by_value[r])] = static_cast<int64_t>(r);
         const int64_t null_rank = static_cast<int64_t>(distinct.size());
         for (int64_t i = 0; i < n; ++i) {
@@ -296,13 +297,13 @@ std::vector<int64_t> DenseRank(const Vector &v, int64_t *num_ranks) {
             return false;
         } else {
             const T *x = v.Data<T>();
-            std::vector<int64_t> rows;  // the non-NULL rows, when there are NULLs
+            PoolVector<int64_t> rows;  // the non-NULL rows, when there are NULLs
             if (nulls)
                 for (int64_t i = 0; i < n; ++i)
                     if (PollCancel(i), v.IsValid(i)) rows.push_back(i);
             const int64_t m = nulls ? static_cast<int64_t>(rows.size()) : n;
             auto row_at = [&](int64_t j) { return nulls ? rows[static_cast<size_t>(j)] : j; };
-            std::vector<uint64_t> key(static_cast<size_t>(m));
+            PoolVector<uint64_t> key(static_cast<size_t>(m));
             for (int64_t j = 0; j < m; ++j) {
                 PollCancel(j);
                 const T value = x[row_at(j)];
@@ -352,7 +353,7 @@ std::vector<int64_t> DenseRank(const Vector &v, int64_t *num_ranks) {
 }
 
 // Dense ids for tuples of ranks (lexicographic), ascending; returns the id count.
-int64_t CombineRanks(const std::vector<std::vector<int64_t>> &ranks, int64_t n, std::vector<int64_t> &ids) {
+int64_t CombineRanks(const std::vector<PoolVector<int64_t>> &ranks, int64_t n, PoolVector<int64_t> &ids) {
     if (ranks.size() == 1) {
         ids = ranks[0];
         int64_t m = 0;
@@ -366,7 +367,7 @@ int64_t CombineRanks(const std::vector<std::vector<int64_t>> &ranks, int64_t n, 
     // ranked like any integer column (ascending tuple order is preserved).
     {
         unsigned __int128 product = 1;
-        std::vector<int64_t> counts;
+        PoolVector<int64_t> counts;
         for (const auto &r : ranks) {
             int64_t c = 1;
             for (size_t i = 0; i < r.size(); ++i) {
@@ -392,7 +393,7 @@ int64_t CombineRanks(const std::vector<std::vector<int64_t>> &ranks, int64_t n, 
             }
         }
     }
-    std::vector<int64_t> order(static_cast<size_t>(n));
+    PoolVector<int64_t> order(static_cast<size_t>(n));
     std::iota(order.begin(), order.end(), 0);
     CancelTicker ticker;
     auto less = [&](int64_t a, int64_t b) {
@@ -454,7 +455,7 @@ Status CommonKeys(std::shared_ptr<const Vector> &a, std::shared_ptr<const Vector
 }
 
 // Ranks of a and b on one common scale (values equal across a and b get equal ranks).
-Status JointRanks(std::shared_ptr<const Vector> a, std::shared_ptr<const Vector> b, std::vector<int64_t> &ra, std::vector<int64_t> &rb,
+Status JointRanks(std::shared_ptr<const Vector> a, std::shared_ptr<const Vector> b, PoolVector<int64_t> &ra, PoolVector<int64_t> &rb,
                   int64_t *count, const char *fn) {
     RNDN_RETURN_IF_ERROR(CommonKeys(a, b, fn));
     const Type ct = a->type;
@@ -482,7 +483,7 @@ Status JointRanks(std::shared_ptr<const Vector> a, std::shared_ptr<const Vector>
         for (int64_t i = 0; i < nb; ++i)
             if (!b->IsValid(i)) both->SetNull(na + i);
     }
-    std::vector<int64_t> r = DenseRank(*both, count);
+    PoolVector<int64_t> r = DenseRank(*both, count);
     PollCancelNow();
     ra.assign(r.begin(), r.begin() + na);
     rb.assign(r.begin() + na, r.end());
@@ -494,7 +495,7 @@ Status JointRanks(std::shared_ptr<const Vector> a, std::shared_ptr<const Vector>
     return Status::Ok();
 }
 
-Expected<std::shared_ptr<Vector>> I64FromVector(const std::vector<int64_t> &v) {
+Expected<std::shared_ptr<Vector>> I64FromVector(const PoolVector<int64_t> &v) {
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::I64, static_cast<int64_t>(v.size())));
     if (!v.empty()) std::memcpy(out->Data<int64_t>(), v.data(), v.size() * sizeof(int64_t));
     return out;
@@ -532,7 +533,7 @@ Expected<Value> CompressParallel(const Vector &m, const Vector &d) {
     const int64_t chunks = (n + kChunkRows - 1) / kChunkRows;
     const bool str = IsString(d.type.kind);
     const int64_t *in_off = str ? d.offsets.data() : nullptr;
-    std::vector<int64_t> rows(static_cast<size_t>(chunks) + 1, 0), bytes(static_cast<size_t>(chunks) + 1, 0);
+    PoolVector<int64_t> rows(static_cast<size_t>(chunks) + 1, 0), bytes(static_cast<size_t>(chunks) + 1, 0);
     ParallelChunks(chunks, [&](int64_t c) {
         const int64_t lo = c * kChunkRows, hi = std::min(n, lo + kChunkRows);
         int64_t k = 0, b = 0;
@@ -625,7 +626,7 @@ Expected<Value> KCompress(KernelCtx &, const std::vector<Value> &args) {
         }));
         return Value(std::shared_ptr<const Vector>(out));
     }
-    std::vector<int64_t> idx;
+    PoolVector<int64_t> idx;
     idx.reserve(static_cast<size_t>(m.length));
     for (int64_t i = 0; i < m.length; ++i)
         if (PollCancel(i), keep(i)) idx.push_back(i);
@@ -702,7 +703,7 @@ Expected<Value> KIndexA(KernelCtx &, const std::vector<Value> &args) {
         const Vector &vals = args[2].vector();
         if (!IsString(vals.type.kind)) return TypeError("@index_a: string vector assigned non-string values");
         if (vals.length != 1 && vals.length != idx->length) return ShapeError("@index_a: values and indexes differ in length");
-        std::vector<int64_t> from(static_cast<size_t>(x.length));  // >= 0: row of x; < 0: -(row of vals) - 1
+        PoolVector<int64_t> from(static_cast<size_t>(x.length));  // >= 0: row of x; < 0: -(row of vals) - 1
         std::iota(from.begin(), from.end(), 0);
         const int64_t *ix = idx->Data<int64_t>();
         for (int64_t i = 0; i < idx->length; ++i) {
@@ -711,7 +712,7 @@ Expected<Value> KIndexA(KernelCtx &, const std::vector<Value> &args) {
             from[static_cast<size_t>(k)] = -(vals.length == 1 ? 0 : i) - 1;
         }
         RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(x.type, 0));
-        std::vector<int64_t> null_rows;
+        PoolVector<int64_t> null_rows;
         for (int64_t r = 0; r < x.length; ++r) {
             PollCancel(r);
             const int64_t f = from[static_cast<size_t>(r)];
@@ -837,12 +838,12 @@ Expected<Value> KOrder(KernelCtx &, const std::vector<Value> &args) {
         RNDN_RETURN_IF_ERROR(radix::StableOrder(key->Data<uint64_t>(), n, out->Data<int64_t>()));
         return V(out);
     }
-    std::vector<std::vector<int64_t>> ranks;
+    std::vector<PoolVector<int64_t>> ranks;
     unsigned __int128 product = 1;  // of the rank counts
-    std::vector<int64_t> counts;
+    PoolVector<int64_t> counts;
     for (size_t k = 0; k < keys.size(); ++k) {
         int64_t cnt;
-        std::vector<int64_t> r = DenseRank(*keys[k], &cnt);
+        PoolVector<int64_t> r = DenseRank(*keys[k], &cnt);
         bool asc = flags.Data<uint8_t>()[flags.length == 1 ? 0 : k];
         if (!asc)
             for (auto &x : r) x = cnt - 1 - x;  // descending: NULLs (highest rank) come first
@@ -854,7 +855,7 @@ Expected<Value> KOrder(KernelCtx &, const std::vector<Value> &args) {
         // The rank tuple as one mixed-radix key (its order is the tuples' lexicographic order),
         // sorted stably by radix: a few streaming passes instead of a comparison sort that
         // jumps between the rank vectors.
-        std::vector<uint64_t> key(static_cast<size_t>(n), 0);
+        PoolVector<uint64_t> key(static_cast<size_t>(n), 0);
         for (size_t c = 0; c < ranks.size(); ++c)
             for (int64_t i = 0; i < n; ++i) {
                 PollCancel(i);
@@ -866,7 +867,7 @@ Expected<Value> KOrder(KernelCtx &, const std::vector<Value> &args) {
         RNDN_RETURN_IF_ERROR(radix::StableOrder(key.data(), n, out->Data<int64_t>()));
         return V(out);
     }
-    std::vector<int64_t> order(static_cast<size_t>(n));
+    PoolVector<int64_t> order(static_cast<size_t>(n));
     std::iota(order.begin(), order.end(), 0);
     CancelTicker ticker;
     std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
@@ -887,19 +888,19 @@ bool UseHash(const KernelCtx &ctx) { return !ctx.options || ctx.options->hash_ke
 // With hash: a single integer-like key over a small range is ranked by counting; other keys
 // of hashable types get ids from a hash table (keys_hash.cpp), renumbered into key order when
 // ordered (@group); @unique needs only the classes, not their order.
-Status GroupIds(const Value &key, const char *fn, bool hash, bool ordered, std::vector<int64_t> &ids, int64_t *m) {
+Status GroupIds(const Value &key, const char *fn, bool hash, bool ordered, PoolVector<int64_t> &ids, int64_t *m) {
     std::vector<std::shared_ptr<const Vector>> keys;
     RNDN_RETURN_IF_ERROR(KeyColumns(key, fn, keys));
     int64_t n = keys[0]->length;
     if (hash && keys::HashableKeys(keys)) {
         if (std::vector<std::shared_ptr<const Vector>> packed; keys::PackTuples({&keys}, packed)) keys = {packed[0]};
         if (keys.size() == 1 && CountingRank(*keys[0], ids, m)) return Status::Ok();
-        std::vector<int64_t> first;
+        PoolVector<int64_t> first;
         *m = keys::FirstIds(keys, ids, first);
         if (ordered) keys::SortGroups(keys, ids, first);
         return Status::Ok();
     }
-    std::vector<std::vector<int64_t>> ranks;
+    std::vector<PoolVector<int64_t>> ranks;
     for (const auto &k : keys) {
         int64_t cnt;
         ranks.push_back(DenseRank(*k, &cnt));
@@ -910,11 +911,11 @@ Status GroupIds(const Value &key, const char *fn, bool hash, bool ordered, std::
 }  // namespace
 
 Expected<Value> KGroup(KernelCtx &ctx, const std::vector<Value> &args) {
-    std::vector<int64_t> ids;
+    PoolVector<int64_t> ids;
     int64_t m = 0;
     RNDN_RETURN_IF_ERROR(GroupIds(args[0], "group", UseHash(ctx), true, ids, &m));
     // Counting sort of the row numbers by group: exact-size index vectors, rows ascending.
-    std::vector<int64_t> fill(static_cast<size_t>(m), 0);
+    PoolVector<int64_t> fill(static_cast<size_t>(m), 0);
     for (size_t i = 0; i < ids.size(); ++i) {
         PollCancel(static_cast<int64_t>(i));
         ++fill[static_cast<size_t>(ids[i])];
@@ -946,10 +947,10 @@ Expected<Value> KGroup(KernelCtx &ctx, const std::vector<Value> &args) {
 
 Expected<Value> KUnique(KernelCtx &ctx, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[0], "unique", 0));
-    std::vector<int64_t> ids;
+    PoolVector<int64_t> ids;
     int64_t m = 0;
     RNDN_RETURN_IF_ERROR(GroupIds(args[0], "unique", UseHash(ctx), false, ids, &m));
-    std::vector<int64_t> first(static_cast<size_t>(m), -1);
+    PoolVector<int64_t> first(static_cast<size_t>(m), -1);
     for (int64_t i = static_cast<int64_t>(ids.size()) - 1; i >= 0; --i) first[static_cast<size_t>(ids[static_cast<size_t>(i)])] = i;
     std::sort(first.begin(), first.end());
     RNDN_ASSIGN_OR_RETURN(auto out, I64FromVector(first));
@@ -963,7 +964,7 @@ namespace {
 // Ids of x's and s's elements over one id space (0..cnt-1, equal keys equal ids): NULL elements
 // get keys::kNull, and with the hash path elements of the larger side that the smaller side
 // lacks get keys::kAbsent (the rank path gives every non-NULL element an id).
-Status MemberIds(const KernelCtx &ctx, const std::vector<Value> &args, const char *fn, std::vector<int64_t> &rx, std::vector<int64_t> &rs,
+Status MemberIds(const KernelCtx &ctx, const std::vector<Value> &args, const char *fn, PoolVector<int64_t> &rx, PoolVector<int64_t> &rs,
                  int64_t *cnt) {
     if (UseHash(ctx)) {
         std::shared_ptr<const Vector> x = args[0].vector_ptr(), s = args[1].vector_ptr();
@@ -1033,10 +1034,10 @@ Expected<Value> KMember(KernelCtx &ctx, const std::vector<Value> &args) {
         RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(TypeKind::BOOL, args[0].vector().length));
         return V(MemberSmallStrings(args[0].vector(), args[1].vector(), out));
     }
-    std::vector<int64_t> rx, rs;
+    PoolVector<int64_t> rx, rs;
     int64_t cnt;
     RNDN_RETURN_IF_ERROR(MemberIds(ctx, args, "member", rx, rs, &cnt));
-    std::vector<uint8_t> in(static_cast<size_t>(cnt), 0);
+    PoolVector<uint8_t> in(static_cast<size_t>(cnt), 0);
     bool set_has_null = false;
     for (size_t j = 0; j < rs.size(); ++j) {
         PollCancel(static_cast<int64_t>(j));
@@ -1063,11 +1064,11 @@ Expected<Value> KMember(KernelCtx &ctx, const std::vector<Value> &args) {
 Expected<Value> KIndexOf(KernelCtx &ctx, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[0], "index_of", 0));
     RNDN_RETURN_IF_ERROR(NeedVector(args[1], "index_of", 1));
-    std::vector<int64_t> rx, rs;
+    PoolVector<int64_t> rx, rs;
     int64_t cnt;
     RNDN_RETURN_IF_ERROR(MemberIds(ctx, args, "index_of", rx, rs, &cnt));
     int64_t ns = args[1].vector().length;
-    std::vector<int64_t> first(static_cast<size_t>(cnt), ns);
+    PoolVector<int64_t> first(static_cast<size_t>(cnt), ns);
     for (int64_t j = ns - 1; j >= 0; --j)
         if (PollCancel(j), rs[static_cast<size_t>(j)] >= 0) first[static_cast<size_t>(rs[static_cast<size_t>(j)])] = j;
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::I64, static_cast<int64_t>(rx.size())));
@@ -1118,7 +1119,7 @@ Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
     if (!eqs.empty()) {
         // The equality keys of both sides in one id space: idl[i] / idr[j] < 0 for a row that
         // matches nothing (a NULL key, or with the hash path a key the other side lacks).
-        std::vector<int64_t> idl, idr;
+        PoolVector<int64_t> idl, idr;
         int64_t m = 0;
         bool hashed = false;
         if (UseHash(ctx)) {
@@ -1136,16 +1137,16 @@ Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
         }
         if (!hashed) {
             // the rank path: joint ranks per key, combined into one id space
-            std::vector<std::vector<int64_t>> joint;
+            std::vector<PoolVector<int64_t>> joint;
             for (size_t c : eqs) {
-                std::vector<int64_t> a, b;
+                PoolVector<int64_t> a, b;
                 int64_t cnt;
                 RNDN_RETURN_IF_ERROR(JointRanks(L(c), Rt(c), a, b, &cnt, "join_index"));
                 PollCancelNow();
                 a.insert(a.end(), b.begin(), b.end());
                 joint.push_back(std::move(a));
             }
-            std::vector<int64_t> ids;
+            PoolVector<int64_t> ids;
             m = CombineRanks(joint, nl + nr, ids);
             for (int64_t row = 0; row < nl + nr; ++row) {
                 PollCancel(row);
@@ -1155,12 +1156,12 @@ Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
             idl.assign(ids.begin(), ids.begin() + nl);
             idr.assign(ids.begin() + nl, ids.end());
         }
-        std::vector<int64_t> start(static_cast<size_t>(m) + 1, 0);
+        PoolVector<int64_t> start(static_cast<size_t>(m) + 1, 0);
         for (int64_t i = 0; i < nl; ++i)
             if (PollCancel(i), idl[static_cast<size_t>(i)] >= 0) ++start[static_cast<size_t>(idl[static_cast<size_t>(i)]) + 1];
         for (int64_t g = 0; g < m; ++g) start[static_cast<size_t>(g) + 1] += start[static_cast<size_t>(g)];
-        std::vector<int64_t> rows(static_cast<size_t>(start[static_cast<size_t>(m)]));
-        std::vector<int64_t> fill(start.begin(), start.end() - 1);
+        PoolVector<int64_t> rows(static_cast<size_t>(start[static_cast<size_t>(m)]));
+        PoolVector<int64_t> fill(start.begin(), start.end() - 1);
         for (int64_t i = 0; i < nl; ++i)
             if (PollCancel(i), idl[static_cast<size_t>(i)] >= 0) rows[static_cast<size_t>(fill[static_cast<size_t>(idl[static_cast<size_t>(i)])]++)] = i;
         // Count the pairs before making them: a join larger than the memory budget is left to
@@ -1168,7 +1169,7 @@ Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
         // Per chunk of right rows (on every core for long sides): its pairs, then a prefix sum
         // gives each chunk where its pairs go (right rows ascending, left rows ascending within).
         const RowChunks rc = ChunksOf(nr);
-        std::vector<int64_t> at(static_cast<size_t>(rc.count) + 1, 0);
+        PoolVector<int64_t> at(static_cast<size_t>(rc.count) + 1, 0);
         ForChunks(rc, [&](int64_t c, int64_t a, int64_t b) {
             int64_t k = 0;
             for (int64_t j = a; j < b; ++j) {
@@ -1312,7 +1313,7 @@ Expected<Value> KVector(KernelCtx &, const std::vector<Value> &args) {
     const Vector &x = args[1].vector();
     if (n < 0) return ShapeError("@vector: negative length");
     if (x.length == 0 && n > 0) return ShapeError("@vector: empty source vector");
-    std::vector<int64_t> idx(static_cast<size_t>(n));
+    PoolVector<int64_t> idx(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) idx[static_cast<size_t>(i)] = i % std::max<int64_t>(x.length, 1);
     RNDN_ASSIGN_OR_RETURN(auto r, Gather(x, idx.data(), n));
     return Value(r);
@@ -1329,7 +1330,7 @@ Expected<Value> KRange(KernelCtx &, const std::vector<Value> &args) {
 Expected<Value> KReverse(KernelCtx &, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[0], "reverse", 0));
     const Vector &x = args[0].vector();
-    std::vector<int64_t> idx(static_cast<size_t>(x.length));
+    PoolVector<int64_t> idx(static_cast<size_t>(x.length));
     for (int64_t i = 0; i < x.length; ++i) idx[static_cast<size_t>(i)] = x.length - 1 - i;
     RNDN_ASSIGN_OR_RETURN(auto r, Gather(x, idx.data(), x.length));
     return Value(r);
@@ -1342,7 +1343,7 @@ Expected<Value> TakeDrop(const std::vector<Value> &args, bool take) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[1], fn, 1));
     const Vector &x = args[1].vector();
     int64_t len = x.length;
-    std::vector<int64_t> idx;
+    PoolVector<int64_t> idx;
     if (take) {
         int64_t m = std::min<int64_t>(n < 0 ? -n : n, len);
         int64_t from = n < 0 ? len - m : 0;
@@ -1733,7 +1734,7 @@ Expected<Value> KOrderTop(KernelCtx &ctx, const std::vector<Value> &args) {
         if (k > 0) std::memcpy(out->Data<int64_t>(), full.vector().Data<int64_t>(), static_cast<size_t>(k) * sizeof(int64_t));
         return V(out);
     }
-    std::vector<uint8_t> asc(keys.size());
+    PoolVector<uint8_t> asc(keys.size());
     for (size_t j = 0; j < keys.size(); ++j) asc[j] = flags.Data<uint8_t>()[flags.length == 1 ? 0 : j];
     auto less = [&](int64_t a, int64_t b) {
         for (size_t j = 0; j < keys.size(); ++j) {
@@ -1742,7 +1743,7 @@ Expected<Value> KOrderTop(KernelCtx &ctx, const std::vector<Value> &args) {
         }
         return a < b;
     };
-    std::vector<int64_t> heap;
+    PoolVector<int64_t> heap;
     heap.reserve(static_cast<size_t>(k));
     if (k > 0) {
         for (int64_t i = 0; i < n; ++i) {
@@ -1764,7 +1765,7 @@ Expected<Value> KOrderTop(KernelCtx &ctx, const std::vector<Value> &args) {
 
 // @run_bounds(keys, end): runs of consecutive rows whose keys @group puts in one group.
 Expected<Value> KRunBounds(KernelCtx &ctx, const std::vector<Value> &args) {
-    std::vector<int64_t> ids;
+    PoolVector<int64_t> ids;
     int64_t m = 0;
     RNDN_RETURN_IF_ERROR(GroupIds(args[0], "run_bounds", UseHash(ctx), false, ids, &m));  // equal ids only
     RNDN_RETURN_IF_ERROR(NeedVector(args[1], "run_bounds", 1));

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "horseir/kernel_util.h"
+#include "horseir/payload_pool.h"
 #include "horseir/parallel.h"
 
 namespace rndn::hir::keys {
@@ -120,16 +121,16 @@ std::vector<ColOps> OpsOf(const Columns &cols) {
     return ops;
 }
 
-std::vector<uint64_t> RowHashes(const Columns &cols, const std::vector<ColOps> &ops) {
+PoolVector<uint64_t> RowHashes(const Columns &cols, const std::vector<ColOps> &ops) {
     const int64_t n = cols[0]->length;
-    std::vector<uint64_t> h(static_cast<size_t>(n), 0);
+    PoolVector<uint64_t> h(static_cast<size_t>(n), 0);
     for (size_t c = 0; c < cols.size(); ++c) ops[c].hash(*cols[c], h.data(), n);
     return h;
 }
 
 // 1 for a row with a NULL in some column; empty when no column has NULLs.
-std::vector<uint8_t> NullRows(const Columns &cols) {
-    std::vector<uint8_t> nulls;
+PoolVector<uint8_t> NullRows(const Columns &cols) {
+    PoolVector<uint8_t> nulls;
     for (const auto &c : cols) {
         if (!c->HasNulls()) continue;
         if (nulls.empty()) nulls.assign(static_cast<size_t>(c->length), 0);
@@ -180,16 +181,16 @@ public:
         }
     }
     void Prefetch(uint64_t h) const { __builtin_prefetch(&slots_[h & mask_]); }
-    std::vector<int64_t> rep;
+    PoolVector<int64_t> rep;
 
 private:
-    std::vector<uint64_t> slots_;
+    PoolVector<uint64_t> slots_;
     size_t mask_ = 0;
 };
 
 // ids[i] = id_of(i) for each of n rows, kNull where nulls marks the row NULL (cancel polled).
 template <class F>
-void AssignIds(int64_t n, const std::vector<uint8_t> &nulls, std::vector<int64_t> &ids, F id_of) {
+void AssignIds(int64_t n, const PoolVector<uint8_t> &nulls, PoolVector<int64_t> &ids, F id_of) {
     ids.resize(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) {
         PollCancel(i);
@@ -202,7 +203,7 @@ void AssignIds(int64_t n, const std::vector<uint8_t> &nulls, std::vector<int64_t
 // probed: a table larger than the caches costs one miss per row, overlapped this way.
 inline constexpr int64_t kProbeAhead = 16;
 template <class F, class P>
-void AssignIdsParallel(int64_t n, const std::vector<uint8_t> &nulls, std::vector<int64_t> &ids, F id_of, P prefetch) {
+void AssignIdsParallel(int64_t n, const PoolVector<uint8_t> &nulls, PoolVector<int64_t> &ids, F id_of, P prefetch) {
     ids.resize(static_cast<size_t>(n));
     ForChunks(ChunksOf(n), [&](int64_t, int64_t lo, int64_t hi) {
         for (int64_t i = lo; i < std::min(hi, lo + kProbeAhead); ++i) prefetch(i);
@@ -258,8 +259,8 @@ private:
 
 // Builds over nb rows (hash hb(i), equality eqb(rep, i)), probes np rows (hp(j), eqp(rep, j)).
 template <class HB, class EB, class HP, class EP>
-int64_t BuildProbe(int64_t nb, const std::vector<uint8_t> &nullb, HB hb, EB eqb, int64_t np, const std::vector<uint8_t> &nullp, HP hp,
-                   EP eqp, std::vector<int64_t> &idb, std::vector<int64_t> &idp) {
+int64_t BuildProbe(int64_t nb, const PoolVector<uint8_t> &nullb, HB hb, EB eqb, int64_t np, const PoolVector<uint8_t> &nullp, HP hp,
+                   EP eqp, PoolVector<int64_t> &idb, PoolVector<int64_t> &idp) {
     Table t(nb);
     AssignIds(nb, nullb, idb, [&](int64_t i) { return t.FindOrAdd(hb(i), i, [&](int64_t r) { return eqb(r, i); }); });
     AssignIdsParallel(
@@ -274,17 +275,17 @@ bool Fixed(const Vector &v) { return !IsString(v.type.kind) && HashableKey(v.typ
 // direct-address array over the range, slot x - lo holding id + 1 (a perfect hash).  False
 // when the keys do not qualify; ids untouched then.
 template <class T>
-bool DirectIds(const Vector &vb, const std::vector<uint8_t> &nullb, const Vector &vp, const std::vector<uint8_t> &nullp, std::vector<int64_t> &idb,
-               std::vector<int64_t> &idp, int64_t *m) {
+bool DirectIds(const Vector &vb, const PoolVector<uint8_t> &nullb, const Vector &vp, const PoolVector<uint8_t> &nullp, PoolVector<int64_t> &idb,
+               PoolVector<int64_t> &idp, int64_t *m) {
     if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, __int128> || kIsInterval<T>) {
         return false;
     } else {
         const T *xb = vb.Data<T>(), *xp = vp.Data<T>();
         const int64_t nb = vb.length, np = vp.length;
         int64_t lo = INT64_MAX, hi = INT64_MIN;
-        auto span = [&](const T *x, int64_t n, const std::vector<uint8_t> &nulls) {
+        auto span = [&](const T *x, int64_t n, const PoolVector<uint8_t> &nulls) {
             const RowChunks rc = ChunksOf(n);
-            std::vector<int64_t> clo(static_cast<size_t>(rc.count), INT64_MAX), chi(static_cast<size_t>(rc.count), INT64_MIN);
+            PoolVector<int64_t> clo(static_cast<size_t>(rc.count), INT64_MAX), chi(static_cast<size_t>(rc.count), INT64_MIN);
             ForChunks(rc, [&](int64_t c, int64_t a, int64_t b) {
                 int64_t l = INT64_MAX, h = INT64_MIN;
                 for (int64_t i = a; i < b; ++i) {
@@ -303,7 +304,7 @@ bool DirectIds(const Vector &vb, const std::vector<uint8_t> &nullb, const Vector
         span(xp, np, nullp);
         if (lo > hi) lo = hi = 0;  // no non-NULL key
         if (static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) > static_cast<uint64_t>(4 * (nb + np) + 4096)) return false;
-        std::vector<uint32_t> slot(static_cast<size_t>(hi - lo) + 1, 0);
+        PoolVector<uint32_t> slot(static_cast<size_t>(hi - lo) + 1, 0);
         uint32_t next = 0;
         AssignIds(nb, nullb, idb, [&](int64_t i) {
             uint32_t &s = slot[static_cast<size_t>(static_cast<int64_t>(xb[i]) - lo)];
@@ -330,7 +331,7 @@ bool DirectIds(const Vector &vb, const std::vector<uint8_t> &nullb, const Vector
 bool PackTuples(const std::vector<const Columns *> &sides, std::vector<std::shared_ptr<const Vector>> &packed) {
     const size_t ncols = sides[0]->size();
     if (ncols < 2) return false;
-    std::vector<int64_t> lo(ncols, INT64_MAX), hi(ncols, INT64_MIN);
+    PoolVector<int64_t> lo(ncols, INT64_MAX), hi(ncols, INT64_MIN);
     for (const Columns *side : sides)
         for (size_t c = 0; c < ncols; ++c) {
             const Vector &v = *(*side)[c];
@@ -342,7 +343,7 @@ bool PackTuples(const std::vector<const Columns *> &sides, std::vector<std::shar
                 } else {
                     const T *x = v.Data<T>();
                     const RowChunks rc = ChunksOf(v.length);
-                    std::vector<int64_t> clo(static_cast<size_t>(rc.count), INT64_MAX), chi(static_cast<size_t>(rc.count), INT64_MIN);
+                    PoolVector<int64_t> clo(static_cast<size_t>(rc.count), INT64_MAX), chi(static_cast<size_t>(rc.count), INT64_MIN);
                     ForChunks(rc, [&](int64_t k, int64_t a, int64_t b) {
                         int64_t l = INT64_MAX, h = INT64_MIN;
                         for (int64_t i = a; i < b; ++i) {
@@ -361,7 +362,7 @@ bool PackTuples(const std::vector<const Columns *> &sides, std::vector<std::shar
             if (!ok) return false;
         }
     // Mixed radix, first column most significant: the packed order is the tuples' order.
-    std::vector<int64_t> radix(ncols);
+    PoolVector<int64_t> radix(ncols);
     unsigned __int128 product = 1;
     for (size_t c = ncols; c-- > 0;) {
         if (lo[c] > hi[c]) lo[c] = hi[c] = 0;  // no rows
@@ -421,13 +422,13 @@ bool HashableKeys(const Columns &cols) {
     return true;
 }
 
-int64_t JointIds(const Columns &a, const Columns &b, std::vector<int64_t> &ia, std::vector<int64_t> &ib) {
+int64_t JointIds(const Columns &a, const Columns &b, PoolVector<int64_t> &ia, PoolVector<int64_t> &ib) {
     if (std::vector<std::shared_ptr<const Vector>> packed; PackTuples({&a, &b}, packed)) return JointIds({packed[0]}, {packed[1]}, ia, ib);
     const bool a_builds = a[0]->length <= b[0]->length;
     const Columns &bc = a_builds ? a : b, &pc = a_builds ? b : a;
-    std::vector<int64_t> &idb = a_builds ? ia : ib, &idp = a_builds ? ib : ia;
+    PoolVector<int64_t> &idb = a_builds ? ia : ib, &idp = a_builds ? ib : ia;
     const int64_t nb = bc[0]->length, np = pc[0]->length;
-    const std::vector<uint8_t> nullb = NullRows(bc), nullp = NullRows(pc);
+    const PoolVector<uint8_t> nullb = NullRows(bc), nullp = NullRows(pc);
     if (bc.size() == 1 && Fixed(*bc[0])) {
         // One fixed-width column: hash and compare the values inline (NULL rows never reach
         // the table).
@@ -453,7 +454,7 @@ int64_t JointIds(const Columns &a, const Columns &b, std::vector<int64_t> &ia, s
         });
     }
     const std::vector<ColOps> ops = OpsOf(bc);
-    const std::vector<uint64_t> hb = RowHashes(bc, ops), hp = RowHashes(pc, ops);
+    const PoolVector<uint64_t> hb = RowHashes(bc, ops), hp = RowHashes(pc, ops);
     auto eq = [&](const Columns &x, int64_t i, const Columns &y, int64_t j) {
         for (size_t c = 0; c < ops.size(); ++c)
             if (!ops[c].eq(*x[c], i, *y[c], j)) return false;
@@ -464,10 +465,10 @@ int64_t JointIds(const Columns &a, const Columns &b, std::vector<int64_t> &ia, s
         [&](int64_t j) { return hp[static_cast<size_t>(j)]; }, [&](int64_t r, int64_t j) { return eq(bc, r, pc, j); }, idb, idp);
 }
 
-int64_t FirstIds(const Columns &cols, std::vector<int64_t> &ids, std::vector<int64_t> &first) {
+int64_t FirstIds(const Columns &cols, PoolVector<int64_t> &ids, PoolVector<int64_t> &first) {
     const int64_t n = cols[0]->length;
-    const std::vector<uint8_t> none;
-    std::vector<int64_t> unused;
+    const PoolVector<uint8_t> none;
+    PoolVector<int64_t> unused;
     int64_t m;
     if (cols.size() == 1 && Fixed(*cols[0]) && !cols[0]->HasNulls()) {
         m = VisitFixed(cols[0]->type.kind, [&](auto t) -> int64_t {
@@ -490,7 +491,7 @@ int64_t FirstIds(const Columns &cols, std::vector<int64_t> &ids, std::vector<int
         });
     } else {
         const std::vector<ColOps> ops = OpsOf(cols);
-        const std::vector<uint64_t> hs = RowHashes(cols, ops);
+        const PoolVector<uint64_t> hs = RowHashes(cols, ops);
         auto h = [&](int64_t i) { return hs[static_cast<size_t>(i)]; };
         auto e = [&](int64_t r, int64_t i) {
             for (size_t c = 0; c < ops.size(); ++c)
@@ -507,7 +508,7 @@ int64_t FirstIds(const Columns &cols, std::vector<int64_t> &ids, std::vector<int
 namespace {
 // An unsigned 64-bit key with the order of SqlCompare (NaN above every number, -0 as 0) for
 // fixed-width values other than dec128; false for other types.
-bool OrderBits(const Vector &v, std::vector<uint64_t> &out, const std::vector<int64_t> &rows) {
+bool OrderBits(const Vector &v, PoolVector<uint64_t> &out, const PoolVector<int64_t> &rows) {
     return VisitFixed(v.type.kind, [&](auto t) -> bool {
         using T = decltype(t);
         if constexpr (kIsInterval<T> || std::is_same_v<T, __int128>) {
@@ -535,7 +536,7 @@ bool OrderBits(const Vector &v, std::vector<uint64_t> &out, const std::vector<in
 
 // by_key sorted by the tuples of C order keys (keys[c][g]), lexicographic.
 template <size_t C>
-void SortByBits(const std::vector<std::vector<uint64_t>> &keys, std::vector<int64_t> &by_key) {
+void SortByBits(const std::vector<PoolVector<uint64_t>> &keys, PoolVector<int64_t> &by_key) {
     struct Row {
         uint64_t k[C];
         int64_t g;
@@ -557,14 +558,14 @@ void SortByBits(const std::vector<std::vector<uint64_t>> &keys, std::vector<int6
 }
 }  // namespace
 
-void SortGroups(const Columns &cols, std::vector<int64_t> &ids, std::vector<int64_t> &first) {
+void SortGroups(const Columns &cols, PoolVector<int64_t> &ids, PoolVector<int64_t> &first) {
     const std::vector<ColOps> ops = OpsOf(cols);
-    std::vector<int64_t> by_key(first.size());
+    PoolVector<int64_t> by_key(first.size());
     std::iota(by_key.begin(), by_key.end(), 0);
     CancelTicker ticker;
     // One to four columns of fixed-width values without NULLs: sort flat tuples of order keys.
     bool flat = cols.size() <= 4;
-    std::vector<std::vector<uint64_t>> bits(cols.size());
+    std::vector<PoolVector<uint64_t>> bits(cols.size());
     for (size_t c = 0; c < cols.size() && flat; ++c)
         flat = Fixed(*cols[c]) && !cols[c]->HasNulls() && OrderBits(*cols[c], bits[c], first);
     // The groups' keys are distinct: the order is strict and total, no stability needed.
@@ -602,7 +603,7 @@ void SortGroups(const Columns &cols, std::vector<int64_t> &ids, std::vector<int6
             return false;
         });
     }
-    std::vector<int64_t> pos(first.size()), sorted_first(first.size());
+    PoolVector<int64_t> pos(first.size()), sorted_first(first.size());
     for (size_t g = 0; g < by_key.size(); ++g) {
         pos[static_cast<size_t>(by_key[g])] = static_cast<int64_t>(g);
         sorted_first[g] = first[static_cast<size_t>(by_key[g])];

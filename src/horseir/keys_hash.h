@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "horseir/horseir.h"
+#include "horseir/payload_pool.h"
 
 namespace rndn::hir::keys {
 
@@ -36,15 +37,15 @@ bool PackTuples(const std::vector<const Columns *> &sides, std::vector<std::shar
 // of one type on both sides).  The hash table is built over the side with fewer rows; its
 // distinct keys get ids 0..m-1 (returned), the other side's rows the id of their equal key or
 // kAbsent.  Rows with a NULL in any column get kNull on either side (NULL never matches).
-int64_t JointIds(const Columns &a, const Columns &b, std::vector<int64_t> &ia, std::vector<int64_t> &ib);
+int64_t JointIds(const Columns &a, const Columns &b, PoolVector<int64_t> &ia, PoolVector<int64_t> &ib);
 
 // Group ids of the rows of one side, NULL a value of its own (all NULLs of a column are equal):
 // ids 0..m-1 in order of first appearance (returned m); first[g] is g's first row.
-int64_t FirstIds(const Columns &cols, std::vector<int64_t> &ids, std::vector<int64_t> &first);
+int64_t FirstIds(const Columns &cols, PoolVector<int64_t> &ids, PoolVector<int64_t> &first);
 
 // Renumbers FirstIds' groups into ascending key order (lexicographic over the columns; per
 // column the rank path's order: NULLs last, NaN above every number, str/sym by bytes):
 // ids[i] and first[] are rewritten so that group g is the g-th smallest key.
-void SortGroups(const Columns &cols, std::vector<int64_t> &ids, std::vector<int64_t> &first);
+void SortGroups(const Columns &cols, PoolVector<int64_t> &ids, PoolVector<int64_t> &first);
 
 }  // namespace rndn::hir::keys

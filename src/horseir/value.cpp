@@ -176,19 +176,26 @@ PayloadPool &Pool() {
     return *pool;
 }
 
+// A buffer of at least `bytes` from the pool, else from the system; *capacity is its size.
+uint8_t *TakePooled(size_t bytes, size_t *capacity) {
+    const bool huge = bytes >= kHugeMinBytes;
+    const size_t align = huge ? kHugeAlign : kPoolMinBytes;
+    *capacity = (bytes + align - 1) & ~(align - 1);
+    uint8_t *p = Pool().Take(*capacity, capacity);
+    if (p == nullptr) {
+        p = static_cast<uint8_t *>(std::aligned_alloc(huge ? kHugeAlign : 64, *capacity));
+        if (!p) throw std::bad_alloc();
+        if (huge) madvise(p, *capacity, MADV_HUGEPAGE);
+        NoteAllocation(p, *capacity);  // a device may keep it registered until FreePooled
+    }
+    return p;
+}
+
 std::shared_ptr<uint8_t[]> AllocPayload(size_t bytes, bool zero) {
     uint8_t *p;
     if (bytes >= kPoolMinBytes) {
-        const bool huge = bytes >= kHugeMinBytes;
-        const size_t align = huge ? kHugeAlign : kPoolMinBytes;
-        size_t capacity = (bytes + align - 1) & ~(align - 1);
-        p = Pool().Take(capacity, &capacity);
-        if (p == nullptr) {
-            p = static_cast<uint8_t *>(std::aligned_alloc(huge ? kHugeAlign : 64, capacity));
-            if (!p) throw std::bad_alloc();
-            if (huge) madvise(p, capacity, MADV_HUGEPAGE);
-            NoteAllocation(p, capacity);  // a device may keep it registered until FreePooled
-        }
+        size_t capacity;
+        p = TakePooled(bytes, &capacity);
         if (zero) std::memset(p, 0, bytes);
         return std::shared_ptr<uint8_t[]>(p, [capacity](uint8_t *q) { Pool().Give(q, capacity); });
     }
@@ -220,6 +227,23 @@ Expected<std::shared_ptr<Vector>> AllocVector(const Type &type, int64_t length, 
     }
 }
 }  // namespace
+
+// A scratch buffer keeps its capacity in a 64-byte header before the bytes handed out.
+constexpr size_t kScratchHeader = 64;
+
+void *TakePooledScratch(size_t bytes) {
+    size_t capacity;
+    uint8_t *p = TakePooled(bytes + kScratchHeader, &capacity);
+    std::memcpy(p, &capacity, sizeof capacity);
+    return p + kScratchHeader;
+}
+
+void GivePooledScratch(void *q) {
+    uint8_t *p = static_cast<uint8_t *>(q) - kScratchHeader;
+    size_t capacity;
+    std::memcpy(&capacity, p, sizeof capacity);
+    Pool().Give(p, capacity);
+}
 
 void ReleasePooledPayloads(size_t keep_bytes) { Pool().Release(keep_bytes); }
 size_t PooledPayloadBytes() { return Pool().Bytes(); }
