@@ -44,7 +44,8 @@ def main():
                     help="Q17 and Q20 take PostgreSQL many minutes at SF 1")
     ap.add_argument("--cold-device", default="auto")
     ap.add_argument("--no-warm", action="store_true", help="cold runs only")
-    ap.add_argument("--cold-files", default="both", choices=["keep", "none", "both"])
+    ap.add_argument("--cold-files", default="both", choices=["keep", "none", "both", "skip"],
+                    help="skip: no cold runs (warm and PostgreSQL only)")
     args = ap.parse_args()
     os.chdir(ROOT)
     pgbin = os.environ.get("PGBIN")
@@ -151,7 +152,7 @@ def main():
                 warm[(b, d, q)] = statistics.median(warm_times(q, {"rndn.force": "on", "rndn.device": d}, 3))
     cold = {}
     pg = {}
-    modes = ["keep", "none"] if args.cold_files == "both" else [args.cold_files]
+    modes = {"both": ["keep", "none"], "skip": []}.get(args.cold_files, [args.cold_files])
     if "keep" in modes:
         # Every query once with the first build, so that the column writer has saved the
         # columns the cold runs read (the folder unchanged for 5 s: the writer is done).

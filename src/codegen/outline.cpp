@@ -505,6 +505,8 @@ struct Outliner {
             if (form[k] == Form::COMPRESS) {
                 int mg = OperandGeo(s.expr.args[0]);
                 if (virt[static_cast<size_t>(s.targets[0].slot)]) domain[k] = mg;
+                else if (costs == CostModel::CPU_DEVICE)
+                    continue;  // materialised on the cpu device: the interpreter's compress (see CompactionCosts)
                 else if (mg >= 0 && mg != Scalar() && mg == OperandGeo(s.expr.args[1]) && !virt[static_cast<size_t>(s.expr.args[0].slot)] &&
                          !virt[static_cast<size_t>(s.expr.args[1].slot)])
                     domain[k] = mg;  // materialised: a compaction kernel

@@ -12,6 +12,7 @@
 
 #include "codegen/internal.h"
 #include "cpujit/cpujit.h"
+#include "horseir/payload_pool.h"
 
 namespace rndn::codegen {
 
@@ -506,7 +507,7 @@ private:
     Status Segmented(int index) {
         const codegen::Kernel &k = p_.kernels[static_cast<size_t>(index)];
         auto redo = [&]() { return k.by_rows ? RedoByRows(k) : Redo(k); };
-        std::vector<int64_t> offsets, indices;
+        hir::PoolVector<int64_t> offsets, indices;  // (pooled: no fresh pages per run)
         int64_t n = 0;
         if (k.by_rows) {
             // the cpu form of a by-rows kernel: the cells straight from the group kernel's rows
@@ -522,7 +523,7 @@ private:
             offsets.assign(static_cast<size_t>(n) + 1, 0);
             for (int64_t c = 0; c < n; ++c) offsets[static_cast<size_t>(c) + 1] = offsets[static_cast<size_t>(c)] + g.count[static_cast<size_t>(c)];
             indices.resize(g.row_group.size());
-            std::vector<int64_t> at(offsets.begin(), offsets.end() - 1);
+            hir::PoolVector<int64_t> at(offsets.begin(), offsets.end() - 1);
             for (size_t r = 0; r < g.row_group.size(); ++r) indices[static_cast<size_t>(at[g.row_group[r]]++)] = static_cast<int64_t>(r);
         } else {
             const hir::Value &gv = frame_[static_cast<size_t>(k.inputs[0].slot)];
@@ -544,14 +545,14 @@ private:
         for (auto &a : avg)
             if (a && a->op != "avg") a = nullptr;
         const bool any_avg = std::any_of(avg.begin(), avg.end(), [](const KernelStmt *a) { return a != nullptr; });
-        const std::vector<int64_t> cell_offsets = any_avg ? offsets : std::vector<int64_t>();
+        const hir::PoolVector<int64_t> cell_offsets = any_avg ? offsets : hir::PoolVector<int64_t>();
         // Few large cells (Q1: 4 groups): split each into pieces of kPiece rows so that many
         // threads share the work; the host then combines the pieces' results per cell.
         constexpr int64_t kPiece = 2048;
-        std::vector<int64_t> owner;  // piece -> cell (empty: no split)
+        hir::PoolVector<int64_t> owner;  // piece -> cell (empty: no split)
         const int64_t cells_n = n;
         if (n < 4096 && static_cast<int64_t>(indices.size()) > n * kPiece) {
-            std::vector<int64_t> pieces{0};
+            hir::PoolVector<int64_t> pieces{0};
             for (int64_t c = 0; c < n; ++c)
                 for (int64_t b = offsets[static_cast<size_t>(c)]; b < offsets[static_cast<size_t>(c) + 1]; b += kPiece) {
                     pieces.push_back(std::min(b + kPiece, offsets[static_cast<size_t>(c) + 1]));
@@ -707,7 +708,7 @@ private:
         // Groups by first appearance: each row names the row that claimed its group's slot; the
         // claimer's entry in `num` (row-sized, far smaller than the table) gets the group number.
         table_v.reset();
-        std::vector<int64_t> first;
+        hir::PoolVector<int64_t> first;
         uint32_t *gid = slots;  // reused: row -> group (first-appearance numbering)
         {
             uint32_t *num = num_v->Data<uint32_t>();
@@ -728,7 +729,7 @@ private:
         // The interpreter's order of the groups (ascending key tuples, each column by its element
         // type's order: bool/char unsigned, integers/dates/decimals signed, strings by bytes as
         // std::string_view orders them; NULL after every value): a sort of the groups' first rows.
-        std::vector<int64_t> rank(static_cast<size_t>(m), 0);  // first-appearance group -> interpreter position
+        hir::PoolVector<int64_t> rank(static_cast<size_t>(m), 0);  // first-appearance group -> interpreter position
         bool sorted = true;
         for (const auto &x : in) {
             switch (x->type.kind) {
@@ -755,7 +756,7 @@ private:
                     default: return three(x.StringAt(a), x.StringAt(b));
                 }
             };
-            std::vector<int64_t> ord(static_cast<size_t>(m));
+            hir::PoolVector<int64_t> ord(static_cast<size_t>(m));
             for (int64_t j = 0; j < m; ++j) ord[static_cast<size_t>(j)] = j;
             const hir::Vector &k0 = *in[0];
             const bool one_int = in.size() == 1 && !k0.HasNulls() &&
@@ -828,7 +829,7 @@ private:
         }
         // each row's group position (interpreter order), the groups' sizes
         uint32_t *row_group = slots;  // reused again: row -> position
-        std::vector<int64_t> count(static_cast<size_t>(m), 0);
+        hir::PoolVector<int64_t> count(static_cast<size_t>(m), 0);
         for (int64_t r = 0; r < n; ++r) {
             uint32_t pos = static_cast<uint32_t>(rank[gid[static_cast<size_t>(r)]]);
             row_group[static_cast<size_t>(r)] = pos;
@@ -859,7 +860,7 @@ private:
     // What a group kernel leaves for the per-cell reductions by rows of its @values.
     struct GroupRows {
         int64_t m = 0;                   // groups
-        std::vector<int64_t> count;      // rows per group (interpreter order)
+        hir::PoolVector<int64_t> count;  // rows per group (interpreter order)
         struct {                         // row -> group position (a pooled payload)
             std::shared_ptr<hir::Vector> v;
             size_t n = 0;
@@ -1153,7 +1154,7 @@ private:
     }
 
     // Per-cell results of the pieces of split cells, combined per cell (nullptr on overflow).
-    static std::shared_ptr<hir::Vector> CombinePieces(const hir::Vector &pieces, const std::vector<int64_t> &owner, int64_t cells,
+    static std::shared_ptr<hir::Vector> CombinePieces(const hir::Vector &pieces, const hir::PoolVector<int64_t> &owner, int64_t cells,
                                                       const std::string &op) {
         auto made = hir::MakeVector(pieces.type, cells);
         if (!made.ok()) return nullptr;

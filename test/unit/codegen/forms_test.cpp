@@ -811,8 +811,10 @@ TEST(CostModel, CpuDeviceKeepsAGroupWithoutByRowsReductionsOnTheInterpreter) {
 }
 
 // CostModel::CPU_DEVICE: a string compared with a literal stays on the interpreter (its byte loop
-// is slower per lane on the cpu device than the interpreter's comparison); the mask's other
-// statements and the compaction still run as kernels.
+// is slower per lane on the cpu device than the interpreter's comparison), and so does a
+// materialised compaction (the interpreter's @compress runs on every core without a branch per
+// row; the compaction kernel's per-thread chunks are strided across a warp's lanes there); the
+// mask's other statements still run as a kernel.
 TEST(CostModel, CpuDeviceKeepsStringEqualityOnTheInterpreter) {
     const std::string body = "    x:? = @eq(a, `BUILDING:sym);\n    y:? = @lt(b, 0:i32);\n    z:? = @and(x, y);\n"
                              "    r:? = @compress(z, b);\n";
@@ -820,11 +822,14 @@ TEST(CostModel, CpuDeviceKeepsStringEqualityOnTheInterpreter) {
         std::unique_ptr<hir::Program> keep;
         auto any = RunWithCosts(Program(t, {"s1", "i1"}, body), CostModel::ANY, std::string("any ") + t, &keep);
         ASSERT_NE(any, nullptr);
+        const std::string any_text = Print(*any);  // (before `keep` holds the next program)
         auto cpu = RunWithCosts(Program(t, {"s1", "i1"}, body), CostModel::CPU_DEVICE, std::string("cpu ") + t, &keep);
         ASSERT_NE(cpu, nullptr);
-        EXPECT_EQ(cpu->compiled_statements + 1, any->compiled_statements) << Print(*cpu);
+        EXPECT_EQ(cpu->compiled_statements + 2, any->compiled_statements) << Print(*cpu);
         EXPECT_GE(cpu->kernels.size(), 1u);
         EXPECT_NE(Print(*cpu).find("interp x = @eq"), std::string::npos) << Print(*cpu);
+        EXPECT_NE(Print(*cpu).find("interp r = @compress"), std::string::npos) << Print(*cpu);
+        EXPECT_NE(any_text.find("compress r = @compress"), std::string::npos) << any_text;
     }
 }
 
