@@ -1,5 +1,6 @@
 // Hybrid execution: kernels on the cpu device, everything else on the interpreter (see codegen.h).
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include <tuple>
 
 #include "codegen/internal.h"
+#include "common/chunks.h"
 #include "cpujit/cpujit.h"
 #include "horseir/payload_pool.h"
 
@@ -639,6 +641,33 @@ private:
         return Status::Ok();
     }
 
+    // The host's passes over a kernel's rows: chunks of kHostChunk rows on every core
+    // (common/chunks.h) from kHostParallel rows on, else one chunk on this thread.  fn(lo, hi)
+    // must write only what its rows own.  A cancel seen between chunks skips the chunks left and
+    // is returned.
+    static constexpr int64_t kHostChunk = int64_t(1) << 16;
+    static constexpr int64_t kHostParallel = int64_t(1) << 18;
+    static int64_t HostChunks(int64_t n) { return n < kHostParallel ? 1 : (n + kHostChunk - 1) / kHostChunk; }
+    template <class Fn>
+    Status HostRows(int64_t n, const Fn &fn) {
+        const int64_t chunks = HostChunks(n);
+        if (chunks == 1) {
+            fn(int64_t(0), n);
+        } else {
+            std::atomic<bool> cancelled{false};
+            RunChunks(
+                chunks,
+                [&](int64_t c) {
+                    if (!cancelled.load(std::memory_order_relaxed)) fn(c * kHostChunk, std::min(n, (c + 1) * kHostChunk));
+                },
+                [&] {
+                    if (opts_.should_cancel && opts_.should_cancel()) cancelled = true;
+                });
+            if (cancelled) return Status::Cancelled();
+        }
+        return Status::Ok();
+    }
+
     // A group-by kernel (Kernel::group, hash-based): the kernel gives every row the slot of its
     // key tuple; the host numbers the slots by first appearance, orders the groups as the
     // interpreter does and builds @group's dictionary (keys: first row of each group; values: the
@@ -705,25 +734,40 @@ private:
         stats_.kernel_ms += Ms(t0);
         ++stats_.kernels_launched;
         if (err != 0) return Redo(k);
-        // Groups by first appearance: each row names the row that claimed its group's slot; the
-        // claimer's entry in `num` (row-sized, far smaller than the table) gets the group number.
+        // The groups: each row names the row that claimed its group's slot.  The claimer's entry
+        // in `num` (row-sized, far smaller than the table) first gets the group's smallest row (an
+        // atomic minimum, rows in chunks on every core), then the group's number, in claimer
+        // order (any numbering serves: the groups are put in the interpreter's order below, by
+        // their keys, which differ); then every row takes its group's number.
         table_v.reset();
-        hir::PoolVector<int64_t> first;
-        uint32_t *gid = slots;  // reused: row -> group (first-appearance numbering)
+        hir::PoolVector<int64_t> first;  // per group: its first row
+        uint32_t *gid = slots;           // reused: row -> group number
         {
             uint32_t *num = num_v->Data<uint32_t>();
             std::fill(num, num + n, UINT32_MAX);
-            for (int64_t r = 0; r < n; ++r) {
-                if ((r & 0xfffff) == 0 && opts_.should_cancel && opts_.should_cancel()) return Status::Cancelled();
-                const uint32_t c = slots[static_cast<size_t>(r)];
-                if (c >= static_cast<uint64_t>(n)) return Status::Internal("group kernel left a row without its group");
-                uint32_t &g = num[c];
-                if (g == UINT32_MAX) {
-                    g = static_cast<uint32_t>(first.size());
-                    first.push_back(r);
+            std::atomic<bool> bad{false};
+            RNDN_RETURN_IF_ERROR(HostRows(n, [&](int64_t lo, int64_t hi) {
+                for (int64_t r = lo; r < hi; ++r) {
+                    const uint32_t c = slots[static_cast<size_t>(r)];
+                    if (c >= static_cast<uint64_t>(n)) {
+                        bad = true;
+                        continue;
+                    }
+                    std::atomic_ref<uint32_t> least(num[c]);
+                    uint32_t cur = least.load(std::memory_order_relaxed);
+                    while (static_cast<uint32_t>(r) < cur && !least.compare_exchange_weak(cur, static_cast<uint32_t>(r), std::memory_order_relaxed)) {
+                    }
                 }
-                gid[static_cast<size_t>(r)] = g;
-            }
+            }));
+            if (bad) return Status::Internal("group kernel left a row without its group");
+            for (int64_t c = 0; c < n; ++c)
+                if (num[c] != UINT32_MAX) {
+                    first.push_back(num[c]);
+                    num[c] = static_cast<uint32_t>(first.size() - 1);
+                }
+            RNDN_RETURN_IF_ERROR(HostRows(n, [&](int64_t lo, int64_t hi) {
+                for (int64_t r = lo; r < hi; ++r) gid[static_cast<size_t>(r)] = num[slots[static_cast<size_t>(r)]];
+            }));
         }
         const int64_t m = static_cast<int64_t>(first.size());
         // The interpreter's order of the groups (ascending key tuples, each column by its element
@@ -827,13 +871,26 @@ private:
             if (!ok.is_vector() || ok.vector().length != m) return Status::Internal("group order: one group per distinct key expected");
             for (int64_t pos = 0; pos < m; ++pos) rank[static_cast<size_t>(ok.vector().Data<int64_t>()[pos])] = pos;
         }
-        // each row's group position (interpreter order), the groups' sizes
+        // each row's group position (interpreter order), the groups' sizes (few groups: counted
+        // per chunk and added up, many: atomic adds, rarely to one group at once)
         uint32_t *row_group = slots;  // reused again: row -> position
         hir::PoolVector<int64_t> count(static_cast<size_t>(m), 0);
-        for (int64_t r = 0; r < n; ++r) {
-            uint32_t pos = static_cast<uint32_t>(rank[gid[static_cast<size_t>(r)]]);
-            row_group[static_cast<size_t>(r)] = pos;
-            ++count[static_cast<size_t>(pos)];
+        {
+            constexpr int64_t kFewGroups = 4096;
+            const int64_t chunks = HostChunks(n);
+            hir::PoolVector<int64_t> local(m <= kFewGroups ? static_cast<size_t>(chunks * m) : 0, 0);
+            RNDN_RETURN_IF_ERROR(HostRows(n, [&](int64_t lo, int64_t hi) {
+                int64_t *mine = m <= kFewGroups ? local.data() + (lo / kHostChunk) * m : nullptr;
+                for (int64_t r = lo; r < hi; ++r) {
+                    const uint32_t pos = static_cast<uint32_t>(rank[gid[static_cast<size_t>(r)]]);
+                    row_group[static_cast<size_t>(r)] = pos;
+                    if (mine) ++mine[pos];
+                    else std::atomic_ref<int64_t>(count[pos]).fetch_add(1, std::memory_order_relaxed);
+                }
+            }));
+            if (m <= kFewGroups)
+                for (int64_t c = 0; c < chunks; ++c)
+                    for (int64_t g = 0; g < m; ++g) count[static_cast<size_t>(g)] += local[static_cast<size_t>(c * m + g)];
         }
         RNDN_ASSIGN_OR_RETURN(auto keys, hir::MakeVector(hir::Type(hir::TypeKind::I64), m));
         for (int64_t j = 0; j < m; ++j) keys->Data<int64_t>()[rank[static_cast<size_t>(j)]] = first[static_cast<size_t>(j)];

@@ -9,55 +9,18 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
-#include <system_error>
-#include <thread>
-#include <vector>
 
-#include "common/quiet_threads.h"
+#include "common/chunks.h"
 #include "horseir/internal.h"
 
 namespace rndn::hir {
 
 // Runs fn(c) for every chunk c in [0, chunks) on this thread and up to seven helpers (one per
-// further core).
+// further core); this thread polls for a cancel before each chunk it takes.
 template <class Fn>
 void ParallelChunks(int64_t chunks, const Fn &fn) {
-    std::atomic<int64_t> next{0};
-    std::atomic<bool> stop{false};
-    auto work = [&] {
-        while (!stop.load(std::memory_order_relaxed)) {
-            const int64_t c = next.fetch_add(1);
-            if (c >= chunks) return;
-            fn(c);
-        }
-    };
-    struct Joiner {
-        std::atomic<bool> &stop;
-        std::vector<std::thread> threads;
-        ~Joiner() {
-            stop = true;
-            for (std::thread &t : threads) t.join();
-        }
-    } joiner{stop, {}};
-    const int64_t cores = std::max(1u, std::thread::hardware_concurrency());
-    const int64_t helpers = std::min<int64_t>({cores - 1, chunks - 1, 7});
-    if (helpers > 0) {
-        try {
-            WithAsyncSignalsBlocked([&] {
-                for (int64_t h = 0; h < helpers; ++h) joiner.threads.emplace_back(work);
-            });
-        } catch (const std::system_error &) {
-            // fewer helpers (or none): this thread takes the chunks left
-        }
-    }
-    while (true) {
-        PollCancelNow();
-        const int64_t c = next.fetch_add(1);
-        if (c >= chunks) break;
-        fn(c);
-    }
+    RunChunks(chunks, fn, [] { PollCancelNow(); });
 }
 
 // The rows [0, n) cut into chunks for ForChunks: one chunk (run on the calling thread alone,

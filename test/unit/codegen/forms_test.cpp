@@ -102,6 +102,9 @@ hir::DataRegistry &Registry() {
         // cells of several thousand rows: the runner splits them into pieces
         reg.AddTable("long", MakeTable(40000, false, false, 8)).ok();
         reg.AddTable("longnulls", MakeTable(40000, true, false, 9)).ok();
+        // past the runner's row count for host passes in chunks on every core (2^18)
+        reg.AddTable("huge", MakeTable(300007, false, false, 10)).ok();
+        reg.AddTable("hugenulls", MakeTable(300007, true, false, 11)).ok();
         // all NULL: reductions over no valid element
         auto all = MakeTable(64, false, false, 7);
         for (auto &c : all->columns) {
@@ -446,6 +449,25 @@ TEST(KernelForms, GroupByMultipleKeysThenPerCellReductions) {
             }
     // held out of the forms: f64 keys stay on the interpreter (no group kernel)
     EXPECT_EQ(GroupKernels(Program("big", {"f1"}, GroupBody(1, "    r:? = ky;\n"))), 0);
+}
+
+// A group kernel over more rows than the runner's host passes take on one thread (2^18): the
+// groups' first rows (an atomic minimum per claimer), each row's group and position, and the
+// groups' sizes (few groups counted per chunk, many by atomic adds) are made in chunks on every
+// core.  @keys, the member lists and by-rows sums and counts must still be the interpreter's,
+// with few groups (a char key; a char and a bool), many (an i32 key), and NULL keys.
+TEST(KernelForms, GroupKernelHostPassesInChunks) {
+    const std::string sums = "    l:? = @each_right(@index, c, v);\n    s:? = @each(@sum, l);\n    r:? = @raze(s);\n";
+    const std::string lens = "    n1:? = @each(@len, v);\n    r:? = @raze(n1);\n";
+    for (const char *t : {"huge", "hugenulls"}) {
+        for (const auto &cols : std::vector<std::vector<std::string>>{{"c1", "b1", "i2"}, {"i1", "c2", "h1"}}) {
+            const std::string what = std::string("group ") + t + " " + cols[0] + "," + cols[1];
+            Check(Program(t, cols, GroupBody(2, sums)), what + " sums by rows");
+            Check(Program(t, cols, GroupBody(2, lens)), what + " sizes");
+            Check(Program(t, cols, GroupBody(2, "    r:? = ky;\n")), what + " keys");
+            Check(Program(t, cols, GroupBody(1, kMembers)), what + " lists");
+        }
+    }
 }
 
 // Over half the interpreter's memory budget the group kernel leaves @group to the interpreter.
