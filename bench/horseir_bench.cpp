@@ -126,7 +126,7 @@ void Keys(int64_t n) {
     }
 }
 
-// TPC-H-shaped joins (and two sorts) at SF 1 sizes (`horseir_bench joins`), best of 5 each: the probe side
+// TPC-H-shaped joins (and groups and sorts) at SF 1 sizes (`horseir_bench joins`), best of 5 each: the probe side
 // lineitem-like (6M rows, 4 per key), the build side a filtered orders-like table (direct
 // address: the keys' range is small), wide i64 keys (the hash table), a two-column key packed
 // into one i64 (lineitem x partsupp), and string keys.
@@ -183,6 +183,8 @@ void Joins(const std::string &only) {
         {"partsupp x lineitem, 2 keys", "a:? = @list(pp, psu); b:? = @list(lp, ls); x:? = @join_index(@eq, @eq, a, b);"},
         {"customer x 1M strings", "x:? = @join_index(@eq, cc, lc);"},
         {"member lineitem in orders", "x:? = @member(lw, ow);"},
+        {"group lineitem by orderkey", "x:? = @group(lk);"},
+        {"group lineitem by 2 keys", "a:? = @list(lp, ls); x:? = @group(a);"},
         {"sort lineitem by 2 keys", "a:? = @list(lp, ls); x:? = @order(a, (1,1):bool);"},
         {"sort lineitem by i64", "x:? = @order(lw, 0:bool);"},
     };
