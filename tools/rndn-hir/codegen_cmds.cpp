@@ -23,7 +23,9 @@ int CompileCommand(const hir::Program &prog, const std::string &emit, const std:
         std::fprintf(stderr, "%s\n", mode.status().ToString().c_str());
         return 2;
     }
-    auto out = codegen::Outline(prog, *mode);
+    // RNDN_HIR_COSTS=cpu: the cpu device's cost rules (what PostgreSQL's cpu device outlines)
+    const char *costs = std::getenv("RNDN_HIR_COSTS");
+    auto out = codegen::Outline(prog, *mode, costs && std::string(costs) == "cpu" ? codegen::CostModel::CPU_DEVICE : codegen::CostModel::ANY);
     if (!out.ok()) {
         std::fprintf(stderr, "%s\n", out.status().ToString().c_str());
         return 1;

@@ -855,6 +855,25 @@ TEST(CostModel, CpuDeviceKeepsStringEqualityOnTheInterpreter) {
     }
 }
 
+// CostModel::CPU_DEVICE keeps the compaction kernel of a mask whose compressed columns feed
+// by-rows reductions (interpreted one by one between them, the group's by-rows kernels split:
+// TPC-H Q1), and interprets the compaction of a mask whose columns only the interpreter reads.
+TEST(CostModel, CpuDeviceKeepsCompactionsThatFeedByRowsReductions) {
+    const std::string by_rows = "    m:? = @gt(b, 0:i32);\n    ka:? = @compress(m, a);\n    xc:? = @compress(m, c);\n    g:? = @group(ka);\n"
+                                "    v:? = @values(g);\n    l:? = @each_right(@index, xc, v);\n    s:? = @each(@sum, l);\n    r:? = @raze(s);\n";
+    const std::string only_interp = "    m:? = @gt(b, 0:i32);\n    xc:? = @compress(m, c);\n    r:? = @unique(xc);\n";
+    for (const char *t : {"empty", "one", "big", "nulls", "long"}) {
+        std::unique_ptr<hir::Program> keep;
+        auto cpu = RunWithCosts(Program(t, {"c1", "i1", "i2"}, by_rows), CostModel::CPU_DEVICE, std::string("by rows ") + t, &keep);
+        ASSERT_NE(cpu, nullptr);
+        EXPECT_NE(Print(*cpu).find("compress xc = @compress"), std::string::npos) << Print(*cpu);
+        EXPECT_EQ(Print(*cpu).find("interp xc = @compress"), std::string::npos) << Print(*cpu);
+        auto other = RunWithCosts(Program(t, {"c1", "i1", "i2"}, only_interp), CostModel::CPU_DEVICE, std::string("interp ") + t, &keep);
+        ASSERT_NE(other, nullptr);
+        EXPECT_NE(Print(*other).find("interp xc = @compress"), std::string::npos) << Print(*other);
+    }
+}
+
 // Compactions of one mask whose second column is fetched after a step that reads the first
 // compaction's result (Q19's lineitem columns): the fetch moves up before the launch and both
 // compactions share one kernel (which also computes the mask).  Held out of the fitting: the
