@@ -18,7 +18,8 @@ that tree's rndn.so before its runs, and the server is restarted.
         in mirrored order (A B B A), the mean reported.  The column files that earlier runs left
         (rndn.column_files_size, src/executor/README.md) are read when their key holds
         (--cold-files keep); --cold-files none sets the folder aside for the cold run, so the
-        columns come from the heap (the first load ever); both: a column for each;
+        columns come from the heap (the first load ever); both: a column for each; skip: no cold
+        runs (warm and PostgreSQL only);
   PostgreSQL (rndn.enabled = off): 1 + 3 runs in one session, the median of the last 3.
 Prints per query the times (ms) and PostgreSQL's time over each, then geometric means and the
 queries slower than PostgreSQL.
