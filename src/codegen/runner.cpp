@@ -641,31 +641,21 @@ private:
         return Status::Ok();
     }
 
-    // The host's passes over a kernel's rows: chunks of kHostChunk rows on every core
-    // (common/chunks.h) from kHostParallel rows on, else one chunk on this thread.  fn(lo, hi)
-    // must write only what its rows own.  A cancel seen between chunks skips the chunks left and
-    // is returned.
-    static constexpr int64_t kHostChunk = int64_t(1) << 16;
-    static constexpr int64_t kHostParallel = int64_t(1) << 18;
-    static int64_t HostChunks(int64_t n) { return n < kHostParallel ? 1 : (n + kHostChunk - 1) / kHostChunk; }
+    // The host's passes over a kernel's rows: fn(c, lo, hi) per chunk of ChunksOf(n) (common/
+    // chunks.h: on every core from 2^18 rows on, else on this thread).  fn must write only what
+    // its rows own.  A cancel seen between chunks skips the chunks left and is returned.
     template <class Fn>
-    Status HostRows(int64_t n, const Fn &fn) {
-        const int64_t chunks = HostChunks(n);
-        if (chunks == 1) {
-            fn(int64_t(0), n);
-        } else {
-            std::atomic<bool> cancelled{false};
-            RunChunks(
-                chunks,
-                [&](int64_t c) {
-                    if (!cancelled.load(std::memory_order_relaxed)) fn(c * kHostChunk, std::min(n, (c + 1) * kHostChunk));
-                },
-                [&] {
-                    if (opts_.should_cancel && opts_.should_cancel()) cancelled = true;
-                });
-            if (cancelled) return Status::Cancelled();
-        }
-        return Status::Ok();
+    Status HostRows(const RowChunks &rc, const Fn &fn) {
+        std::atomic<bool> cancelled{false};
+        ForChunks(
+            rc,
+            [&](int64_t c, int64_t lo, int64_t hi) {
+                if (!cancelled.load(std::memory_order_relaxed)) fn(c, lo, hi);
+            },
+            [&] {
+                if (opts_.should_cancel && opts_.should_cancel()) cancelled = true;
+            });
+        return cancelled ? Status::Cancelled() : Status::Ok();
     }
 
     // A group-by kernel (Kernel::group, hash-based): the kernel gives every row the slot of its
@@ -746,7 +736,8 @@ private:
             uint32_t *num = num_v->Data<uint32_t>();
             std::fill(num, num + n, UINT32_MAX);
             std::atomic<bool> bad{false};
-            RNDN_RETURN_IF_ERROR(HostRows(n, [&](int64_t lo, int64_t hi) {
+            const RowChunks rc = ChunksOf(n);
+            RNDN_RETURN_IF_ERROR(HostRows(rc, [&](int64_t, int64_t lo, int64_t hi) {
                 for (int64_t r = lo; r < hi; ++r) {
                     const uint32_t c = slots[static_cast<size_t>(r)];
                     if (c >= static_cast<uint64_t>(n)) {
@@ -765,7 +756,7 @@ private:
                     first.push_back(num[c]);
                     num[c] = static_cast<uint32_t>(first.size() - 1);
                 }
-            RNDN_RETURN_IF_ERROR(HostRows(n, [&](int64_t lo, int64_t hi) {
+            RNDN_RETURN_IF_ERROR(HostRows(rc, [&](int64_t, int64_t lo, int64_t hi) {
                 for (int64_t r = lo; r < hi; ++r) gid[static_cast<size_t>(r)] = num[slots[static_cast<size_t>(r)]];
             }));
         }
@@ -877,10 +868,11 @@ private:
         hir::PoolVector<int64_t> count(static_cast<size_t>(m), 0);
         {
             constexpr int64_t kFewGroups = 4096;
-            const int64_t chunks = HostChunks(n);
+            const RowChunks rc = ChunksOf(n);
+            const int64_t chunks = rc.count;
             hir::PoolVector<int64_t> local(m <= kFewGroups ? static_cast<size_t>(chunks * m) : 0, 0);
-            RNDN_RETURN_IF_ERROR(HostRows(n, [&](int64_t lo, int64_t hi) {
-                int64_t *mine = m <= kFewGroups ? local.data() + (lo / kHostChunk) * m : nullptr;
+            RNDN_RETURN_IF_ERROR(HostRows(rc, [&](int64_t c, int64_t lo, int64_t hi) {
+                int64_t *mine = m <= kFewGroups ? local.data() + c * m : nullptr;
                 for (int64_t r = lo; r < hi; ++r) {
                     const uint32_t pos = static_cast<uint32_t>(rank[gid[static_cast<size_t>(r)]]);
                     row_group[static_cast<size_t>(r)] = pos;

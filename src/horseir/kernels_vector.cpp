@@ -525,17 +525,30 @@ namespace {
 constexpr int64_t kParallelRows = 1 << 20;  // a compress of fewer rows stays on one thread
 constexpr int64_t kChunkRows = 1 << 18;
 
+// The kept rows of in[lo..hi) (mask x) stored from o[k] on, up to o[end - 1], without a branch on
+// the mask (at a selectivity far from 0 or 1 the branch is mispredicted half the time): every
+// row is stored at the next free slot, which only a kept row then advances; the stores stop at
+// the last kept row, so they never reach o[end] (the next chunk's part, or past the result).
+template <class T>
+void StoreKept(const uint8_t *x, const T *in, int64_t lo, int64_t hi, T *o, int64_t k, int64_t end) {
+    for (int64_t i = lo; i < hi && k < end; ++i) {
+        PollCancel(i);
+        o[k] = in[i];
+        k += x[i] != 0;
+    }
+}
+
 // @compress of a long vector without NULLs in chunks on every core: per chunk the kept rows (and
 // string bytes), a prefix sum, then each chunk writes its part (the interpreter's order).
 Expected<Value> CompressParallel(const Vector &m, const Vector &d) {
     const uint8_t *x = m.Data<uint8_t>();
     const int64_t n = m.length;
-    const int64_t chunks = (n + kChunkRows - 1) / kChunkRows;
+    const RowChunks rc{n, kChunkRows, (n + kChunkRows - 1) / kChunkRows};
+    const int64_t chunks = rc.count;
     const bool str = IsString(d.type.kind);
     const int64_t *in_off = str ? d.offsets.data() : nullptr;
     PoolVector<int64_t> rows(static_cast<size_t>(chunks) + 1, 0), bytes(static_cast<size_t>(chunks) + 1, 0);
-    ParallelChunks(chunks, [&](int64_t c) {
-        const int64_t lo = c * kChunkRows, hi = std::min(n, lo + kChunkRows);
+    ForChunks(rc, [&](int64_t c, int64_t lo, int64_t hi) {
         int64_t k = 0, b = 0;
         for (int64_t i = lo; i < hi; ++i) {
             const int64_t keep = x[i] != 0;
@@ -557,8 +570,7 @@ Expected<Value> CompressParallel(const Vector &m, const Vector &d) {
         int64_t *off = p.Offsets();
         const char *in = d.bytes.data();
         off[0] = 0;
-        ParallelChunks(chunks, [&](int64_t c) {
-            const int64_t lo = c * kChunkRows, hi = std::min(n, lo + kChunkRows);
+        ForChunks(rc, [&](int64_t c, int64_t lo, int64_t hi) {
             int64_t k = rows[static_cast<size_t>(c)], pos = bytes[static_cast<size_t>(c)];
             for (int64_t i = lo; i < hi; ++i) {
                 if (!x[i]) continue;
@@ -577,18 +589,8 @@ Expected<Value> CompressParallel(const Vector &m, const Vector &d) {
         using T = decltype(t);
         const T *in = d.Data<T>();
         T *o = out->template Data<T>();
-        ParallelChunks(chunks, [&](int64_t c) {
-            const int64_t lo = c * kChunkRows, hi = std::min(n, lo + kChunkRows);
-            int64_t k = rows[static_cast<size_t>(c)];
-            const int64_t end = rows[static_cast<size_t>(c) + 1];
-            // without a branch on the mask (at a selectivity far from 0 or 1 the branch is
-            // mispredicted half the time): every row is stored at the next free slot, which only
-            // a kept row then advances; the stores stop at the chunk's last kept row, so they never
-            // reach the next chunk's part
-            for (int64_t i = lo; i < hi && k < end; ++i) {
-                o[k] = in[i];
-                k += x[i] != 0;
-            }
+        ForChunks(rc, [&](int64_t c, int64_t lo, int64_t hi) {
+            StoreKept(x, in, lo, hi, o, rows[static_cast<size_t>(c)], rows[static_cast<size_t>(c) + 1]);
         });
         return 0;
     });
@@ -619,12 +621,7 @@ Expected<Value> KCompress(KernelCtx &, const std::vector<Value> &args) {
             T *o = out->template Data<T>();
             int64_t k = 0;
             if (!mask_nulls) {
-                // branch-free, as CompressParallel's chunks (stores stop at the last kept row)
-                for (int64_t i = 0; i < m.length && k < count; ++i) {
-                    PollCancel(i);
-                    o[k] = in[i];
-                    k += x[i] != 0;
-                }
+                StoreKept(x, in, 0, m.length, o, 0, count);
                 return 0;
             }
             for (int64_t i = 0; i < m.length; ++i)

@@ -252,10 +252,31 @@ private:
         uint64_t bits = 0;
         int64_t id1 = 0;
     };
-    std::vector<Slot> slots_;
+    PoolVector<Slot> slots_;
     size_t mask_ = 0;
     int64_t size_ = 0;
 };
+
+// Widens [*lo, *hi] to the values of x[0..n) (rows that `nulls` marks are skipped; empty: none),
+// per chunk on every core.
+template <class T>
+void WidenSpan(const T *x, int64_t n, const PoolVector<uint8_t> &nulls, int64_t *lo, int64_t *hi) {
+    const RowChunks rc = ChunksOf(n);
+    PoolVector<int64_t> clo(static_cast<size_t>(rc.count), INT64_MAX), chi(static_cast<size_t>(rc.count), INT64_MIN);
+    ForChunks(rc, [&](int64_t c, int64_t a, int64_t b) {
+        int64_t l = INT64_MAX, h = INT64_MIN;
+        for (int64_t i = a; i < b; ++i) {
+            PollCancel(i);
+            if (!nulls.empty() && nulls[static_cast<size_t>(i)]) continue;
+            l = std::min<int64_t>(l, static_cast<int64_t>(x[i]));
+            h = std::max<int64_t>(h, static_cast<int64_t>(x[i]));
+        }
+        clo[static_cast<size_t>(c)] = l;
+        chi[static_cast<size_t>(c)] = h;
+    });
+    *lo = std::min(*lo, *std::min_element(clo.begin(), clo.end()));
+    *hi = std::max(*hi, *std::max_element(chi.begin(), chi.end()));
+}
 
 // Builds over nb rows (hash hb(i), equality eqb(rep, i)), probes np rows (hp(j), eqp(rep, j)).
 template <class HB, class EB, class HP, class EP>
@@ -283,25 +304,8 @@ bool DirectIds(const Vector &vb, const PoolVector<uint8_t> &nullb, const Vector 
         const T *xb = vb.Data<T>(), *xp = vp.Data<T>();
         const int64_t nb = vb.length, np = vp.length;
         int64_t lo = INT64_MAX, hi = INT64_MIN;
-        auto span = [&](const T *x, int64_t n, const PoolVector<uint8_t> &nulls) {
-            const RowChunks rc = ChunksOf(n);
-            PoolVector<int64_t> clo(static_cast<size_t>(rc.count), INT64_MAX), chi(static_cast<size_t>(rc.count), INT64_MIN);
-            ForChunks(rc, [&](int64_t c, int64_t a, int64_t b) {
-                int64_t l = INT64_MAX, h = INT64_MIN;
-                for (int64_t i = a; i < b; ++i) {
-                    PollCancel(i);
-                    if (!nulls.empty() && nulls[static_cast<size_t>(i)]) continue;
-                    l = std::min<int64_t>(l, static_cast<int64_t>(x[i]));
-                    h = std::max<int64_t>(h, static_cast<int64_t>(x[i]));
-                }
-                clo[static_cast<size_t>(c)] = l;
-                chi[static_cast<size_t>(c)] = h;
-            });
-            lo = std::min(lo, *std::min_element(clo.begin(), clo.end()));
-            hi = std::max(hi, *std::max_element(chi.begin(), chi.end()));
-        };
-        span(xb, nb, nullb);
-        span(xp, np, nullp);
+        WidenSpan(xb, nb, nullb, &lo, &hi);
+        WidenSpan(xp, np, nullp, &lo, &hi);
         if (lo > hi) lo = hi = 0;  // no non-NULL key
         if (static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) > static_cast<uint64_t>(4 * (nb + np) + 4096)) return false;
         PoolVector<uint32_t> slot(static_cast<size_t>(hi - lo) + 1, 0);
@@ -341,21 +345,7 @@ bool PackTuples(const std::vector<const Columns *> &sides, std::vector<std::shar
                 if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, __int128> || kIsInterval<T>) {
                     return false;
                 } else {
-                    const T *x = v.Data<T>();
-                    const RowChunks rc = ChunksOf(v.length);
-                    PoolVector<int64_t> clo(static_cast<size_t>(rc.count), INT64_MAX), chi(static_cast<size_t>(rc.count), INT64_MIN);
-                    ForChunks(rc, [&](int64_t k, int64_t a, int64_t b) {
-                        int64_t l = INT64_MAX, h = INT64_MIN;
-                        for (int64_t i = a; i < b; ++i) {
-                            PollCancel(i);
-                            l = std::min<int64_t>(l, static_cast<int64_t>(x[i]));
-                            h = std::max<int64_t>(h, static_cast<int64_t>(x[i]));
-                        }
-                        clo[static_cast<size_t>(k)] = l;
-                        chi[static_cast<size_t>(k)] = h;
-                    });
-                    lo[c] = std::min(lo[c], *std::min_element(clo.begin(), clo.end()));
-                    hi[c] = std::max(hi[c], *std::max_element(chi.begin(), chi.end()));
+                    WidenSpan(v.Data<T>(), v.length, PoolVector<uint8_t>(), &lo[c], &hi[c]);
                     return true;
                 }
             });

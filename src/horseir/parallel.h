@@ -23,29 +23,14 @@ void ParallelChunks(int64_t chunks, const Fn &fn) {
     RunChunks(chunks, fn, [] { PollCancelNow(); });
 }
 
-// The rows [0, n) cut into chunks for ForChunks: one chunk (run on the calling thread alone,
-// starting helpers costs more) below kParallelMinRows, else chunks of kParallelChunkRows.
-inline constexpr int64_t kParallelMinRows = int64_t(1) << 18;
-inline constexpr int64_t kParallelChunkRows = int64_t(1) << 16;
+using rndn::ChunksOf;
+using rndn::RowChunks;
 
-struct RowChunks {
-    int64_t n = 0, size = 1, count = 1;
-    int64_t lo(int64_t c) const { return c * size; }
-    int64_t hi(int64_t c) const { return std::min(n, (c + 1) * size); }
-};
-inline RowChunks ChunksOf(int64_t n) {
-    if (n < kParallelMinRows) return {n, std::max<int64_t>(n, 1), 1};
-    return {n, kParallelChunkRows, (n + kParallelChunkRows - 1) / kParallelChunkRows};
-}
-
-// fn(c, lo, hi) for every chunk of rc: on this thread when there is one, else on every core.
+// fn(c, lo, hi) for every chunk of rc (common/chunks.h): on this thread when there is one, else
+// on every core, this thread polling for a cancel between its chunks.
 template <class Fn>
 void ForChunks(const RowChunks &rc, const Fn &fn) {
-    if (rc.count == 1) {
-        fn(int64_t(0), int64_t(0), rc.n);
-        return;
-    }
-    ParallelChunks(rc.count, [&](int64_t c) { fn(c, rc.lo(c), rc.hi(c)); });
+    rndn::ForChunks(rc, fn, [] { PollCancelNow(); });
 }
 
 }  // namespace rndn::hir
