@@ -29,7 +29,9 @@ extern "C" {
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
 #include "utils/snapshot.h"
+#include "utils/syscache.h"
 #include "utils/uuid.h"
 }
 
@@ -1338,6 +1340,72 @@ Status LoadRelation(ScanRun &run, const pg::RelationRead &rr, Relation rel, Snap
 }
 
 }  // namespace
+
+bool ColumnsCachedHint(unsigned relid, const std::vector<int> &attnums) {
+    if (g_settings.column_cache_mb <= 0 || attnums.empty() || IsolationIsSerializable()) return false;
+    if (pg::PgCall([] { return RecoveryInProgress(); })) return false;
+    Relation rel = pg::PgCall([relid] { return RelationIdGetRelation(relid); });
+    if (rel == nullptr) return false;
+    bool cached = false;
+    if (RelationNeedsWAL(rel) && rel->rd_tableam == GetHeapamTableAmRoutine()) {
+        // this backend's own cache
+        auto it = Cache().find(relid);
+        if (it != Cache().end()) {
+            bool all = true;
+            for (int a : attnums) all = all && it->second.columns.count(a) > 0;
+            if (all) cached = KeyStillValid(rel, it->second.node, it->second.nblocks, it->second.vm_lsns);
+        }
+        // the shared cache, then its column files
+        CacheKey key;
+        if (!cached && SharedEntryKey(MyDatabaseId, relid, attnums, &key))
+            cached = KeyStillValid(rel, key.node, key.nblocks, key.vm_lsns);
+        std::vector<CacheKey> keys;
+        if (!cached && SharedFileKeys(MyDatabaseId, relid, attnums, &keys)) {
+            bool same = true;
+            for (const CacheKey &k : keys) same = same && k == keys[0];
+            cached = same && KeyStillValid(rel, keys[0].node, keys[0].nblocks, keys[0].vm_lsns);
+        }
+    }
+    pg::PgCall([rel] { RelationClose(rel); });
+    return cached;
+}
+
+Status LoadIntoSharedCache(Oid relid, const std::vector<int> &attnums, bool *cached) {
+    *cached = false;
+    if (!SharedCacheUsable()) return Status::Unsupported("no shared column cache");
+    if (!pg::PgCall([relid] { return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)); })) return Status::Ok();
+    Snapshot snapshot = pg::PgCall([] { return GetActiveSnapshot(); });
+    // A relation whose pages are not all all-visible cannot be cached: not read at all.  Columns
+    // the shared entry holds under a key that still holds are not read again.
+    Relation rel = pg::PgCall([relid] { return table_open(relid, AccessShareLock); });
+    bool usable = CacheUsable(rel, snapshot);
+    if (usable) {
+        const BlockNumber nblocks = pg::PgCall([rel] { return RelationGetNumberOfBlocks(rel); });
+        std::vector<XLogRecPtr> lsns;
+        usable = VisibilityMapAllVisible(rel, nblocks, &lsns);
+    }
+    std::vector<int> missing;
+    for (int a : attnums) {
+        CacheKey key;
+        if (!usable || !SharedEntryKey(MyDatabaseId, relid, {a}, &key) || !KeyStillValid(rel, key.node, key.nblocks, key.vm_lsns))
+            missing.push_back(a);
+    }
+    pg::PgCall([rel] { table_close(rel, AccessShareLock); });
+    if (!usable) return Status::Unsupported("not every page is all-visible (VACUUM makes the relation cacheable)");
+    if (!missing.empty()) {
+        ScanRun run((int64_t)g_settings.memory_limit_mb << 20);
+        pg::RelationRead rr;
+        rr.relid = relid;
+        rr.name = "r0";
+        rr.attnums = missing;
+        run.relations.push_back(rr);
+        RNDN_RETURN_IF_ERROR(LoadRelationsUnsafe(run, snapshot));
+    }
+    CacheKey key;
+    *cached = SharedEntryKey(MyDatabaseId, relid, attnums, &key);
+    if (!*cached) return Status::Unsupported("the columns did not fit the shared cache");
+    return Status::Ok();
+}
 
 // On a PostgreSQL ERROR (PgError) nothing here is closed or deleted: the abort that follows the
 // re-raised ERROR releases the relation, its lock and the child memory context.  No destructor

@@ -8,6 +8,7 @@ extern "C" {
 #include "access/xact.h"
 #include "catalog/objectaccess.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -20,8 +21,11 @@ extern "C" {
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
+#include "tcop/tcopprot.h"
 #include "utils/dsa.h"
+#include "utils/snapmgr.h"
 #include "utils/inval.h"
+#include "utils/lsyscache.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 #include "utils/tuplestore.h"
@@ -99,6 +103,17 @@ struct Entry {
     dsa_pointer cols[kMaxColumns];
 };
 
+// One request for a background load (rndn.background_load), and what became of it.
+enum LoadState : int { LOAD_FREE = 0, LOAD_ASKED, LOAD_RUNNING, LOAD_DONE, LOAD_FAILED };
+constexpr int kMaxLoads = 8;
+struct LoadSlot {
+    int state;
+    Oid db, relid;
+    int natts;
+    int16 attnums[kMaxColumns];
+    TimestampTz since;  // asked, or finished
+};
+
 struct SharedState {
     LWLock *lock;
     int dsa_tranche;
@@ -111,6 +126,7 @@ struct SharedState {
     int nretired;
     dsa_pointer retired[kMaxRetired];
     Entry entries[kMaxEntries];
+    LoadSlot loads[kMaxLoads];  // under the lock
     // the DSA area follows, aligned
 };
 
@@ -408,7 +424,14 @@ bool ColumnFilesOn() { return g_settings.column_files_mb > 0; }
 
 void RegisterColumnWriter();
 
+namespace {
+bool ProbeLoadInBackground(unsigned relid, const std::vector<int> &attnums);
+}
+
 void RegisterSharedCache() {
+    // The cost model's probe: this backend's cache works without preloading, the rest with it.
+    pg::CacheProbe().cached = ColumnsCachedHint;
+    pg::CacheProbe().load_in_background = ProbeLoadInBackground;
     if (!process_shared_preload_libraries_in_progress) return;
     g_prev_request = shmem_request_hook;
     shmem_request_hook = RequestShmem;
@@ -496,6 +519,26 @@ std::shared_ptr<const hir::Vector> SharedVector(SharedHit &hit, size_t k) {
 void SharedUnpin(SharedHit &hit) noexcept {
     for (void *&p : hit.blocks)
         if (p != nullptr) Unpin((ColumnBlock *)p), p = nullptr;
+}
+
+bool SharedEntryKey(Oid db, Oid relid, const std::vector<int> &attnums, CacheKey *key) {
+    if (attnums.empty() || !SharedCacheUsable()) return false;
+    Entry copy;
+    const bool all = pg::PgCall([&] {
+        LWLockAcquire(g_state->lock, LW_SHARED);
+        const Entry *e = Find(db, relid);
+        bool have = e != nullptr;
+        for (size_t k = 0; have && k < attnums.size(); ++k) {
+            bool one = false;
+            for (int c = 0; c < e->ncols && !one; ++c) one = e->attnums[c] == attnums[k];
+            have = one;
+        }
+        if (have) std::memcpy((void *)&copy, (const void *)e, sizeof(Entry));
+        LWLockRelease(g_state->lock);
+        return have;
+    });
+    if (all) *key = KeyOf(copy);
+    return all;
 }
 
 namespace {
@@ -736,6 +779,19 @@ bool SharedMapFiles(Oid db, Oid relid, const std::vector<int> &attnums, const st
     return true;
 }
 
+bool SharedFileKeys(Oid db, Oid relid, const std::vector<int> &attnums, std::vector<CacheKey> *keys) {
+    keys->clear();
+    if (!ColumnFilesOn() || attnums.empty() || g_state == nullptr) return false;
+    const std::string dir = ColumnFilesDir();
+    const uint64 sysid = GetSystemIdentifier();
+    for (int a : attnums) {
+        ColumnFileReader r;
+        if (!OpenColumnFile(dir, sysid, db, relid, a, &r)) return false;
+        keys->push_back(r.meta.key);
+    }
+    return true;
+}
+
 void SharedForgetFiles(Oid db, Oid relid) {
     if (ColumnFilesOn()) RemoveColumnFiles(ColumnFilesDir(), db, relid);
 }
@@ -955,4 +1011,205 @@ Datum rndn_shared_cache_info(PG_FUNCTION_ARGS) {
         LWLockRelease(g_state->lock);
     }
     PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+}
+
+// ---- Background loads -------------------------------------------------------------------------
+// When the cost model leaves a query with PostgreSQL only because its columns would have to be
+// read from the heap (with them cached rndn's plan would win), the planner asks for them here: a
+// dynamic background worker, "rndn column loader", connects to the database, loads the columns
+// under its own snapshot through the same loader as a query (so the same all-visible proof
+// decides whether they may be cached), and publishes them to the shared cache, where the next
+// query's cost model finds them.  The query itself runs PostgreSQL's plan, no slower than
+// without rndn.  Requests sit in a few slots of the shared state: one per relation at a time,
+// a relation whose load failed (not all-visible, too large, an error) is not asked again for
+// 5 minutes, the columns of one that succeeded not for 10 seconds (a query planned while the
+// worker publishes).
+
+namespace rndn::exec {
+
+namespace {
+
+constexpr int64 kRetryAfterFailureUs = 300 * USECS_PER_SEC;
+constexpr int64 kRetryAfterSuccessUs = 10 * USECS_PER_SEC;
+
+bool ProbeLoadInBackground(unsigned relid, const std::vector<int> &attnums) {
+    if (!g_settings.background_load || g_settings.column_cache_mb <= 0 || g_state == nullptr) return false;
+    // The columns' size as loaded: fixed-width types their width (numerics of precision <= 18
+    // as 8 bytes, others 16), strings their average width in the statistics (32 without) plus
+    // an 8-byte offset.
+    const double bytes = pg::PgCall([relid, &attnums] {
+        HeapTuple tp = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+        if (!HeapTupleIsValid(tp)) return -1.0;
+        const Form_pg_class c = (Form_pg_class)GETSTRUCT(tp);
+        const bool ok = c->relpersistence == RELPERSISTENCE_PERMANENT && c->relkind == RELKIND_RELATION && c->reltuples > 0;
+        const double tuples = c->reltuples;
+        ReleaseSysCache(tp);
+        if (!ok) return -1.0;
+        double per_row = 0;
+        for (int a : attnums) {
+            Oid type;
+            int32 typmod;
+            Oid coll;
+            get_atttypetypmodcoll(relid, (AttrNumber)a, &type, &typmod, &coll);
+            const int16 len = get_typlen(type);
+            if (type == NUMERICOID)
+                per_row += typmod >= (int32)VARHDRSZ && ((typmod - VARHDRSZ) >> 16) <= 18 ? 8 : 16;
+            else if (len > 0)
+                per_row += len;
+            else {
+                const int32 w = get_attavgwidth(relid, (AttrNumber)a);
+                per_row += (w > 0 ? w : 32) + 8;
+            }
+        }
+        return tuples * per_row;
+    });
+    if (bytes <= 0) return false;
+    return SharedRequestLoad(MyDatabaseId, relid, attnums, (int64)bytes);
+}
+
+}  // namespace
+
+bool SharedRequestLoad(Oid db, Oid relid, const std::vector<int> &attnums, int64 bytes) {
+    if (g_state == nullptr || attnums.empty() || attnums.size() > (size_t)kMaxColumns || RecoveryInProgress()) return false;
+    if (bytes > g_state->capacity / 2) return false;
+    const TimestampTz now = GetCurrentTimestamp();
+    const int slot = pg::PgCall([&] {
+        LWLockAcquire(g_state->lock, LW_EXCLUSIVE);
+        int pick = -1;
+        // The relation's entry must hold its other columns and these at once.
+        int64 others = 0;
+        if (const Entry *e = Find(db, relid))
+            for (int c = 0; c < e->ncols; ++c)
+                if (std::find(attnums.begin(), attnums.end(), (int)e->attnums[c]) == attnums.end()) others += Block(e->cols[c])->bytes;
+        bool refused = others + bytes > g_state->capacity;
+        for (int i = 0; i < kMaxLoads && !refused; ++i) {
+            LoadSlot &l = g_state->loads[i];
+            if (l.state == LOAD_FREE) {
+                if (pick < 0) pick = i;
+                continue;
+            }
+            if (l.db == db && l.relid == relid) {
+                const int64 age = now - l.since;
+                bool covered = true;  // every column asked for now was in that load
+                for (int a : attnums) covered = covered && std::find(l.attnums, l.attnums + l.natts, (int16)a) != l.attnums + l.natts;
+                refused = l.state == LOAD_ASKED || l.state == LOAD_RUNNING ||
+                          (l.state == LOAD_FAILED && age < kRetryAfterFailureUs) ||
+                          (l.state == LOAD_DONE && covered && age < kRetryAfterSuccessUs);
+                pick = i;
+                continue;
+            }
+        }
+        // no free slot: the oldest finished one
+        for (int i = 0; i < kMaxLoads && pick < 0 && !refused; ++i) {
+            const LoadSlot &l = g_state->loads[i];
+            if ((l.state == LOAD_DONE || l.state == LOAD_FAILED) &&
+                (pick < 0 || l.since < g_state->loads[pick].since))
+                pick = i;
+        }
+        if (!refused && pick >= 0) {
+            LoadSlot &l = g_state->loads[pick];
+            l.state = LOAD_ASKED;
+            l.db = db;
+            l.relid = relid;
+            l.natts = (int)attnums.size();
+            for (size_t k = 0; k < attnums.size(); ++k) l.attnums[k] = (int16)attnums[k];
+            l.since = now;
+        }
+        LWLockRelease(g_state->lock);
+        return refused ? -1 : pick;
+    });
+    if (slot < 0) return false;
+    const bool started = pg::PgCall([slot] {
+        BackgroundWorker w;
+        std::memset(&w, 0, sizeof w);
+        w.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+        w.bgw_start_time = BgWorkerStart_RecoveryFinished;
+        w.bgw_restart_time = BGW_NEVER_RESTART;
+        std::snprintf(w.bgw_library_name, BGW_MAXLEN, "rndn");
+        std::snprintf(w.bgw_function_name, BGW_MAXLEN, "rndn_column_loader_main");
+        std::snprintf(w.bgw_name, BGW_MAXLEN, "rndn column loader");
+        std::snprintf(w.bgw_type, BGW_MAXLEN, "rndn column loader");
+        w.bgw_main_arg = Int32GetDatum(slot);
+        w.bgw_notify_pid = 0;
+        BackgroundWorkerHandle *h = nullptr;
+        return RegisterDynamicBackgroundWorker(&w, &h);
+    });
+    if (!started)
+        pg::PgCall([slot, now] {
+            LWLockAcquire(g_state->lock, LW_EXCLUSIVE);
+            g_state->loads[slot].state = LOAD_FAILED;
+            g_state->loads[slot].since = now;
+            LWLockRelease(g_state->lock);
+        });
+    return started;
+}
+
+namespace {
+
+int g_loader_slot = -1;
+
+void FinishLoadSlot(bool ok) {
+    if (g_state == nullptr || g_loader_slot < 0) return;
+    LWLockAcquire(g_state->lock, LW_EXCLUSIVE);
+    LoadSlot &l = g_state->loads[g_loader_slot];
+    if (l.state == LOAD_RUNNING) {
+        l.state = ok ? LOAD_DONE : LOAD_FAILED;
+        l.since = GetCurrentTimestamp();
+    }
+    LWLockRelease(g_state->lock);
+    g_loader_slot = -1;
+}
+
+// An ERROR or a termination ends the worker: its request counts as failed.
+void LoaderExit(int, Datum) { FinishLoadSlot(false); }
+
+}  // namespace
+
+}  // namespace rndn::exec
+
+extern "C" PGDLLEXPORT void rndn_column_loader_main(Datum);
+
+void rndn_column_loader_main(Datum arg) {
+    using namespace rndn::exec;
+    // SIGTERM sets ProcDiePending (polled by the loader), as in any backend.
+    pqsignal(SIGTERM, die);
+    BackgroundWorkerUnblockSignals();
+    const int slot = DatumGetInt32(arg);
+    if (g_state == nullptr || slot < 0 || slot >= kMaxLoads) proc_exit(0);
+    // Plain data only in this frame: an ERROR below ends the process from here.
+    Oid db = InvalidOid, relid = InvalidOid;
+    int natts = 0;
+    int atts[kMaxColumns];
+    LWLockAcquire(g_state->lock, LW_EXCLUSIVE);
+    LoadSlot &l = g_state->loads[slot];
+    if (l.state == LOAD_ASKED) {
+        l.state = LOAD_RUNNING;
+        db = l.db;
+        relid = l.relid;
+        natts = l.natts;
+        for (int k = 0; k < natts; ++k) atts[k] = l.attnums[k];
+    }
+    LWLockRelease(g_state->lock);
+    if (natts == 0) proc_exit(0);
+    g_loader_slot = slot;
+    before_shmem_exit(LoaderExit, (Datum)0);
+    BackgroundWorkerInitializeConnectionByOid(db, InvalidOid, 0);
+    pgstat_report_appname("rndn column loader");
+    SetCurrentStatementStartTimestamp();
+    StartTransactionCommand();
+    PushActiveSnapshot(GetTransactionSnapshot());
+    char activity[96];
+    std::snprintf(activity, sizeof activity, "rndn: loading %d columns of relation %u", natts, relid);
+    pgstat_report_activity(STATE_RUNNING, activity);
+    bool cached = false;
+    const rndn::pg::Outcome out = rndn::pg::RunGuarded([&] {
+        return LoadIntoSharedCache(relid, std::vector<int>(atts, atts + natts), &cached);
+    });
+    if (out.pg_error != nullptr) rndn::pg::RaiseIfError(out);  // ends the worker (LoaderExit)
+    if (!out.ok()) ereport(LOG, (errmsg("rndn column loader: relation %u not loaded: %s", relid, out.message)));
+    PopActiveSnapshot();
+    CommitTransactionCommand();
+    pgstat_report_activity(STATE_IDLE, nullptr);
+    FinishLoadSlot(cached);
+    proc_exit(0);
 }

@@ -106,4 +106,26 @@ void SharedForgetFiles(Oid db, Oid relid);
 // the backend's own cache).  Columns already present are left as they are.
 bool SharedPublish(Oid db, Oid relid, const CacheKey &key, int64 rows, const std::vector<CacheColumn> &cols);
 
+
+// ---- plan time (the cost model's hint, pg::ColumnCacheProbe) ----
+// The key of the shared entry of (db, relid) when it holds every column of `attnums` (nothing
+// pinned).  Calls PostgreSQL (through PgCall).
+bool SharedEntryKey(Oid db, Oid relid, const std::vector<int> &attnums, CacheKey *key);
+// The keys of the column files of `attnums` (one per column) when every one has a valid file.
+bool SharedFileKeys(Oid db, Oid relid, const std::vector<int> &attnums, std::vector<CacheKey> *keys);
+
+// ---- background loads (rndn.background_load) ----
+// Asks the "rndn column loader" background worker to load columns `attnums` of (db, relid) into
+// the shared cache: false when nothing was asked (no shared cache, more columns than an entry
+// holds, `bytes` over half the cache or, with the relation's other cached columns, over all of
+// it, a load of the relation asked or running, one that failed within the last 5 minutes or
+// loaded these columns within the last 10 seconds, no free request slot or worker slot).  Calls PostgreSQL (through PgCall).
+bool SharedRequestLoad(Oid db, Oid relid, const std::vector<int> &attnums, int64 bytes);
+// In loader.cpp: the worker's load of the columns under the active snapshot (a transaction is
+// open); true when they are in the shared cache afterwards.  *why: what stopped it otherwise.
+// Calls PostgreSQL: run it through RunGuarded.
+Status LoadIntoSharedCache(Oid relid, const std::vector<int> &attnums, bool *cached);
+// In loader.cpp: pg::ColumnCacheProbe::cached.
+bool ColumnsCachedHint(unsigned relid, const std::vector<int> &attnums);
+
 }  // namespace rndn::exec

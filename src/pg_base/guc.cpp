@@ -72,6 +72,11 @@ void DefineSettings() {
                             "validity key still holds (the least recently used files go first); 0 turns them off.",
                             &g_settings.column_files_mb, 4096, 0, INT_MAX / 2, PGC_SIGHUP, GUC_UNIT_MB, nullptr,
                             nullptr, nullptr);
+    DefineCustomBoolVariable("rndn.background_load", "Load missing columns into the shared cache in the background.",
+                             "When the cost model leaves a query with PostgreSQL only because its columns are "
+                             "not cached yet (rndn's plan would win with them cached), a background worker "
+                             "loads them into the shared column cache, so that later queries run through rndn.",
+                             &g_settings.background_load, true, PGC_USERSET, 0, nullptr, nullptr, nullptr);
     DefineCustomIntVariable("rndn.code_cache_size", "Disk space for kernels the cpu device compiled, shared by every backend.",
                             "Object code in the data directory's rndn_code_cache folder, kept across sessions "
                             "and restarts (the least recently used files go first); 0 turns it off.",

@@ -25,6 +25,7 @@ struct Settings {
     int column_cache_mb = 2048;     // rndn.column_cache: this backend's cache of loaded columns (0 = off)
     int shared_cache_mb = 512;      // rndn.shared_cache_size: the column cache every backend shares (0 = off; server start)
     int column_files_mb = 4096;     // rndn.column_files_size: the shared cache's columns on disk across restarts (0 = off)
+    bool background_load = true;    // rndn.background_load: a query left to PostgreSQL only for its loads starts them in the background
     int code_cache_mb = 256;        // rndn.code_cache_size: compiled kernels on disk, shared by every backend (0 = off)
     int test_error_site = 0;        // rndn.test_error_site (ErrorSite): tests of the error boundary
     bool test_ill_typed = false;    // rndn.test_ill_typed_program: the translator adds an ill-typed statement

@@ -78,6 +78,11 @@ CustomScanMethods g_scan_methods;
 
 const CustomScanMethods *ScanMethods() { return &g_scan_methods; }
 
+ColumnCacheProbe &CacheProbe() {
+    static ColumnCacheProbe probe;
+    return probe;
+}
+
 void RegisterScanMethods(CreateScanStateFn create) {
     g_scan_methods.CustomName = "rndn";
     g_scan_methods.CreateCustomScanState = create;

@@ -72,6 +72,23 @@ using CreateScanStateFn = Node *(*)(CustomScan *);
 // Registers the methods with PostgreSQL (once, from _PG_init through the executor side).
 void RegisterScanMethods(CreateScanStateFn create);
 
+// What the executor's column caches can tell the planner's cost model (src/planner_hook asks,
+// src/executor answers: it registers the functions from _PG_init; unset, nothing is cached and
+// nothing loads in the background).
+struct ColumnCacheProbe {
+    // True when columns `attnums` of relation relid are held by a column cache (this backend's,
+    // the shared one, or the shared cache's column files) under a key that was valid when it was
+    // stored: a hint for the cost model, not the proof (the executor checks the key when it runs
+    // and loads from the heap if the key no longer holds).
+    bool (*cached)(unsigned relid, const std::vector<int> &attnums) = nullptr;
+    // Asks a background worker to load the columns into the shared cache, so that a later query
+    // finds them there (rndn.background_load).  False when nothing was asked: no shared cache, a
+    // relation that cannot be cached, the columns would not fit, a load of the relation already
+    // running or tried recently, no free worker slot.
+    bool (*load_in_background)(unsigned relid, const std::vector<int> &attnums) = nullptr;
+};
+ColumnCacheProbe &CacheProbe();
+
 }  // namespace rndn::pg
 
 // The entry points of the two sides, called once by _PG_init (src/pg_base/module.cpp).

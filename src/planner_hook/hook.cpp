@@ -34,6 +34,8 @@ PG_FUNCTION_INFO_V1(rndn_horseir);
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <iterator>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -212,12 +214,19 @@ CustomScan *MakeScan(Plan *plan, const char *program, const char *relations, con
     return cs;
 }
 
-// A first cost model of rndn's plan for a subtree, in PostgreSQL's cost units: rndn reads every
-// page of each relation it loads and deforms the columns it needs (PostgreSQL's own per-page and
-// per-tuple costs), pays a little per value loaded for the vectorised program, a fixed start-up
-// (translation, parsing, the device's set-up), and returns its rows as tuples.  PostgreSQL's
+// A first cost model of rndn's plan for a subtree, in PostgreSQL's cost units.  For each relation
+// it reads, rndn pays for the program's work on the values it reads (per tuple and per value),
+// and, unless a column cache holds those columns (asked through pg::CacheProbe: this backend's
+// cache, the shared one or its column files, under a key that still holds), for reading every
+// page and deforming every tuple (PostgreSQL's own per-page and per-tuple costs); then a fixed
+// start-up (translation, parsing, the device's set-up) and its rows as tuples.  PostgreSQL's
 // estimate for the same subtree is plan->total_cost; a selective index scan or a LIMIT over an
-// index costs PostgreSQL far less than reading the table, so it stays there.
+// index costs PostgreSQL far less than reading the table, so it stays there.  Calibration (TPC-H
+// SF 1, this 2-core machine): a load from the heap costs about what PostgreSQL's own sequential
+// scan of the relation costs, and the program on cached columns takes a fifth to a twentieth of
+// PostgreSQL's time; the cached cost (tuples x (cpu_operator_cost + values x kValueCost)) is a
+// third to a tenth of a plain scan's cost, so rndn is chosen on cached columns only where
+// PostgreSQL's plan reads most of the relation.
 constexpr double kStartupCost = 100.0;
 constexpr double kValueCost = 0.001;
 
@@ -238,25 +247,78 @@ void RelationSize(Oid relid, double *pages, double *tuples) {
     if (*tuples < 0) *tuples = *pages * (BLCKSZ / 64.0);
 }
 
-double EstimateRndnCost(const Translation &t, const Plan *plan) {
-    double cost = kStartupCost;
+struct RndnCost {
+    double now = 0;        // with the caches as they are
+    double if_cached = 0;  // with every relation's columns cached
+    std::vector<const RelationRead *> uncached;  // relations read from the heap
+};
+
+RndnCost EstimateRndnCost(const Translation &t, const Plan *plan) {
+    RndnCost c;
+    c.now = c.if_cached = kStartupCost + plan->plan_rows * cpu_tuple_cost;
+    const rndn::pg::ColumnCacheProbe &probe = rndn::pg::CacheProbe();
     for (const RelationRead &r : t.relations) {
         double pages = 0, tuples = 0;
         RelationSize(r.relid, &pages, &tuples);
-        cost += pages * seq_page_cost + tuples * (cpu_tuple_cost + (double)r.attnums.size() * kValueCost);
+        const double work = tuples * (cpu_operator_cost + (double)r.attnums.size() * kValueCost);
+        const double load = pages * seq_page_cost + tuples * cpu_tuple_cost;
+        c.if_cached += work;
+        // (under rndn.force the costs decide nothing: the caches are not asked)
+        const bool cached = !rndn::pg::g_settings.force && probe.cached != nullptr && probe.cached(r.relid, r.attnums);
+        c.now += work + (cached ? 0 : load);
+        if (!cached) c.uncached.push_back(&r);
     }
-    return cost + plan->plan_rows * cpu_tuple_cost;
+    return c;
 }
 
 struct RewriteResult {
     int replaced = 0;     // subtrees replaced by Custom Scan (rndn)
     double saving = 0;    // PostgreSQL's estimate minus rndn's, summed over them
+    // What rndn would save with every column cached: over the replaced subtrees and those left
+    // to PostgreSQL only for their loads (not counting such a subtree's descendants twice).
+    double saving_if_cached = 0;
+    // Relations (relid -> columns) read from the heap by subtrees left to PostgreSQL only for
+    // their loads, and by replaced subtrees.
+    std::map<unsigned, std::vector<int>> wanted, loaded;
 };
+
+void NoteRelations(std::map<unsigned, std::vector<int>> *into, const std::vector<const RelationRead *> &rels) {
+    for (const RelationRead *r : rels) {
+        std::vector<int> &cols = (*into)[r->relid];
+        std::vector<int> merged;
+        std::set_union(cols.begin(), cols.end(), r->attnums.begin(), r->attnums.end(), std::back_inserter(merged));
+        cols = std::move(merged);
+    }
+}
+
+// Asks for the relations' columns to be loaded into the shared cache in the background
+// (rndn.background_load); one reason line names those asked for.
+void LoadInBackground(const std::map<unsigned, std::vector<int>> &rels) {
+    const rndn::pg::ColumnCacheProbe &probe = rndn::pg::CacheProbe();
+    if (rels.empty() || probe.load_in_background == nullptr || !rndn::pg::g_settings.background_load ||
+        rndn::pg::g_settings.force)
+        return;
+    const rndn::pg::Outcome out = rndn::pg::RunGuarded([&]() -> Status {
+        std::string names;
+        for (const auto &[relid, cols] : rels) {
+            if (!probe.load_in_background(relid, cols)) continue;
+            const char *name = rndn::pg::PgCall([relid = relid] { return get_rel_name(relid); });
+            if (name == nullptr) continue;
+            names += names.empty() ? "" : ", ";
+            names += name;
+        }
+        if (!names.empty()) AddReason("columns of " + names + " are being loaded into the shared column cache in the background");
+        return Status::Ok();
+    });
+    if (out.pg_error != nullptr) rndn::pg::RaiseIfError(out);
+}
 
 // Tries `*slot` whole; on failure (or when PostgreSQL's plan is expected faster) records the
 // reason and tries its children.  `cap`: what the nodes above spend on this subtree at most (a
 // LIMIT reads only part of its input: a subtree costs PostgreSQL no more than its parent).
-void ReplaceSubtrees(PlannedStmt *stmt, Plan **slot, bool allow_here, RewriteResult *res, double cap) {
+// `under_wanted`: an ancestor was left to PostgreSQL only for its loads (its saving with the
+// columns cached is counted already).
+void ReplaceSubtrees(PlannedStmt *stmt, Plan **slot, bool allow_here, RewriteResult *res, double cap, bool under_wanted = false) {
     Plan *plan = *slot;
     if (plan == nullptr) return;
     const double pg_cost = std::min(plan->total_cost, cap);
@@ -279,10 +341,13 @@ void ReplaceSubtrees(PlannedStmt *stmt, Plan **slot, bool allow_here, RewriteRes
         Expected<Translation> t = TranslatePlan(stmt, plan);
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         if (t.ok()) {
-            const double cost = EstimateRndnCost(t.value(), plan);
+            const RndnCost rc = EstimateRndnCost(t.value(), plan);
+            const double cost = rc.now;
             if (rndn::pg::g_settings.force || cost < pg_cost) {
                 res->replaced++;
                 res->saving += pg_cost - cost;
+                if (!under_wanted) res->saving_if_cached += pg_cost - rc.if_cached;
+                NoteRelations(&res->loaded, rc.uncached);
                 const Translation &tr = t.value();
                 const std::string rels = SerializeRelations(tr.relations);
                 *slot = (Plan *)rndn::pg::PgCall([&] {
@@ -297,9 +362,21 @@ void ReplaceSubtrees(PlannedStmt *stmt, Plan **slot, bool allow_here, RewriteRes
                 });
                 return;
             }
-            char why[160];
-            std::snprintf(why, sizeof why, "PostgreSQL's plan is expected faster (cost %.0f against rndn's %.0f)",
-                          pg_cost, cost);
+            char why[240];
+            if (rc.if_cached < pg_cost) {
+                // faster with its columns cached: left to PostgreSQL only for the loads
+                std::snprintf(why, sizeof why,
+                              "PostgreSQL's plan is expected faster (cost %.0f against rndn's %.0f, %.0f with the columns cached)",
+                              pg_cost, cost, rc.if_cached);
+                if (!under_wanted) {
+                    res->saving_if_cached += pg_cost - rc.if_cached;
+                    NoteRelations(&res->wanted, rc.uncached);
+                }
+                under_wanted = true;
+            } else {
+                std::snprintf(why, sizeof why, "PostgreSQL's plan is expected faster (cost %.0f against rndn's %.0f)",
+                              pg_cost, cost);
+            }
             AddReason(std::string(PlanNodeName(plan)) + " stays with PostgreSQL: " + why);
         } else {
             AddReason(std::string(PlanNodeName(plan)) + " stays with PostgreSQL: " + t.status().message());
@@ -307,12 +384,12 @@ void ReplaceSubtrees(PlannedStmt *stmt, Plan **slot, bool allow_here, RewriteRes
     }
     // Below a Gather every worker would run the whole program: never replace there.
     const bool below_ok = !IsA(plan, Gather) && !IsA(plan, GatherMerge);
-    ReplaceSubtrees(stmt, &plan->lefttree, below_ok, res, pg_cost);
-    ReplaceSubtrees(stmt, &plan->righttree, below_ok, res, pg_cost);
-    if (IsA(plan, SubqueryScan)) ReplaceSubtrees(stmt, &((SubqueryScan *)plan)->subplan, below_ok, res, pg_cost);
+    ReplaceSubtrees(stmt, &plan->lefttree, below_ok, res, pg_cost, under_wanted);
+    ReplaceSubtrees(stmt, &plan->righttree, below_ok, res, pg_cost, under_wanted);
+    if (IsA(plan, SubqueryScan)) ReplaceSubtrees(stmt, &((SubqueryScan *)plan)->subplan, below_ok, res, pg_cost, under_wanted);
     if (IsA(plan, Append)) {
         ListCell *lc;
-        foreach (lc, ((Append *)plan)->appendplans) ReplaceSubtrees(stmt, (Plan **)&lfirst(lc), below_ok, res, pg_cost);
+        foreach (lc, ((Append *)plan)->appendplans) ReplaceSubtrees(stmt, (Plan **)&lfirst(lc), below_ok, res, pg_cost, under_wanted);
     }
 }
 
@@ -457,7 +534,8 @@ PlannedStmt *RndnPlanner(Query *parse, const char *query_string, int cursor_opti
     PlannedStmt *stmt = CallPrevPlanner(parse, query_string, cursor_options, params);
     if (TouchesSystemCatalog(stmt)) return stmt;
     if (!HasGather(stmt) || serial_query == nullptr) {
-        Rewrite(stmt);
+        const RewriteResult res = Rewrite(stmt);
+        LoadInBackground(res.wanted);
         if (g_reasons[0] != '\0') ereport(DEBUG1, (errmsg("rndn fallback: %s", g_reasons)));
         return stmt;
     }
@@ -466,16 +544,35 @@ PlannedStmt *RndnPlanner(Query *parse, const char *query_string, int cursor_opti
     const RewriteResult res = Rewrite(serial);
     const double rndn_cost = serial_cost - res.saving;
     if (res.replaced > 0 && (rndn::pg::g_settings.force || rndn_cost < stmt->planTree->total_cost)) {
+        LoadInBackground(res.wanted);
         if (g_reasons[0] != '\0') ereport(DEBUG1, (errmsg("rndn fallback: %s", g_reasons)));
         return serial;
     }
-    if (res.replaced > 0) {
-        char line[200];
-        std::snprintf(line, sizeof line,
-                      "Gather stays with PostgreSQL: its parallel plan is expected faster (cost %.0f against %.0f with rndn)",
-                      stmt->planTree->total_cost, rndn_cost);
+    const double cached_cost = serial_cost - res.saving_if_cached;
+    if (res.replaced > 0 || !res.wanted.empty()) {
+        char line[240];
+        if (cached_cost < stmt->planTree->total_cost)
+            std::snprintf(line, sizeof line,
+                          "Gather stays with PostgreSQL: its parallel plan is expected faster (cost %.0f against %.0f with "
+                          "rndn, %.0f with the columns cached)",
+                          stmt->planTree->total_cost, rndn_cost, cached_cost);
+        else
+            std::snprintf(line, sizeof line,
+                          "Gather stays with PostgreSQL: its parallel plan is expected faster (cost %.0f against %.0f with rndn)",
+                          stmt->planTree->total_cost, rndn_cost);
         g_reasons[0] = '\0';
         AddReason(line);
+    }
+    // With its columns cached, the serial plan with rndn would win: load them for the next run.
+    if (cached_cost < stmt->planTree->total_cost) {
+        std::map<unsigned, std::vector<int>> all = res.wanted;
+        for (const auto &[relid, cols] : res.loaded) {
+            std::vector<int> &into = all[relid];
+            std::vector<int> merged;
+            std::set_union(into.begin(), into.end(), cols.begin(), cols.end(), std::back_inserter(merged));
+            into = std::move(merged);
+        }
+        LoadInBackground(all);
     }
     if (g_reasons[0] != '\0') ereport(DEBUG1, (errmsg("rndn fallback: %s", g_reasons)));
     return stmt;

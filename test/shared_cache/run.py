@@ -12,7 +12,9 @@ server-start setting): each psql call below is a new connection, so a new backen
     column writer saved, while their key holds; an update, a delete with VACUUM, a damaged file,
     DROP and TRUNCATE are respected (PostgreSQL's rows every time); size 0 writes none;
   * rndn.shared_cache_size = 0: no shared cache (nothing listed, every new backend loads);
-  * rndn.column_cache = 0 in a session: that backend uses no cache.
+  * rndn.column_cache = 0 in a session: that backend uses no cache;
+  * rndn.background_load: without rndn.force, a query left with PostgreSQL only for its loads
+    gets its columns loaded in the background, and the next one runs through rndn.
 
 Prints 'shared_cache <name>: ok|FAILED ...' lines; exit status 1 on any failure.
 Usage: run.py [--dir build/pgcluster-shared]   (PGBIN as for tools/pgcluster.sh)
@@ -141,6 +143,56 @@ def wait_files(c, table, count, timeout=120):
             return got
         time.sleep(0.2)
     return files_of(c, table)[0]
+
+
+BG_QUERY = "SELECT b % 7 AS k, count(*), sum(a), sum(n) FROM {t} GROUP BY 1 ORDER BY 1"
+# the cost model decides (no rndn.force); PostgreSQL's parallel plan made cheap, so that it beats
+# rndn's plan that loads from the heap, but not rndn's plan on cached columns
+BG_PREFIX = ("SET rndn.force = off; SET rndn.explain_fallback = on; SET parallel_setup_cost = 0; "
+             "SET parallel_tuple_cost = 0; SET max_parallel_workers_per_gather = 2; ")
+
+
+def wait_cached(c, table, columns, timeout=60):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        got = cached(c).get(table)
+        if got is not None and got[0] >= columns:
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def background_loads(c):
+    """rndn.background_load: a query the cost model leaves with PostgreSQL only because its
+    columns would come from the heap runs PostgreSQL's plan, and a background worker loads the
+    columns into the shared cache; the next query's cost model finds them and takes rndn's plan."""
+    c.start("64MB", "0")
+    make_table(c, "bg1", 300000)
+    plan = "\n".join(c.sql(BG_PREFIX + "EXPLAIN (COSTS OFF) " + BG_QUERY.format(t="bg1")))
+    check("background: uncached, PostgreSQL's parallel plan runs", "Gather" in plan and "Custom Scan" not in plan, plan)
+    check("background: EXPLAIN says the columns load in the background",
+          "with the columns cached" in plan and "columns of bg1 are being loaded into the shared column cache" in plan, plan)
+    ok, detail = answers_match(c, BG_QUERY.format(t="bg1"), BG_PREFIX)
+    check("background: PostgreSQL's rows meanwhile", ok, detail)
+    check("background: the worker publishes the columns", wait_cached(c, "bg1", 3), str(cached(c)))
+    src, plan = explain_source(c, BG_QUERY.format(t="bg1"), BG_PREFIX)
+    check("background: then the cost model takes rndn's plan, on the shared cache", src == "shared", plan)
+    ok, detail = answers_match(c, BG_QUERY.format(t="bg1"), BG_PREFIX)
+    check("background: rows from the shared cache", ok, detail)
+    # an update clears a page's all-visible bit: the cached key no longer holds, so the cost
+    # model loads from the heap again and PostgreSQL's plan runs (the worker it asks for finds
+    # the relation not all-visible and reads nothing)
+    c.sql("SET synchronous_commit = on; UPDATE bg1 SET n = n + 1 WHERE a = 7")
+    plan = "\n".join(c.sql(BG_PREFIX + "EXPLAIN (COSTS OFF) " + BG_QUERY.format(t="bg1")))
+    check("background: after an update PostgreSQL's plan again", "Gather" in plan and "Custom Scan" not in plan, plan)
+    ok, detail = answers_match(c, BG_QUERY.format(t="bg1"), BG_PREFIX)
+    check("background: rows after the update", ok, detail)
+    # switched off: nothing is asked
+    make_table(c, "bg2", 300000)
+    plan = "\n".join(c.sql(BG_PREFIX + "SET rndn.background_load = off; EXPLAIN (COSTS OFF) " + BG_QUERY.format(t="bg2")))
+    check("background: off, nothing asked", "Gather" in plan and "being loaded" not in plan, plan)
+    time.sleep(3)
+    check("background: off, nothing loaded", "bg2" not in cached(c), str(cached(c)))
 
 
 def column_files(c):
@@ -379,6 +431,9 @@ def main():
         check("rows after a rolled-back DROP", ok, detail)
         src, plan = explain_source(c, QUERY.format(t="d5"))
         check("the untouched relation still serves a new backend", src == "shared", plan)
+
+        # ---- background loads (the cost model's cold misses) -------------------------------
+        background_loads(c)
 
         # ---- column files: the shared cache's columns across restarts ---------------------
         column_files(c)

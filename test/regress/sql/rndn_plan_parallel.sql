@@ -2,6 +2,9 @@
 -- (Gather and its workers) included; without rndn.force, rndn takes a subtree only when its
 -- plan is expected to be faster (a selective index scan or a LIMIT over an index stays).
 SET rndn.force = off;
+-- no background loads (rndn.background_load, test/shared_cache): plans here must not change
+-- while a worker publishes columns
+SET rndn.background_load = off;
 SET rndn.regression_mode = on;
 CREATE TABLE par_t AS SELECT i, i % 97 AS g, md5(i::text) AS t FROM generate_series(1, 100000) i;
 CREATE INDEX par_t_i ON par_t (i);
