@@ -24,6 +24,7 @@ extern "C" {
 #include "tcop/tcopprot.h"
 #include "utils/dsa.h"
 #include "utils/snapmgr.h"
+#include "utils/acl.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
@@ -1045,6 +1046,11 @@ bool ProbeLoadInBackground(unsigned relid, const std::vector<int> &attnums) {
         const double tuples = c->reltuples;
         ReleaseSysCache(tp);
         if (!ok) return -1.0;
+        // only for a user who may read the columns (the planner runs before the executor checks
+        // the query's privileges)
+        if (pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+            for (int a : attnums)
+                if (pg_attribute_aclcheck(relid, (AttrNumber)a, GetUserId(), ACL_SELECT) != ACLCHECK_OK) return -1.0;
         double per_row = 0;
         for (int a : attnums) {
             Oid type;

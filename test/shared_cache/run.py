@@ -187,6 +187,17 @@ def background_loads(c):
     check("background: after an update PostgreSQL's plan again", "Gather" in plan and "Custom Scan" not in plan, plan)
     ok, detail = answers_match(c, BG_QUERY.format(t="bg1"), BG_PREFIX)
     check("background: rows after the update", ok, detail)
+    # a role that may not read the table: its EXPLAIN fails on the privilege check, and its
+    # planning asked for no load
+    make_table(c, "bg3", 300000)
+    c.sql("DROP ROLE IF EXISTS bg_nopriv; CREATE ROLE bg_nopriv")
+    try:
+        c.sql(BG_PREFIX + "SET ROLE bg_nopriv; EXPLAIN (COSTS OFF) " + BG_QUERY.format(t="bg3"))
+        denied = False
+    except RuntimeError as e:
+        denied = "permission denied" in str(e)
+    time.sleep(3)
+    check("background: no load for a role without SELECT", denied and "bg3" not in cached(c), str(cached(c)))
     # switched off: nothing is asked
     make_table(c, "bg2", 300000)
     plan = "\n".join(c.sql(BG_PREFIX + "SET rndn.background_load = off; EXPLAIN (COSTS OFF) " + BG_QUERY.format(t="bg2")))
