@@ -33,6 +33,8 @@ import statistics
 import subprocess
 import time
 
+from pgenv import cluster_env
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -54,11 +56,7 @@ def main():
         raise SystemExit("PGBIN must name the bin directory of a tools/pgprivate.sh tree (its lib/rndn.so is replaced)")
     lib = os.path.realpath(os.path.join(pgbin, "..", "lib", "rndn.so"))
     db = subprocess.run(["tools/tpch.sh", "load", args.sf], check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
-    env = dict(os.environ)
-    with open("build/pgcluster/env") as f:
-        for line in f:
-            k, v = line.replace("export ", "").strip().split("=", 1)
-            env[k] = v
+    env = cluster_env()
     builds = [os.path.realpath(b) for b in args.builds.split(",")]
     devices = args.devices.split(",")
     queries = [int(q) for q in args.queries.split(",")]

@@ -28,6 +28,8 @@ import statistics
 import subprocess
 import time
 
+from pgenv import cluster_env
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -50,11 +52,7 @@ def main():
     if not pgbin:
         raise SystemExit("PGBIN must name the cluster's bin directory (tools/pgprivate.sh)")
     db = subprocess.run(["tools/tpch.sh", "load", args.sf], check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
-    env = dict(os.environ)
-    with open("build/pgcluster/env") as f:
-        for line in f:
-            k, v = line.replace("export ", "").strip().split("=", 1)
-            env[k] = v
+    env = cluster_env()
     queries = [int(q) for q in args.queries.split(",")]
     sql = {q: open(f"test/tpch/queries/q{q}.sql").read() for q in queries}
     owner = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
