@@ -28,6 +28,11 @@ namespace {
 const std::set<std::string> kKnownWrongDecodes = {"sm_90 STS [UR4], R0", "sm_100 STS [UR4], R0",
                                                    "sm_120 STS [UR4], R0"};
 
+// The held-out kernels came in two sets, each measured and reported on its own: set 1 was written
+// with the first tables (2026-11), set 2 before the generator learned to compose forms across
+// opcodes and modifier counts (issue 15), so that its figures judge rules not tuned on it.
+const std::set<std::string> kFirstSet = {"int_hash", "stencil", "warp_scan"};
+
 class HeldOutTest : public ::testing::TestWithParam<Arch> {};
 
 TEST_P(HeldOutTest, DecodeAndEncodeKernelsTheGeneratorNeverSaw) {
@@ -48,7 +53,13 @@ TEST_P(HeldOutTest, DecodeAndEncodeKernelsTheGeneratorNeverSaw) {
     const Isa *isa = *Isa::Get(arch);
     long total = 0, printed = 0, encoded = 0, wrong_print = 0, wrong_bits = 0;
     std::map<std::string, int> misses;  // nvdisasm text (registers kept) -> count
+    struct Share {
+        long total = 0, printed = 0, encoded = 0;
+        std::map<std::string, int> misses;
+    };
+    std::map<int, Share> sets;  // 1, 2: the kernel sets above
     for (const std::string &path : cubins) {
+        Share &set = sets[kFirstSet.count(fs::path(path).stem().string()) ? 1 : 2];
         auto elf = ReadCubin(ReadFile(path));
         ASSERT_TRUE(elf.ok()) << elf.status().message();
         auto fns = DecodeCubin(*elf);
@@ -103,7 +114,12 @@ TEST_P(HeldOutTest, DecodeAndEncodeKernelsTheGeneratorNeverSaw) {
                     }
                 }
                 encoded += enc_ok;
-                if (!print_ok || !enc_ok) ++misses[it->second + (print_ok ? "" : " [decode]") + (enc_ok ? "" : " [encode]")];
+                ++set.total, set.printed += print_ok, set.encoded += enc_ok;
+                if (!print_ok || !enc_ok) {
+                    std::string miss = it->second + (print_ok ? "" : " [decode]") + (enc_ok ? "" : " [encode]");
+                    ++misses[miss];
+                    ++set.misses[miss];
+                }
             }
         }
     }
@@ -111,7 +127,11 @@ TEST_P(HeldOutTest, DecodeAndEncodeKernelsTheGeneratorNeverSaw) {
     std::printf("[%s] held-out: %zu cubins, %ld instructions: printed exactly as nvdisasm %.2f%% (%ld), encoded "
                 "bit-exact %.2f%% (%ld)\n",
                 name.c_str(), cubins.size(), total, pct(printed, total), printed, pct(encoded, total), encoded);
-    for (const auto &[text, n] : misses) std::printf("    miss x%d: %s\n", n, text.c_str());
+    for (const auto &[id, set] : sets) {
+        std::printf("[%s] held-out set %d: %ld instructions: printed %.2f%% (%ld), encoded %.2f%% (%ld)\n", name.c_str(), id,
+                    set.total, pct(set.printed, set.total), set.printed, pct(set.encoded, set.total), set.encoded);
+        for (const auto &[text, n] : set.misses) std::printf("    set %d miss x%d: %s\n", id, n, text.c_str());
+    }
     EXPECT_EQ(wrong_print, 0) << name;
     EXPECT_EQ(wrong_bits, 0) << name;
     EXPECT_GT(printed, 0) << name;
