@@ -166,6 +166,10 @@ struct HandRules {
     std::vector<Implicit> implicits;
     std::vector<Nan> nans;
     std::map<std::string, HoleCode> float_code;  // base opcode -> coding of its float immediates
+    // The operand-form selector: the bits that tell an ALU form's register, immediate, constant
+    // and uniform-register sources apart (hand.txt "selector"); width 0: none given.
+    int selector_lo = 0, selector_width = 0;
+    int selector_line = 0;
     std::vector<std::string> notes;              // "note" lines, copied into the table header
 };
 
@@ -302,6 +306,12 @@ bool LoadHand(const std::string &path, const std::string &arch, HandRules *h) {
             std::istringstream os(col[2]);
             std::string op;
             while (os >> op) h->float_code[op] = c;
+        } else if (col[0] == "selector" && col.size() >= 3) {
+            h->selector_lo = std::atoi(col[1].c_str());
+            h->selector_width = std::atoi(col[2].c_str());
+            h->selector_line = lineno;
+            if (h->selector_lo < 0 || h->selector_width < 1 || h->selector_width > 8 || h->selector_lo + h->selector_width > 64)
+                return fail("selector<TAB>lo<TAB>width (within bits 0..63)");
         } else if (col[0] == "note" && col.size() >= 2) {
             h->notes.push_back(col[1]);
         } else {
@@ -750,6 +760,14 @@ std::vector<size_t> HoleOrder(const std::vector<const Inst *> &g) {
     return order;
 }
 
+// What a form's own instances say about its operands' reuse flags: per operand, the control reuse
+// bits consistent with every instance, and whether that is exactly one (or a hand.txt rule).
+struct ReuseEvidence {
+    std::vector<std::vector<int>> options;
+    std::vector<bool> certain;
+};
+std::map<std::string, ReuseEvidence> g_reuse_evidence;  // template -> evidence
+
 struct Learned {
     bool ok = false;
     int literal_hole = -1;  // when !ok: the hole to make literal
@@ -893,41 +911,33 @@ Learned Learn(const std::vector<const Inst *> &g, const Prior *prior, Prior *rec
         }
     }
     f.reuse_bit.assign(nops, -1);
+    // The examples fix an operand's bit only when exactly one control reuse bit follows its
+    // ".reuse" in every instance; otherwise (two operands always reused together) the bits that
+    // fit are kept as options for ConfirmReuse, which probes them against nvdisasm.
+    ReuseEvidence &ev = g_reuse_evidence[f.templ];
+    ev = ReuseEvidence{};
+    ev.options.assign(nops, {});
+    ev.certain.assign(nops, false);
     for (int op = 0; op < nops && op < 32; ++op) {
         bool any = false;
         for (const Inst *in : g) any = any || ((in->st.reuse_operands >> op) & 1);
         if (!any) continue;
-        // Operand slot of the register field (a = bits 24.., b = 32.., c = 64..) decides ties
-        // when two operands always carried .reuse together.
-        int slot = -1;
-        {
-            size_t hole = 0;
-            int cur_op = 0;
-            for (size_t p = 0; p < f.templ.size(); ++p) {
-                if (f.templ.compare(p, 2, ", ") == 0) ++cur_op;
-                if (f.templ[p] == '{') {
-                    if (cur_op == op && hole < fields.size() && fields[hole].kind == HoleKind::REG)
-                        slot = fields[hole].lo == 24 ? 0 : fields[hole].lo == 32 ? 1 : fields[hole].lo == 64 ? 2 : -1;
-                    ++hole;
-                }
-            }
-        }
-        std::vector<int> ok_bits;
         for (int b = 0; b < 4; ++b) {
             bool ok = true;
             for (const Inst *in : g) {
                 int rb = (UnpackControl(in->w).reuse >> b) & 1;
                 if (rb != static_cast<int>((in->st.reuse_operands >> op) & 1)) ok = false;
             }
-            if (ok) ok_bits.push_back(b);
+            if (ok) ev.options[op].push_back(b);
         }
-        if (ok_bits.size() == 1) f.reuse_bit[op] = static_cast<int8_t>(ok_bits[0]);
-        else if (std::find(ok_bits.begin(), ok_bits.end(), slot) != ok_bits.end()) f.reuse_bit[op] = static_cast<int8_t>(slot);
-        else if (!ok_bits.empty()) f.reuse_bit[op] = static_cast<int8_t>(ok_bits[0]);
+        if (!ev.options[op].empty()) f.reuse_bit[op] = static_cast<int8_t>(ev.options[op][0]);
+        ev.certain[op] = ev.options[op].size() == 1;
     }
     for (HandRules::Reuse &r : g_hand.reuses)
         if (r.templ == f.templ) {
             f.reuse_bit = r.bits;
+            ev.certain.assign(r.bits.size(), true);
+            ev.options.assign(r.bits.size(), {});
             ++r.used;
         }
     bool anyreuse = false;
@@ -1191,6 +1201,9 @@ std::vector<std::string> NvdisasmWords(const std::string &nvdisasm, const std::s
             size_t idx = std::strtoull(l.c_str() + at + 13, nullptr, 16) / 16;
             if (idx < ws.size() && !illegal[idx]) illegal[idx] = true, ws[idx] = filler, any_bad = true;
         }
+        if (std::getenv("ISA_GEN_DEBUG"))
+            for (const std::string &l : lines)
+                if (l.rfind("nvdisasm error", 0) == 0) std::cerr << "nvdisasm: " << l << "\n";
         if (any_bad) continue;
         std::string cur;
         for (const std::string &l : lines) {
@@ -1237,6 +1250,226 @@ int64_t ProbeValue(const Field &f, std::mt19937_64 &rng) {
     uint64_t raw = rng() & ((uint64_t{1} << w) - 1);
     if (f.code == HoleCode::SIGNED) return (static_cast<int64_t>(raw) - (int64_t{1} << (w - 1))) * (int64_t{1} << f.shift);
     return static_cast<int64_t>(raw << f.shift);
+}
+
+// The operand-form selector value of a form (hand.txt "selector"), or -1 when its bits are not all
+// fixed (or no rule gives them).
+int SelectorOf(const Form &f) {
+    if (!g_hand.selector_width) return -1;
+    uint64_t m = f.fixed_mask.Get(g_hand.selector_lo, g_hand.selector_width);
+    if (m != (uint64_t{1} << g_hand.selector_width) - 1) return -1;
+    return static_cast<int>(f.fixed_bits.Get(g_hand.selector_lo, g_hand.selector_width));
+}
+
+// The operands of a template that are one register and nothing else around it but a sign,
+// absolute value or complement ("{R}", "-{R}", "|{R}|", "~{R}"): those that can carry ".reuse".
+// Per operand: its hole, or -1.
+std::vector<int> RegisterOperandHoles(const std::string &templ) {
+    Tokens t = Tokenize(templ);
+    std::vector<int> out;
+    int hole = 0;
+    for (const std::string &op : t.ops) {
+        bool reg = op == "{R}" || op == "-{R}" || op == "|{R}|" || op == "-|{R}|" || op == "~{R}";
+        out.push_back(reg ? hole : -1);
+        hole += HolesIn(op);
+    }
+    return out;
+}
+
+// Reuse flags (issue 15): Volta and later keep one control reuse bit per source slot, and the slot
+// of a register operand follows from where its field sits: bits 24.. are slot a, 32.. slot b,
+// 64.. slot c, except in the forms whose operand-form selector moves a register to another slot
+// (a constant-bank third source puts the second register at 64).  The map (selector, field) -> bit
+// is learned from the forms whose own instances fix an operand's bit, falling back to (field) ->
+// bit.  Every register operand whose bit the examples leave open (no instance reused it, or two
+// operands were always reused together) gets the predicted bit and keeps it only when nvdisasm,
+// given words with that bit set, prints ".reuse" on exactly that operand.  Where nvdisasm rejects
+// the prediction (a few opcodes place a slot elsewhere: FADD's second source at 32 is not slot b,
+// DSETP's is slot c), the remaining bits are probed the same way; an operand no bit is confirmed
+// for has no reuse flag (reusing it is an error).
+struct ReuseStats {
+    int operands = 0;    // register operands whose bit the examples leave open
+    int predicted = 0;   // ... confirmed at the predicted bit
+    int searched = 0;    // ... confirmed at another bit
+    int exceptions = 0;  // operands of corpus forms whose own bit disagrees with the learned map
+};
+
+void ConfirmReuse(std::vector<Form> *forms, const std::string &arch, const std::string &nvdisasm, const std::string &carrier,
+                  ReuseStats *stats) {
+    std::map<std::pair<int, int>, std::map<int, int>> by_slot;  // (selector, field lo) -> bit -> operands
+    std::map<int, std::map<int, int>> by_field;                // field lo -> bit -> operands
+    auto evidence = [&](const Form &f) -> const ReuseEvidence * {
+        auto it = g_reuse_evidence.find(f.templ);
+        return f.seen > 0 && it != g_reuse_evidence.end() ? &it->second : nullptr;
+    };
+    auto certain = [&](const Form &f, size_t op) {
+        const ReuseEvidence *ev = evidence(f);
+        return ev && op < ev->certain.size() && ev->certain[op] && op < f.reuse_bit.size() && f.reuse_bit[op] >= 0;
+    };
+    // Only opcodes that carry reuse flags in the corpus are probed (nvdisasm rejects a word with a
+    // reuse flag on an opcode without source slots for it).
+    std::set<std::string> reusing;
+    for (const Form &f : *forms) {
+        for (int8_t r : evidence(f) ? f.reuse_bit : std::vector<int8_t>{})
+            if (r >= 0) reusing.insert(BaseOpcode(f.templ));
+        std::vector<int> regs = RegisterOperandHoles(f.templ);
+        for (size_t op = 0; op < regs.size(); ++op)
+            if (certain(f, op)) {
+                if (regs[op] < 0) continue;
+                ++by_slot[{SelectorOf(f), f.fields[regs[op]].lo}][f.reuse_bit[op]];
+                ++by_field[f.fields[regs[op]].lo][f.reuse_bit[op]];
+            }
+    }
+    auto majority = [](const std::map<int, int> &m) {
+        int best = -1, n = 0;
+        for (const auto &[bit, c] : m)
+            if (c > n) best = bit, n = c;
+        return best;
+    };
+    for (const auto &[key, bits] : by_slot)
+        for (const auto &[bit, c] : bits)
+            if (bit != majority(bits)) stats->exceptions += c;
+    auto isa = [&]() {
+        std::string text = "arch\t" + arch + "\n";
+        for (const Form &f : *forms) text += FormRow(f);
+        return Isa::FromTableText(text);
+    }();
+    if (!isa.ok()) {
+        std::cerr << "isa_gen: table does not parse for the reuse probe: " << isa.status().message() << "\n";
+        std::exit(1);
+    }
+    // The operands to settle, with the bits each may take in order of preference.
+    struct Open {
+        size_t form;
+        int op;
+        std::vector<int> predicted, rest;
+    };
+    std::vector<Open> open;
+    for (size_t i = 0; i < forms->size(); ++i) {
+        const Form &f = (*forms)[i];
+        bool label = false;
+        for (const Field &fl : f.fields) label = label || fl.kind == HoleKind::LABEL;
+        if (label || !reusing.count(BaseOpcode(f.templ))) continue;
+        const ReuseEvidence *ev = evidence(f);
+        std::vector<int> regs = RegisterOperandHoles(f.templ);
+        std::set<int> taken;  // bits the examples give other operands
+        for (size_t op = 0; op < regs.size(); ++op)
+            if (certain(f, op)) taken.insert(f.reuse_bit[op]);
+        for (size_t op = 0; op < regs.size(); ++op) {
+            if (regs[op] < 0 || certain(f, op)) continue;
+            const Field &fl = f.fields[regs[op]];
+            Open o{i, static_cast<int>(op), {}, {}};
+            auto s = by_slot.find({SelectorOf(f), fl.lo});
+            auto b = by_field.find(fl.lo);
+            // A field no corpus operand reused from is no source slot (the destination at 16).
+            if (b == by_field.end()) continue;
+            int guess = s != by_slot.end() ? majority(s->second) : majority(b->second);
+            // Two operands always reused together: only the bits their instances allow.
+            std::vector<int> allowed = {0, 1, 2, 3};
+            if (ev && op < ev->options.size() && !ev->options[op].empty()) allowed = ev->options[op];
+            for (int x : allowed) {
+                if (taken.count(x)) continue;
+                (x == guess ? o.predicted : o.rest).push_back(x);
+            }
+            if (o.predicted.empty() && o.rest.empty()) continue;
+            open.push_back(o);
+        }
+    }
+    stats->operands = static_cast<int>(open.size());
+    std::mt19937_64 rng(4321);
+    const int kInstances = 2;
+    // Words for (form, operand, bit): operand values that decode as this form (not as a value-chosen
+    // alias of it), the reused register not RZ, scheduled as ptxas writes a reuse flag (stall 1,
+    // yield: nvdisasm calls a reuse flag without the yield bit an undefined "opex" value).  Returns
+    // the confirmed bit per open operand (-1: none).
+    auto probe = [&](const std::vector<std::vector<int>> &bits_of) {
+        std::vector<std::tuple<size_t, int>> probes;  // (open index, bit)
+        std::vector<Word> words;
+        std::vector<std::string> want;
+        for (size_t k = 0; k < open.size(); ++k) {
+            const Form &f = (*forms)[open[k].form];
+            int hole = RegisterOperandHoles(f.templ)[open[k].op];
+            for (int bit : bits_of[k]) {
+                std::vector<Word> ws;
+                std::vector<std::string> ts;
+                for (int n = 0; n < kInstances; ++n)
+                    for (int attempt = 0; attempt < 8; ++attempt) {
+                        Instruction in;
+                        in.form = static_cast<int>(open[k].form);
+                        for (const Field &x : f.fields) in.values.push_back(ProbeValue(x, rng));
+                        if (in.values[hole] == 255) in.values[hole] = 7;
+                        // A value-chosen alias: an alternative that leaves the reused operand free
+                        // where there is one (IMAD.MOV's "b is RZ" to reuse a).
+                        if (!f.select.empty()) {
+                            size_t alt = attempt % f.select.size();
+                            for (size_t a = 0; a < f.select.size(); ++a) {
+                                bool fixes = false;
+                                for (const AliasCondition &c : f.select[(attempt + a) % f.select.size()]) fixes = fixes || c.hole == hole;
+                                if (!fixes) {
+                                    alt = (attempt + a) % f.select.size();
+                                    break;
+                                }
+                            }
+                            for (const AliasCondition &c : f.select[alt])
+                                in.values[c.hole] = c.pow2 ? int64_t{2} << (rng() % 12) : c.value;
+                        }
+                        auto e = isa->Encode(in, 0);
+                        if (!e.ok()) continue;
+                        auto back = isa->Decode(*e, 0);
+                        if (!back.ok() || back->form != in.form || back->values != in.values) continue;
+                        Word w = *e;
+                        Control c = UnpackControl(w);
+                        c.stall = 1, c.yield = 1;
+                        c.reuse = static_cast<uint8_t>(1 << bit);
+                        PackControl(c, &w);
+                        in.reuse_operands = 1u << open[k].op;
+                        ws.push_back(w);
+                        ts.push_back(isa->PrintWithLabels(in, {}));
+                        break;
+                    }
+                if (ws.size() != static_cast<size_t>(kInstances)) continue;  // no words of this form: unconfirmed
+                probes.push_back({k, bit});
+                words.insert(words.end(), ws.begin(), ws.end());
+                want.insert(want.end(), ts.begin(), ts.end());
+            }
+        }
+        std::vector<std::string> got = NvdisasmWords(nvdisasm, carrier, words);
+        std::vector<int> chosen(open.size(), -1);
+        for (size_t p = 0; p < probes.size(); ++p) {
+            auto [k, bit] = probes[p];
+            bool ok = true;
+            for (int n = 0; n < kInstances; ++n) ok = ok && got[p * kInstances + n] == want[p * kInstances + n];
+            if (!ok && std::getenv("ISA_GEN_DEBUG"))
+                std::cerr << "reuse reject " << (*forms)[open[k].form].templ << " operand " << open[k].op << " bit " << bit
+                          << ": ours '" << want[p * kInstances] << "' nvdisasm '" << got[p * kInstances] << "'\n";
+            if (ok && chosen[k] < 0) chosen[k] = bit;
+        }
+        return chosen;
+    };
+    std::vector<std::vector<int>> first(open.size()), second(open.size());
+    for (size_t k = 0; k < open.size(); ++k) first[k] = open[k].predicted;
+    std::vector<int> chosen = probe(first);
+    // Where the prediction failed: the other bits that no other operand of the form took.
+    std::map<size_t, std::set<int>> confirmed_bits;  // form -> bits settled in the first probe
+    for (size_t k = 0; k < open.size(); ++k)
+        if (chosen[k] >= 0) confirmed_bits[open[k].form].insert(chosen[k]), ++stats->predicted;
+    for (size_t k = 0; k < open.size(); ++k)
+        if (chosen[k] < 0)
+            for (int x : open[k].rest)
+                if (!confirmed_bits[open[k].form].count(x)) second[k].push_back(x);
+    std::vector<int> found = probe(second);
+    for (size_t k = 0; k < open.size(); ++k)
+        if (chosen[k] < 0 && found[k] >= 0) chosen[k] = found[k], ++stats->searched;
+    for (size_t k = 0; k < open.size(); ++k) {
+        Form &f = (*forms)[open[k].form];
+        f.reuse_bit.resize(RegisterOperandHoles(f.templ).size(), -1);
+        f.reuse_bit[open[k].op] = static_cast<int8_t>(chosen[k]);
+    }
+    for (Form &f : *forms) {
+        bool any = false;
+        for (int8_t r : f.reuse_bit) any = any || r >= 0;
+        if (!any) f.reuse_bit.clear();
+    }
 }
 
 void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::string &nvdisasm, const std::string &carrier,
@@ -1514,6 +1747,7 @@ int main(int argc, char **argv) {
         }
         if (pass == 0) continue;
         int tried = 0, kept = 0;
+        ReuseStats reuse;
         if (synth_rounds > 0) {
             std::string carrier = cubins.front();
             if (carrier.size() > 5 && carrier.compare(carrier.size() - 5, 5, ".sass") == 0)
@@ -1524,6 +1758,7 @@ int main(int argc, char **argv) {
                 tried += t, kept += k;
                 if (k == 0) break;
             }
+            ConfirmReuse(&forms, arch_name, nvdisasm, carrier, &reuse);
         }
         std::sort(forms.begin(), forms.end(), [](const Form &a, const Form &b) { return a.templ < b.templ; });
         // Every hand rule must have touched a form of this architecture (a stale rule is an error).
@@ -1581,7 +1816,10 @@ int main(int argc, char **argv) {
         }
         std::cerr << "isa_gen " << arch_name << ": " << insts.size() << " instructions, " << forms.size() << " forms, "
                   << floats.size() << " float literals, " << parse_fail << " unparsed, " << bad_guard
-                  << " with unexpected guard bits; synthesized " << kept << " of " << tried << " candidates\n";
+                  << " with unexpected guard bits; synthesized " << kept << " of " << tried << " candidates; reuse flags of "
+                  << reuse.operands << " register operands the examples leave open: " << reuse.predicted
+                  << " confirmed at the slot map's bit, " << reuse.searched << " at another (" << reuse.exceptions
+                  << " corpus operands off the map)\n";
     }
     return 0;
 }
