@@ -140,6 +140,12 @@ struct HandRules {
         std::set<std::string> opcodes;
         int line = 0, used = 0;
     };
+    struct NotRz {  // a register hole nvdisasm rejects (or prints as ???255) when it holds RZ
+        std::string pattern;                 // operand text, as in "operand" rules
+        int hole = 0;                        // hole of the pattern
+        std::set<std::string> only, skip;    // opcode filters
+        int line = 0, used = 0;
+    };
     struct Alias {  // forms named `alias` are nvdisasm's name for `general` when an alternative holds
         struct Condition {
             int operand = 0;     // operand index in the text (0: the first after the mnemonic)
@@ -161,6 +167,7 @@ struct HandRules {
     std::vector<Operand> operands;
     std::vector<Drop> drops;
     std::vector<Omit> omits;
+    std::vector<NotRz> not_rz;
     std::vector<Alias> aliases;
     std::vector<FieldRule> fields;
     std::vector<Reuse> reuses;
@@ -296,6 +303,16 @@ bool LoadHand(const std::string &path, const std::string &arch, HandRules *h) {
             std::string op;
             while (ops >> op) r.opcodes.insert(op);
             h->omits.push_back(r);
+        } else if (col[0] == "norz" && col.size() >= 3) {
+            HandRules::NotRz r{col[1], std::atoi(col[2].c_str()), {}, {}, lineno};
+            if (r.hole < 0 || r.hole >= HolesIn(r.pattern)) return fail("norz: the hole is one of the text's holes");
+            std::istringstream ops(col.size() >= 4 ? col[3] : "");
+            std::string op;
+            while (ops >> op) {
+                if (op.size() < 2 || (op[0] != '+' && op[0] != '-')) return fail("opcode filter is +OP or -OP");
+                (op[0] == '+' ? r.only : r.skip).insert(op.substr(1));
+            }
+            h->not_rz.push_back(r);
         } else if (col[0] == "nan" && col.size() >= 3) {
             h->nans.push_back({col[1], std::strtoull(col[2].c_str(), nullptr, 16), lineno});
         } else if (col[0] == "float" && col.size() >= 3) {
@@ -393,6 +410,23 @@ std::vector<int> OmitHoles(const std::string &templ, const std::vector<Field> &f
         p = e + 2;
     }
     return out;
+}
+
+// The register holes of a form that must not hold RZ (hand.txt "norz"): nvdisasm rejects the word
+// or prints ???255 there, so the encoder refuses RZ and the decoder reads such a word as no form.
+std::vector<int> NotRzHoles(const std::string &templ, const std::vector<Field> &fields, bool count) {
+    std::set<int> out;
+    std::string m = Mnemonic(templ), op = m.substr(0, m.find('.'));
+    for (HandRules::NotRz &r : g_hand.not_rz) {
+        if (r.skip.count(op) || (!r.only.empty() && !r.only.count(op))) continue;
+        for (size_t p = templ.find(r.pattern); p != std::string::npos; p = templ.find(r.pattern, p + 1)) {
+            int hole = static_cast<int>(std::count(templ.begin(), templ.begin() + static_cast<long>(p), '{')) + r.hole;
+            if (hole >= static_cast<int>(fields.size()) || fields[hole].kind != HoleKind::REG) continue;
+            out.insert(hole);
+            if (count) ++r.used;
+        }
+    }
+    return {out.begin(), out.end()};
 }
 
 // The hand.txt alias rule whose alias mnemonic is the template's, with its rank (rule order):
@@ -867,6 +901,13 @@ Learned Learn(const std::vector<const Inst *> &g, const Prior *prior, Prior *rec
                           << "' at " << in->where << "\n";
                 std::exit(1);
             }
+    for (int j : prior ? NotRzHoles(f.templ, fields, false) : std::vector<int>{})
+        for (const Inst *in : g)
+            if (UnpackField(fields[j], in->w, in->addr) == 255) {
+                std::cerr << "isa_gen: hand.txt norz rule contradicts the corpus: nvdisasm printed RZ in '" << first.templ
+                          << "' at " << in->where << "\n";
+                std::exit(1);
+            }
     f.seen = static_cast<int>(g.size());
     f.provenance = first.where;
     // Hole values that never varied: nvdisasm prints some encodings under an alias chosen by
@@ -1004,6 +1045,12 @@ std::string FormRow(const Form &f) {
     if (!f.omit_pt.empty()) {
         o << "omit\t" << f.templ << "\t";
         for (size_t j = 0; j < f.omit_pt.size(); ++j) o << (j ? "," : "") << f.omit_pt[j];
+        o << "\n";
+    }
+    std::vector<int> norz = NotRzHoles(f.templ, f.fields, false);
+    if (!norz.empty()) {
+        o << "norz\t" << f.templ << "\t";
+        for (size_t j = 0; j < norz.size(); ++j) o << (j ? "," : "") << norz[j];
         o << "\n";
     }
     return o.str();
@@ -1659,7 +1706,7 @@ void KeepCorpusDecodes(std::vector<Form> *forms, const std::string &arch, const 
 }
 
 void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::string &nvdisasm, const std::string &carrier,
-                int *tried, int *kept) {
+                bool drops_only, int *tried, int *kept) {
     std::set<std::string> have;
     for (const Form &f : *forms) have.insert(f.templ);
     std::vector<Tokens> toks;
@@ -1747,52 +1794,56 @@ void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::st
             }
         }
     }
-    // Operand edits of every opcode, for carrying them to others: (prefix, from, to) -> (A, B, operand).
-    std::map<std::tuple<std::string, std::string, std::string>, std::vector<std::tuple<size_t, size_t, size_t>>> operand_edits;
-    for (const auto &[key, ids] : shape) {
-        std::map<std::tuple<size_t, std::string, std::string>, std::vector<std::pair<size_t, size_t>>> edits;
-        for (size_t a : ids)
-            for (size_t b : ids) {
-                if (a == b) continue;
-                const Tokens &ta = toks[a], &tb = toks[b];
-                int diff = 0;
-                size_t pos = 0;
-                for (size_t i = 0; i < ta.mn.size(); ++i)
-                    if (ta.mn[i] != tb.mn[i]) ++diff, pos = i;
-                for (size_t i = 0; i < ta.ops.size(); ++i)
-                    if (ta.ops[i] != tb.ops[i]) ++diff, pos = ta.mn.size() + i;
-                if (diff != 1 || pos == 0) continue;
-                std::string from = pos < ta.mn.size() ? ta.mn[pos] : ta.ops[pos - ta.mn.size()];
-                std::string to = pos < tb.mn.size() ? tb.mn[pos] : tb.ops[pos - tb.mn.size()];
-                edits[{pos, from, to}].push_back({a, b});
-                if (pos >= ta.mn.size()) operand_edits[{ta.prefix, from, to}].push_back({a, b, pos - ta.mn.size()});
-            }
-        for (size_t f : ids) {
-            if (!usable((*forms)[f])) continue;
-            const Tokens &tf = toks[f];
-            for (const auto &[e, pairs] : edits) {
-                auto [pos, from, to] = e;
-                const std::string &cur = pos < tf.mn.size() ? tf.mn[pos] : tf.ops[pos - tf.mn.size()];
-                if (cur != from) continue;
-                Tokens tn = tf;
-                if (pos < tn.mn.size()) tn.mn[pos] = to;
-                else tn.ops[pos - tn.mn.size()] = to;
-                std::string t = Untokenize(tn);
-                if (have.count(t)) continue;
-                for (auto [a, b] : pairs) {
-                    Form n;
-                    if (!usable((*forms)[a]) || !usable((*forms)[b])) continue;
-                    int op = pos < tf.mn.size() ? -1 : static_cast<int>(pos - tf.mn.size());
-                    if (ApplyEdit((*forms)[f], (*forms)[a], (*forms)[b], tf, toks[a], toks[b], op, op, tn, false, &n)) {
-                        have.insert(t);
-                        cands.push_back(std::move(n));
-                        break;
+    // The edits learned from pairs of forms (a drops-only round composes the short operands of
+    // the forms the last round added, which that round could not see).
+    if (!drops_only) {
+        // Operand edits of every opcode, for carrying them to others: (prefix, from, to) -> (A, B, operand).
+        std::map<std::tuple<std::string, std::string, std::string>, std::vector<std::tuple<size_t, size_t, size_t>>> operand_edits;
+        for (const auto &[key, ids] : shape) {
+            std::map<std::tuple<size_t, std::string, std::string>, std::vector<std::pair<size_t, size_t>>> edits;
+            for (size_t a : ids)
+                for (size_t b : ids) {
+                    if (a == b) continue;
+                    const Tokens &ta = toks[a], &tb = toks[b];
+                    int diff = 0;
+                    size_t pos = 0;
+                    for (size_t i = 0; i < ta.mn.size(); ++i)
+                        if (ta.mn[i] != tb.mn[i]) ++diff, pos = i;
+                    for (size_t i = 0; i < ta.ops.size(); ++i)
+                        if (ta.ops[i] != tb.ops[i]) ++diff, pos = ta.mn.size() + i;
+                    if (diff != 1 || pos == 0) continue;
+                    std::string from = pos < ta.mn.size() ? ta.mn[pos] : ta.ops[pos - ta.mn.size()];
+                    std::string to = pos < tb.mn.size() ? tb.mn[pos] : tb.ops[pos - tb.mn.size()];
+                    edits[{pos, from, to}].push_back({a, b});
+                    if (pos >= ta.mn.size()) operand_edits[{ta.prefix, from, to}].push_back({a, b, pos - ta.mn.size()});
+                }
+            for (size_t f : ids) {
+                if (!usable((*forms)[f])) continue;
+                const Tokens &tf = toks[f];
+                for (const auto &[e, pairs] : edits) {
+                    auto [pos, from, to] = e;
+                    const std::string &cur = pos < tf.mn.size() ? tf.mn[pos] : tf.ops[pos - tf.mn.size()];
+                    if (cur != from) continue;
+                    Tokens tn = tf;
+                    if (pos < tn.mn.size()) tn.mn[pos] = to;
+                    else tn.ops[pos - tn.mn.size()] = to;
+                    std::string t = Untokenize(tn);
+                    if (have.count(t)) continue;
+                    for (auto [a, b] : pairs) {
+                        Form n;
+                        if (!usable((*forms)[a]) || !usable((*forms)[b])) continue;
+                        int op = pos < tf.mn.size() ? -1 : static_cast<int>(pos - tf.mn.size());
+                        if (ApplyEdit((*forms)[f], (*forms)[a], (*forms)[b], tf, toks[a], toks[b], op, op, tn, false, &n)) {
+                            have.insert(t);
+                            cands.push_back(std::move(n));
+                            break;
+                        }
                     }
                 }
             }
         }
+        GeneralEdits(*forms, toks, usable, operand_edits, &have, &cands);
     }
-    GeneralEdits(*forms, toks, usable, operand_edits, &have, &cands);
     *tried = static_cast<int>(cands.size());
     if (cands.empty()) return;
     // Probe: two instances per candidate, decoded by a table of the learned forms plus candidates.
@@ -1931,6 +1982,7 @@ int main(int argc, char **argv) {
             for (auto &r : g_hand.reuses) r.used = 0;
             for (auto &r : g_hand.implicits) r.used = 0;
             for (auto &r : g_hand.omits) r.used = 0;
+            for (auto &r : g_hand.not_rz) r.used = 0;
             for (auto &r : g_hand.aliases) r.used = 0;
             for (auto &r : g_hand.drops) r.used = 0;
         }
@@ -1980,9 +2032,15 @@ int main(int argc, char **argv) {
                 carrier = carrier.substr(0, carrier.size() - 5) + ".cubin";
             for (int r = 0; r < synth_rounds; ++r) {
                 int t = 0, k = 0;
-                Synthesize(&forms, arch_name, nvdisasm, carrier, &t, &k);
+                Synthesize(&forms, arch_name, nvdisasm, carrier, false, &t, &k);
                 tried += t, kept += k;
                 if (k == 0) break;
+                // The forms the last round composed get their short operands (hand.txt "drop":
+                // sm_75's RED [UR+0x0] printed [UR]) in a drops-only round.
+                if (r + 1 == synth_rounds) {
+                    Synthesize(&forms, arch_name, nvdisasm, carrier, true, &t, &k);
+                    tried += t, kept += k;
+                }
             }
             KeepCorpusDecodes(&forms, arch_name, insts, &displaced);
             ConfirmReuse(&forms, arch_name, nvdisasm, carrier, &reuse);
@@ -2000,6 +2058,8 @@ int main(int argc, char **argv) {
         for (const auto &r : g_hand.reuses) any_stale |= stale(r.used, r.line);
         for (const auto &r : g_hand.implicits) any_stale |= stale(r.used, r.line);
         for (const auto &r : g_hand.omits) any_stale |= stale(r.used, r.line);
+        for (const Form &f : forms) NotRzHoles(f.templ, f.fields, true);
+        for (const auto &r : g_hand.not_rz) any_stale |= stale(r.used, r.line);
         for (const auto &r : g_hand.aliases) any_stale |= stale(r.used, r.line);
         for (const auto &r : g_hand.drops) any_stale |= stale(r.used, r.line);
         std::vector<std::pair<std::string, uint64_t>> nan_rows;
@@ -2021,6 +2081,8 @@ int main(int argc, char **argv) {
              "above is the name nvdisasm prints only when an alternative holds (the lowest rank among aliases)\n"
           << "# omit<TAB>template<TAB>holes: predicate or uniform register operands of the form above that nvdisasm "
              "leaves out of its text when they hold PT/UPT/URZ\n"
+          << "# norz<TAB>template<TAB>holes: register operands of the form above that must not be RZ (nvdisasm rejects "
+             "the word or prints ???255; the encoder refuses RZ there, the decoder reads such a word as no form)\n"
           << "# nan<TAB>template<TAB>bits: the NaN immediate (sign excluded) the parser uses for that form's +QNAN/-QNAN\n"
           << "arch\t" << arch_name << "\n";
         for (const Form &f : forms) o << FormRow(f);
