@@ -136,9 +136,10 @@ struct Form {
     // The printer does the same, and the parser reads a text without them as this form with
     // PT/URZ there when no form has that text.
     std::vector<int> omit_pt;
-    // Register operands that must not be RZ (hand.txt "norz"): nvdisasm rejects the word or prints
-    // ???255 there (the sm_80..89 atomics' [RZ.64] base, sm_75 ATOMG.E.CAS's second value).  The
-    // encoder refuses RZ there and the decoder reads such a word as no form.
+    // Register operands that must not be RZ (hand.txt "norz"): nvdisasm rejects the word, prints
+    // ???255 or prints another form's text there (the sm_80..89 atomics' [RZ.64] base, sm_75
+    // ATOMG.E.CAS's compare value, an RZ base with a scale or a uniform register).  The encoder
+    // refuses RZ there and the decoder does not take the form for such a word.
     std::vector<int> not_rz;
     // A value-chosen alias (hand.txt "alias": IMAD.MOV.U32 is IMAD.U32 with an RZ factor, ...):
     // nvdisasm prints the form's name only when one of these alternatives holds (each a list of

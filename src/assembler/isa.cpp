@@ -410,6 +410,9 @@ Expected<Instruction> Isa::Decode(const Word &w, uint64_t address) const {
     auto consider = [&](int id) {
         const Form &f = forms_[id];
         if ((w.lo & f.fixed_mask.lo) != f.fixed_bits.lo || (w.hi & f.fixed_mask.hi) != f.fixed_bits.hi) return;
+        // RZ where the form refuses it (hand.txt norz): nvdisasm prints the word otherwise, or not at all.
+        for (int h : f.not_rz)
+            if (UnpackField(f.fields[h], w, address) == 255) return;
         int bits = std::popcount(f.fixed_mask.lo) + std::popcount(f.fixed_mask.hi);
         if (bits > best_bits || (bits == best_bits && f.seen > best->seen)) best = &f, best_bits = bits;
     };
@@ -469,10 +472,10 @@ Expected<Instruction> Isa::Decode(const Word &w, uint64_t address) const {
     inst.guard_pred = static_cast<int>(w.Get(kGuardLo, 3));
     inst.guard_neg = w.Bit(kGuardNegBit);
     for (const Field &f : best->fields) inst.values.push_back(UnpackField(f, w, address));
-    for (int h : best->not_rz)
+    for (int h : best->not_rz)  // an alias picked above
         if (inst.values[h] == 255)
             return Status::Unsupported("'" + best->templ + "' with RZ as operand hole " + std::to_string(h) +
-                                       ": nvdisasm rejects the word (hand.txt norz)");
+                                       ": nvdisasm rejects the word or prints it otherwise (hand.txt norz)");
     if (best->implicit) inst.implicit = UnpackField(*best->implicit, w, address);
     inst.control = UnpackControl(w);
     uint8_t mapped = 0;
