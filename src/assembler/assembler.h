@@ -136,6 +136,11 @@ struct Form {
     // The printer does the same, and the parser reads a text without them as this form with
     // PT/URZ there when no form has that text.
     std::vector<int> omit_pt;
+    // Register operands that must not be RZ (hand.txt "norz"): nvdisasm rejects the word, prints
+    // ???255 or prints another form's text there (the sm_80..89 atomics' [RZ.64] base, sm_75
+    // ATOMG.E.CAS's compare value, an RZ base with a scale or a uniform register).  The encoder
+    // refuses RZ there and the decoder does not take the form for such a word.
+    std::vector<int> not_rz;
     // A value-chosen alias (hand.txt "alias": IMAD.MOV.U32 is IMAD.U32 with an RZ factor, ...):
     // nvdisasm prints the form's name only when one of these alternatives holds (each a list of
     // conditions that must all hold), and among the aliases a word's values select, the lowest

@@ -291,6 +291,18 @@ Expected<Isa> Isa::FromTableText(std::string_view text) {
                 if (!whole) return err("omit row names hole " + item + ", not a predicate or uniform register operand of '" + f.templ + "'");
                 f.omit_pt.push_back(h);
             }
+        } else if (col[0] == "norz" && col.size() == 3) {
+            int id = isa.FindForm(col[1]);
+            if (id < 0) return err("norz row for unknown form '" + col[1] + "'");
+            Form &f = isa.forms_[id];
+            std::istringstream hs(col[2]);
+            std::string item;
+            while (std::getline(hs, item, ',')) {
+                int h = std::atoi(item.c_str());
+                if (h < 0 || h >= static_cast<int>(f.fields.size()) || f.fields[h].kind != HoleKind::REG)
+                    return err("norz row names hole " + item + ", not a register operand of '" + f.templ + "'");
+                f.not_rz.push_back(h);
+            }
         } else if (col[0] == "form" && (col.size() == 11 || col.size() == 12)) {
             Form f;
             f.id = static_cast<int>(isa.forms_.size());
@@ -398,6 +410,9 @@ Expected<Instruction> Isa::Decode(const Word &w, uint64_t address) const {
     auto consider = [&](int id) {
         const Form &f = forms_[id];
         if ((w.lo & f.fixed_mask.lo) != f.fixed_bits.lo || (w.hi & f.fixed_mask.hi) != f.fixed_bits.hi) return;
+        // RZ where the form refuses it (hand.txt norz): nvdisasm prints the word otherwise, or not at all.
+        for (int h : f.not_rz)
+            if (UnpackField(f.fields[h], w, address) == 255) return;
         int bits = std::popcount(f.fixed_mask.lo) + std::popcount(f.fixed_mask.hi);
         if (bits > best_bits || (bits == best_bits && f.seen > best->seen)) best = &f, best_bits = bits;
     };
@@ -457,6 +472,10 @@ Expected<Instruction> Isa::Decode(const Word &w, uint64_t address) const {
     inst.guard_pred = static_cast<int>(w.Get(kGuardLo, 3));
     inst.guard_neg = w.Bit(kGuardNegBit);
     for (const Field &f : best->fields) inst.values.push_back(UnpackField(f, w, address));
+    for (int h : best->not_rz)  // an alias picked above
+        if (inst.values[h] == 255)
+            return Status::Unsupported("'" + best->templ + "' with RZ as operand hole " + std::to_string(h) +
+                                       ": nvdisasm rejects the word or prints it otherwise (hand.txt norz)");
     if (best->implicit) inst.implicit = UnpackField(*best->implicit, w, address);
     inst.control = UnpackControl(w);
     uint8_t mapped = 0;
@@ -480,6 +499,11 @@ Expected<Word> Isa::Encode(const Instruction &inst, uint64_t address) const {
     if (!f.Selects(inst.values))
         return Status::UserError(sqlstate::kInvalidParameter,
                                  "'" + f.templ + "' is a value-chosen alias: its operand values do not select it (nvdisasm would print another name)");
+    for (int h : f.not_rz)
+        if (inst.values[h] == 255)
+            return Status::UserError(sqlstate::kInvalidParameter,
+                                     "'" + f.templ + "' cannot take RZ as operand hole " + std::to_string(h) +
+                                         " (nvdisasm rejects the word; hand.txt norz)");
     Word w;
     w.lo = (f.fixed_bits.lo & f.fixed_mask.lo) | (f.free_default.lo & f.free_mask.lo);
     w.hi = (f.fixed_bits.hi & f.fixed_mask.hi) | (f.free_default.hi & f.free_mask.hi);

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -139,6 +140,12 @@ struct HandRules {
         std::set<std::string> opcodes;
         int line = 0, used = 0;
     };
+    struct NotRz {  // a register hole nvdisasm rejects (or prints as ???255) when it holds RZ
+        std::string pattern;                 // operand text, as in "operand" rules
+        int hole = 0;                        // hole of the pattern
+        std::set<std::string> only, skip;    // opcode filters
+        int line = 0, used = 0;
+    };
     struct Alias {  // forms named `alias` are nvdisasm's name for `general` when an alternative holds
         struct Condition {
             int operand = 0;     // operand index in the text (0: the first after the mnemonic)
@@ -160,6 +167,7 @@ struct HandRules {
     std::vector<Operand> operands;
     std::vector<Drop> drops;
     std::vector<Omit> omits;
+    std::vector<NotRz> not_rz;
     std::vector<Alias> aliases;
     std::vector<FieldRule> fields;
     std::vector<Reuse> reuses;
@@ -295,6 +303,16 @@ bool LoadHand(const std::string &path, const std::string &arch, HandRules *h) {
             std::string op;
             while (ops >> op) r.opcodes.insert(op);
             h->omits.push_back(r);
+        } else if (col[0] == "norz" && col.size() >= 3) {
+            HandRules::NotRz r{col[1], std::atoi(col[2].c_str()), {}, {}, lineno};
+            if (r.hole < 0 || r.hole >= HolesIn(r.pattern)) return fail("norz: the hole is one of the text's holes");
+            std::istringstream ops(col.size() >= 4 ? col[3] : "");
+            std::string op;
+            while (ops >> op) {
+                if (op.size() < 2 || (op[0] != '+' && op[0] != '-')) return fail("opcode filter is +OP or -OP");
+                (op[0] == '+' ? r.only : r.skip).insert(op.substr(1));
+            }
+            h->not_rz.push_back(r);
         } else if (col[0] == "nan" && col.size() >= 3) {
             h->nans.push_back({col[1], std::strtoull(col[2].c_str(), nullptr, 16), lineno});
         } else if (col[0] == "float" && col.size() >= 3) {
@@ -392,6 +410,23 @@ std::vector<int> OmitHoles(const std::string &templ, const std::vector<Field> &f
         p = e + 2;
     }
     return out;
+}
+
+// The register holes of a form that must not hold RZ (hand.txt "norz"): nvdisasm rejects the word
+// or prints ???255 there, so the encoder refuses RZ and the decoder reads such a word as no form.
+std::vector<int> NotRzHoles(const std::string &templ, const std::vector<Field> &fields, bool count) {
+    std::set<int> out;
+    std::string m = Mnemonic(templ), op = m.substr(0, m.find('.'));
+    for (HandRules::NotRz &r : g_hand.not_rz) {
+        if (r.skip.count(op) || (!r.only.empty() && !r.only.count(op))) continue;
+        for (size_t p = templ.find(r.pattern); p != std::string::npos; p = templ.find(r.pattern, p + 1)) {
+            int hole = static_cast<int>(std::count(templ.begin(), templ.begin() + static_cast<long>(p), '{')) + r.hole;
+            if (hole >= static_cast<int>(fields.size()) || fields[hole].kind != HoleKind::REG) continue;
+            out.insert(hole);
+            if (count) ++r.used;
+        }
+    }
+    return {out.begin(), out.end()};
 }
 
 // The hand.txt alias rule whose alias mnemonic is the template's, with its rank (rule order):
@@ -866,6 +901,13 @@ Learned Learn(const std::vector<const Inst *> &g, const Prior *prior, Prior *rec
                           << "' at " << in->where << "\n";
                 std::exit(1);
             }
+    for (int j : prior ? NotRzHoles(f.templ, fields, false) : std::vector<int>{})
+        for (const Inst *in : g)
+            if (UnpackField(fields[j], in->w, in->addr) == 255) {
+                std::cerr << "isa_gen: hand.txt norz rule contradicts the corpus: nvdisasm printed RZ in '" << first.templ
+                          << "' at " << in->where << "\n";
+                std::exit(1);
+            }
     f.seen = static_cast<int>(g.size());
     f.provenance = first.where;
     // Hole values that never varied: nvdisasm prints some encodings under an alias chosen by
@@ -1005,6 +1047,12 @@ std::string FormRow(const Form &f) {
         for (size_t j = 0; j < f.omit_pt.size(); ++j) o << (j ? "," : "") << f.omit_pt[j];
         o << "\n";
     }
+    std::vector<int> norz = NotRzHoles(f.templ, f.fields, false);
+    if (!norz.empty()) {
+        o << "norz\t" << f.templ << "\t";
+        for (size_t j = 0; j < norz.size(); ++j) o << (j ? "," : "") << norz[j];
+        o << "\n";
+    }
     return o.str();
 }
 
@@ -1066,10 +1114,14 @@ bool SameField(const Field &a, const Field &b) {
            a.width2 == b.width2 && a.shift == b.shift;
 }
 
-// Applies the edit A -> B (one differing token at `pos`: < mn.size() a mnemonic token, else the
-// operand pos - mn.size()) to F.  False when the edit does not transfer cleanly.
+// Applies the edit A -> B to F, giving the form with tokens `tn`: a modifier edit (f_op < 0: A and
+// B differ in their mnemonic only, a token replaced, added or removed) moves F's fixed bits by A's
+// and B's difference; an operand edit replaces F's operand f_op (A's operand a_op, with the same
+// fields) by B's.  With `same_from` F's bits where A and B differ must be A's (an edit carried to
+// another opcode or modifier count: the selector or modifier field is in A's state).  False when
+// the edit does not transfer cleanly.
 bool ApplyEdit(const Form &F, const Form &A, const Form &B, const Tokens &tf, const Tokens &ta, const Tokens &tb,
-               size_t pos, Form *out) {
+               int f_op, int a_op, const Tokens &tn, bool same_from, Form *out) {
     Form n;
     n.fields = F.fields;
     n.reuse_bit = F.reuse_bit;
@@ -1078,7 +1130,8 @@ bool ApplyEdit(const Form &F, const Form &A, const Form &B, const Tokens &tf, co
     n.free_default = F.free_default;
     Word both = And(A.fixed_mask, B.fixed_mask);
     Word delta = And(Xor(A.fixed_bits, B.fixed_bits), both);
-    if (pos < tf.mn.size()) {
+    if (same_from && !(And(F.fixed_bits, delta) == And(A.fixed_bits, delta))) return false;
+    if (f_op < 0) {
         if (A.fields.size() != B.fields.size()) return false;
         for (size_t j = 0; j < A.fields.size(); ++j)
             if (!SameField(A.fields[j], B.fields[j])) return false;
@@ -1086,14 +1139,14 @@ bool ApplyEdit(const Form &F, const Form &A, const Form &B, const Tokens &tf, co
         n.fixed_mask = F.fixed_mask;
         n.fixed_bits = Xor(F.fixed_bits, delta);
     } else {
-        size_t op = pos - tf.mn.size();
+        size_t op = static_cast<size_t>(f_op), aop = static_cast<size_t>(a_op);
         auto first_hole = [](const Tokens &t, size_t op) {
             int h = 0;
             for (size_t i = 0; i < op; ++i) h += HolesIn(t.ops[i]);
             return h;
         };
-        int hf = first_hole(tf, op), ha = first_hole(ta, op), hb = first_hole(tb, op);
-        int na = HolesIn(ta.ops[op]), nb = HolesIn(tb.ops[op]);
+        int hf = first_hole(tf, op), ha = first_hole(ta, aop), hb = first_hole(tb, aop);
+        int na = HolesIn(ta.ops[aop]), nb = HolesIn(tb.ops[aop]);
         if (HolesIn(tf.ops[op]) != na) return false;
         Word a_op, b_op;
         for (int k = 0; k < na; ++k) {
@@ -1114,7 +1167,7 @@ bool ApplyEdit(const Form &F, const Form &A, const Form &B, const Tokens &tf, co
         n.fields.insert(n.fields.begin() + hf, B.fields.begin() + hb, B.fields.begin() + hb + nb);
         if (!n.reuse_bit.empty() || !B.reuse_bit.empty()) {
             n.reuse_bit.resize(tf.ops.size(), -1);
-            n.reuse_bit[op] = op < B.reuse_bit.size() ? B.reuse_bit[op] : -1;
+            n.reuse_bit[op] = aop < B.reuse_bit.size() ? B.reuse_bit[aop] : -1;
             bool any = false;
             for (int8_t r : n.reuse_bit) any = any || r >= 0;
             if (!any) n.reuse_bit.clear();
@@ -1128,9 +1181,6 @@ bool ApplyEdit(const Form &F, const Form &A, const Form &B, const Tokens &tf, co
         used = Or(used, fb);
     }
     if (n.implicit && !(And(FieldBits(*n.implicit), n.fixed_mask) == Word{})) return false;
-    Tokens tn = tf;
-    if (pos < tf.mn.size()) tn.mn[pos] = tb.mn[pos];
-    else tn.ops[pos - tf.mn.size()] = tb.ops[pos - tf.mn.size()];
     n.templ = Untokenize(tn);
     n.omit_pt = OmitHoles(n.templ, n.fields);
     int alias_rank = 0;
@@ -1472,8 +1522,191 @@ void ConfirmReuse(std::vector<Form> *forms, const std::string &arch, const std::
     }
 }
 
+// A modifier edit: A's mnemonic tokens [k, k + |x|) are x, B's there are y (at most one token each,
+// one of them present), the tokens around them equal.
+struct ModifierEdit {
+    size_t k = 0;
+    std::vector<std::string> x, y;
+};
+bool DiffMnemonic(const Tokens &a, const Tokens &b, ModifierEdit *e) {
+    if (a.prefix != b.prefix || a.ops != b.ops) return false;
+    size_t p = 0;
+    while (p < a.mn.size() && p < b.mn.size() && a.mn[p] == b.mn[p]) ++p;
+    size_t q = 0;
+    while (q + p < a.mn.size() && q + p < b.mn.size() && a.mn[a.mn.size() - 1 - q] == b.mn[b.mn.size() - 1 - q]) ++q;
+    size_t nx = a.mn.size() - p - q, ny = b.mn.size() - p - q;
+    if (p == 0 || nx > 1 || ny > 1 || nx + ny == 0) return false;
+    e->k = p;
+    e->x.assign(a.mn.begin() + static_cast<long>(p), a.mn.begin() + static_cast<long>(p + nx));
+    e->y.assign(b.mn.begin() + static_cast<long>(p), b.mn.begin() + static_cast<long>(p + ny));
+    return true;
+}
+
+// The operand layout of a form: its holes' kinds (a register and a uniform register count alike)
+// and bit positions.
+std::string Layout(const Form &f) {
+    std::string k;
+    for (const Field &fl : f.fields) {
+        HoleKind kind = fl.kind == HoleKind::UREG ? HoleKind::REG : fl.kind == HoleKind::UPRED ? HoleKind::PRED : fl.kind;
+        k += std::to_string(static_cast<int>(kind)) + ":" + std::to_string(fl.lo) + " ";
+    }
+    return k;
+}
+
+// Edits carried beyond the single-token swaps between two forms of one opcode (issue 15); every
+// candidate is confirmed by nvdisasm like the others.
+//  - Modifier edits that add or remove a token (ISETP.GT.AND -> ISETP.GT.U32.AND gives
+//    ISETP.GE.U32.AND), applied within the opcode where the token after the edit is A's.
+//  - Modifier edits carried to another opcode whose form has A's modifiers and A's operand
+//    layout, with A's bits where A and B differ (SHF.R.S32.HI -> SHF.R.U32.HI gives
+//    USHF.R.U32.HI from USHF.R.S32.HI).
+//  - Operand edits ({R} -> an immediate, a constant, {UR}, -{R}, |{R}| ...) carried to another
+//    opcode whose form places the operand in the same fields and has the same operand-form
+//    selector (hand.txt "selector") as A; an immediate takes the target opcode's coding (hand.txt
+//    "float": FMNMX's is f32; an opcode without a float rule takes integer immediates only).
+void GeneralEdits(const std::vector<Form> &forms, const std::vector<Tokens> &toks, const std::function<bool(const Form &)> &usable,
+                  const std::map<std::tuple<std::string, std::string, std::string>, std::vector<std::tuple<size_t, size_t, size_t>>> &operand_edits,
+                  std::set<std::string> *have, std::vector<Form> *cands) {
+    // Modifier edits by opcode and by (prefix, modifiers after the opcode, layout).
+    struct Pair {
+        size_t a, b;
+        ModifierEdit e;
+    };
+    std::map<std::string, std::vector<Pair>> by_opcode, by_modifiers;
+    std::map<std::string, std::vector<size_t>> opcode_forms;  // prefix|opcode|#ops -> forms
+    for (size_t i = 0; i < forms.size(); ++i)
+        opcode_forms[toks[i].prefix + "|" + toks[i].mn[0] + "|" + std::to_string(toks[i].ops.size())].push_back(i);
+    for (const auto &[key, ids] : opcode_forms)
+        for (size_t a : ids)
+            for (size_t b : ids) {
+                ModifierEdit e;
+                if (a == b || !usable(forms[a]) || !usable(forms[b]) || !DiffMnemonic(toks[a], toks[b], &e)) continue;
+                if (e.x.size() != e.y.size()) by_opcode[key].push_back({a, b, e});
+                std::string mods;
+                for (size_t k = 1; k < toks[a].mn.size(); ++k) mods += "." + toks[a].mn[k];
+                by_modifiers[toks[a].prefix + "|" + mods + "|" + Layout(forms[a])].push_back({a, b, e});
+            }
+    auto add = [&](const Form &F, const Pair &p, int f_op, int a_op, const Tokens &tn) {
+        std::string t = Untokenize(tn);
+        if (have->count(t)) return true;
+        Form n;
+        if (!ApplyEdit(F, forms[p.a], forms[p.b], Tokenize(F.templ), toks[p.a], toks[p.b], f_op, a_op, tn, true, &n)) return false;
+        have->insert(t);
+        cands->push_back(std::move(n));
+        return true;
+    };
+    for (size_t f = 0; f < forms.size(); ++f) {
+        const Form &F = forms[f];
+        if (!usable(F)) continue;
+        const Tokens &tf = toks[f];
+        // Within the opcode: a token added or removed before the same following token.
+        auto it = by_opcode.find(tf.prefix + "|" + tf.mn[0] + "|" + std::to_string(tf.ops.size()));
+        for (const Pair &p : it == by_opcode.end() ? std::vector<Pair>{} : it->second) {
+            const Tokens &ta = toks[p.a];
+            size_t end = p.e.k + p.e.x.size();
+            if (end > tf.mn.size() || !std::equal(p.e.x.begin(), p.e.x.end(), tf.mn.begin() + static_cast<long>(p.e.k))) continue;
+            bool a_ends = end == ta.mn.size(), f_ends = end == tf.mn.size();
+            if (a_ends != f_ends || (!a_ends && tf.mn[end] != ta.mn[end])) continue;
+            if (!p.e.y.empty() && std::count(tf.mn.begin(), tf.mn.end(), p.e.y[0])) continue;
+            Tokens tn = tf;
+            tn.mn.erase(tn.mn.begin() + static_cast<long>(p.e.k), tn.mn.begin() + static_cast<long>(end));
+            tn.mn.insert(tn.mn.begin() + static_cast<long>(p.e.k), p.e.y.begin(), p.e.y.end());
+            add(F, p, -1, -1, tn);
+        }
+        // Across opcodes: the same modifiers and operand layout.
+        std::string mods;
+        for (size_t k = 1; k < tf.mn.size(); ++k) mods += "." + tf.mn[k];
+        auto jt = by_modifiers.find(tf.prefix + "|" + mods + "|" + Layout(F));
+        for (const Pair &p : jt == by_modifiers.end() ? std::vector<Pair>{} : jt->second) {
+            if (toks[p.a].mn[0] == tf.mn[0]) continue;
+            Tokens tn = tf;
+            tn.mn.assign(1, tf.mn[0]);
+            tn.mn.insert(tn.mn.end(), toks[p.b].mn.begin() + 1, toks[p.b].mn.end());
+            add(F, p, -1, -1, tn);
+        }
+        // Operand edits learned on other opcodes.
+        int sel = SelectorOf(F);
+        if (sel < 0) continue;
+        auto rule = g_hand.float_code.find(BaseOpcode(F.templ));
+        for (size_t o = 0; o < tf.ops.size(); ++o) {
+            std::set<std::string> done;  // target operand texts composed (or tried) here
+            for (const auto &[key, pairs] : operand_edits) {
+                const auto &[prefix, from, to] = key;
+                if (prefix != tf.prefix || from != tf.ops[o] || done.count(to)) continue;
+                // The target opcode's immediate coding: its float rule, else integers only.
+                std::string op_text = to;
+                bool imm_float = to.find("{N}") != std::string::npos, imm_int = to.find("{X}") != std::string::npos;
+                if (rule == g_hand.float_code.end() ? imm_float : rule->second == HoleCode::F16 && (imm_float || imm_int)) continue;
+                if (rule != g_hand.float_code.end() && imm_int) {
+                    if (to.find("c[") != std::string::npos || to.find('[') != std::string::npos) {
+                        // constant-bank and address offsets stay integers
+                    } else {
+                        for (size_t q = op_text.find("{X}"); q != std::string::npos; q = op_text.find("{X}", q)) op_text.replace(q, 3, "{N}");
+                    }
+                }
+                for (const auto &[a, b, aop] : pairs) {
+                    if (toks[a].mn[0] == tf.mn[0] || SelectorOf(forms[a]) != sel || !usable(forms[a]) || !usable(forms[b])) continue;
+                    Tokens tn = tf;
+                    tn.ops[o] = op_text;
+                    std::string t = Untokenize(tn);
+                    if (have->count(t)) break;
+                    Form n;
+                    if (!ApplyEdit(F, forms[a], forms[b], tf, toks[a], toks[b], static_cast<int>(o), static_cast<int>(aop), tn, true, &n))
+                        continue;
+                    // Recode the new operand's immediates as the target opcode's.
+                    int hf = 0;
+                    for (size_t i = 0; i < o; ++i) hf += HolesIn(tf.ops[i]);
+                    bool ok = true;
+                    for (int h = hf; h < hf + HolesIn(op_text); ++h) {
+                        Field &fl = n.fields[h];
+                        bool want_num = op_text.find("{N}") != std::string::npos && to.find("c[") == std::string::npos;
+                        if (fl.kind != HoleKind::HEX && fl.kind != HoleKind::NUM) continue;
+                        if (want_num) {
+                            if (fl.width != 32 || fl.width2) ok = false;
+                            fl.kind = HoleKind::NUM, fl.code = rule->second;
+                        } else if (fl.kind == HoleKind::NUM) {
+                            ok = false;
+                        }
+                    }
+                    if (!ok) continue;
+                    have->insert(t);
+                    cands->push_back(std::move(n));
+                    break;
+                }
+                done.insert(to);
+            }
+        }
+    }
+}
+
+// A composed form must not take a corpus word from the form that learned it: nvdisasm confirmed it
+// on its own words, but a form that fixes more bits (a field narrower than the operand) wins the
+// decoder's choice on words that nvdisasm prints otherwise ([RZ.64+UR6+0x8] for [UR6+0x8]).  Such
+// forms are dropped until every corpus word decodes as the form of its own text.
+void KeepCorpusDecodes(std::vector<Form> *forms, const std::string &arch, const std::vector<Inst> &insts, int *dropped) {
+    for (bool changed = true; changed;) {
+        changed = false;
+        std::string text = "arch\t" + arch + "\n";
+        for (const Form &f : *forms) text += FormRow(f);
+        auto isa = Isa::FromTableText(text);
+        if (!isa.ok()) return;
+        std::set<size_t> bad;
+        for (const Inst &in : insts) {
+            auto d = isa->Decode(in.w, in.addr);
+            if (!d.ok()) continue;
+            const Form &got = (*forms)[d->form];
+            if (got.templ != in.templ && got.seen == 0) bad.insert(static_cast<size_t>(d->form));
+        }
+        for (auto it = bad.rbegin(); it != bad.rend(); ++it) {
+            forms->erase(forms->begin() + static_cast<long>(*it));
+            ++*dropped;
+            changed = true;
+        }
+    }
+}
+
 void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::string &nvdisasm, const std::string &carrier,
-                int *tried, int *kept) {
+                bool drops_only, int *tried, int *kept) {
     std::set<std::string> have;
     for (const Form &f : *forms) have.insert(f.templ);
     std::vector<Tokens> toks;
@@ -1561,46 +1794,55 @@ void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::st
             }
         }
     }
-    for (const auto &[key, ids] : shape) {
-        std::map<std::tuple<size_t, std::string, std::string>, std::vector<std::pair<size_t, size_t>>> edits;
-        for (size_t a : ids)
-            for (size_t b : ids) {
-                if (a == b) continue;
-                const Tokens &ta = toks[a], &tb = toks[b];
-                int diff = 0;
-                size_t pos = 0;
-                for (size_t i = 0; i < ta.mn.size(); ++i)
-                    if (ta.mn[i] != tb.mn[i]) ++diff, pos = i;
-                for (size_t i = 0; i < ta.ops.size(); ++i)
-                    if (ta.ops[i] != tb.ops[i]) ++diff, pos = ta.mn.size() + i;
-                if (diff != 1 || pos == 0) continue;
-                std::string from = pos < ta.mn.size() ? ta.mn[pos] : ta.ops[pos - ta.mn.size()];
-                std::string to = pos < tb.mn.size() ? tb.mn[pos] : tb.ops[pos - tb.mn.size()];
-                edits[{pos, from, to}].push_back({a, b});
-            }
-        for (size_t f : ids) {
-            if (!usable((*forms)[f])) continue;
-            const Tokens &tf = toks[f];
-            for (const auto &[e, pairs] : edits) {
-                auto [pos, from, to] = e;
-                const std::string &cur = pos < tf.mn.size() ? tf.mn[pos] : tf.ops[pos - tf.mn.size()];
-                if (cur != from) continue;
-                Tokens tn = tf;
-                if (pos < tn.mn.size()) tn.mn[pos] = to;
-                else tn.ops[pos - tn.mn.size()] = to;
-                std::string t = Untokenize(tn);
-                if (have.count(t)) continue;
-                for (auto [a, b] : pairs) {
-                    Form n;
-                    if (!usable((*forms)[a]) || !usable((*forms)[b])) continue;
-                    if (ApplyEdit((*forms)[f], (*forms)[a], (*forms)[b], tf, toks[a], toks[b], pos, &n)) {
-                        have.insert(t);
-                        cands.push_back(std::move(n));
-                        break;
+    // The edits learned from pairs of forms (a drops-only round composes the short operands of
+    // the forms the last round added, which that round could not see).
+    if (!drops_only) {
+        // Operand edits of every opcode, for carrying them to others: (prefix, from, to) -> (A, B, operand).
+        std::map<std::tuple<std::string, std::string, std::string>, std::vector<std::tuple<size_t, size_t, size_t>>> operand_edits;
+        for (const auto &[key, ids] : shape) {
+            std::map<std::tuple<size_t, std::string, std::string>, std::vector<std::pair<size_t, size_t>>> edits;
+            for (size_t a : ids)
+                for (size_t b : ids) {
+                    if (a == b) continue;
+                    const Tokens &ta = toks[a], &tb = toks[b];
+                    int diff = 0;
+                    size_t pos = 0;
+                    for (size_t i = 0; i < ta.mn.size(); ++i)
+                        if (ta.mn[i] != tb.mn[i]) ++diff, pos = i;
+                    for (size_t i = 0; i < ta.ops.size(); ++i)
+                        if (ta.ops[i] != tb.ops[i]) ++diff, pos = ta.mn.size() + i;
+                    if (diff != 1 || pos == 0) continue;
+                    std::string from = pos < ta.mn.size() ? ta.mn[pos] : ta.ops[pos - ta.mn.size()];
+                    std::string to = pos < tb.mn.size() ? tb.mn[pos] : tb.ops[pos - tb.mn.size()];
+                    edits[{pos, from, to}].push_back({a, b});
+                    if (pos >= ta.mn.size()) operand_edits[{ta.prefix, from, to}].push_back({a, b, pos - ta.mn.size()});
+                }
+            for (size_t f : ids) {
+                if (!usable((*forms)[f])) continue;
+                const Tokens &tf = toks[f];
+                for (const auto &[e, pairs] : edits) {
+                    auto [pos, from, to] = e;
+                    const std::string &cur = pos < tf.mn.size() ? tf.mn[pos] : tf.ops[pos - tf.mn.size()];
+                    if (cur != from) continue;
+                    Tokens tn = tf;
+                    if (pos < tn.mn.size()) tn.mn[pos] = to;
+                    else tn.ops[pos - tn.mn.size()] = to;
+                    std::string t = Untokenize(tn);
+                    if (have.count(t)) continue;
+                    for (auto [a, b] : pairs) {
+                        Form n;
+                        if (!usable((*forms)[a]) || !usable((*forms)[b])) continue;
+                        int op = pos < tf.mn.size() ? -1 : static_cast<int>(pos - tf.mn.size());
+                        if (ApplyEdit((*forms)[f], (*forms)[a], (*forms)[b], tf, toks[a], toks[b], op, op, tn, false, &n)) {
+                            have.insert(t);
+                            cands.push_back(std::move(n));
+                            break;
+                        }
                     }
                 }
             }
         }
+        GeneralEdits(*forms, toks, usable, operand_edits, &have, &cands);
     }
     *tried = static_cast<int>(cands.size());
     if (cands.empty()) return;
@@ -1616,7 +1858,8 @@ void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::st
     std::mt19937_64 rng(1234);
     std::vector<Word> words;
     std::vector<std::string> want;
-    std::vector<bool> ok(cands.size(), true);
+    std::vector<bool> ok(cands.size(), true), decoded(cands.size(), true);
+    std::vector<Instruction> probes;
     const int kInstances = 3;
     for (size_t c = 0; c < cands.size(); ++c) {
         int id = static_cast<int>(forms->size() + c);
@@ -1624,13 +1867,23 @@ void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::st
             Instruction in;
             in.form = id;
             for (const Field &fl : cands[c].fields) in.values.push_back(ProbeValue(fl, rng));
+            // The first instance gives every signed immediate a negative value and every 32-bit
+            // unsigned one its top bit, so that nvdisasm's signed or unsigned printing judges the
+            // coding (an edit carried from IADD3 to BREV brings IADD3's signed immediate).
+            for (size_t j = 0; k == 0 && j < cands[c].fields.size(); ++j) {
+                const Field &fl = cands[c].fields[j];
+                if (fl.kind != HoleKind::HEX || fl.width2 || fl.shift) continue;
+                if (fl.code == HoleCode::SIGNED && in.values[j] >= 0) in.values[j] = -1 - in.values[j];
+                if (fl.code == HoleCode::PLAIN && fl.width == 32) in.values[j] |= int64_t{1} << 31;
+            }
             // A value-chosen alias is probed with values that select it.
             cands[c].SelectingValues(&in.values, rng());
             auto w = isa->Encode(in, 0);
             std::string t;
+            probes.push_back(in);
             if (w.ok()) {
                 auto back = isa->Decode(*w, 0);
-                if (!back.ok() || back->form != id || back->values != in.values) ok[c] = false;
+                if (!back.ok() || back->form != id || back->values != in.values) decoded[c] = false;
                 t = isa->PrintWithLabels(in, {});
             } else {
                 ok[c] = false;
@@ -1641,9 +1894,33 @@ void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::st
         }
     }
     std::vector<std::string> got = NvdisasmWords(nvdisasm, carrier, words);
+    for (size_t c = 0; c < cands.size(); ++c)
+        for (int k = 0; k < kInstances; ++k) ok[c] = ok[c] && got[c * kInstances + k] == want[c * kInstances + k];
+    // A candidate nvdisasm confirms but whose words another candidate (one nvdisasm rejects)
+    // decoded is judged again by a table without the rejected ones.
+    bool again = false;
+    for (size_t c = 0; c < cands.size(); ++c) again = again || (ok[c] && !decoded[c]);
+    if (again) {
+        std::string text2 = "arch\t" + arch + "\n";
+        std::vector<int> id2(cands.size(), -1);
+        int n = static_cast<int>(forms->size());
+        for (const Form &f : *forms) text2 += FormRow(f);
+        for (size_t c = 0; c < cands.size(); ++c)
+            if (ok[c]) text2 += FormRow(cands[c]), id2[c] = n++;
+        auto isa2 = Isa::FromTableText(text2);
+        for (size_t c = 0; c < cands.size(); ++c) {
+            if (!ok[c] || decoded[c] || !isa2.ok()) continue;
+            decoded[c] = true;
+            for (int k = 0; k < kInstances; ++k) {
+                auto back = isa2->Decode(words[c * kInstances + k], 0);
+                const Instruction &in = probes[c * kInstances + k];
+                decoded[c] = decoded[c] && back.ok() && back->form == id2[c] && back->values == in.values;
+            }
+        }
+    }
     std::vector<Form> keep;
     for (size_t c = 0; c < cands.size(); ++c) {
-        for (int k = 0; k < kInstances; ++k) ok[c] = ok[c] && got[c * kInstances + k] == want[c * kInstances + k];
+        ok[c] = ok[c] && decoded[c];
         if (!ok[c] && std::getenv("ISA_GEN_DEBUG"))
             std::cerr << "synth reject " << cands[c].templ << ": ours '" << want[c * kInstances] << "' nvdisasm '"
                       << got[c * kInstances] << "'\n";
@@ -1705,6 +1982,7 @@ int main(int argc, char **argv) {
             for (auto &r : g_hand.reuses) r.used = 0;
             for (auto &r : g_hand.implicits) r.used = 0;
             for (auto &r : g_hand.omits) r.used = 0;
+            for (auto &r : g_hand.not_rz) r.used = 0;
             for (auto &r : g_hand.aliases) r.used = 0;
             for (auto &r : g_hand.drops) r.used = 0;
         }
@@ -1746,7 +2024,7 @@ int main(int argc, char **argv) {
             }
         }
         if (pass == 0) continue;
-        int tried = 0, kept = 0;
+        int tried = 0, kept = 0, displaced = 0;
         ReuseStats reuse;
         if (synth_rounds > 0) {
             std::string carrier = cubins.front();
@@ -1754,10 +2032,17 @@ int main(int argc, char **argv) {
                 carrier = carrier.substr(0, carrier.size() - 5) + ".cubin";
             for (int r = 0; r < synth_rounds; ++r) {
                 int t = 0, k = 0;
-                Synthesize(&forms, arch_name, nvdisasm, carrier, &t, &k);
+                Synthesize(&forms, arch_name, nvdisasm, carrier, false, &t, &k);
                 tried += t, kept += k;
                 if (k == 0) break;
+                // The forms the last round composed get their short operands (hand.txt "drop":
+                // sm_75's RED [UR+0x0] printed [UR]) in a drops-only round.
+                if (r + 1 == synth_rounds) {
+                    Synthesize(&forms, arch_name, nvdisasm, carrier, true, &t, &k);
+                    tried += t, kept += k;
+                }
             }
+            KeepCorpusDecodes(&forms, arch_name, insts, &displaced);
             ConfirmReuse(&forms, arch_name, nvdisasm, carrier, &reuse);
         }
         std::sort(forms.begin(), forms.end(), [](const Form &a, const Form &b) { return a.templ < b.templ; });
@@ -1773,6 +2058,8 @@ int main(int argc, char **argv) {
         for (const auto &r : g_hand.reuses) any_stale |= stale(r.used, r.line);
         for (const auto &r : g_hand.implicits) any_stale |= stale(r.used, r.line);
         for (const auto &r : g_hand.omits) any_stale |= stale(r.used, r.line);
+        for (const Form &f : forms) NotRzHoles(f.templ, f.fields, true);
+        for (const auto &r : g_hand.not_rz) any_stale |= stale(r.used, r.line);
         for (const auto &r : g_hand.aliases) any_stale |= stale(r.used, r.line);
         for (const auto &r : g_hand.drops) any_stale |= stale(r.used, r.line);
         std::vector<std::pair<std::string, uint64_t>> nan_rows;
@@ -1794,6 +2081,8 @@ int main(int argc, char **argv) {
              "above is the name nvdisasm prints only when an alternative holds (the lowest rank among aliases)\n"
           << "# omit<TAB>template<TAB>holes: predicate or uniform register operands of the form above that nvdisasm "
              "leaves out of its text when they hold PT/UPT/URZ\n"
+          << "# norz<TAB>template<TAB>holes: register operands of the form above that must not be RZ (nvdisasm rejects "
+             "the word or prints ???255; the encoder refuses RZ there, the decoder reads such a word as no form)\n"
           << "# nan<TAB>template<TAB>bits: the NaN immediate (sign excluded) the parser uses for that form's +QNAN/-QNAN\n"
           << "arch\t" << arch_name << "\n";
         for (const Form &f : forms) o << FormRow(f);
@@ -1816,7 +2105,8 @@ int main(int argc, char **argv) {
         }
         std::cerr << "isa_gen " << arch_name << ": " << insts.size() << " instructions, " << forms.size() << " forms, "
                   << floats.size() << " float literals, " << parse_fail << " unparsed, " << bad_guard
-                  << " with unexpected guard bits; synthesized " << kept << " of " << tried << " candidates; reuse flags of "
+                  << " with unexpected guard bits; synthesized " << kept << " of " << tried << " candidates ("
+                  << displaced << " dropped for taking corpus words); reuse flags of "
                   << reuse.operands << " register operands the examples leave open: " << reuse.predicted
                   << " confirmed at the slot map's bit, " << reuse.searched << " at another (" << reuse.exceptions
                   << " corpus operands off the map)\n";
