@@ -277,31 +277,28 @@ Expected<Isa> Isa::FromTableText(std::string_view text) {
             }
             for (const auto &alt : f.select)
                 if (alt.empty()) return err("empty alias alternative for '" + col[1] + "'");
-        } else if (col[0] == "omit" && col.size() == 3) {
+        } else if ((col[0] == "omit" || col[0] == "norz") && col.size() == 3) {
+            // a form and a comma-separated list of its holes: omit names predicate or uniform
+            // register operands nvdisasm leaves out, norz register operands that must not be RZ
+            const bool omit = col[0] == "omit";
             int id = isa.FindForm(col[1]);
-            if (id < 0) return err("omit row for unknown form '" + col[1] + "'");
+            if (id < 0) return err(col[0] + " row for unknown form '" + col[1] + "'");
             Form &f = isa.forms_[id];
             std::istringstream hs(col[2]);
             std::string item;
             while (std::getline(hs, item, ',')) {
                 int h = std::atoi(item.c_str());
-                bool whole = false;
-                for (const TemplateOperand &op : TemplateOperands(f.templ))
-                    whole = whole || (op.first_hole == h && (op.text == "{P}" || op.text == "{UP}" || op.text == "{UR}"));
-                if (!whole) return err("omit row names hole " + item + ", not a predicate or uniform register operand of '" + f.templ + "'");
-                f.omit_pt.push_back(h);
-            }
-        } else if (col[0] == "norz" && col.size() == 3) {
-            int id = isa.FindForm(col[1]);
-            if (id < 0) return err("norz row for unknown form '" + col[1] + "'");
-            Form &f = isa.forms_[id];
-            std::istringstream hs(col[2]);
-            std::string item;
-            while (std::getline(hs, item, ',')) {
-                int h = std::atoi(item.c_str());
-                if (h < 0 || h >= static_cast<int>(f.fields.size()) || f.fields[h].kind != HoleKind::REG)
-                    return err("norz row names hole " + item + ", not a register operand of '" + f.templ + "'");
-                f.not_rz.push_back(h);
+                bool fits = false;
+                if (omit) {
+                    for (const TemplateOperand &op : TemplateOperands(f.templ))
+                        fits = fits || (op.first_hole == h && (op.text == "{P}" || op.text == "{UP}" || op.text == "{UR}"));
+                } else {
+                    fits = h >= 0 && h < static_cast<int>(f.fields.size()) && f.fields[h].kind == HoleKind::REG;
+                }
+                if (!fits)
+                    return err(col[0] + " row names hole " + item + (omit ? ", not a predicate or uniform register operand of '"
+                                                                          : ", not a register operand of '") + f.templ + "'");
+                (omit ? f.omit_pt : f.not_rz).push_back(h);
             }
         } else if (col[0] == "form" && (col.size() == 11 || col.size() == 12)) {
             Form f;
