@@ -71,10 +71,22 @@ inline Decoded DecodeScaled(const uint8_t *data, int64_t size, int scale, T *out
             if (e > Pow10Table<T>::kMax) return Decoded::UNREPRESENTABLE;
             if (__builtin_mul_overflow((T)dig, kPow.p[e], &term)) return Decoded::UNREPRESENTABLE;
         } else {
-            if (e < -3) return Decoded::UNREPRESENTABLE;  // a non-zero digit beyond the scale
-            const int div = e == -1 ? 10 : e == -2 ? 100 : 1000;
-            if (dig % div != 0) return Decoded::UNREPRESENTABLE;
-            term = dig / div;
+            // a digit group reaching past the scale: its low digits must be zero (constant
+            // divisors, so no division instruction: this is the loader's hottest line)
+            int q;
+            if (e == -1) {
+                q = dig / 10;
+                if (q * 10 != dig) return Decoded::UNREPRESENTABLE;
+            } else if (e == -2) {
+                q = dig / 100;
+                if (q * 100 != dig) return Decoded::UNREPRESENTABLE;
+            } else if (e == -3) {
+                q = dig / 1000;
+                if (q * 1000 != dig) return Decoded::UNREPRESENTABLE;
+            } else {
+                return Decoded::UNREPRESENTABLE;  // a non-zero digit beyond the scale
+            }
+            term = q;
         }
         if (__builtin_add_overflow(acc, term, &acc)) return Decoded::UNREPRESENTABLE;
     }

@@ -1,5 +1,6 @@
 // List, table, enum and dictionary kernels; each*; print.
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 
 #include "horseir/kernel_util.h"
@@ -190,7 +191,12 @@ Expected<bool> FrameFixed(KernelCtx &ctx, const FuncRef &fn, const Vector &x, co
                     if constexpr (kIsInterval<T>) {
                         break;  // never reached: sum over intervals is not this fast path
                     } else if constexpr (std::is_floating_point_v<T>) {
-                        acc += v[r];
+                        const Acc next = acc + v[r];  // float8pl: a finite sum turned infinite is an error
+                        if (std::isinf(next) && !std::isinf(acc) && !std::isinf(v[r])) {
+                            err = Status::UserError(sqlstate::kNumericOutOfRange, "value out of range: overflow");
+                            break;
+                        }
+                        acc = next;
                     } else if (__builtin_add_overflow(acc, static_cast<__int128>(v[r]), &acc)) {
                         err = Status::UserError(sqlstate::kNumericOutOfRange, "value overflows numeric format");
                         break;

@@ -1429,20 +1429,31 @@ Expected<std::shared_ptr<Vector>> SumVector(const Vector &v, const Type &rt, boo
     RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(rt, 1));
     bool nulls = v.HasNulls();
     if (IsFloat(v.type.kind)) {
+        // PostgreSQL's float4pl / float8pl: the values in order, in the result's own precision
+        // (sum(real) accumulates in real), and a finite sum that becomes infinite is an error.
         // -0 is the additive identity: a lone -0 sums to -0, as PostgreSQL's float sum (which
-        // starts from its first input) gives
-        double s = v.length ? -0.0 : 0.0;
-        VisitFixed(v.type.kind, [&](auto t) {
-            using T = decltype(t);
-            if constexpr (std::is_floating_point_v<T>) {
-                const T *x = v.Data<T>();
-                if (!nulls) for (int64_t i = 0; i < v.length; ++i) s += x[i];
-                else for (int64_t i = 0; i < v.length; ++i) if (v.IsValid(i)) s += x[i];
-            }
-            return 0;
-        });
-        if (rt.kind == TypeKind::F32) out->Data<float>()[0] = static_cast<float>(s);
-        else out->Data<double>()[0] = s;
+        // starts from its first input) gives.
+        bool overflow = false;
+        auto add_all = [&](auto s) {
+            using A = decltype(s);
+            VisitFixed(v.type.kind, [&](auto t) {
+                using T = decltype(t);
+                if constexpr (std::is_floating_point_v<T>) {
+                    const T *x = v.Data<T>();
+                    for (int64_t i = 0; i < v.length; ++i) {
+                        if (nulls && !v.IsValid(i)) continue;
+                        const A next = s + static_cast<A>(x[i]);
+                        if (std::isinf(next) && !std::isinf(s) && !std::isinf(static_cast<A>(x[i]))) overflow = true;
+                        s = next;
+                    }
+                }
+                return 0;
+            });
+            return s;
+        };
+        if (rt.kind == TypeKind::F32) out->Data<float>()[0] = add_all(v.length ? -0.0f : 0.0f);
+        else out->Data<double>()[0] = add_all(v.length ? -0.0 : 0.0);
+        if (overflow) return Status::UserError(sqlstate::kNumericOutOfRange, "value out of range: overflow");
         return out;
     }
     __int128 s = 0;

@@ -19,6 +19,23 @@ SET rndn.enabled = off;
 SELECT a / z FROM rx_err;
 SELECT max(a * 2147484) FROM rx_err;
 RESET rndn.enabled;
+-- float sums as float4pl / float8pl: in the values' order, real in real, and a finite sum
+-- that overflows is an error
+CREATE TABLE rx_float (g int, r real, f float8);
+INSERT INTO rx_float SELECT g, CASE WHEN g <= 2 THEN 3e38 ELSE g / 8.0 END,
+                            CASE WHEN g <= 2 THEN 1e308 ELSE g / 3.0 END FROM generate_series(1, 1000) g;
+EXPLAIN (COSTS OFF) SELECT sum(r) FROM rx_float;
+SELECT sum(r) FROM rx_float;
+SELECT sum(f) FROM rx_float;
+SELECT sum(r), sum(f) FROM rx_float WHERE g > 2;
+SELECT g % 3 AS k, sum(r), sum(f) FROM rx_float WHERE g > 2 GROUP BY g % 3 ORDER BY k;
+SET rndn.enabled = off;
+SELECT sum(r) FROM rx_float;
+SELECT sum(f) FROM rx_float;
+SELECT sum(r), sum(f) FROM rx_float WHERE g > 2;
+SELECT g % 3 AS k, sum(r), sum(f) FROM rx_float WHERE g > 2 GROUP BY g % 3 ORDER BY k;
+RESET rndn.enabled;
+DROP TABLE rx_float;
 -- a division guarded by CASE is never evaluated speculatively: such a CASE stays with PostgreSQL
 SELECT sum(CASE WHEN z = 0 THEN 0 ELSE a / z END) FROM rx_err;
 
