@@ -1034,7 +1034,8 @@ constexpr int64 kRetryAfterFailureUs = 300 * USECS_PER_SEC;
 constexpr int64 kRetryAfterSuccessUs = 10 * USECS_PER_SEC;
 
 bool ProbeLoadInBackground(unsigned relid, const std::vector<int> &attnums) {
-    if (!g_settings.background_load || g_settings.column_cache_mb <= 0 || g_state == nullptr) return false;
+    // (a serializable transaction never uses the shared cache: nothing to load for it)
+    if (!g_settings.background_load || g_settings.column_cache_mb <= 0 || g_state == nullptr || IsolationIsSerializable()) return false;
     // The columns' size as loaded: fixed-width types their width (numerics of precision <= 18
     // as 8 bytes, others 16), strings their average width in the statistics (32 without) plus
     // an 8-byte offset.

@@ -937,11 +937,27 @@ Expected<Value> KGroup(KernelCtx &ctx, const std::vector<Value> &args) {
     RNDN_ASSIGN_OR_RETURN(auto keys, MakeVector(TypeKind::I64, m));
     auto vals = std::make_shared<List>();
     vals->cells.reserve(static_cast<size_t>(m));
-    for (int64_t g = 0; g < m; ++g) {
-        PollCancel(g);
-        RNDN_ASSIGN_OR_RETURN(auto cell, MakeVectorUninit(TypeKind::I64, fill[static_cast<size_t>(g)]));
-        dst[static_cast<size_t>(g)] = cell->Data<int64_t>();
-        vals->cells.emplace_back(std::shared_ptr<const Vector>(cell));
+    // Every cell's rows in one payload (each cell starting 16-byte aligned), the cells' data
+    // aliasing it: one allocation for the rows instead of two per group (a GROUP BY of many
+    // small groups spent its time in malloc and free).
+    size_t slots = 0;
+    for (int64_t g = 0; g < m; ++g) slots += (static_cast<size_t>(fill[static_cast<size_t>(g)]) + 1) & ~size_t(1);
+    RNDN_ASSIGN_OR_RETURN(auto block, MakeVectorUninit(TypeKind::I64, static_cast<int64_t>(slots)));
+    int64_t *next_cell = block->Data<int64_t>();
+    try {
+        for (int64_t g = 0; g < m; ++g) {
+            PollCancel(g);
+            const int64_t len = fill[static_cast<size_t>(g)];
+            auto cell = std::make_shared<Vector>();
+            cell->type = Type(TypeKind::I64);
+            cell->length = len;
+            cell->data = std::shared_ptr<uint8_t[]>(block->data, reinterpret_cast<uint8_t *>(next_cell));
+            dst[static_cast<size_t>(g)] = next_cell;
+            next_cell += (len + 1) & ~int64_t(1);
+            vals->cells.emplace_back(std::shared_ptr<const Vector>(cell));
+        }
+    } catch (const std::bad_alloc &) {
+        return Status::OutOfMemory("out of memory grouping into " + std::to_string(m) + " groups");
     }
     const int64_t n = static_cast<int64_t>(ids.size());
     for (int64_t i = 0; i < n; ++i) {

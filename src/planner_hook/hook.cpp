@@ -253,6 +253,19 @@ struct RndnCost {
     std::vector<const RelationRead *> uncached;  // relations read from the heap
 };
 
+// The caches' answers during one Rewrite: every subtree tried asks about the relations below it
+// again, and each answer reads the visibility map.
+std::map<std::pair<unsigned, std::vector<int>>, bool> g_probe_memo;
+
+bool ProbeCached(const rndn::pg::ColumnCacheProbe &probe, const RelationRead &r) {
+    auto key = std::make_pair(r.relid, r.attnums);
+    auto it = g_probe_memo.find(key);
+    if (it != g_probe_memo.end()) return it->second;
+    const bool cached = probe.cached(r.relid, r.attnums);
+    g_probe_memo.emplace(std::move(key), cached);
+    return cached;
+}
+
 RndnCost EstimateRndnCost(const Translation &t, const Plan *plan) {
     RndnCost c;
     c.now = c.if_cached = kStartupCost + plan->plan_rows * cpu_tuple_cost;
@@ -264,7 +277,7 @@ RndnCost EstimateRndnCost(const Translation &t, const Plan *plan) {
         const double load = pages * seq_page_cost + tuples * cpu_tuple_cost;
         c.if_cached += work;
         // (under rndn.force the costs decide nothing: the caches are not asked)
-        const bool cached = !rndn::pg::g_settings.force && probe.cached != nullptr && probe.cached(r.relid, r.attnums);
+        const bool cached = !rndn::pg::g_settings.force && probe.cached != nullptr && ProbeCached(probe, r);
         c.now += work + (cached ? 0 : load);
         if (!cached) c.uncached.push_back(&r);
     }
@@ -417,6 +430,7 @@ bool HasGather(PlannedStmt *stmt) {
 RewriteResult Rewrite(PlannedStmt *stmt) {
     RewriteResult res;
     g_last_plan_node_id = MaxPlanNodeId(stmt);
+    g_probe_memo.clear();
     const rndn::pg::Outcome out = rndn::pg::RunGuarded([&]() -> Status {
         ReplaceSubtrees(stmt, &stmt->planTree, true, &res, stmt->planTree->total_cost);
         return Status::Ok();

@@ -198,6 +198,13 @@ def background_loads(c):
         denied = "permission denied" in str(e)
     time.sleep(3)
     check("background: no load for a role without SELECT", denied and "bg3" not in cached(c), str(cached(c)))
+    # a serializable transaction never uses the shared cache: its planning asks for no load
+    make_table(c, "bg4", 300000)
+    plan = "\n".join(c.sql(BG_PREFIX + "BEGIN ISOLATION LEVEL SERIALIZABLE; EXPLAIN (COSTS OFF) " +
+                           BG_QUERY.format(t="bg4") + "; COMMIT"))
+    check("background: serializable, nothing asked", "Custom Scan" not in plan and "being loaded" not in plan, plan)
+    time.sleep(3)
+    check("background: serializable, nothing loaded", "bg4" not in cached(c), str(cached(c)))
     # switched off: nothing is asked
     make_table(c, "bg2", 300000)
     plan = "\n".join(c.sql(BG_PREFIX + "SET rndn.background_load = off; EXPLAIN (COSTS OFF) " + BG_QUERY.format(t="bg2")))
