@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "common/substring.h"
 #include "horseir/kernel_util.h"
 #include "horseir/parallel.h"
 
@@ -1639,6 +1640,7 @@ bool LikeMatch(std::string_view s, std::string_view p) {
 struct PercentPattern {
     bool lead = false, trail = false;  // starts / ends with %
     std::vector<std::string_view> segs;  // non-empty literal runs
+    std::vector<SubstringFinder> finders;  // one per segment
     static bool Parse(std::string_view p, PercentPattern *out) {
         if (p.find('_') != std::string_view::npos) return false;
         out->lead = !p.empty() && p.front() == '%';
@@ -1650,6 +1652,7 @@ struct PercentPattern {
             if (j > i) out->segs.push_back(p.substr(i, j - i));
             i = j + 1;
         }
+        for (std::string_view g : out->segs) out->finders.emplace_back(g);
         return true;
     }
     bool Match(std::string_view s) const {
@@ -1670,7 +1673,7 @@ struct PercentPattern {
         for (size_t k = first; k < last; ++k) {
             const std::string_view &g = segs[k];
             if (s.size() < from + g.size()) return false;
-            const void *hit = memmem(s.data() + from, s.size() - from, g.data(), g.size());
+            const char *hit = finders[k].Find(s.data() + from, s.size() - from);
             if (hit == nullptr) return false;
             from = static_cast<size_t>(static_cast<const char *>(hit) - s.data()) + g.size();
         }
