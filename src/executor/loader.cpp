@@ -606,12 +606,17 @@ Put PutValue(const ColumnPlan &c, size_t k, int64_t row, Datum d, bool isnull, R
     size_t n = VARSIZE_ANY_EXHDR(t);
     if (c.type == BPCHAROID)
         while (n > 0 && p[n - 1] == ' ') --n;
-    if (!out.non_ascii[k])
-        for (size_t i = 0; i < n; ++i)
-            if ((unsigned char)p[i] >= 0x80) {
-                out.non_ascii[k] = 1;
-                break;
-            }
+    if (!out.non_ascii[k]) {  // eight bytes at a time: any byte with its top bit set
+        uint64_t any = 0;
+        size_t i = 0;
+        for (; i + 8 <= n; i += 8) {
+            uint64_t w;
+            std::memcpy(&w, p + i, 8);
+            any |= w;
+        }
+        for (; i < n; ++i) any |= (unsigned char)p[i];
+        if (any & 0x8080808080808080ULL) out.non_ascii[k] = 1;
+    }
     bytes.append(p, n);
     ends.push_back((int64_t)bytes.size());
     if (t != raw) pfree(t);
