@@ -473,6 +473,10 @@ private:
 
 struct List {
     std::vector<Value> cells;
+    // The interpreter's memory check after every statement adds up the live values' bytes; a
+    // list of many cells (a GROUP BY's groups) is counted once: a list is not changed once it
+    // is a value.  -1: not counted yet.  (Only the interpreter's own thread reads or sets it.)
+    mutable int64_t bytes_memo = -1;
 };
 
 struct Dict {

@@ -23,8 +23,11 @@ int64_t ValueBytes(const Value &v) {
             return static_cast<int64_t>(x.bytes.size() + x.offsets.size() * 8) + x.length * ElementSize(x.type.kind);
         }
         case ValueKind::LIST: {
+            const List &l = v.list();
+            if (l.bytes_memo >= 0) return l.bytes_memo;
             int64_t s = 0;
-            for (const auto &c : v.list().cells) s += ValueBytes(c);
+            for (const auto &c : l.cells) s += ValueBytes(c);
+            l.bytes_memo = s;
             return s;
         }
         case ValueKind::DICT: return ValueBytes(v.dict().keys) + ValueBytes(v.dict().values);
