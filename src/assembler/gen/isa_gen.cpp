@@ -1121,7 +1121,7 @@ bool SameField(const Field &a, const Field &b) {
 // another opcode or modifier count: the selector or modifier field is in A's state).  False when
 // the edit does not transfer cleanly.
 bool ApplyEdit(const Form &F, const Form &A, const Form &B, const Tokens &tf, const Tokens &ta, const Tokens &tb,
-               int f_op, int a_op, const Tokens &tn, bool same_from, Form *out) {
+               int f_op, int a_op, const Tokens &tn, bool same_from, Form *out, bool wrap = false) {
     Form n;
     n.fields = F.fields;
     n.reuse_bit = F.reuse_bit;
@@ -1147,30 +1147,46 @@ bool ApplyEdit(const Form &F, const Form &A, const Form &B, const Tokens &tf, co
         };
         int hf = first_hole(tf, op), ha = first_hole(ta, aop), hb = first_hole(tb, aop);
         int na = HolesIn(ta.ops[aop]), nb = HolesIn(tb.ops[aop]);
-        if (HolesIn(tf.ops[op]) != na) return false;
-        Word a_op, b_op;
-        for (int k = 0; k < na; ++k) {
-            if (!SameField(F.fields[hf + k], A.fields[ha + k])) return false;
-            a_op = Or(a_op, FieldBits(A.fields[ha + k]));
-        }
-        for (int k = 0; k < nb; ++k) b_op = Or(b_op, FieldBits(B.fields[hb + k]));
-        // A and B agree on which bits are explained outside the edited operand.
-        if (!(Or(A.fixed_mask, a_op) == Or(B.fixed_mask, b_op))) return false;
-        if (!Within(delta, Or(F.fixed_mask, a_op))) return false;
-        n.fixed_mask = And(Or(F.fixed_mask, a_op), Not(b_op));
-        Word from_b = And(And(a_op, Not(b_op)), B.fixed_mask);  // bits A used for the operand, fixed in B
-        n.fixed_bits = Or(And(Xor(F.fixed_bits, delta), And(F.fixed_mask, Not(b_op))), And(B.fixed_bits, from_b));
-        n.fixed_bits = And(n.fixed_bits, n.fixed_mask);
-        n.free_mask = And(n.free_mask, Not(b_op));
-        n.free_default = And(n.free_default, n.free_mask);
-        n.fields.erase(n.fields.begin() + hf, n.fields.begin() + hf + na);
-        n.fields.insert(n.fields.begin() + hf, B.fields.begin() + hb, B.fields.begin() + hb + nb);
-        if (!n.reuse_bit.empty() || !B.reuse_bit.empty()) {
-            n.reuse_bit.resize(tf.ops.size(), -1);
-            n.reuse_bit[op] = aop < B.reuse_bit.size() ? B.reuse_bit[aop] : -1;
-            bool any = false;
-            for (int8_t r : n.reuse_bit) any = any || r >= 0;
-            if (!any) n.reuse_bit.clear();
+        if (wrap) {
+            // A wrap edit ({R} -> ~{R}, -{R}, |{R}|: B's operand is A's text with a prefix or
+            // suffix, holes and fields unchanged) is a modifier bit of that source operand, which
+            // stays where it is when the operand-form selector moves the operand or changes its
+            // kind (DFMA's b at 32 in the register form, at 64 with an immediate c; IADD3.X's
+            // ~c[..][..]): F keeps its own fields and takes the delta.
+            if (HolesIn(tb.ops[aop]) != na || !(A.fixed_mask == B.fixed_mask)) return false;
+            for (int k = 0; k < na; ++k)
+                if (!SameField(A.fields[ha + k], B.fields[hb + k])) return false;
+            Word f_bits;
+            for (int k = 0; k < HolesIn(tf.ops[op]); ++k) f_bits = Or(f_bits, FieldBits(F.fields[hf + k]));
+            if (!Within(delta, F.fixed_mask) || !(And(delta, f_bits) == Word{})) return false;
+            n.fixed_mask = F.fixed_mask;
+            n.fixed_bits = Xor(F.fixed_bits, delta);
+        } else {
+            if (HolesIn(tf.ops[op]) != na) return false;
+            Word a_op, b_op;
+            for (int k = 0; k < na; ++k) {
+                if (!SameField(F.fields[hf + k], A.fields[ha + k])) return false;
+                a_op = Or(a_op, FieldBits(A.fields[ha + k]));
+            }
+            for (int k = 0; k < nb; ++k) b_op = Or(b_op, FieldBits(B.fields[hb + k]));
+            // A and B agree on which bits are explained outside the edited operand.
+            if (!(Or(A.fixed_mask, a_op) == Or(B.fixed_mask, b_op))) return false;
+            if (!Within(delta, Or(F.fixed_mask, a_op))) return false;
+            n.fixed_mask = And(Or(F.fixed_mask, a_op), Not(b_op));
+            Word from_b = And(And(a_op, Not(b_op)), B.fixed_mask);  // bits A used for the operand, fixed in B
+            n.fixed_bits = Or(And(Xor(F.fixed_bits, delta), And(F.fixed_mask, Not(b_op))), And(B.fixed_bits, from_b));
+            n.fixed_bits = And(n.fixed_bits, n.fixed_mask);
+            n.free_mask = And(n.free_mask, Not(b_op));
+            n.free_default = And(n.free_default, n.free_mask);
+            n.fields.erase(n.fields.begin() + hf, n.fields.begin() + hf + na);
+            n.fields.insert(n.fields.begin() + hf, B.fields.begin() + hb, B.fields.begin() + hb + nb);
+            if (!n.reuse_bit.empty() || !B.reuse_bit.empty()) {
+                n.reuse_bit.resize(tf.ops.size(), -1);
+                n.reuse_bit[op] = aop < B.reuse_bit.size() ? B.reuse_bit[aop] : -1;
+                bool any = false;
+                for (int8_t r : n.reuse_bit) any = any || r >= 0;
+                if (!any) n.reuse_bit.clear();
+            }
         }
     }
     // Fields must not overlap fixed bits or each other.
@@ -1769,9 +1785,13 @@ void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::st
             for (size_t o = 0; o < tf.ops.size(); first += HolesIn(tf.ops[o]), ++o) {
                 if (tf.ops[o] != r.operand) continue;
                 const Field &gone = f.fields[first + r.hole];
-                if (gone.width2 || gone.shift || gone.code != HoleCode::PLAIN ||
-                    (gone.width < 64 && static_cast<uint64_t>(r.value) >> gone.width))
-                    continue;
+                // A plain field takes the value as it is, a signed one when it is in range
+                // ([R.64+UR4+0x0] is [R.64+UR4]: the offset is signed).
+                bool fits = gone.code == HoleCode::PLAIN
+                                ? gone.width >= 64 || !(static_cast<uint64_t>(r.value) >> gone.width)
+                                : gone.code == HoleCode::SIGNED && gone.width < 64 &&
+                                      r.value >= -(int64_t{1} << (gone.width - 1)) && r.value < (int64_t{1} << (gone.width - 1));
+                if (gone.width2 || gone.shift || !fits) continue;
                 Tokens tn = tf;
                 tn.ops[o] = r.printed;
                 Form n = f;
@@ -1782,7 +1802,7 @@ void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::st
                 for (size_t k = 0; k < r.fields.size(); ++k)
                     if (r.fields[k]) n.fields[first + k] = *r.fields[k];
                 n.fixed_mask = Or(n.fixed_mask, FieldBits(gone));
-                n.fixed_bits.Set(gone.lo, gone.width, static_cast<uint64_t>(r.value));
+                n.fixed_bits.Set(gone.lo, gone.width, static_cast<uint64_t>(r.value) & (~uint64_t{0} >> (64 - gone.width)));
                 n.select.clear();
                 n.constant.assign(n.fields.size(), std::nullopt);
                 n.omit_pt = OmitHoles(n.templ, n.fields);
@@ -1841,6 +1861,75 @@ void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::st
                     }
                 }
             }
+            // Wrap edits of a register source ({R} -> ~{R}, -{R}, |{R}|, -|{R}|), after the exact
+            // edits (which take a template first).  An operand's modifier bits belong to the slot
+            // its register field sits in, and the operand-form selector moves a register between
+            // slots (DFMA's b is at 32 in the register form, at 64, c's slot, with an immediate c):
+            // a register source takes the edit seen on a register in the same field, whatever
+            // its position; failing that, and for a constant-bank source (IADD3.X's ~c[..][..]),
+            // the edit seen at the same position.
+            auto first_hole = [](const Tokens &t, size_t op) {
+                int h = 0;
+                for (size_t i = 0; i < op; ++i) h += HolesIn(t.ops[i]);
+                return h;
+            };
+            struct Wrap {
+                size_t a, b, op;
+            };
+            std::map<std::tuple<std::string, std::string, std::string>, std::vector<Wrap>> by_field;  // (field, pre, post)
+            std::map<std::tuple<size_t, std::string, std::string>, std::vector<Wrap>> by_pos;        // (position, pre, post)
+            for (const auto &[e, pairs] : edits) {
+                auto [pos, from, to] = e;
+                if (pos < toks[pairs.front().first].mn.size() || (from != "{R}" && from != "{UR}")) continue;
+                size_t at = to.find(from);
+                if (at == std::string::npos) continue;
+                std::string pre = to.substr(0, at), post = to.substr(at + from.size());
+                if (!((pre == "-" || pre == "~" || pre == "|" || pre == "-|") && post == (pre.back() == '|' ? "|" : "")))
+                    continue;
+                for (auto [a, b] : pairs) {
+                    size_t op = pos - toks[a].mn.size();
+                    const Field &fa = (*forms)[a].fields[first_hole(toks[a], op)];
+                    std::string key = std::string(KindName(fa.kind)) + ":" + std::to_string(fa.lo) + ":" + std::to_string(fa.width);
+                    by_field[{key, pre, post}].push_back({a, b, op});
+                    by_pos[{op, pre, post}].push_back({a, b, op});
+                }
+            }
+            std::set<std::pair<std::string, std::string>> wraps;
+            for (const auto &[k, v] : by_pos) wraps.insert({std::get<1>(k), std::get<2>(k)});
+            for (size_t f : ids) {
+                if (!usable((*forms)[f])) continue;
+                const Tokens &tf = toks[f];
+                for (size_t op = 0; op < tf.ops.size(); ++op) {
+                    const std::string &cur = tf.ops[op];
+                    bool reg = cur == "{R}" || cur == "{UR}";
+                    if (!reg && cur.rfind("c[", 0) != 0) continue;
+                    for (const auto &[pre, post] : wraps) {
+                        Tokens tn = tf;
+                        tn.ops[op] = pre + cur + post;
+                        std::string t = Untokenize(tn);
+                        if (have.count(t)) continue;
+                        std::vector<Wrap> tries;
+                        if (reg) {
+                            const Field &ff = (*forms)[f].fields[first_hole(tf, op)];
+                            std::string key = std::string(KindName(ff.kind)) + ":" + std::to_string(ff.lo) + ":" + std::to_string(ff.width);
+                            auto it = by_field.find({key, pre, post});
+                            if (it != by_field.end()) tries = it->second;
+                        }
+                        auto jt = by_pos.find({op, pre, post});
+                        if (jt != by_pos.end()) tries.insert(tries.end(), jt->second.begin(), jt->second.end());
+                        for (const Wrap &w : tries) {
+                            Form n;
+                            if (!usable((*forms)[w.a]) || !usable((*forms)[w.b])) continue;
+                            if (ApplyEdit((*forms)[f], (*forms)[w.a], (*forms)[w.b], tf, toks[w.a], toks[w.b], static_cast<int>(op),
+                                          static_cast<int>(w.op), tn, false, &n, true)) {
+                                have.insert(t);
+                                cands.push_back(std::move(n));
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
         }
         GeneralEdits(*forms, toks, usable, operand_edits, &have, &cands);
     }
@@ -1855,7 +1944,6 @@ void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::st
         std::cerr << "isa_gen: synthesized table does not parse: " << isa.status().message() << "\n";
         return;
     }
-    std::mt19937_64 rng(1234);
     std::vector<Word> words;
     std::vector<std::string> want;
     std::vector<bool> ok(cands.size(), true), decoded(cands.size(), true);
@@ -1863,6 +1951,12 @@ void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::st
     const int kInstances = 3;
     for (size_t c = 0; c < cands.size(); ++c) {
         int id = static_cast<int>(forms->size() + c);
+        // Each candidate's probe values come from its own template (FNV-1a), so that adding or
+        // removing one candidate (a hand.txt rule for one opcode) does not change the values, and
+        // with them the verdicts, of every candidate after it.
+        uint64_t seed = 1469598103934665603ull;
+        for (unsigned char ch : cands[c].templ) seed = (seed ^ ch) * 1099511628211ull;
+        std::mt19937_64 rng(seed);
         for (int k = 0; k < kInstances; ++k) {
             Instruction in;
             in.form = id;
