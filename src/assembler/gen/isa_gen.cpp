@@ -1582,7 +1582,7 @@ std::string Layout(const Form &f) {
 //    "float": FMNMX's is f32; an opcode without a float rule takes integer immediates only).
 void GeneralEdits(const std::vector<Form> &forms, const std::vector<Tokens> &toks, const std::function<bool(const Form &)> &usable,
                   const std::map<std::tuple<std::string, std::string, std::string>, std::vector<std::tuple<size_t, size_t, size_t>>> &operand_edits,
-                  std::set<std::string> *have, std::vector<Form> *cands) {
+                  std::set<std::string> *have, std::vector<Form> *cands, std::vector<Form> *alternates) {
     // Modifier edits by opcode and by (prefix, modifiers after the opcode, layout).
     struct Pair {
         size_t a, b;
@@ -1660,12 +1660,19 @@ void GeneralEdits(const std::vector<Form> &forms, const std::vector<Tokens> &tok
                         for (size_t q = op_text.find("{X}"); q != std::string::npos; q = op_text.find("{X}", q)) op_text.replace(q, 3, "{N}");
                     }
                 }
+                Tokens tn = tf;
+                tn.ops[o] = op_text;
+                const std::string t = Untokenize(tn);
+                if (have->count(t)) {
+                    done.insert(to);
+                    continue;
+                }
+                // The first composition is the candidate; up to two others that differ from it
+                // are kept for the case that nvdisasm rejects it.
+                std::vector<Form> made;
                 for (const auto &[a, b, aop] : pairs) {
+                    if (made.size() >= 3) break;
                     if (toks[a].mn[0] == tf.mn[0] || SelectorOf(forms[a]) != sel || !usable(forms[a]) || !usable(forms[b])) continue;
-                    Tokens tn = tf;
-                    tn.ops[o] = op_text;
-                    std::string t = Untokenize(tn);
-                    if (have->count(t)) break;
                     Form n;
                     if (!ApplyEdit(F, forms[a], forms[b], tf, toks[a], toks[b], static_cast<int>(o), static_cast<int>(aop), tn, true, &n))
                         continue;
@@ -1685,9 +1692,14 @@ void GeneralEdits(const std::vector<Form> &forms, const std::vector<Tokens> &tok
                         }
                     }
                     if (!ok) continue;
+                    bool seen = false;
+                    for (const Form &m : made) seen = seen || (m.fixed_mask == n.fixed_mask && m.fixed_bits == n.fixed_bits);
+                    if (!seen) made.push_back(std::move(n));
+                }
+                if (!made.empty()) {
                     have->insert(t);
-                    cands->push_back(std::move(n));
-                    break;
+                    cands->push_back(std::move(made[0]));
+                    for (size_t m = 1; m < made.size(); ++m) alternates->push_back(std::move(made[m]));
                 }
                 done.insert(to);
             }
@@ -1721,8 +1733,100 @@ void KeepCorpusDecodes(std::vector<Form> *forms, const std::string &arch, const 
     }
 }
 
+// The candidates nvdisasm confirms: each encoded with three operand sets, printed by nvdisasm as
+// we print it and decoded back as itself by a table of `base` plus the candidates.
+std::vector<Form> VerifyCandidates(const std::vector<Form> &base, const std::vector<Form> &cands, const std::string &arch,
+                                   const std::string &nvdisasm, const std::string &carrier) {
+    // Probe: two instances per candidate, decoded by a table of the learned forms plus candidates.
+    std::string text = "arch\t" + arch + "\n";
+    for (const Form &f : base) text += FormRow(f);
+    for (const Form &f : cands) text += FormRow(f);
+    auto isa = Isa::FromTableText(text);
+    if (!isa.ok()) {
+        std::cerr << "isa_gen: synthesized table does not parse: " << isa.status().message() << "\n";
+        return {};
+    }
+    std::vector<Word> words;
+    std::vector<std::string> want;
+    std::vector<bool> ok(cands.size(), true), decoded(cands.size(), true);
+    std::vector<Instruction> probes;
+    const int kInstances = 3;
+    for (size_t c = 0; c < cands.size(); ++c) {
+        int id = static_cast<int>(base.size() + c);
+        // Each candidate's probe values come from its own template (FNV-1a), so that adding or
+        // removing one candidate (a hand.txt rule for one opcode) does not change the values, and
+        // with them the verdicts, of every candidate after it.
+        uint64_t seed = 1469598103934665603ull;
+        for (unsigned char ch : cands[c].templ) seed = (seed ^ ch) * 1099511628211ull;
+        std::mt19937_64 rng(seed);
+        for (int k = 0; k < kInstances; ++k) {
+            Instruction in;
+            in.form = id;
+            for (const Field &fl : cands[c].fields) in.values.push_back(ProbeValue(fl, rng));
+            // The first instance gives every signed immediate a negative value and every 32-bit
+            // unsigned one its top bit, so that nvdisasm's signed or unsigned printing judges the
+            // coding (an edit carried from IADD3 to BREV brings IADD3's signed immediate).
+            for (size_t j = 0; k == 0 && j < cands[c].fields.size(); ++j) {
+                const Field &fl = cands[c].fields[j];
+                if (fl.kind != HoleKind::HEX || fl.width2 || fl.shift) continue;
+                if (fl.code == HoleCode::SIGNED && in.values[j] >= 0) in.values[j] = -1 - in.values[j];
+                if (fl.code == HoleCode::PLAIN && fl.width == 32) in.values[j] |= int64_t{1} << 31;
+            }
+            // A value-chosen alias is probed with values that select it.
+            cands[c].SelectingValues(&in.values, rng());
+            auto w = isa->Encode(in, 0);
+            std::string t;
+            probes.push_back(in);
+            if (w.ok()) {
+                auto back = isa->Decode(*w, 0);
+                if (!back.ok() || back->form != id || back->values != in.values) decoded[c] = false;
+                t = isa->PrintWithLabels(in, {});
+            } else {
+                ok[c] = false;
+                if (std::getenv("ISA_GEN_DEBUG")) std::cerr << "synth encode " << cands[c].templ << ": " << w.status().message() << "\n";
+            }
+            words.push_back(w.ok() ? *w : words.empty() ? Word{} : words.front());
+            want.push_back(t);
+        }
+    }
+    std::vector<std::string> got = NvdisasmWords(nvdisasm, carrier, words);
+    for (size_t c = 0; c < cands.size(); ++c)
+        for (int k = 0; k < kInstances; ++k) ok[c] = ok[c] && got[c * kInstances + k] == want[c * kInstances + k];
+    // A candidate nvdisasm confirms but whose words another candidate (one nvdisasm rejects)
+    // decoded is judged again by a table without the rejected ones.
+    bool again = false;
+    for (size_t c = 0; c < cands.size(); ++c) again = again || (ok[c] && !decoded[c]);
+    if (again) {
+        std::string text2 = "arch\t" + arch + "\n";
+        std::vector<int> id2(cands.size(), -1);
+        int n = static_cast<int>(base.size());
+        for (const Form &f : base) text2 += FormRow(f);
+        for (size_t c = 0; c < cands.size(); ++c)
+            if (ok[c]) text2 += FormRow(cands[c]), id2[c] = n++;
+        auto isa2 = Isa::FromTableText(text2);
+        for (size_t c = 0; c < cands.size(); ++c) {
+            if (!ok[c] || decoded[c] || !isa2.ok()) continue;
+            decoded[c] = true;
+            for (int k = 0; k < kInstances; ++k) {
+                auto back = isa2->Decode(words[c * kInstances + k], 0);
+                const Instruction &in = probes[c * kInstances + k];
+                decoded[c] = decoded[c] && back.ok() && back->form == id2[c] && back->values == in.values;
+            }
+        }
+    }
+    std::vector<Form> keep;
+    for (size_t c = 0; c < cands.size(); ++c) {
+        ok[c] = ok[c] && decoded[c];
+        if (!ok[c] && std::getenv("ISA_GEN_DEBUG"))
+            std::cerr << "synth reject " << cands[c].templ << ": ours '" << want[c * kInstances] << "' nvdisasm '"
+                      << got[c * kInstances] << "'\n";
+        if (ok[c]) keep.push_back(cands[c]);
+    }
+    return keep;
+}
+
 void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::string &nvdisasm, const std::string &carrier,
-                bool drops_only, int *tried, int *kept) {
+                bool drops_only, int *tried, int *kept, std::vector<Form> *pending) {
     std::set<std::string> have;
     for (const Form &f : *forms) have.insert(f.templ);
     std::vector<Tokens> toks;
@@ -1742,7 +1846,7 @@ void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::st
         const Tokens &t = toks[i];
         shape[t.prefix + "|" + t.mn[0] + "|" + std::to_string(t.mn.size()) + "|" + std::to_string(t.ops.size())].push_back(i);
     }
-    std::vector<Form> cands;
+    std::vector<Form> cands, alternates;  // alternates: further compositions of a candidate's template
     // The general form of each value-chosen alias (hand.txt "alias": IMAD.U32 for IMAD.MOV.U32),
     // so that the values that do not select the alias decode under nvdisasm's name, and the
     // aliases of each general form (IMAD.IADD.U32 for IMAD.U32).
@@ -1931,97 +2035,37 @@ void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::st
                 }
             }
         }
-        GeneralEdits(*forms, toks, usable, operand_edits, &have, &cands);
+        GeneralEdits(*forms, toks, usable, operand_edits, &have, &cands, &alternates);
     }
     *tried = static_cast<int>(cands.size());
     if (cands.empty()) return;
-    // Probe: two instances per candidate, decoded by a table of the learned forms plus candidates.
-    std::string text = "arch\t" + arch + "\n";
-    for (const Form &f : *forms) text += FormRow(f);
-    for (const Form &f : cands) text += FormRow(f);
-    auto isa = Isa::FromTableText(text);
-    if (!isa.ok()) {
-        std::cerr << "isa_gen: synthesized table does not parse: " << isa.status().message() << "\n";
-        return;
-    }
-    std::vector<Word> words;
-    std::vector<std::string> want;
-    std::vector<bool> ok(cands.size(), true), decoded(cands.size(), true);
-    std::vector<Instruction> probes;
-    const int kInstances = 3;
-    for (size_t c = 0; c < cands.size(); ++c) {
-        int id = static_cast<int>(forms->size() + c);
-        // Each candidate's probe values come from its own template (FNV-1a), so that adding or
-        // removing one candidate (a hand.txt rule for one opcode) does not change the values, and
-        // with them the verdicts, of every candidate after it.
-        uint64_t seed = 1469598103934665603ull;
-        for (unsigned char ch : cands[c].templ) seed = (seed ^ ch) * 1099511628211ull;
-        std::mt19937_64 rng(seed);
-        for (int k = 0; k < kInstances; ++k) {
-            Instruction in;
-            in.form = id;
-            for (const Field &fl : cands[c].fields) in.values.push_back(ProbeValue(fl, rng));
-            // The first instance gives every signed immediate a negative value and every 32-bit
-            // unsigned one its top bit, so that nvdisasm's signed or unsigned printing judges the
-            // coding (an edit carried from IADD3 to BREV brings IADD3's signed immediate).
-            for (size_t j = 0; k == 0 && j < cands[c].fields.size(); ++j) {
-                const Field &fl = cands[c].fields[j];
-                if (fl.kind != HoleKind::HEX || fl.width2 || fl.shift) continue;
-                if (fl.code == HoleCode::SIGNED && in.values[j] >= 0) in.values[j] = -1 - in.values[j];
-                if (fl.code == HoleCode::PLAIN && fl.width == 32) in.values[j] |= int64_t{1} << 31;
-            }
-            // A value-chosen alias is probed with values that select it.
-            cands[c].SelectingValues(&in.values, rng());
-            auto w = isa->Encode(in, 0);
-            std::string t;
-            probes.push_back(in);
-            if (w.ok()) {
-                auto back = isa->Decode(*w, 0);
-                if (!back.ok() || back->form != id || back->values != in.values) decoded[c] = false;
-                t = isa->PrintWithLabels(in, {});
-            } else {
-                ok[c] = false;
-                if (std::getenv("ISA_GEN_DEBUG")) std::cerr << "synth encode " << cands[c].templ << ": " << w.status().message() << "\n";
-            }
-            words.push_back(w.ok() ? *w : words.empty() ? Word{} : words.front());
-            want.push_back(t);
-        }
-    }
-    std::vector<std::string> got = NvdisasmWords(nvdisasm, carrier, words);
-    for (size_t c = 0; c < cands.size(); ++c)
-        for (int k = 0; k < kInstances; ++k) ok[c] = ok[c] && got[c * kInstances + k] == want[c * kInstances + k];
-    // A candidate nvdisasm confirms but whose words another candidate (one nvdisasm rejects)
-    // decoded is judged again by a table without the rejected ones.
-    bool again = false;
-    for (size_t c = 0; c < cands.size(); ++c) again = again || (ok[c] && !decoded[c]);
-    if (again) {
-        std::string text2 = "arch\t" + arch + "\n";
-        std::vector<int> id2(cands.size(), -1);
-        int n = static_cast<int>(forms->size());
-        for (const Form &f : *forms) text2 += FormRow(f);
-        for (size_t c = 0; c < cands.size(); ++c)
-            if (ok[c]) text2 += FormRow(cands[c]), id2[c] = n++;
-        auto isa2 = Isa::FromTableText(text2);
-        for (size_t c = 0; c < cands.size(); ++c) {
-            if (!ok[c] || decoded[c] || !isa2.ok()) continue;
-            decoded[c] = true;
-            for (int k = 0; k < kInstances; ++k) {
-                auto back = isa2->Decode(words[c * kInstances + k], 0);
-                const Instruction &in = probes[c * kInstances + k];
-                decoded[c] = decoded[c] && back.ok() && back->form == id2[c] && back->values == in.values;
-            }
-        }
-    }
-    std::vector<Form> keep;
-    for (size_t c = 0; c < cands.size(); ++c) {
-        ok[c] = ok[c] && decoded[c];
-        if (!ok[c] && std::getenv("ISA_GEN_DEBUG"))
-            std::cerr << "synth reject " << cands[c].templ << ": ours '" << want[c * kInstances] << "' nvdisasm '"
-                      << got[c * kInstances] << "'\n";
-        if (ok[c]) keep.push_back(cands[c]);
-    }
+    std::vector<Form> keep = VerifyCandidates(*forms, cands, arch, nvdisasm, carrier);
+    for (Form &f : alternates) pending->push_back(std::move(f));
     *kept = static_cast<int>(keep.size());
     for (Form &f : keep) forms->push_back(std::move(f));
+}
+
+// After the rounds: the further compositions of templates whose first composition nvdisasm
+// rejected (an operand edit carried from another opcode: sm_90's FADD takes its uniform-register
+// form's selector from DADD, not FMUL), tried last so that the rounds' own compositions take a
+// template first.  Up to three alternatives per template, one per pass.
+void SynthesizeAlternates(std::vector<Form> *forms, std::vector<Form> *pending, const std::string &arch,
+                          const std::string &nvdisasm, const std::string &carrier, int *tried, int *kept) {
+    for (int round = 0; round < 3 && !pending->empty(); ++round) {
+        std::set<std::string> done, taken;
+        for (const Form &f : *forms) done.insert(f.templ);
+        std::vector<Form> next, rest;
+        for (Form &f : *pending) {
+            if (done.count(f.templ)) continue;
+            (taken.insert(f.templ).second ? next : rest).push_back(std::move(f));
+        }
+        *pending = std::move(rest);
+        if (next.empty()) break;
+        *tried += static_cast<int>(next.size());
+        std::vector<Form> keep = VerifyCandidates(*forms, next, arch, nvdisasm, carrier);
+        *kept += static_cast<int>(keep.size());
+        for (Form &f : keep) forms->push_back(std::move(f));
+    }
 }
 }  // namespace
 
@@ -2124,18 +2168,20 @@ int main(int argc, char **argv) {
             std::string carrier = cubins.front();
             if (carrier.size() > 5 && carrier.compare(carrier.size() - 5, 5, ".sass") == 0)
                 carrier = carrier.substr(0, carrier.size() - 5) + ".cubin";
+            std::vector<Form> pending;  // further compositions, tried after the rounds
             for (int r = 0; r < synth_rounds; ++r) {
                 int t = 0, k = 0;
-                Synthesize(&forms, arch_name, nvdisasm, carrier, false, &t, &k);
+                Synthesize(&forms, arch_name, nvdisasm, carrier, false, &t, &k, &pending);
                 tried += t, kept += k;
                 if (k == 0) break;
                 // The forms the last round composed get their short operands (hand.txt "drop":
                 // sm_75's RED [UR+0x0] printed [UR]) in a drops-only round.
                 if (r + 1 == synth_rounds) {
-                    Synthesize(&forms, arch_name, nvdisasm, carrier, true, &t, &k);
+                    Synthesize(&forms, arch_name, nvdisasm, carrier, true, &t, &k, &pending);
                     tried += t, kept += k;
                 }
             }
+            SynthesizeAlternates(&forms, &pending, arch_name, nvdisasm, carrier, &tried, &kept);
             KeepCorpusDecodes(&forms, arch_name, insts, &displaced);
             ConfirmReuse(&forms, arch_name, nvdisasm, carrier, &reuse);
         }
