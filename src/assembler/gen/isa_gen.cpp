@@ -1121,7 +1121,7 @@ bool SameField(const Field &a, const Field &b) {
 // another opcode or modifier count: the selector or modifier field is in A's state).  False when
 // the edit does not transfer cleanly.
 bool ApplyEdit(const Form &F, const Form &A, const Form &B, const Tokens &tf, const Tokens &ta, const Tokens &tb,
-               int f_op, int a_op, const Tokens &tn, bool same_from, Form *out) {
+               int f_op, int a_op, const Tokens &tn, bool same_from, Form *out, bool wrap = false) {
     Form n;
     n.fields = F.fields;
     n.reuse_bit = F.reuse_bit;
@@ -1147,30 +1147,46 @@ bool ApplyEdit(const Form &F, const Form &A, const Form &B, const Tokens &tf, co
         };
         int hf = first_hole(tf, op), ha = first_hole(ta, aop), hb = first_hole(tb, aop);
         int na = HolesIn(ta.ops[aop]), nb = HolesIn(tb.ops[aop]);
-        if (HolesIn(tf.ops[op]) != na) return false;
-        Word a_op, b_op;
-        for (int k = 0; k < na; ++k) {
-            if (!SameField(F.fields[hf + k], A.fields[ha + k])) return false;
-            a_op = Or(a_op, FieldBits(A.fields[ha + k]));
-        }
-        for (int k = 0; k < nb; ++k) b_op = Or(b_op, FieldBits(B.fields[hb + k]));
-        // A and B agree on which bits are explained outside the edited operand.
-        if (!(Or(A.fixed_mask, a_op) == Or(B.fixed_mask, b_op))) return false;
-        if (!Within(delta, Or(F.fixed_mask, a_op))) return false;
-        n.fixed_mask = And(Or(F.fixed_mask, a_op), Not(b_op));
-        Word from_b = And(And(a_op, Not(b_op)), B.fixed_mask);  // bits A used for the operand, fixed in B
-        n.fixed_bits = Or(And(Xor(F.fixed_bits, delta), And(F.fixed_mask, Not(b_op))), And(B.fixed_bits, from_b));
-        n.fixed_bits = And(n.fixed_bits, n.fixed_mask);
-        n.free_mask = And(n.free_mask, Not(b_op));
-        n.free_default = And(n.free_default, n.free_mask);
-        n.fields.erase(n.fields.begin() + hf, n.fields.begin() + hf + na);
-        n.fields.insert(n.fields.begin() + hf, B.fields.begin() + hb, B.fields.begin() + hb + nb);
-        if (!n.reuse_bit.empty() || !B.reuse_bit.empty()) {
-            n.reuse_bit.resize(tf.ops.size(), -1);
-            n.reuse_bit[op] = aop < B.reuse_bit.size() ? B.reuse_bit[aop] : -1;
-            bool any = false;
-            for (int8_t r : n.reuse_bit) any = any || r >= 0;
-            if (!any) n.reuse_bit.clear();
+        if (wrap) {
+            // A wrap edit ({R} -> ~{R}, -{R}, |{R}|: B's operand is A's text with a prefix or
+            // suffix, holes and fields unchanged) is a modifier bit of that source operand, which
+            // stays where it is when the operand-form selector moves the operand or changes its
+            // kind (DFMA's b at 32 in the register form, at 64 with an immediate c; IADD3.X's
+            // ~c[..][..]): F keeps its own fields and takes the delta.
+            if (HolesIn(tb.ops[aop]) != na || !(A.fixed_mask == B.fixed_mask)) return false;
+            for (int k = 0; k < na; ++k)
+                if (!SameField(A.fields[ha + k], B.fields[hb + k])) return false;
+            Word f_bits;
+            for (int k = 0; k < HolesIn(tf.ops[op]); ++k) f_bits = Or(f_bits, FieldBits(F.fields[hf + k]));
+            if (!Within(delta, F.fixed_mask) || !(And(delta, f_bits) == Word{})) return false;
+            n.fixed_mask = F.fixed_mask;
+            n.fixed_bits = Xor(F.fixed_bits, delta);
+        } else {
+            if (HolesIn(tf.ops[op]) != na) return false;
+            Word a_op, b_op;
+            for (int k = 0; k < na; ++k) {
+                if (!SameField(F.fields[hf + k], A.fields[ha + k])) return false;
+                a_op = Or(a_op, FieldBits(A.fields[ha + k]));
+            }
+            for (int k = 0; k < nb; ++k) b_op = Or(b_op, FieldBits(B.fields[hb + k]));
+            // A and B agree on which bits are explained outside the edited operand.
+            if (!(Or(A.fixed_mask, a_op) == Or(B.fixed_mask, b_op))) return false;
+            if (!Within(delta, Or(F.fixed_mask, a_op))) return false;
+            n.fixed_mask = And(Or(F.fixed_mask, a_op), Not(b_op));
+            Word from_b = And(And(a_op, Not(b_op)), B.fixed_mask);  // bits A used for the operand, fixed in B
+            n.fixed_bits = Or(And(Xor(F.fixed_bits, delta), And(F.fixed_mask, Not(b_op))), And(B.fixed_bits, from_b));
+            n.fixed_bits = And(n.fixed_bits, n.fixed_mask);
+            n.free_mask = And(n.free_mask, Not(b_op));
+            n.free_default = And(n.free_default, n.free_mask);
+            n.fields.erase(n.fields.begin() + hf, n.fields.begin() + hf + na);
+            n.fields.insert(n.fields.begin() + hf, B.fields.begin() + hb, B.fields.begin() + hb + nb);
+            if (!n.reuse_bit.empty() || !B.reuse_bit.empty()) {
+                n.reuse_bit.resize(tf.ops.size(), -1);
+                n.reuse_bit[op] = aop < B.reuse_bit.size() ? B.reuse_bit[aop] : -1;
+                bool any = false;
+                for (int8_t r : n.reuse_bit) any = any || r >= 0;
+                if (!any) n.reuse_bit.clear();
+            }
         }
     }
     // Fields must not overlap fixed bits or each other.
@@ -1566,7 +1582,7 @@ std::string Layout(const Form &f) {
 //    "float": FMNMX's is f32; an opcode without a float rule takes integer immediates only).
 void GeneralEdits(const std::vector<Form> &forms, const std::vector<Tokens> &toks, const std::function<bool(const Form &)> &usable,
                   const std::map<std::tuple<std::string, std::string, std::string>, std::vector<std::tuple<size_t, size_t, size_t>>> &operand_edits,
-                  std::set<std::string> *have, std::vector<Form> *cands) {
+                  std::set<std::string> *have, std::vector<Form> *cands, std::vector<Form> *alternates) {
     // Modifier edits by opcode and by (prefix, modifiers after the opcode, layout).
     struct Pair {
         size_t a, b;
@@ -1644,12 +1660,19 @@ void GeneralEdits(const std::vector<Form> &forms, const std::vector<Tokens> &tok
                         for (size_t q = op_text.find("{X}"); q != std::string::npos; q = op_text.find("{X}", q)) op_text.replace(q, 3, "{N}");
                     }
                 }
+                Tokens tn = tf;
+                tn.ops[o] = op_text;
+                const std::string t = Untokenize(tn);
+                if (have->count(t)) {
+                    done.insert(to);
+                    continue;
+                }
+                // The first composition is the candidate; up to two others that differ from it
+                // are kept for the case that nvdisasm rejects it.
+                std::vector<Form> made;
                 for (const auto &[a, b, aop] : pairs) {
+                    if (made.size() >= 3) break;
                     if (toks[a].mn[0] == tf.mn[0] || SelectorOf(forms[a]) != sel || !usable(forms[a]) || !usable(forms[b])) continue;
-                    Tokens tn = tf;
-                    tn.ops[o] = op_text;
-                    std::string t = Untokenize(tn);
-                    if (have->count(t)) break;
                     Form n;
                     if (!ApplyEdit(F, forms[a], forms[b], tf, toks[a], toks[b], static_cast<int>(o), static_cast<int>(aop), tn, true, &n))
                         continue;
@@ -1669,9 +1692,14 @@ void GeneralEdits(const std::vector<Form> &forms, const std::vector<Tokens> &tok
                         }
                     }
                     if (!ok) continue;
+                    bool seen = false;
+                    for (const Form &m : made) seen = seen || (m.fixed_mask == n.fixed_mask && m.fixed_bits == n.fixed_bits);
+                    if (!seen) made.push_back(std::move(n));
+                }
+                if (!made.empty()) {
                     have->insert(t);
-                    cands->push_back(std::move(n));
-                    break;
+                    cands->push_back(std::move(made[0]));
+                    for (size_t m = 1; m < made.size(); ++m) alternates->push_back(std::move(made[m]));
                 }
                 done.insert(to);
             }
@@ -1705,8 +1733,100 @@ void KeepCorpusDecodes(std::vector<Form> *forms, const std::string &arch, const 
     }
 }
 
+// The candidates nvdisasm confirms: each encoded with three operand sets, printed by nvdisasm as
+// we print it and decoded back as itself by a table of `base` plus the candidates.
+std::vector<Form> VerifyCandidates(const std::vector<Form> &base, const std::vector<Form> &cands, const std::string &arch,
+                                   const std::string &nvdisasm, const std::string &carrier) {
+    // Probe: two instances per candidate, decoded by a table of the learned forms plus candidates.
+    std::string text = "arch\t" + arch + "\n";
+    for (const Form &f : base) text += FormRow(f);
+    for (const Form &f : cands) text += FormRow(f);
+    auto isa = Isa::FromTableText(text);
+    if (!isa.ok()) {
+        std::cerr << "isa_gen: synthesized table does not parse: " << isa.status().message() << "\n";
+        return {};
+    }
+    std::vector<Word> words;
+    std::vector<std::string> want;
+    std::vector<bool> ok(cands.size(), true), decoded(cands.size(), true);
+    std::vector<Instruction> probes;
+    const int kInstances = 3;
+    for (size_t c = 0; c < cands.size(); ++c) {
+        int id = static_cast<int>(base.size() + c);
+        // Each candidate's probe values come from its own template (FNV-1a), so that adding or
+        // removing one candidate (a hand.txt rule for one opcode) does not change the values, and
+        // with them the verdicts, of every candidate after it.
+        uint64_t seed = 1469598103934665603ull;
+        for (unsigned char ch : cands[c].templ) seed = (seed ^ ch) * 1099511628211ull;
+        std::mt19937_64 rng(seed);
+        for (int k = 0; k < kInstances; ++k) {
+            Instruction in;
+            in.form = id;
+            for (const Field &fl : cands[c].fields) in.values.push_back(ProbeValue(fl, rng));
+            // The first instance gives every signed immediate a negative value and every 32-bit
+            // unsigned one its top bit, so that nvdisasm's signed or unsigned printing judges the
+            // coding (an edit carried from IADD3 to BREV brings IADD3's signed immediate).
+            for (size_t j = 0; k == 0 && j < cands[c].fields.size(); ++j) {
+                const Field &fl = cands[c].fields[j];
+                if (fl.kind != HoleKind::HEX || fl.width2 || fl.shift) continue;
+                if (fl.code == HoleCode::SIGNED && in.values[j] >= 0) in.values[j] = -1 - in.values[j];
+                if (fl.code == HoleCode::PLAIN && fl.width == 32) in.values[j] |= int64_t{1} << 31;
+            }
+            // A value-chosen alias is probed with values that select it.
+            cands[c].SelectingValues(&in.values, rng());
+            auto w = isa->Encode(in, 0);
+            std::string t;
+            probes.push_back(in);
+            if (w.ok()) {
+                auto back = isa->Decode(*w, 0);
+                if (!back.ok() || back->form != id || back->values != in.values) decoded[c] = false;
+                t = isa->PrintWithLabels(in, {});
+            } else {
+                ok[c] = false;
+                if (std::getenv("ISA_GEN_DEBUG")) std::cerr << "synth encode " << cands[c].templ << ": " << w.status().message() << "\n";
+            }
+            words.push_back(w.ok() ? *w : words.empty() ? Word{} : words.front());
+            want.push_back(t);
+        }
+    }
+    std::vector<std::string> got = NvdisasmWords(nvdisasm, carrier, words);
+    for (size_t c = 0; c < cands.size(); ++c)
+        for (int k = 0; k < kInstances; ++k) ok[c] = ok[c] && got[c * kInstances + k] == want[c * kInstances + k];
+    // A candidate nvdisasm confirms but whose words another candidate (one nvdisasm rejects)
+    // decoded is judged again by a table without the rejected ones.
+    bool again = false;
+    for (size_t c = 0; c < cands.size(); ++c) again = again || (ok[c] && !decoded[c]);
+    if (again) {
+        std::string text2 = "arch\t" + arch + "\n";
+        std::vector<int> id2(cands.size(), -1);
+        int n = static_cast<int>(base.size());
+        for (const Form &f : base) text2 += FormRow(f);
+        for (size_t c = 0; c < cands.size(); ++c)
+            if (ok[c]) text2 += FormRow(cands[c]), id2[c] = n++;
+        auto isa2 = Isa::FromTableText(text2);
+        for (size_t c = 0; c < cands.size(); ++c) {
+            if (!ok[c] || decoded[c] || !isa2.ok()) continue;
+            decoded[c] = true;
+            for (int k = 0; k < kInstances; ++k) {
+                auto back = isa2->Decode(words[c * kInstances + k], 0);
+                const Instruction &in = probes[c * kInstances + k];
+                decoded[c] = decoded[c] && back.ok() && back->form == id2[c] && back->values == in.values;
+            }
+        }
+    }
+    std::vector<Form> keep;
+    for (size_t c = 0; c < cands.size(); ++c) {
+        ok[c] = ok[c] && decoded[c];
+        if (!ok[c] && std::getenv("ISA_GEN_DEBUG"))
+            std::cerr << "synth reject " << cands[c].templ << ": ours '" << want[c * kInstances] << "' nvdisasm '"
+                      << got[c * kInstances] << "'\n";
+        if (ok[c]) keep.push_back(cands[c]);
+    }
+    return keep;
+}
+
 void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::string &nvdisasm, const std::string &carrier,
-                bool drops_only, int *tried, int *kept) {
+                bool drops_only, int *tried, int *kept, std::vector<Form> *pending) {
     std::set<std::string> have;
     for (const Form &f : *forms) have.insert(f.templ);
     std::vector<Tokens> toks;
@@ -1726,7 +1846,7 @@ void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::st
         const Tokens &t = toks[i];
         shape[t.prefix + "|" + t.mn[0] + "|" + std::to_string(t.mn.size()) + "|" + std::to_string(t.ops.size())].push_back(i);
     }
-    std::vector<Form> cands;
+    std::vector<Form> cands, alternates;  // alternates: further compositions of a candidate's template
     // The general form of each value-chosen alias (hand.txt "alias": IMAD.U32 for IMAD.MOV.U32),
     // so that the values that do not select the alias decode under nvdisasm's name, and the
     // aliases of each general form (IMAD.IADD.U32 for IMAD.U32).
@@ -1769,9 +1889,13 @@ void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::st
             for (size_t o = 0; o < tf.ops.size(); first += HolesIn(tf.ops[o]), ++o) {
                 if (tf.ops[o] != r.operand) continue;
                 const Field &gone = f.fields[first + r.hole];
-                if (gone.width2 || gone.shift || gone.code != HoleCode::PLAIN ||
-                    (gone.width < 64 && static_cast<uint64_t>(r.value) >> gone.width))
-                    continue;
+                // A plain field takes the value as it is, a signed one when it is in range
+                // ([R.64+UR4+0x0] is [R.64+UR4]: the offset is signed).
+                bool fits = gone.code == HoleCode::PLAIN
+                                ? gone.width >= 64 || !(static_cast<uint64_t>(r.value) >> gone.width)
+                                : gone.code == HoleCode::SIGNED && gone.width < 64 &&
+                                      r.value >= -(int64_t{1} << (gone.width - 1)) && r.value < (int64_t{1} << (gone.width - 1));
+                if (gone.width2 || gone.shift || !fits) continue;
                 Tokens tn = tf;
                 tn.ops[o] = r.printed;
                 Form n = f;
@@ -1782,7 +1906,7 @@ void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::st
                 for (size_t k = 0; k < r.fields.size(); ++k)
                     if (r.fields[k]) n.fields[first + k] = *r.fields[k];
                 n.fixed_mask = Or(n.fixed_mask, FieldBits(gone));
-                n.fixed_bits.Set(gone.lo, gone.width, static_cast<uint64_t>(r.value));
+                n.fixed_bits.Set(gone.lo, gone.width, static_cast<uint64_t>(r.value) & (~uint64_t{0} >> (64 - gone.width)));
                 n.select.clear();
                 n.constant.assign(n.fields.size(), std::nullopt);
                 n.omit_pt = OmitHoles(n.templ, n.fields);
@@ -1841,93 +1965,107 @@ void Synthesize(std::vector<Form> *forms, const std::string &arch, const std::st
                     }
                 }
             }
+            // Wrap edits of a register source ({R} -> ~{R}, -{R}, |{R}|, -|{R}|), after the exact
+            // edits (which take a template first).  An operand's modifier bits belong to the slot
+            // its register field sits in, and the operand-form selector moves a register between
+            // slots (DFMA's b is at 32 in the register form, at 64, c's slot, with an immediate c):
+            // a register source takes the edit seen on a register in the same field, whatever
+            // its position; failing that, and for a constant-bank source (IADD3.X's ~c[..][..]),
+            // the edit seen at the same position.
+            auto first_hole = [](const Tokens &t, size_t op) {
+                int h = 0;
+                for (size_t i = 0; i < op; ++i) h += HolesIn(t.ops[i]);
+                return h;
+            };
+            struct Wrap {
+                size_t a, b, op;
+            };
+            std::map<std::tuple<std::string, std::string, std::string>, std::vector<Wrap>> by_field;  // (field, pre, post)
+            std::map<std::tuple<size_t, std::string, std::string>, std::vector<Wrap>> by_pos;        // (position, pre, post)
+            for (const auto &[e, pairs] : edits) {
+                auto [pos, from, to] = e;
+                if (pos < toks[pairs.front().first].mn.size() || (from != "{R}" && from != "{UR}")) continue;
+                size_t at = to.find(from);
+                if (at == std::string::npos) continue;
+                std::string pre = to.substr(0, at), post = to.substr(at + from.size());
+                if (!((pre == "-" || pre == "~" || pre == "|" || pre == "-|") && post == (pre.back() == '|' ? "|" : "")))
+                    continue;
+                for (auto [a, b] : pairs) {
+                    size_t op = pos - toks[a].mn.size();
+                    const Field &fa = (*forms)[a].fields[first_hole(toks[a], op)];
+                    std::string key = std::string(KindName(fa.kind)) + ":" + std::to_string(fa.lo) + ":" + std::to_string(fa.width);
+                    by_field[{key, pre, post}].push_back({a, b, op});
+                    by_pos[{op, pre, post}].push_back({a, b, op});
+                }
+            }
+            std::set<std::pair<std::string, std::string>> wraps;
+            for (const auto &[k, v] : by_pos) wraps.insert({std::get<1>(k), std::get<2>(k)});
+            for (size_t f : ids) {
+                if (!usable((*forms)[f])) continue;
+                const Tokens &tf = toks[f];
+                for (size_t op = 0; op < tf.ops.size(); ++op) {
+                    const std::string &cur = tf.ops[op];
+                    bool reg = cur == "{R}" || cur == "{UR}";
+                    if (!reg && cur.rfind("c[", 0) != 0) continue;
+                    for (const auto &[pre, post] : wraps) {
+                        Tokens tn = tf;
+                        tn.ops[op] = pre + cur + post;
+                        std::string t = Untokenize(tn);
+                        if (have.count(t)) continue;
+                        std::vector<Wrap> tries;
+                        if (reg) {
+                            const Field &ff = (*forms)[f].fields[first_hole(tf, op)];
+                            std::string key = std::string(KindName(ff.kind)) + ":" + std::to_string(ff.lo) + ":" + std::to_string(ff.width);
+                            auto it = by_field.find({key, pre, post});
+                            if (it != by_field.end()) tries = it->second;
+                        }
+                        auto jt = by_pos.find({op, pre, post});
+                        if (jt != by_pos.end()) tries.insert(tries.end(), jt->second.begin(), jt->second.end());
+                        for (const Wrap &w : tries) {
+                            Form n;
+                            if (!usable((*forms)[w.a]) || !usable((*forms)[w.b])) continue;
+                            if (ApplyEdit((*forms)[f], (*forms)[w.a], (*forms)[w.b], tf, toks[w.a], toks[w.b], static_cast<int>(op),
+                                          static_cast<int>(w.op), tn, false, &n, true)) {
+                                have.insert(t);
+                                cands.push_back(std::move(n));
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
         }
-        GeneralEdits(*forms, toks, usable, operand_edits, &have, &cands);
+        GeneralEdits(*forms, toks, usable, operand_edits, &have, &cands, &alternates);
     }
     *tried = static_cast<int>(cands.size());
     if (cands.empty()) return;
-    // Probe: two instances per candidate, decoded by a table of the learned forms plus candidates.
-    std::string text = "arch\t" + arch + "\n";
-    for (const Form &f : *forms) text += FormRow(f);
-    for (const Form &f : cands) text += FormRow(f);
-    auto isa = Isa::FromTableText(text);
-    if (!isa.ok()) {
-        std::cerr << "isa_gen: synthesized table does not parse: " << isa.status().message() << "\n";
-        return;
-    }
-    std::mt19937_64 rng(1234);
-    std::vector<Word> words;
-    std::vector<std::string> want;
-    std::vector<bool> ok(cands.size(), true), decoded(cands.size(), true);
-    std::vector<Instruction> probes;
-    const int kInstances = 3;
-    for (size_t c = 0; c < cands.size(); ++c) {
-        int id = static_cast<int>(forms->size() + c);
-        for (int k = 0; k < kInstances; ++k) {
-            Instruction in;
-            in.form = id;
-            for (const Field &fl : cands[c].fields) in.values.push_back(ProbeValue(fl, rng));
-            // The first instance gives every signed immediate a negative value and every 32-bit
-            // unsigned one its top bit, so that nvdisasm's signed or unsigned printing judges the
-            // coding (an edit carried from IADD3 to BREV brings IADD3's signed immediate).
-            for (size_t j = 0; k == 0 && j < cands[c].fields.size(); ++j) {
-                const Field &fl = cands[c].fields[j];
-                if (fl.kind != HoleKind::HEX || fl.width2 || fl.shift) continue;
-                if (fl.code == HoleCode::SIGNED && in.values[j] >= 0) in.values[j] = -1 - in.values[j];
-                if (fl.code == HoleCode::PLAIN && fl.width == 32) in.values[j] |= int64_t{1} << 31;
-            }
-            // A value-chosen alias is probed with values that select it.
-            cands[c].SelectingValues(&in.values, rng());
-            auto w = isa->Encode(in, 0);
-            std::string t;
-            probes.push_back(in);
-            if (w.ok()) {
-                auto back = isa->Decode(*w, 0);
-                if (!back.ok() || back->form != id || back->values != in.values) decoded[c] = false;
-                t = isa->PrintWithLabels(in, {});
-            } else {
-                ok[c] = false;
-                if (std::getenv("ISA_GEN_DEBUG")) std::cerr << "synth encode " << cands[c].templ << ": " << w.status().message() << "\n";
-            }
-            words.push_back(w.ok() ? *w : words.empty() ? Word{} : words.front());
-            want.push_back(t);
-        }
-    }
-    std::vector<std::string> got = NvdisasmWords(nvdisasm, carrier, words);
-    for (size_t c = 0; c < cands.size(); ++c)
-        for (int k = 0; k < kInstances; ++k) ok[c] = ok[c] && got[c * kInstances + k] == want[c * kInstances + k];
-    // A candidate nvdisasm confirms but whose words another candidate (one nvdisasm rejects)
-    // decoded is judged again by a table without the rejected ones.
-    bool again = false;
-    for (size_t c = 0; c < cands.size(); ++c) again = again || (ok[c] && !decoded[c]);
-    if (again) {
-        std::string text2 = "arch\t" + arch + "\n";
-        std::vector<int> id2(cands.size(), -1);
-        int n = static_cast<int>(forms->size());
-        for (const Form &f : *forms) text2 += FormRow(f);
-        for (size_t c = 0; c < cands.size(); ++c)
-            if (ok[c]) text2 += FormRow(cands[c]), id2[c] = n++;
-        auto isa2 = Isa::FromTableText(text2);
-        for (size_t c = 0; c < cands.size(); ++c) {
-            if (!ok[c] || decoded[c] || !isa2.ok()) continue;
-            decoded[c] = true;
-            for (int k = 0; k < kInstances; ++k) {
-                auto back = isa2->Decode(words[c * kInstances + k], 0);
-                const Instruction &in = probes[c * kInstances + k];
-                decoded[c] = decoded[c] && back.ok() && back->form == id2[c] && back->values == in.values;
-            }
-        }
-    }
-    std::vector<Form> keep;
-    for (size_t c = 0; c < cands.size(); ++c) {
-        ok[c] = ok[c] && decoded[c];
-        if (!ok[c] && std::getenv("ISA_GEN_DEBUG"))
-            std::cerr << "synth reject " << cands[c].templ << ": ours '" << want[c * kInstances] << "' nvdisasm '"
-                      << got[c * kInstances] << "'\n";
-        if (ok[c]) keep.push_back(cands[c]);
-    }
+    std::vector<Form> keep = VerifyCandidates(*forms, cands, arch, nvdisasm, carrier);
+    for (Form &f : alternates) pending->push_back(std::move(f));
     *kept = static_cast<int>(keep.size());
     for (Form &f : keep) forms->push_back(std::move(f));
+}
+
+// After the rounds: the further compositions of templates whose first composition nvdisasm
+// rejected (an operand edit carried from another opcode: sm_90's FADD takes its uniform-register
+// form's selector from DADD, not FMUL), tried last so that the rounds' own compositions take a
+// template first.  Up to three alternatives per template, one per pass.
+void SynthesizeAlternates(std::vector<Form> *forms, std::vector<Form> *pending, const std::string &arch,
+                          const std::string &nvdisasm, const std::string &carrier, int *tried, int *kept) {
+    for (int round = 0; round < 3 && !pending->empty(); ++round) {
+        std::set<std::string> done, taken;
+        for (const Form &f : *forms) done.insert(f.templ);
+        std::vector<Form> next, rest;
+        for (Form &f : *pending) {
+            if (done.count(f.templ)) continue;
+            (taken.insert(f.templ).second ? next : rest).push_back(std::move(f));
+        }
+        *pending = std::move(rest);
+        if (next.empty()) break;
+        *tried += static_cast<int>(next.size());
+        std::vector<Form> keep = VerifyCandidates(*forms, next, arch, nvdisasm, carrier);
+        *kept += static_cast<int>(keep.size());
+        for (Form &f : keep) forms->push_back(std::move(f));
+    }
 }
 }  // namespace
 
@@ -2030,18 +2168,20 @@ int main(int argc, char **argv) {
             std::string carrier = cubins.front();
             if (carrier.size() > 5 && carrier.compare(carrier.size() - 5, 5, ".sass") == 0)
                 carrier = carrier.substr(0, carrier.size() - 5) + ".cubin";
+            std::vector<Form> pending;  // further compositions, tried after the rounds
             for (int r = 0; r < synth_rounds; ++r) {
                 int t = 0, k = 0;
-                Synthesize(&forms, arch_name, nvdisasm, carrier, false, &t, &k);
+                Synthesize(&forms, arch_name, nvdisasm, carrier, false, &t, &k, &pending);
                 tried += t, kept += k;
                 if (k == 0) break;
                 // The forms the last round composed get their short operands (hand.txt "drop":
                 // sm_75's RED [UR+0x0] printed [UR]) in a drops-only round.
                 if (r + 1 == synth_rounds) {
-                    Synthesize(&forms, arch_name, nvdisasm, carrier, true, &t, &k);
+                    Synthesize(&forms, arch_name, nvdisasm, carrier, true, &t, &k, &pending);
                     tried += t, kept += k;
                 }
             }
+            SynthesizeAlternates(&forms, &pending, arch_name, nvdisasm, carrier, &tried, &kept);
             KeepCorpusDecodes(&forms, arch_name, insts, &displaced);
             ConfirmReuse(&forms, arch_name, nvdisasm, carrier, &reuse);
         }
