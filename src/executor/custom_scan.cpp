@@ -65,10 +65,27 @@ const char *PrivateString(CustomScan *cs, pg::PrivateSlot slot) {
     return strVal(list_nth(cs->custom_private, (int)slot));
 }
 
+// The most groups an Agg node of PostgreSQL's plan for the subtree estimates (GROUP BY, DISTINCT;
+// rndn.device = auto weighs it: guc.cpp).  Plain data of finished plan nodes: no PostgreSQL call.
+double EstimatedGroups(const Plan *p) {
+    if (p == nullptr) return 0;
+    double g = 0;
+    if (IsA(p, Agg) && ((const Agg *)p)->aggstrategy != AGG_PLAIN) g = (double)((const Agg *)p)->numGroups;
+    return std::max({g, EstimatedGroups(p->lefttree), EstimatedGroups(p->righttree)});
+}
+
+double EstimatedGroups(const CustomScan *cs) {
+    double g = 0;
+    ListCell *lc;
+    foreach (lc, cs->custom_plans) g = std::max(g, EstimatedGroups((const Plan *)lfirst(lc)));
+    return g;
+}
+
 Status BeginImpl(RndnScanState *s, CustomScan *cs) {
     const int64_t limit = (int64_t)g_settings.memory_limit_mb << 20;
     std::unique_ptr<ScanRun> run = std::make_unique<ScanRun>(limit);
     run->program_text = PrivateString(cs, pg::PrivateSlot::PROGRAM);
+    run->est_groups = EstimatedGroups(cs);
     run->summary = PrivateString(cs, pg::PrivateSlot::SUMMARY);
     if (list_length(cs->custom_private) > (int)pg::PrivateSlot::TRANSLATE_MS)
         run->translate_ms = PrivateString(cs, pg::PrivateSlot::TRANSLATE_MS);
@@ -155,7 +172,7 @@ void StopCompilesAtExit(int code, Datum) {
 Expected<hir::Value> RunOnDevice(ScanRun &run, hir::Program program, ParamListInfo params) {
     DeviceChoice choice = DeviceChoice::INTERP;
     const char *why = nullptr;
-    if (!ResolveDevice(&choice, &why, (double)run.rows_loaded)) return Status::Unsupported(why != nullptr ? why : "no device");
+    if (!ResolveDevice(&choice, &why, (double)run.rows_loaded, run.est_groups)) return Status::Unsupported(why != nullptr ? why : "no device");
     run.phase = "compiling";
     std::shared_ptr<const runtime::CompiledPlan> plan;
     {
@@ -594,7 +611,8 @@ void ExplainRndnScan(CustomScanState *node, List *ancestors, ExplainState *es) {
         // EXPLAIN ANALYZE: the device that ran it
         for (DeviceChoice c : {DeviceChoice::INTERP, DeviceChoice::CPU, DeviceChoice::CUDA})
             if (std::strcmp(s->run->device, DeviceName(c)) == 0) d = c;
-    } else if (!ResolveDevice(&d, &why, s->run != nullptr ? EstimatedInputRows(s->run->relations) : 0)) {
+    } else if (!ResolveDevice(&d, &why, s->run != nullptr ? EstimatedInputRows(s->run->relations) : 0,
+                              s->run != nullptr ? s->run->est_groups : 0)) {
         d = DeviceChoice::INTERP;
     }
     ExplainPropertyText("Device", DeviceName(d), es);

@@ -90,6 +90,7 @@ struct ScanRun {
     std::string phase;
     // statistics for EXPLAIN ANALYZE
     int64_t rows_loaded = 0;
+    double est_groups = 0;  // the most groups PostgreSQL's plan (custom_plans) estimates for an Agg
     int cached_relations = 0;  // relations served from the column cache (this backend's or the shared one)
     int shared_relations = 0;  // of those, relations served from the shared column cache
     int file_relations = 0;    // of those, relations the shared cache read from their column files

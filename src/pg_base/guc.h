@@ -46,7 +46,9 @@ void DefineSettings();
 // The device rndn.device resolves to now for a program reading `input_rows` rows (auto: the
 // cpu device from rndn.auto_cpu_rows rows on, else the interpreter); false (with the reason)
 // when it is not available.
-bool ResolveDevice(DeviceChoice *out, const char **reason, double input_rows = 0);
+// input_rows: rows the program reads; groups: the most groups PostgreSQL's plan estimates for a
+// GROUP BY or DISTINCT in it (0: none).
+bool ResolveDevice(DeviceChoice *out, const char **reason, double input_rows = 0, double groups = 0);
 const char *DeviceName(DeviceChoice d);
 
 }  // namespace rndn::pg

@@ -164,4 +164,17 @@ EXPLAIN (COSTS OFF) SELECT id FROM rx_t WHERE id < 5 ORDER BY id;
 SET rndn.auto_cpu_rows = 0;
 EXPLAIN (COSTS OFF) SELECT id FROM rx_t WHERE id < 5 ORDER BY id;
 RESET rndn.auto_cpu_rows;
+-- auto also picks the cpu device for a GROUP BY that PostgreSQL's plan estimates at 10,000
+-- groups or more (the interpreter builds a vector per group), whatever the rows read; a few
+-- groups stay on the interpreter.  The answers are PostgreSQL's either way.
+CREATE TABLE rx_groups (k int, v int) WITH (autovacuum_enabled = off);
+INSERT INTO rx_groups SELECT g, g % 7 FROM generate_series(1, 30000) g;
+VACUUM (FREEZE, ANALYZE) rx_groups;
+SELECT rx_device($$SELECT k, count(*), sum(v) FROM rx_groups GROUP BY k$$);
+SELECT rx_device($$SELECT v, count(*), sum(k) FROM rx_groups GROUP BY v$$);
+SELECT count(*), sum(c), sum(s), min(k), max(k) FROM (SELECT k, count(*) AS c, sum(v) AS s FROM rx_groups GROUP BY k) g;
+SET rndn.enabled = off;
+SELECT count(*), sum(c), sum(s), min(k), max(k) FROM (SELECT k, count(*) AS c, sum(v) AS s FROM rx_groups GROUP BY k) g;
+RESET rndn.enabled;
+DROP TABLE rx_groups;
 DROP FUNCTION rx_device(text);
