@@ -216,7 +216,12 @@ Status InitBuilder(ColumnBuilder &b, Relation rel, int attnum, HostAllocator &al
         // twice over.  Reserved pages nobody writes are never touched.
         const Oid relid = RelationGetRelid(rel);
         const int32 width = expected_rows > 0 ? pg::PgCall([relid, attnum] { return get_attavgwidth(relid, (AttrNumber)attnum); }) : 0;
-        if (width > 0) b.vec->bytes.reserve((size_t)((double)expected_rows * width * 1.05));
+        // (never beyond the memory limit, and only a hint: a reservation refused is no error)
+        const double want = std::min((double)expected_rows * width * 1.05, (double)alloc.limit());
+        if (width > 0 && want > 0) try {
+                b.vec->bytes.reserve((size_t)want);
+            } catch (const std::bad_alloc &) {
+            }
     } else if (expected_rows > 0) {
         RNDN_RETURN_IF_ERROR(Grow(b, alloc, expected_rows));
     }
