@@ -745,21 +745,9 @@ struct DeformJob {
         case ColumnPlan::Fast::COPY:
             std::memcpy(c.buf + row * c.elem_size, p, (size_t)c.elem_size);
             return true;
-        case ColumnPlan::Fast::DEC: {
+        case ColumnPlan::Fast::DEC:  // (not toasted: NumericToSlot calls no PostgreSQL function then)
             if (VARATT_IS_EXTERNAL(p) || VARATT_IS_COMPRESSED(p)) return false;
-            const uint8_t *data = (const uint8_t *)VARDATA_ANY(p);
-            const int64_t size = (int64_t)VARSIZE_ANY_EXHDR(p);
-            if (c.elem_size == 8) {
-                int64_t x;
-                if (numeric::DecodeScaled<int64_t>(data, size, c.scale, &x) != numeric::Decoded::OK) return false;
-                std::memcpy(c.buf + row * 8, &x, 8);
-            } else {
-                __int128 x;
-                if (numeric::DecodeScaled<__int128>(data, size, c.scale, &x) != numeric::Decoded::OK) return false;
-                std::memcpy(c.buf + row * 16, &x, 16);
-            }
-            return true;
-        }
+            return NumericToSlot(PointerGetDatum(p), c.scale, c.elem_size, c.buf + row * c.elem_size) == numeric::Decoded::OK;
         case ColumnPlan::Fast::GENERIC: break;
     }
     return PutValue(c, k, row, fetchatt(&att, p), false, out, false) == Put::OK;

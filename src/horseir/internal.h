@@ -1,6 +1,8 @@
 // Internal declarations shared by the horseir sources (not part of the public seam).
 #pragma once
 
+#include <cmath>
+
 #include <string>
 #include <vector>
 
@@ -80,6 +82,12 @@ Status IntegerOutOfRange(TypeKind k);
 Status DivisionByZero();
 // PostgreSQL's float range error: which is "overflow" or "underflow".
 Status FloatOutOfRange(const char *which);
+// PostgreSQL's float overflow rule (float4pl, float8pl, float8mul ...): result r of finite p and
+// q became infinite.
+template <class T>
+inline bool OverflowedToInfinity(T r, T p, T q) {
+    return std::isinf(r) && !std::isinf(p) && !std::isinf(q);
+}
 
 // Per-element helpers used by kernels.
 inline uint64_t *BitmapWords(Vector &v) { return v.validity.data(); }

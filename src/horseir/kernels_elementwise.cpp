@@ -345,8 +345,7 @@ Status SqlFloatChecks(Ar op, const Vector &a, const Vector &b, const Vector &out
         if (std::isfinite(r) && r != 0) continue;
         if (nulls && !(ValidAt(a, i) && ValidAt(b, i))) continue;
         if (op == Ar::DIV && q == 0 && !std::isnan(p)) return DivisionByZero();
-        if (std::isinf(r) && !std::isinf(p) && !std::isinf(q))
-            return FloatOutOfRange("overflow");
+        if (OverflowedToInfinity(r, p, q)) return FloatOutOfRange("overflow");
         if (r == 0 && ((op == Ar::MUL && p != 0 && q != 0) || (op == Ar::DIV && p != 0 && !std::isinf(q))))
             return FloatOutOfRange("underflow");
     }

@@ -192,8 +192,8 @@ Expected<bool> FrameFixed(KernelCtx &ctx, const FuncRef &fn, const Vector &x, co
                         break;  // never reached: sum over intervals is not this fast path
                     } else if constexpr (std::is_floating_point_v<T>) {
                         const Acc next = acc + v[r];  // float8pl: a finite sum turned infinite is an error
-                        if (std::isinf(next) && !std::isinf(acc) && !std::isinf(v[r])) {
-                            err = Status::UserError(sqlstate::kNumericOutOfRange, "value out of range: overflow");
+                        if (OverflowedToInfinity<Acc>(next, acc, v[r])) {
+                            err = FloatOutOfRange("overflow");
                             break;
                         }
                         acc = next;

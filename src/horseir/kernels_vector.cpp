@@ -1459,7 +1459,7 @@ Expected<std::shared_ptr<Vector>> SumVector(const Vector &v, const Type &rt, boo
                     for (int64_t i = 0; i < v.length; ++i) {
                         if (nulls && !v.IsValid(i)) continue;
                         const A next = s + static_cast<A>(x[i]);
-                        if (std::isinf(next) && !std::isinf(s) && !std::isinf(static_cast<A>(x[i]))) overflow = true;
+                        if (OverflowedToInfinity<A>(next, s, static_cast<A>(x[i]))) overflow = true;
                         s = next;
                     }
                 }
@@ -1469,7 +1469,7 @@ Expected<std::shared_ptr<Vector>> SumVector(const Vector &v, const Type &rt, boo
         };
         if (rt.kind == TypeKind::F32) out->Data<float>()[0] = add_all(v.length ? -0.0f : 0.0f);
         else out->Data<double>()[0] = add_all(v.length ? -0.0 : 0.0);
-        if (overflow) return Status::UserError(sqlstate::kNumericOutOfRange, "value out of range: overflow");
+        if (overflow) return FloatOutOfRange("overflow");
         return out;
     }
     __int128 s = 0;

@@ -43,11 +43,10 @@ extern int g_storing_depth;
 // Define every rndn.* GUC; called once from _PG_init.
 void DefineSettings();
 
-// The device rndn.device resolves to now for a program reading `input_rows` rows (auto: the
-// cpu device from rndn.auto_cpu_rows rows on, else the interpreter); false (with the reason)
-// when it is not available.
-// input_rows: rows the program reads; groups: the most groups PostgreSQL's plan estimates for a
-// GROUP BY or DISTINCT in it (0: none).
+// The device rndn.device resolves to now for a program reading `input_rows` rows whose GROUP BY
+// or DISTINCT PostgreSQL's plan estimates at `groups` groups at most (0: none) (auto: the cpu
+// device from rndn.auto_cpu_rows rows or 10,000 groups on, else the interpreter); false (with the
+// reason) when it is not available.
 bool ResolveDevice(DeviceChoice *out, const char **reason, double input_rows = 0, double groups = 0);
 const char *DeviceName(DeviceChoice d);
 
