@@ -5,6 +5,10 @@
 #include "pg_base/guc.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_statistic.h"
+extern "C" {
+#include "optimizer/clauses.h"
+#include "utils/fmgroids.h"
+}
 
 namespace rndn::plan::internal {
 // ---------------------------------------------------------------------------------------------
@@ -70,9 +74,28 @@ Expected<Translator::RelP> Translator::ProjectOver(Plan *plan, RelP rel, List *q
 }
 
 Expected<Translator::RelP> Translator::FilterAndProject(Plan *plan, Ctx ctx, List *quals,
-                                                        std::map<int, Expr *> extra_exprs) {
-    if (quals != NIL) {
-        RNDN_ASSIGN_OR_RETURN(Op mask, Mask(quals, ctx));
+                                                        std::map<int, Expr *> extra_exprs,
+                                                        std::vector<std::pair<Expr *, Op>> keep) {
+    // The `keep` filters first, each over the rows the one before kept, then the quals over
+    // the rows they all kept (a condition with a subquery is then evaluated only for those);
+    // quals without a subquery are cheap: one mask with the last filter's, one compaction.
+    const bool cheap_quals = quals != NIL && !contain_subplans((Node *)quals);
+    for (size_t stage = 0; stage <= keep.size(); ++stage) {
+        Op mask;
+        if (stage < keep.size()) {
+            RNDN_ASSIGN_OR_RETURN(Col k, X(keep[stage].first, ctx));
+            if (k.scalar) continue;
+            mask = Emit(B::MEMBER, {k.var, keep[stage].second});
+            mask = Emit(B::AND, {mask, Emit(B::IS_NOT_NULL, {mask})});  // a NULL key matches no outer row
+            if (stage + 1 == keep.size() && cheap_quals) {
+                RNDN_ASSIGN_OR_RETURN(Op qm, Mask(quals, ctx));
+                mask = Emit(B::AND, {mask, qm});
+                quals = NIL;
+            }
+        } else {
+            if (quals == NIL) continue;
+            RNDN_ASSIGN_OR_RETURN(mask, Mask(quals, ctx));
+        }
         auto old_len = ctx.len_var;
         auto memo = std::make_shared<std::optional<Op>>();
         auto new_len = [this, mask, old_len, memo]() -> Expected<Op> {
@@ -185,6 +208,9 @@ bool ParamEquality(Expr *q, const std::set<int> &ids, int *pid, Expr **other) {
     return false;
 }
 
+static double RowsEstimate(const Plan *p, List *rtable);
+static double ColumnDistinct(const Plan *p, Expr *e, List *rtable, double rows);
+
 struct MarkerCtx {
     Translator *t;
     Index scanrelid;
@@ -284,7 +310,22 @@ Expected<Translator::RelP> Translator::Scan(Plan *plan, Index scanrelid, List *q
     ctx.scan_col = load;
     ctx.len_var = len;
     ctx.index_tlist = index_tlist;
-    RNDN_ASSIGN_OR_RETURN(RelP out, FilterAndProject(plan, ctx, plain, extra_exprs));
+    // Semi-join reduction: rows whose correlation key no outer row has are never looked up.
+    // The most selective key first, as PostgreSQL's estimates tell: outer rows over the
+    // column's distinct values (keys with as many outer rows as the table are left out).
+    std::vector<std::tuple<double, Expr *, Op>> keys;
+    const double table_rows = RowsEstimate(plan, stmt_->rtable);
+    for (const auto &[pid, e] : extra_exprs) {
+        auto it = decor_outer_.find(pid);
+        if (it == decor_outer_.end() || exprType((Node *)e) != it->second.type) continue;
+        if (it->second.rows >= table_rows) continue;  // would keep about every row
+        const double distinct = ColumnDistinct(plan, e, stmt_->rtable, table_rows);
+        keys.emplace_back(distinct > 0 ? it->second.rows / distinct : it->second.rows / table_rows, e, it->second.values);
+    }
+    std::stable_sort(keys.begin(), keys.end(), [](const auto &a, const auto &b) { return std::get<0>(a) < std::get<0>(b); });
+    std::vector<std::pair<Expr *, Op>> keep;
+    for (const auto &[rows, e, values] : keys) keep.emplace_back(e, values);
+    RNDN_ASSIGN_OR_RETURN(RelP out, FilterAndProject(plan, ctx, plain, extra_exprs, keep));
     out->deferred.insert(out->deferred.end(), deferred.begin(), deferred.end());
     return out;
 }
@@ -638,6 +679,38 @@ bool CollectAggrefs(Node *n, void *ctx) {
 // values are identical (no float: -0 = 0; numeric only of a declared scale: 1.0 = 1.00), or a
 // boolean and/or, none ordered or (but count) DISTINCT; and every grouping column is of such a
 // type, so that a group's key is the same whichever of its rows comes first.
+// The expression a target-list entry of `p` computes, through the Vars that only pass a
+// child's column on (a Sort's, a join's OUTER_VAR/INNER_VAR).
+Node *OriginOf(Plan *p, Node *e) {
+    for (int depth = 0; depth < 64 && p != nullptr && e != nullptr && IsA(e, Var); ++depth) {
+        Var *v = (Var *)e;
+        Plan *child = v->varno == OUTER_VAR ? p->lefttree : v->varno == INNER_VAR ? p->righttree : nullptr;
+        if (child == nullptr || v->varattno < 1 || v->varattno > list_length(child->targetlist)) break;
+        e = (Node *)((TargetEntry *)list_nth(child->targetlist, v->varattno - 1))->expr;
+        p = child;
+    }
+    return e;
+}
+
+// EXTRACT of a whole-number field (numeric of scale 0 always, so equal values print alike):
+// every field of a date; of a timestamp, the fields without a fraction.
+bool IntegralExtract(Node *e) {
+    while (e != nullptr && IsA(e, RelabelType)) e = (Node *)((RelabelType *)e)->arg;
+    if (e == nullptr || !IsA(e, FuncExpr) || list_length(((FuncExpr *)e)->args) != 2) return false;
+    FuncExpr *f = (FuncExpr *)e;
+    if (f->funcid == F_EXTRACT_TEXT_DATE) return true;
+    if (f->funcid != F_EXTRACT_TEXT_TIMESTAMP && f->funcid != F_EXTRACT_TEXT_TIMESTAMPTZ) return false;
+    Node *field = (Node *)linitial(f->args);
+    if (!IsA(field, Const) || ((Const *)field)->constisnull || ((Const *)field)->consttype != TEXTOID) return false;
+    char *s = TextDatumGetCString(((Const *)field)->constvalue);
+    std::string name(s);
+    pfree(s);
+    for (char &c : name) c = (char)std::tolower((unsigned char)c);
+    static const std::set<std::string> whole = {"year", "month", "day", "hour", "minute", "quarter", "week", "dow", "doy",
+                                                "isoyear", "isodow", "decade", "century", "millennium"};
+    return whole.count(name) > 0;
+}
+
 bool OrderInsensitiveAgg(Agg *agg) {
     Plan *plan = &agg->plan;
     auto identical_when_equal = [](Oid t, int32 typmod) {
@@ -653,7 +726,7 @@ bool OrderInsensitiveAgg(Agg *agg) {
         const AttrNumber k = agg->grpColIdx[i];
         if (k < 1 || k > list_length(plan->lefttree->targetlist)) return false;
         Node *e = (Node *)((TargetEntry *)list_nth(plan->lefttree->targetlist, k - 1))->expr;
-        if (!identical_when_equal(exprType(e), exprTypmod(e))) return false;
+        if (!identical_when_equal(exprType(e), exprTypmod(e)) && !IntegralExtract(OriginOf(plan->lefttree, e))) return false;
     }
     std::vector<Aggref *> aggrefs;
     CollectAggrefs((Node *)plan->targetlist, &aggrefs);
@@ -1557,23 +1630,46 @@ Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses, Re
     // pairs does not depend on them).
     order_free_ = order_free;
     RNDN_ASSIGN_OR_RETURN(RelP outer, NodeRel(plan->lefttree));
+    Ctx kc;  // the outer side's values of the inner side's parameters
+    kc.node = plan;
+    kc.outer = outer;
+    kc.len_var = outer->len_var;
+    std::map<int, Col> param_vals;
     RelP inner = pre_inner;
     if (!inner) {
+        // A parameterized inner side (nested loop): its `col = $p` conditions become hidden
+        // columns (join keys below), and its scans keep only rows whose key some outer row has.
+        const std::set<int> saved = decor_params_;
+        const std::map<int, OuterKeys> saved_outer = decor_outer_;
+        for (const auto &[expr, pid] : param_keys) {
+            decor_params_.insert(pid);
+            RNDN_ASSIGN_OR_RETURN(Col l, X(expr, kc));
+            if (l.scalar) continue;
+            param_vals[pid] = l;
+            if (l.type == INT2OID || l.type == INT4OID || l.type == INT8OID || l.type == DATEOID)
+                decor_outer_[pid] = OuterKeys{l.var, l.type, plan->lefttree->plan_rows};
+        }
         // A semi or anti join only asks whether a match exists: the inner rows' order is free
         // (an index scan there need not be sorted into index order).
         order_free_ = order_free || jt == JOIN_SEMI || jt == JOIN_ANTI;
-        RNDN_ASSIGN_OR_RETURN(inner, NodeRel(plan->righttree));
+        Expected<RelP> in = NodeRel(plan->righttree);
+        decor_params_ = saved;
+        decor_outer_ = saved_outer;
+        if (!in.ok()) return in.status();
+        inner = in.value();
     }
     std::vector<std::pair<Op, Op>> key_vars;
     if (!param_keys.empty()) {
-        Ctx kc;
-        kc.node = plan;
-        kc.outer = outer;
-        kc.len_var = outer->len_var;
         auto stripped = std::make_shared<Rel>(*inner);
         for (const auto &[expr, pid] : param_keys) {
             if (!inner->extras.count(pid)) continue;  // only in deferred conditions
-            RNDN_ASSIGN_OR_RETURN(Col l, X(expr, kc));
+            auto pv = param_vals.find(pid);
+            Col l;
+            if (pv != param_vals.end()) {
+                l = pv->second;
+            } else {
+                RNDN_ASSIGN_OR_RETURN(l, X(expr, kc));
+            }
             RNDN_ASSIGN_OR_RETURN(Col r, inner->extras[pid]->Get());
             if (l.scalar || r.scalar) return Unsup(plan, "constant join key");
             key_vars.emplace_back(l.var, r.var);
@@ -1596,9 +1692,50 @@ Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses, Re
     Op li, ri;
     RNDN_ASSIGN_OR_RETURN(Op olen_v, outer->len_var());
     RNDN_ASSIGN_OR_RETURN(Op ilen_v, inner->len_var());
-    if (eq_clauses != NIL || !key_vars.empty()) {
+    // A nested loop's join filter `outer column = inner column` (integers or dates of one type,
+    // where = is identity) is a join key too: the pairs come from the hash join, not from the
+    // cross product; the other conditions still filter the pairs.
+    List *joinqual = join->joinqual;
+    std::vector<std::pair<Expr *, Expr *>> filter_keys;  // (outer side, inner side)
+    if (eq_clauses == NIL && joinqual != NIL) {
+        List *rest = NIL;
+        ListCell *qc;
+        foreach (qc, joinqual) {
+            Expr *q = (Expr *)lfirst(qc);
+            Expr *sides[2] = {nullptr, nullptr};
+            if (IsA(q, OpExpr) && list_length(((OpExpr *)q)->args) == 2) {
+                OpExpr *op = (OpExpr *)q;
+                const FnRow *row = LookupFunction(op->opfuncid ? op->opfuncid : get_opcode(op->opno));
+                Expr *a = StripRelabel((Expr *)linitial(op->args)), *b = StripRelabel((Expr *)lsecond(op->args));
+                const Oid ta = exprType((Node *)a);
+                const bool key_type = ta == INT2OID || ta == INT4OID || ta == INT8OID || ta == DATEOID;
+                if (row != nullptr && (row->flags & F_EQ) && key_type && ta == exprType((Node *)b) && IsA(a, Var) && IsA(b, Var)) {
+                    for (Expr *v : {a, b}) {
+                        if (((Var *)v)->varno == OUTER_VAR) sides[0] = v;
+                        if (((Var *)v)->varno == INNER_VAR) sides[1] = v;
+                    }
+                }
+            }
+            if (sides[0] && sides[1]) filter_keys.emplace_back(sides[0], sides[1]);
+            else rest = lappend(rest, q);
+        }
+        joinqual = rest;
+    }
+    if (eq_clauses != NIL || !key_vars.empty() || !filter_keys.empty()) {
         std::vector<Op> lk, rk;
         for (const auto &[l, r] : key_vars) lk.push_back(l), rk.push_back(r);
+        for (const auto &[oe, ie] : filter_keys) {
+            Ctx lc = kctx, rc = kctx;
+            lc.inner = nullptr;
+            lc.len_var = outer->len_var;
+            rc.outer = nullptr;
+            rc.len_var = inner->len_var;
+            RNDN_ASSIGN_OR_RETURN(Col l, X(oe, lc));
+            RNDN_ASSIGN_OR_RETURN(Col r, X(ie, rc));
+            if (l.scalar || r.scalar) return Unsup(plan, "constant join key");
+            lk.push_back(l.var);
+            rk.push_back(r.var);
+        }
         ListCell *lc;
         foreach (lc, eq_clauses) {
             Expr *e = (Expr *)lfirst(lc);
@@ -1620,9 +1757,17 @@ Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses, Re
         }
         Op a = KeyList(lk);
         Op b = KeyList(rk);
-        Op j = Emit(B::JOIN_INDEX, {Fn(B::EQ), a, b});
-        li = Emit(B::INDEX, {j, b_.I64(0)});
-        ri = Emit(B::INDEX, {j, b_.I64(1)});
+        if (eq_clauses == NIL && key_vars.empty()) {
+            // Only a nested loop's join filter: its pairs in the cross product's order (outer
+            // row by outer row, @join_index orders by its second side's rows).
+            Op j = Emit(B::JOIN_INDEX, {Fn(B::EQ), b, a});
+            li = Emit(B::INDEX, {j, b_.I64(1)});
+            ri = Emit(B::INDEX, {j, b_.I64(0)});
+        } else {
+            Op j = Emit(B::JOIN_INDEX, {Fn(B::EQ), a, b});
+            li = Emit(B::INDEX, {j, b_.I64(0)});
+            ri = Emit(B::INDEX, {j, b_.I64(1)});
+        }
     } else {
         // Cross product, outer-major.
         RNDN_ASSIGN_OR_RETURN(Op n1, LenOf(olen_v));
@@ -1685,8 +1830,8 @@ Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses, Re
     pctx.outer = Take(outer, li, false, ConstLen(li));
     pctx.inner = Take(inner, ri, false, ConstLen(li));
     pctx.len_var = ConstLen(li);
-    if (join->joinqual != NIL) {
-        RNDN_ASSIGN_OR_RETURN(Op m, Mask(join->joinqual, pctx));
+    if (joinqual != NIL) {
+        RNDN_ASSIGN_OR_RETURN(Op m, Mask(joinqual, pctx));
         li = Emit(B::COMPRESS, {m, li});
         ri = Emit(B::COMPRESS, {m, ri});
         pctx.outer = Take(outer, li, false, ConstLen(li));
@@ -1809,10 +1954,26 @@ Expected<Col> Translator::SubPlanX(SubPlan *sp, const Ctx &ctx) {
         std::vector<int> ids;
         ListCell *lc;
         foreach (lc, sp->parParam) ids.push_back(lfirst_int(lc));
+        if (list_length(sp->args) != (int)ids.size()) return Unsup(ctx.node, "correlated subquery arguments do not match its parameters");
+        // The outer rows' arguments, first: the subquery's scans keep only rows with their keys.
+        std::vector<Col> outer_args;
+        const std::map<int, OuterKeys> saved_outer = decor_outer_;
+        foreach (lc, sp->args) {
+            RNDN_ASSIGN_OR_RETURN(Col o, X((Expr *)lfirst(lc), ctx));
+            RNDN_ASSIGN_OR_RETURN(o, Materialize(o, ctx.len_var));
+            const int id = ids[outer_args.size()];
+            if (o.type == INT2OID || o.type == INT4OID || o.type == INT8OID || o.type == DATEOID)
+                decor_outer_[id] = OuterKeys{o.var, o.type, ctx.node ? ctx.node->plan_rows : 0};
+            outer_args.push_back(o);
+        }
         const std::set<int> saved = decor_params_;
         for (int id : ids) decor_params_.insert(id);
+        // Each outer row looks its group's aggregate up: an aggregate whose result does not
+        // depend on its rows' order frees its input's (no index order reproduced below it).
+        order_free_ = OrderInsensitiveAgg((Agg *)sub);
         Expected<RelP> child = NodeRel(sub->lefttree);
         decor_params_ = saved;
+        decor_outer_ = saved_outer;
         if (!child.ok()) return child.status();
         // Some correlation is not an equality with an inner expression: the theta form.
         bool all_equalities = child.value()->deferred.empty();
@@ -1822,14 +1983,10 @@ Expected<Col> Translator::SubPlanX(SubPlan *sp, const Ctx &ctx) {
         RNDN_ASSIGN_OR_RETURN(Col res, g->cols[0]->Get());
         RNDN_ASSIGN_OR_RETURN(res, Materialize(res, g->len_var));
         std::vector<Op> lk, rk;
-        int i = 0;
-        foreach (lc, sp->args) {
-            RNDN_ASSIGN_OR_RETURN(Col o, X((Expr *)lfirst(lc), ctx));
-            RNDN_ASSIGN_OR_RETURN(o, Materialize(o, ctx.len_var));
-            RNDN_ASSIGN_OR_RETURN(Col k, g->extras[ids[(size_t)i]]->Get());
-            lk.push_back(o.var);
+        for (size_t i = 0; i < ids.size(); ++i) {
+            RNDN_ASSIGN_OR_RETURN(Col k, g->extras[ids[i]]->Get());
+            lk.push_back(outer_args[i].var);
             rk.push_back(k.var);
-            ++i;
         }
         Op a = KeyList(lk);
         Op b = KeyList(rk);
@@ -2375,20 +2532,15 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
         case T_NestLoop: {
             NestLoop *nl = (NestLoop *)plan;
             if (nl->nestParams == NIL) return JoinNode((Join *)plan, NIL, nullptr, {}, order_free);
-            // A parameterized inner side: its `col = $p` conditions become join keys.
+            // A parameterized inner side: its `col = $p` conditions become join keys (JoinNode
+            // translates the inner side with the parameters being decorrelated).
             std::vector<std::pair<Expr *, int>> keys;
-            const std::set<int> saved = decor_params_;
             ListCell *lc;
             foreach (lc, nl->nestParams) {
                 NestLoopParam *p = (NestLoopParam *)lfirst(lc);
                 keys.emplace_back((Expr *)p->paramval, p->paramno);
-                decor_params_.insert(p->paramno);
             }
-            order_free_ = order_free || nl->join.jointype == JOIN_SEMI || nl->join.jointype == JOIN_ANTI;
-            Expected<RelP> inner = NodeRel(plan->righttree);
-            decor_params_ = saved;
-            if (!inner.ok()) return inner.status();
-            return JoinNode((Join *)plan, NIL, inner.value(), keys, order_free);
+            return JoinNode((Join *)plan, NIL, nullptr, keys, order_free);
         }
         default: return Unsup(plan, "node type not translated");
     }

@@ -337,7 +337,10 @@ private:
                             std::vector<std::pair<Expr *, int>> param_keys = {}, bool order_free = false);
 
     // Applies `quals` (if any) to every input of ctx, then evaluates plan->targetlist lazily.
-    Expected<RelP> FilterAndProject(Plan *plan, Ctx ctx, List *quals, std::map<int, Expr *> extra_exprs = {});
+    // `keep`: (expression, values) pairs; before the quals, the rows whose expression is not
+    // among the values are dropped, one pair after the other (see decor_outer_).
+    Expected<RelP> FilterAndProject(Plan *plan, Ctx ctx, List *quals, std::map<int, Expr *> extra_exprs = {},
+                                    std::vector<std::pair<Expr *, Op>> keep = {});
     Expected<RelP> ProjectOver(Plan *plan, RelP rel, List *quals);
     Expected<Op> Mask(List *quals, const Ctx &ctx);
     Expected<Op> DeferredMask(const std::vector<Expr *> &deferred, const Plan *node, Op li);
@@ -396,6 +399,15 @@ private:
     std::map<std::string, Op> len_cache_;
     std::map<int, Col> params_;      // PARAM_EXEC id -> value of an init plan (a scalar)
     std::set<int> decor_params_;     // PARAM_EXEC ids being decorrelated (see Rel::extras)
+    // A decorrelated parameter's values in the outer rows (an integer or date column): a scan
+    // that equates the parameter with one of its expressions keeps only the rows whose value is
+    // among them (the groups no outer row looks up are never built; a semi-join reduction).
+    struct OuterKeys {
+        Op values;
+        Oid type = InvalidOid;
+        double rows = 0;  // PostgreSQL's estimate of the outer rows
+    };
+    std::map<int, OuterKeys> decor_outer_;
     bool in_comparison_ = false;     // X() is evaluating an operand of a comparison
     bool ascii_guard_ = false;       // see Translation::ascii_guard
     bool tz_used_ = false;           // see Translation::timezone

@@ -390,6 +390,21 @@ INSERT INTO ofree_l SELECT k, n, (ARRAY[1e16, 1, -1e16, 1])[n], (ARRAY[1.0, 1.00
 ANALYZE ofree_o;
 ANALYZE ofree_l;
 
+-- Semi-join reduction (a decorrelated subquery's or a parameterized inner side's scans keep
+-- only rows whose key an outer row has) and nested-loop join filters turned into join keys.
+CREATE TABLE sjr_o (k int, k8 bigint, g int, t text, d date);
+CREATE TABLE sjr_i (k int, k8 bigint, v numeric(10,2), f float8, t text, d date);
+INSERT INTO sjr_o VALUES (1, 1, 0, 'a', '2020-01-01'), (2, 2, 5, 'b', '2020-01-02'), (2, 2, 50, 'b', NULL),
+  (7, 7, 1, NULL, '2020-01-07'), (NULL, NULL, 3, 'z', '2020-01-01'), (999, 999, 0, 'none', '1999-01-01'),
+  (40, 41, 10, 'c', '2020-02-09');
+INSERT INTO sjr_i SELECT i % 50, i % 60, (i % 17) * 1.25, (ARRAY[1e16, 1, -1e16, 0.5])[i % 4 + 1],
+  CASE WHEN i % 11 = 0 THEN NULL ELSE 't' || i % 5 END, DATE '2020-01-01' + i % 40
+  FROM generate_series(1, 3000) i;
+INSERT INTO sjr_i VALUES (NULL, NULL, 1.00, 1, 'null key', NULL), (7, 7, NULL, NULL, NULL, '2020-01-07');
+CREATE INDEX sjr_i_k ON sjr_i (k);
+ANALYZE sjr_o;
+ANALYZE sjr_i;
+
 -- query: scan_all_types
 SELECT * FROM nums ORDER BY id;
 -- query: filter_and_project
@@ -2536,3 +2551,41 @@ SELECT o.g, count(*), sum(l.n), avg(l.n), min(l.t), max(l.t), sum(l.x) FROM ofre
 -- query: order_free_sorted_group_then_order_by
 SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_hashagg = off;
 SELECT l.t, count(*), sum(l.k) FROM ofree_o o JOIN ofree_l l ON l.k = o.k GROUP BY l.t ORDER BY 3 DESC, 1;
+
+-- Semi-join reduction: the subquery's scan keeps only rows whose key some outer row has (NULL
+-- keys, keys without rows, duplicate outer keys; count() of no rows is 0).
+-- query: semijoin_reduction_correlated_aggregates
+SELECT o.k, o.g, (SELECT count(*) FROM sjr_i i WHERE i.k = o.k) AS c, (SELECT sum(i.v) FROM sjr_i i WHERE i.k = o.k) AS s,
+       (SELECT max(i.t) FROM sjr_i i WHERE i.k = o.k AND i.k8 = o.k8) AS m
+FROM sjr_o o ORDER BY o.k NULLS FIRST, o.g;
+-- query: semijoin_reduction_in_where
+SELECT o.k, o.g FROM sjr_o o WHERE o.g < (SELECT avg(i.v) FROM sjr_i i WHERE i.k = o.k) ORDER BY 1, 2;
+-- query: semijoin_reduction_float_sum_order
+SELECT o.k, (SELECT sum(i.f) FROM sjr_i i WHERE i.k = o.k) FROM sjr_o o ORDER BY 1 NULLS LAST, 2;
+-- query: semijoin_reduction_date_key_and_other_types
+SELECT o.d, o.t, (SELECT count(*) FROM sjr_i i WHERE i.d = o.d), (SELECT min(i.v) FROM sjr_i i WHERE i.t = o.t),
+       (SELECT max(i.v) FROM sjr_i i WHERE i.k8 = o.k) FROM sjr_o o ORDER BY 1 NULLS FIRST, 2 NULLS FIRST;
+-- query: semijoin_reduction_nested_loop_inner
+SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_seqscan = off; SET enable_bitmapscan = off;
+SELECT o.k, i.v, i.t FROM sjr_o o JOIN sjr_i i ON i.k = o.k
+WHERE i.v > (SELECT avg(i2.v) FROM sjr_i i2 WHERE i2.k8 = i.k8) ORDER BY 1, 2, 3 NULLS FIRST;
+-- query: nested_loop_filter_keys_inner
+SET enable_hashjoin = off; SET enable_mergejoin = off;
+SELECT o.k, o.g, i.v FROM sjr_o o JOIN sjr_i i ON i.k8 = o.k8 AND i.v > o.g ORDER BY 1, 2, 3;
+-- query: nested_loop_filter_keys_left
+SET enable_hashjoin = off; SET enable_mergejoin = off;
+SELECT o.k, o.g, count(i.v), sum(i.v) FROM sjr_o o LEFT JOIN sjr_i i ON i.k = o.k AND i.d = o.d GROUP BY 1, 2 ORDER BY 1 NULLS FIRST, 2;
+-- query: nested_loop_filter_keys_semi_anti
+SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_hashagg = off;
+SELECT o.k, o.g, EXISTS (SELECT 1 FROM sjr_i i WHERE i.k8 = o.k8 AND i.v >= o.g) AS e FROM sjr_o o
+WHERE NOT EXISTS (SELECT 1 FROM sjr_i i WHERE i.k = o.k AND i.t = 'nothing') ORDER BY 1 NULLS FIRST, 2;
+-- query: nested_loop_filter_key_types_differ
+SET enable_hashjoin = off; SET enable_mergejoin = off;
+SELECT o.k, count(*) FROM sjr_o o JOIN sjr_i i ON i.k8 = o.k GROUP BY 1 ORDER BY 1;
+-- query: order_free_extract_group_keys
+SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_hashagg = off;
+SELECT extract(year FROM i.d), extract(day FROM i.d), count(*), sum(i.v) FROM sjr_o o JOIN sjr_i i ON i.k = o.k
+GROUP BY 1, 2 ORDER BY 1, 2;
+-- query: extract_fraction_group_keys
+SET enable_hashagg = off;
+SELECT extract(second FROM i.d::timestamp + i.k * interval '1.5 second'), count(*), sum(i.f) FROM sjr_i i GROUP BY 1 ORDER BY 1 NULLS FIRST;
