@@ -88,6 +88,36 @@ std::shared_ptr<hir::Table> MakeTable(int64_t n, bool nulls, bool extreme, uint3
     return t;
 }
 
+// Keys whose equal values lie next to each other (a table stored clustered by its key), over
+// 200003 rows: i1 in runs of 1-7 rows whose blocks come out of key order, a block boundary
+// splitting a key's run in two (TPC-H's lineitem as loaded in chunks); l1 ascending; d1
+// ascending with one NULL; the other columns as MakeTable makes them (i2 random).
+std::shared_ptr<hir::Table> RunsTable() {
+    const int64_t n = 200003;
+    auto t = MakeTable(n, false, false, 12);
+    auto col = [&](const char *name) {
+        for (size_t i = 0; i < t->names.size(); ++i)
+            if (t->names[i] == name) return std::const_pointer_cast<hir::Vector>(t->columns[i].vector_ptr());
+        return std::shared_ptr<hir::Vector>();
+    };
+    std::mt19937_64 rng(99);
+    std::vector<int32_t> keys;
+    for (int32_t key = 0; static_cast<int64_t>(keys.size()) < n; ++key)
+        for (int r = 1 + static_cast<int>(rng() % 7); r > 0 && static_cast<int64_t>(keys.size()) < n; --r) keys.push_back(key * 3 - 50000);
+    // five blocks of unequal sizes in the order 3 0 4 1 2
+    const int64_t cut[] = {0, 31000, 77777, 120001, 160000, n};
+    std::vector<int32_t> shuffled;
+    for (int b : {3, 0, 4, 1, 2}) shuffled.insert(shuffled.end(), keys.begin() + cut[b], keys.begin() + cut[b + 1]);
+    auto i1 = col("i1"), l1 = col("l1"), d1 = col("d1");
+    for (int64_t i = 0; i < n; ++i) {
+        i1->Data<int32_t>()[i] = shuffled[static_cast<size_t>(i)];
+        l1->Data<int64_t>()[i] = (i / 3) * 1000003 - (int64_t{1} << 40);
+        d1->Data<int32_t>()[i] = static_cast<int32_t>(i / 5);
+    }
+    d1->SetNull(n / 2);
+    return t;
+}
+
 hir::DataRegistry &Registry() {
     static hir::DataRegistry reg;
     static bool init = false;
@@ -105,6 +135,7 @@ hir::DataRegistry &Registry() {
         // past the runner's row count for host passes in chunks on every core (2^18)
         reg.AddTable("huge", MakeTable(300007, false, false, 10)).ok();
         reg.AddTable("hugenulls", MakeTable(300007, true, false, 11)).ok();
+        reg.AddTable("runs", RunsTable()).ok();
         // all NULL: reductions over no valid element
         auto all = MakeTable(64, false, false, 7);
         for (auto &c : all->columns) {
@@ -468,6 +499,81 @@ TEST(KernelForms, GroupKernelHostPassesInChunks) {
             Check(Program(t, cols, GroupBody(1, kMembers)), what + " lists");
         }
     }
+}
+
+// One integer key whose equal values lie next to each other: the runner groups by its runs
+// (sorted into key order, a key's runs merged) instead of launching the hash kernel; a key that
+// is not clustered (i2), or has a NULL (d1), still takes the kernel.  The groups' keys, sizes,
+// member lists and by-rows sums are the interpreter's either way.
+TEST(KernelForms, GroupByRunsOfAClusteredKey) {
+    const std::string sums = "    l:? = @each_right(@index, c, v);\n    s:? = @each(@sum, l);\n    r:? = @raze(s);\n";
+    const std::string lens = "    n1:? = @each(@len, v);\n    r:? = @raze(n1);\n";
+    for (const char *key : {"i1", "l1", "i2", "d1"}) {
+        const bool runs = std::string(key) == "i1" || std::string(key) == "l1";
+        for (const auto &[body, name] : std::vector<std::pair<std::string, std::string>>{
+                 {sums, "sums"}, {lens, "sizes"}, {"    r:? = ky;\n", "keys"}, {kMembers, "lists"}}) {
+            const std::string text = Program("runs", {key, "i2", "m1"}, GroupBody(1, body));
+            SCOPED_TRACE(std::string(key) + " " + name);
+            auto p = hir::ParseProgram(text, "runs");
+            ASSERT_TRUE(p.ok()) << p.status().ToString();
+            ASSERT_TRUE(hir::CheckProgram(*p).ok());
+            auto out = Outline(*p, FusionMode::FULL);
+            ASSERT_TRUE(out.ok());
+            ASSERT_EQ(GroupKernels(text), 1);
+            hir::InterpretOptions opts;
+            auto want = hir::Interpret(*p, Registry(), opts);
+            ASSERT_TRUE(want.ok()) << want.status().ToString();
+            Runner runner(Dev());
+            RunStats st;
+            auto got = runner.Run(*out, Registry(), opts, &st);
+            EXPECT_EQ(Show(got), Show(want)) << Print(*out);
+            EXPECT_EQ(st.kernels_redone, 0);
+            EXPECT_EQ(st.kernels_launched, static_cast<int>(out->kernels.size()) - (runs ? 1 : 0)) << Print(*out);
+        }
+    }
+}
+
+// A compaction kernel whose mask keeps under half of many rows runs on the interpreter's
+// compress (the cpu form's warps would gather and scatter); over half, the kernel.  Same
+// columns either way, NULLs included.
+TEST(KernelForms, SparseCompactionOnTheInterpreter) {
+    const std::string body = "    m:? = @lt(a, %s:i32);\n    ka:? = @compress(m, b);\n    xc:? = @compress(m, c);\n    g:? = @group(ka);\n"
+                             "    v:? = @values(g);\n    l:? = @each_right(@index, xc, v);\n    s:? = @each(@sum, l);\n    r:? = @raze(s);\n";
+    int interpreted = 0;
+    for (const char *t : {"huge", "hugenulls"})
+        for (const char *cut : {"-800", "-300", "900"})
+          for (bool shared_mask : {false, true}) {  // the mask also read outside the kernel: not absorbed
+            std::string b = body;
+            b.replace(b.find("%s"), 2, cut);
+            if (shared_mask) b += "    w:? = @where(m);\n";
+            const std::string text = Program(t, {"i2", "c1", "m1"}, b);
+            SCOPED_TRACE(std::string(t) + " cut " + cut);
+            auto p = hir::ParseProgram(text, "sparse");
+            ASSERT_TRUE(p.ok()) << p.status().ToString();
+            ASSERT_TRUE(hir::CheckProgram(*p).ok());
+            auto out = Outline(*p, FusionMode::FULL, CostModel::CPU_DEVICE);
+            ASSERT_TRUE(out.ok());
+            int compactions = 0;
+            for (const auto &k : out->kernels) compactions += k.compact_mask >= 0;
+            ASSERT_EQ(compactions, 1) << Print(*out);
+            bool only_compress = true;  // a compaction kernel that computes its mask keeps it
+            for (const auto &k : out->kernels)
+                if (k.compact_mask >= 0)
+                    for (const auto &ks : k.stmts) only_compress = only_compress && ks.form == Form::COMPRESS;
+            hir::InterpretOptions opts;
+            auto want = hir::Interpret(*p, Registry(), opts);
+            ASSERT_TRUE(want.ok());
+            Runner runner(Dev());
+            RunStats st;
+            auto got = runner.Run(*out, Registry(), opts, &st);
+            EXPECT_EQ(Show(got), Show(want)) << Print(*out);
+            EXPECT_EQ(st.kernels_redone, 0);
+            // a < -800: ~10% kept, a < -300: ~35%, a < 900: ~95%; a mask with NULLs stays a kernel
+            const bool sparse = std::string(t) == "huge" && std::string(cut) != "900" && only_compress;
+            EXPECT_EQ(st.kernels_launched, static_cast<int>(out->kernels.size()) - (sparse ? 1 : 0)) << Print(*out);
+            interpreted += sparse;
+        }
+    EXPECT_GE(interpreted, 2);  // the shared masks' sparse cases did take the interpreter
 }
 
 // Over half the interpreter's memory budget the group kernel leaves @group to the interpreter.
