@@ -84,7 +84,20 @@ def main():
     if not args.no_duckdb:
         import duckdb
         con = duckdb.connect()
-        con.execute("CALL dbgen(sf=0)")  # creates the schema; emptied below
+        try:
+            con.execute("CALL dbgen(sf=0)")  # creates the schema; emptied below
+        except duckdb.Error:
+            # no tpch extension (it is downloaded, and nothing but PyPI is reachable here): the
+            # same tables from test/tpch/schema.sql, without keys (dbgen's have none)
+            ddl = open("test/tpch/schema.sql").read()
+            ddl = re.sub(r"--[^\n]*", "", ddl)
+            ddl = re.sub(r",\s*PRIMARY KEY \([^)]*\)", "", ddl)
+            ddl = re.sub(r",\s*FOREIGN KEY \([^)]*\) REFERENCES \w+ \([^)]*\)", "", ddl)
+            ddl = re.sub(r"\s+PRIMARY KEY", "", ddl)
+            ddl = re.sub(r"\s+REFERENCES \w+ \(\w+\)", "", ddl)
+            for stmt in ddl.split(";"):
+                if stmt.strip().upper().startswith("CREATE TABLE"):
+                    con.execute(stmt)
         tbl = f"build/tpch/sf{args.sf}"
         for t in TABLES:
             cols = con.execute("SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = ? "
@@ -147,7 +160,11 @@ def start_baseline(so, sf):
     for src, dst in (("/usr/lib/postgresql/15", tree + "/lib/postgresql/"), ("/usr/share/postgresql/15", tree + "/share/postgresql/")):
         if not os.path.isdir(dst + "15"):
             subprocess.run(["cp", "-a", src, dst], check=True)
-    subprocess.run(["cp", so, tree + "/lib/postgresql/15/lib/rndn.so"], check=True)
+    # a copy and a rename: a server still running from an earlier run has the old file mapped
+    # (overwriting it in place crashes that server's backends)
+    lib = tree + "/lib/postgresql/15/lib/rndn.so"
+    subprocess.run(["cp", so, lib + ".new"], check=True)
+    os.replace(lib + ".new", lib)
     subprocess.run("cp rndn.control sql/rndn--*.sql " + tree + "/share/postgresql/15/extension/", shell=True, check=True)
     env = dict(os.environ, PGBIN=tree + "/lib/postgresql/15/bin")
     subprocess.run(["tools/pgcluster.sh", "start", "build/pgcluster-base"], check=True, env=env, capture_output=True)
