@@ -663,10 +663,27 @@ private:
         return cancelled ? Status::Cancelled() : Status::Ok();
     }
 
-    // A group-by kernel (Kernel::group, hash-based): the kernel gives every row the slot of its
-    // key tuple; the host numbers the slots by first appearance, orders the groups as the
-    // interpreter does and builds @group's dictionary (keys: first row of each group; values: the
-    // rows of each group ascending).
+    // An integer key column (i16, i32, date, i64, dec64) without NULLs: the value at each of
+    // rows[0..m) as an order-preserving unsigned word (sign bit flipped), and their stable order
+    // by a radix sort.
+    static bool IntKey(const hir::Vector &x) {
+        const hir::TypeKind t = x.type.kind;
+        return !x.HasNulls() && (t == hir::TypeKind::I16 || t == hir::TypeKind::I32 || t == hir::TypeKind::DATE ||
+                                 t == hir::TypeKind::I64 || t == hir::TypeKind::DEC64);
+    }
+    static int64_t IntKeyAt(const hir::Vector &x, int64_t r) {
+        switch (x.type.kind) {
+            case hir::TypeKind::I16: return x.Data<int16_t>()[r];
+            case hir::TypeKind::I32: case hir::TypeKind::DATE: return x.Data<int32_t>()[r];
+            default: return x.Data<int64_t>()[r];
+        }
+    }
+    static Status IntKeyOrder(const hir::Vector &x, const int64_t *rows, int64_t m, int64_t *ord) {
+        hir::PoolVector<uint64_t> key(static_cast<size_t>(m));
+        for (int64_t j = 0; j < m; ++j) key[static_cast<size_t>(j)] = static_cast<uint64_t>(IntKeyAt(x, rows[j])) ^ (uint64_t(1) << 63);
+        return hir::StableOrderByKey(key.data(), m, ord);
+    }
+
     // What a group kernel leaves for the per-cell reductions by rows of its @values.
     struct GroupRows {
         int64_t m = 0;                   // groups
@@ -688,12 +705,8 @@ private:
     // built.  *done false: too many runs, the hash kernel groups instead.
     Status GroupByRuns(const codegen::Kernel &k, const hir::Vector &x, int64_t n, bool *done) {
         *done = false;
-        const hir::TypeKind t = x.type.kind;
-        if (n < (int64_t{1} << 16) || x.HasNulls() ||
-            !(t == hir::TypeKind::I32 || t == hir::TypeKind::DATE || t == hir::TypeKind::I64 || t == hir::TypeKind::DEC64))
-            return Status::Ok();
-        const bool wide = t == hir::TypeKind::I64 || t == hir::TypeKind::DEC64;
-        auto at = [&](int64_t r) -> int64_t { return wide ? x.Data<int64_t>()[r] : x.Data<int32_t>()[r]; };
+        if (n < (int64_t{1} << 16) || !IntKey(x) || x.type.kind == hir::TypeKind::I16) return Status::Ok();
+        auto at = [&](int64_t r) { return IntKeyAt(x, r); };
         // the runs (one starts where the key differs from the row before), counted per chunk;
         // more than one run in two rows: the keys hardly repeat next to each other, hash them
         const RowChunks rc = ChunksOf(n);
@@ -723,9 +736,7 @@ private:
         if (ascending) {
             for (int64_t j = 0; j < m; ++j) ord[static_cast<size_t>(j)] = j;
         } else {
-            hir::PoolVector<uint64_t> key(static_cast<size_t>(m));
-            for (int64_t j = 0; j < m; ++j) key[static_cast<size_t>(j)] = static_cast<uint64_t>(at(start[static_cast<size_t>(j)])) ^ (uint64_t(1) << 63);
-            RNDN_RETURN_IF_ERROR(hir::StableOrderByKey(key.data(), m, ord.data()));
+            RNDN_RETURN_IF_ERROR(IntKeyOrder(x, start.data(), m, ord.data()));
         }
         hir::PoolVector<uint32_t> rank(ascending ? 0 : static_cast<size_t>(m));  // run -> group position
         hir::PoolVector<int64_t> first, count;
@@ -758,6 +769,10 @@ private:
         return FinishGroup(k, std::move(keys), std::move(rows));
     }
 
+    // A group-by kernel (Kernel::group, hash-based): the kernel gives every row the slot of its
+    // key tuple; the host numbers the slots by first appearance, orders the groups as the
+    // interpreter does and builds @group's dictionary (keys: first row of each group; values: the
+    // rows of each group ascending).
     Status Group(int index) {
         const codegen::Kernel &k = p_.kernels[static_cast<size_t>(index)];
         const auto &body = p_.entry->body;
@@ -895,22 +910,9 @@ private:
             hir::PoolVector<int64_t> ord(static_cast<size_t>(m));
             for (int64_t j = 0; j < m; ++j) ord[static_cast<size_t>(j)] = j;
             const hir::Vector &k0 = *in[0];
-            const bool one_int = in.size() == 1 && !k0.HasNulls() &&
-                                 (k0.type.kind == hir::TypeKind::I32 || k0.type.kind == hir::TypeKind::DATE || k0.type.kind == hir::TypeKind::I64 ||
-                                  k0.type.kind == hir::TypeKind::DEC64 || k0.type.kind == hir::TypeKind::I16);
-            if (one_int) {
-                // one integer key without NULLs (Q18's l_orderkey): the groups' keys (distinct)
-                // sorted by radix, as order-preserving unsigned words
-                RNDN_ASSIGN_OR_RETURN(auto kv, hir::MakeVectorUninit(hir::Type(hir::TypeKind::I64), m));
-                uint64_t *key = kv->Data<uint64_t>();
-                for (int64_t j = 0; j < m; ++j) {
-                    const int64_t r = first[static_cast<size_t>(j)];
-                    const int64_t x = k0.type.kind == hir::TypeKind::I16 ? k0.Data<int16_t>()[r]
-                                      : (k0.type.kind == hir::TypeKind::I32 || k0.type.kind == hir::TypeKind::DATE) ? k0.Data<int32_t>()[r]
-                                                                                                                   : k0.Data<int64_t>()[r];
-                    key[j] = static_cast<uint64_t>(x) ^ (uint64_t(1) << 63);
-                }
-                RNDN_RETURN_IF_ERROR(hir::StableOrderByKey(key, m, ord.data()));
+            if (in.size() == 1 && IntKey(k0)) {
+                // one integer key without NULLs: the groups' keys (distinct) sorted by radix
+                RNDN_RETURN_IF_ERROR(IntKeyOrder(k0, first.data(), m, ord.data()));
             } else
             std::sort(ord.begin(), ord.end(), [&](int64_t ga, int64_t gb) {
                 const int64_t a = first[static_cast<size_t>(ga)], b = first[static_cast<size_t>(gb)];

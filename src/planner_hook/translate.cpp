@@ -208,6 +208,10 @@ bool ParamEquality(Expr *q, const std::set<int> &ids, int *pid, Expr **other) {
     return false;
 }
 
+// Key types whose = is identity (equal values are the same value): the keys that semi-join
+// reduction and nested-loop join filters take.
+static bool IdentityKeyType(Oid t) { return t == INT2OID || t == INT4OID || t == INT8OID || t == DATEOID; }
+
 static double RowsEstimate(const Plan *p, List *rtable);
 static double ColumnDistinct(const Plan *p, Expr *e, List *rtable, double rows);
 
@@ -674,11 +678,6 @@ bool CollectAggrefs(Node *n, void *ctx) {
     return expression_tree_walker(n, (bool (*)(void))(void *)CollectAggrefs, ctx);
 }
 
-// Whether an aggregate node's result cannot depend on the order of its input rows: every
-// aggregate is count, an exact sum or avg (integers, numeric), min or max of a type whose equal
-// values are identical (no float: -0 = 0; numeric only of a declared scale: 1.0 = 1.00), or a
-// boolean and/or, none ordered or (but count) DISTINCT; and every grouping column is of such a
-// type, so that a group's key is the same whichever of its rows comes first.
 // The expression a target-list entry of `p` computes, through the Vars that only pass a
 // child's column on (a Sort's, a join's OUTER_VAR/INNER_VAR).
 Node *OriginOf(Plan *p, Node *e) {
@@ -711,6 +710,11 @@ bool IntegralExtract(Node *e) {
     return whole.count(name) > 0;
 }
 
+// Whether an aggregate node's result cannot depend on the order of its input rows: every
+// aggregate is count, an exact sum or avg (integers, numeric), min or max of a type whose equal
+// values are identical (no float: -0 = 0; numeric only of a declared scale: 1.0 = 1.00), or a
+// boolean and/or, none ordered or (but count) DISTINCT; and every grouping column is of such a
+// type, so that a group's key is the same whichever of its rows comes first.
 bool OrderInsensitiveAgg(Agg *agg) {
     Plan *plan = &agg->plan;
     auto identical_when_equal = [](Oid t, int32 typmod) {
@@ -1620,7 +1624,7 @@ Expected<Translator::RelP> Translator::SetOpNode(SetOp *op, RelP in) {
     return Take(in, idx, false, ConstLen(idx));
 }
 
-Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses, RelP pre_inner,
+Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses,
                                                 std::vector<std::pair<Expr *, int>> param_keys, bool order_free) {
     Plan *plan = &join->plan;
     const JoinType jt = join->jointype;
@@ -1635,8 +1639,8 @@ Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses, Re
     kc.outer = outer;
     kc.len_var = outer->len_var;
     std::map<int, Col> param_vals;
-    RelP inner = pre_inner;
-    if (!inner) {
+    RelP inner;
+    {
         // A parameterized inner side (nested loop): its `col = $p` conditions become hidden
         // columns (join keys below), and its scans keep only rows whose key some outer row has.
         const std::set<int> saved = decor_params_;
@@ -1646,7 +1650,7 @@ Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses, Re
             RNDN_ASSIGN_OR_RETURN(Col l, X(expr, kc));
             if (l.scalar) continue;
             param_vals[pid] = l;
-            if (l.type == INT2OID || l.type == INT4OID || l.type == INT8OID || l.type == DATEOID)
+            if (IdentityKeyType(l.type))
                 decor_outer_[pid] = OuterKeys{l.var, l.type, plan->lefttree->plan_rows};
         }
         // A semi or anti join only asks whether a match exists: the inner rows' order is free
@@ -1708,8 +1712,7 @@ Expected<Translator::RelP> Translator::JoinNode(Join *join, List *eq_clauses, Re
                 const FnRow *row = LookupFunction(op->opfuncid ? op->opfuncid : get_opcode(op->opno));
                 Expr *a = StripRelabel((Expr *)linitial(op->args)), *b = StripRelabel((Expr *)lsecond(op->args));
                 const Oid ta = exprType((Node *)a);
-                const bool key_type = ta == INT2OID || ta == INT4OID || ta == INT8OID || ta == DATEOID;
-                if (row != nullptr && (row->flags & F_EQ) && key_type && ta == exprType((Node *)b) && IsA(a, Var) && IsA(b, Var)) {
+                if (row != nullptr && (row->flags & F_EQ) && IdentityKeyType(ta) && ta == exprType((Node *)b) && IsA(a, Var) && IsA(b, Var)) {
                     for (Expr *v : {a, b}) {
                         if (((Var *)v)->varno == OUTER_VAR) sides[0] = v;
                         if (((Var *)v)->varno == INNER_VAR) sides[1] = v;
@@ -1962,7 +1965,7 @@ Expected<Col> Translator::SubPlanX(SubPlan *sp, const Ctx &ctx) {
             RNDN_ASSIGN_OR_RETURN(Col o, X((Expr *)lfirst(lc), ctx));
             RNDN_ASSIGN_OR_RETURN(o, Materialize(o, ctx.len_var));
             const int id = ids[outer_args.size()];
-            if (o.type == INT2OID || o.type == INT4OID || o.type == INT8OID || o.type == DATEOID)
+            if (IdentityKeyType(o.type))
                 decor_outer_[id] = OuterKeys{o.var, o.type, ctx.node ? ctx.node->plan_rows : 0};
             outer_args.push_back(o);
         }
@@ -2527,11 +2530,11 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
             RNDN_ASSIGN_OR_RETURN(RelP r, SetOpNode((SetOp *)plan, child));
             return ProjectOver(plan, r, nullptr);
         }
-        case T_HashJoin: return JoinNode((Join *)plan, ((HashJoin *)plan)->hashclauses, nullptr, {}, order_free);
-        case T_MergeJoin: return JoinNode((Join *)plan, ((MergeJoin *)plan)->mergeclauses, nullptr, {}, order_free);
+        case T_HashJoin: return JoinNode((Join *)plan, ((HashJoin *)plan)->hashclauses, {}, order_free);
+        case T_MergeJoin: return JoinNode((Join *)plan, ((MergeJoin *)plan)->mergeclauses, {}, order_free);
         case T_NestLoop: {
             NestLoop *nl = (NestLoop *)plan;
-            if (nl->nestParams == NIL) return JoinNode((Join *)plan, NIL, nullptr, {}, order_free);
+            if (nl->nestParams == NIL) return JoinNode((Join *)plan, NIL, {}, order_free);
             // A parameterized inner side: its `col = $p` conditions become join keys (JoinNode
             // translates the inner side with the parameters being decorrelated).
             std::vector<std::pair<Expr *, int>> keys;
@@ -2540,7 +2543,7 @@ Expected<Translator::RelP> Translator::NodeRel(Plan *plan) {
                 NestLoopParam *p = (NestLoopParam *)lfirst(lc);
                 keys.emplace_back((Expr *)p->paramval, p->paramno);
             }
-            return JoinNode((Join *)plan, NIL, nullptr, keys, order_free);
+            return JoinNode((Join *)plan, NIL, keys, order_free);
         }
         default: return Unsup(plan, "node type not translated");
     }

@@ -333,8 +333,8 @@ private:
     Expected<RelP> SetOpNode(SetOp *op, RelP in);
     Expected<RelP> GroupingSetsNode(Agg *agg, RelP in);
     Expected<RelP> WindowAggNode(WindowAgg *wa, RelP in);
-    Expected<RelP> JoinNode(Join *join, List *eq_clauses, RelP pre_inner = nullptr,
-                            std::vector<std::pair<Expr *, int>> param_keys = {}, bool order_free = false);
+    Expected<RelP> JoinNode(Join *join, List *eq_clauses, std::vector<std::pair<Expr *, int>> param_keys = {},
+                            bool order_free = false);
 
     // Applies `quals` (if any) to every input of ctx, then evaluates plan->targetlist lazily.
     // `keep`: (expression, values) pairs; before the quals, the rows whose expression is not
