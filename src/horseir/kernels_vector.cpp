@@ -1055,6 +1055,111 @@ std::shared_ptr<Vector> MemberSmallStrings(const Vector &x, const Vector &s, std
 }
 }  // namespace
 
+namespace {
+// The non-NULL values of an integer-like key column (integers, dates, times) as a bitmap over
+// their range lo .. lo + range - 1 (bit d: the value lo + d, an unsigned difference in the
+// column's own width, so no overflow); bit `range` stays clear and every value outside the range
+// probes it.  Built only when the range is at most `limit` values.
+struct DenseSet {
+    TypeKind kind = TypeKind::I64;
+    int64_t lo = 0;
+    uint64_t range = 0;
+    int64_t distinct = 0;
+    bool has_null = false;
+    PoolVector<uint64_t> bits;
+};
+
+bool IntegerKey(TypeKind k) {
+    return !IsString(k) && keys::HashableKey(k) && VisitFixed(k, [](auto t) { return std::is_integral_v<decltype(t)>; });
+}
+
+bool MakeDenseSet(const Vector &s, uint64_t limit, DenseSet &set) {
+    if (!IntegerKey(s.type.kind)) return false;
+    return VisitFixed(s.type.kind, [&](auto t) -> bool {
+        using T = decltype(t);
+        if constexpr (!std::is_integral_v<T>) {
+            return false;
+        } else {
+            using U = std::make_unsigned_t<T>;
+            const T *sv = s.Data<T>();
+            const bool nulls = s.HasNulls();
+            bool any = false;
+            T lo = 0, hi = 0;
+            for (int64_t j = 0; j < s.length; ++j) {
+                PollCancel(j);
+                if (nulls && !s.IsValid(j)) {
+                    set.has_null = true;
+                    continue;
+                }
+                lo = any ? std::min(lo, sv[j]) : sv[j];
+                hi = any ? std::max(hi, sv[j]) : sv[j];
+                any = true;
+            }
+            set.kind = s.type.kind;
+            set.lo = static_cast<int64_t>(lo);
+            set.range = any ? uint64_t(U(U(hi) - U(lo))) + 1 : 0;
+            if (any && (set.range == 0 || set.range > limit)) return false;  // range == 0: the whole 64-bit span
+            set.bits.assign(set.range / 64 + 1, 0);
+            for (int64_t j = 0; j < s.length; ++j) {
+                PollCancel(j);
+                if (nulls && !s.IsValid(j)) continue;
+                const uint64_t d = U(U(sv[j]) - U(lo));
+                set.distinct += !((set.bits[d >> 6] >> (d & 63)) & 1);
+                set.bits[d >> 6] |= uint64_t(1) << (d & 63);
+            }
+            return true;
+        }
+    });
+}
+
+// o[i] = 1 where x[i] (of the set's kind) is in the set, 0 elsewhere (NULL rows too: their value
+// is not read for the answer), on every core.
+void ProbeDenseSet(const DenseSet &set, const Vector &x, uint8_t *o) {
+    VisitFixed(set.kind, [&](auto t) {
+        using T = decltype(t);
+        if constexpr (std::is_integral_v<T>) {
+            using U = std::make_unsigned_t<T>;
+            const T *xv = x.Data<T>();
+            const U lo = U(static_cast<T>(set.lo));
+            const uint64_t range = set.range, *w = set.bits.data();
+            const bool nulls = x.HasNulls();
+            ForChunks(ChunksOf(x.length), [&](int64_t, int64_t b, int64_t e) {
+                for (int64_t i = b; i < e; ++i) {
+                    const uint64_t d = std::min<uint64_t>(U(U(xv[i]) - lo), range);
+                    o[i] = static_cast<uint8_t>((w[d >> 6] >> (d & 63)) & 1);
+                }
+                if (nulls)
+                    for (int64_t i = b; i < e; ++i)
+                        if (!x.IsValid(i)) o[i] = 0;
+            });
+        }
+    });
+}
+
+// At most 8 (|x| + |s|) + 65536 values: a bitmap of about a bit per element of either side.
+uint64_t DenseLimit(int64_t nx, int64_t ns) { return 8 * uint64_t(nx + ns) + 65536; }
+
+// x in s for integer-like keys of one kind whose set s spans a dense range (DenseLimit): a
+// bitmap over s's range, probed on every core, with no id vectors for either side (a semi join's
+// keep filter over a whole fact table).  Null when the keys do not qualify.  NULL rules as
+// everywhere: NULL IN s is NULL, and so is an x not found in a set holding a NULL.
+std::shared_ptr<Vector> MemberDense(const Vector &x, const Vector &s) {
+    DenseSet set;
+    if (x.type != s.type || !MakeDenseSet(s, DenseLimit(x.length, s.length), set)) return nullptr;
+    auto made = MakeVectorUninit(TypeKind::BOOL, x.length);
+    if (!made.ok()) return nullptr;
+    std::shared_ptr<Vector> out = std::move(*made);
+    uint8_t *o = out->Data<uint8_t>();
+    ProbeDenseSet(set, x, o);
+    if (x.HasNulls() || set.has_null) {
+        out->EnsureValidity();
+        for (int64_t i = 0; i < x.length; ++i)
+            if (PollCancel(i), (!o[i] && set.has_null) || !x.IsValid(i)) out->SetNull(i);
+    }
+    return out;
+}
+}  // namespace
+
 Expected<Value> KMember(KernelCtx &ctx, const std::vector<Value> &args) {
     RNDN_RETURN_IF_ERROR(NeedVector(args[0], "member", 0));
     RNDN_RETURN_IF_ERROR(NeedVector(args[1], "member", 1));
@@ -1063,6 +1168,8 @@ Expected<Value> KMember(KernelCtx &ctx, const std::vector<Value> &args) {
         RNDN_ASSIGN_OR_RETURN(auto out, MakeVectorUninit(TypeKind::BOOL, args[0].vector().length));
         return V(MemberSmallStrings(args[0].vector(), args[1].vector(), out));
     }
+    if (UseHash(ctx))
+        if (std::shared_ptr<Vector> out = MemberDense(args[0].vector(), args[1].vector())) return V(out);
     PoolVector<int64_t> rx, rs;
     int64_t cnt;
     RNDN_RETURN_IF_ERROR(MemberIds(ctx, args, "member", rx, rs, &cnt));
@@ -1115,7 +1222,87 @@ Status CheckJoinSize(const KernelCtx &ctx, int64_t pairs) {
 }
 }  // namespace
 
-Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
+namespace {
+Expected<Value> JoinIndex(KernelCtx &ctx, const std::vector<Value> &args, bool prefilter);
+
+// A key list (a vector or a list of vectors) with every column gathered at rows sel.
+Expected<Value> GatherKeys(const Value &keys, const std::vector<std::shared_ptr<const Vector>> &cols, const int64_t *sel, int64_t n) {
+    std::vector<Value> cells;
+    for (const auto &c : cols) {
+        RNDN_ASSIGN_OR_RETURN(auto g, Gather(*c, sel, n));
+        cells.push_back(Value(g));
+    }
+    if (keys.is_vector()) return cells[0];
+    auto out = std::make_shared<List>();
+    out->cells = std::move(cells);
+    return Value(std::shared_ptr<const List>(out));
+}
+
+// An equi-join of a long side (at least kParallelMinRows rows) against a side at least 8 times
+// shorter, one of whose equality keys is an integer-like column of dense range (DenseLimit): the
+// long side's rows whose value in that column the short side lacks are dropped first (a bitmap
+// probe on every core; the column chosen is the one whose set covers the least of its range),
+// the join runs on the rows kept, and the long side's row numbers are mapped back (in order, so
+// the pairs' order is the full join's).  Null when it does not apply or would keep over half of
+// the long side.
+Expected<std::optional<Value>> PrefilteredJoin(KernelCtx &ctx, const std::vector<Value> &args, const std::vector<size_t> &eqs,
+                                                const std::vector<std::shared_ptr<const Vector>> &left,
+                                                const std::vector<std::shared_ptr<const Vector>> &right) {
+    const size_t nargs = args.size();
+    const int64_t nl = left[0]->length, nr = right[0]->length;
+    const bool left_long = nl >= 8 * nr;
+    if (!(left_long || nr >= 8 * nl) || std::max(nl, nr) < kParallelMinRows) return std::optional<Value>();
+    const auto &lng = left_long ? left : right, &sht = left_long ? right : left;
+    auto at = [](const std::vector<std::shared_ptr<const Vector>> &cols, size_t c) { return cols[cols.size() == 1 ? 0 : c]; };
+    DenseSet best;
+    size_t best_col = 0;
+    double best_cover = 0.5;  // a set covering over half its range keeps too much to pay
+    bool found = false;
+    for (size_t c : eqs) {
+        DenseSet set;
+        const Vector &x = *at(lng, c), &sv = *at(sht, c);
+        if (x.type != sv.type || !MakeDenseSet(sv, DenseLimit(x.length, sv.length), set)) continue;
+        const double cover = set.range ? double(set.distinct) / double(set.range) : 0.0;
+        if (cover < best_cover) {
+            best_cover = cover;
+            best = std::move(set);
+            best_col = c;
+            found = true;
+        }
+    }
+    if (!found) return std::optional<Value>();
+    const Vector &x = *at(lng, best_col);
+    PoolVector<uint8_t> keep(static_cast<size_t>(x.length));
+    ProbeDenseSet(best, x, keep.data());
+    int64_t kept = 0;
+    for (int64_t i = 0; i < x.length; ++i) kept += keep[static_cast<size_t>(i)];
+    if (kept > x.length / 2) return std::optional<Value>();
+    PoolVector<int64_t> sel(static_cast<size_t>(kept));
+    for (int64_t i = 0, w = 0; i < x.length; ++i)
+        if (PollCancel(i), keep[static_cast<size_t>(i)]) sel[static_cast<size_t>(w++)] = i;
+    std::vector<Value> sub = args;
+    const size_t side = left_long ? nargs - 2 : nargs - 1;
+    RNDN_ASSIGN_OR_RETURN(sub[side], GatherKeys(args[side], lng, sel.data(), kept));
+    RNDN_ASSIGN_OR_RETURN(Value joined, JoinIndex(ctx, sub, false));
+    const List &pairs = joined.list();
+    const Vector &idx = pairs.cells[left_long ? 0 : 1].vector();
+    RNDN_ASSIGN_OR_RETURN(auto mapped, MakeVectorUninit(TypeKind::I64, idx.length));
+    const int64_t *from = idx.Data<int64_t>();
+    int64_t *to = mapped->Data<int64_t>();
+    ForChunks(ChunksOf(idx.length), [&](int64_t, int64_t b, int64_t e) {
+        for (int64_t p = b; p < e; ++p) to[p] = sel[static_cast<size_t>(from[p])];
+    });
+    auto out = std::make_shared<List>();
+    out->cells = pairs.cells;
+    out->cells[left_long ? 0 : 1] = V(mapped);
+    return std::optional<Value>(Value(std::shared_ptr<const List>(out)));
+}
+}  // namespace
+
+Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) { return JoinIndex(ctx, args, true); }
+
+namespace {
+Expected<Value> JoinIndex(KernelCtx &ctx, const std::vector<Value> &args, bool prefilter) {
     size_t nargs = args.size();
     size_t k = nargs - 2;
     std::vector<FuncRef> preds;
@@ -1145,6 +1332,10 @@ Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
         RNDN_ASSIGN_OR_RETURN(rvec, MakeVectorUninit(TypeKind::I64, pairs));
         return Status::Ok();
     };
+    if (prefilter && UseHash(ctx) && !eqs.empty()) {
+        RNDN_ASSIGN_OR_RETURN(std::optional<Value> done, PrefilteredJoin(ctx, args, eqs, left, right));
+        if (done) return std::move(*done);
+    }
     if (!eqs.empty()) {
         // The equality keys of both sides in one id space: idl[i] / idr[j] < 0 for a row that
         // matches nothing (a NULL key, or with the hash path a key the other side lacks).
@@ -1264,6 +1455,7 @@ Expected<Value> KJoinIndex(KernelCtx &ctx, const std::vector<Value> &args) {
     out->cells = {V(lvec), V(rvec)};
     return Value(std::shared_ptr<const List>(out));
 }
+}  // namespace
 
 // ---------------------------------------------------------------------------------------------
 // append / vector / range / reverse / take / drop

@@ -250,6 +250,77 @@ TEST(KeysHash, LongSidesInParallelChunks) {
         }
 }
 
+// Integer-like keys of dense range (@member's bitmap, and the join that first drops the rows of a
+// side at least 8 times longer whose key the short side lacks): values across zero and at the
+// type's extremes (outside the short side's range), NULLs on either side, a second key column
+// (dense or wide) and a non-equality predicate after the equality; either side long.  The short
+// sides cover little of their range (the filter applies) or most of it (it does not).
+TEST(KeysHash, DenseKeysAndPrefilteredJoins) {
+    std::mt19937_64 rng(4242);
+    const int64_t kLong = 400003, kShort = 3001;
+    // a column of kind k: values lo + (random below span), on the long side every 97th row an
+    // extreme of the type, NULL with probability null_p
+    auto column = [&](TypeKind k, int64_t n, int64_t lo, int64_t span, double null_p) {
+        const bool long_side = n == kLong;
+        auto v = MakeVector(Type(k), n).value();
+        std::bernoulli_distribution is_null(null_p);
+        for (int64_t i = 0; i < n; ++i) {
+            int64_t x = lo + static_cast<int64_t>(rng() % static_cast<uint64_t>(span));
+            const bool extreme = long_side && i % 97 == 5;
+            switch (k) {
+                case TypeKind::I16: v->Data<int16_t>()[i] = extreme ? (i & 1 ? INT16_MIN : INT16_MAX) : static_cast<int16_t>(x); break;
+                case TypeKind::I32:
+                case TypeKind::DATE: v->Data<int32_t>()[i] = extreme ? (i & 1 ? INT32_MIN : INT32_MAX) : static_cast<int32_t>(x); break;
+                default: v->Data<int64_t>()[i] = extreme ? (i & 1 ? INT64_MIN : INT64_MAX) : x; break;
+            }
+            if (is_null(rng)) v->SetNull(i);
+        }
+        return v;
+    };
+    struct Key {
+        TypeKind kind;
+        int64_t lo, span;        // the long side's values
+        int64_t short_lo, short_span;  // the short side's
+    };
+    const std::vector<std::vector<Key>> cases = {
+        {{TypeKind::I32, -200000, 400000, -5000, 30000}},              // a twentieth of the range kept
+        {{TypeKind::I64, -1000000, 2000000, 985000, 30000}},           // across the long side's top
+        {{TypeKind::DATE, 0, 20000, 100, 4000}},                       // covers most of its range: no filter
+        {{TypeKind::I16, -30000, 60000, -100, 20000}},
+        {{TypeKind::TIME, -1000, 3000, -10, 100}},                     // about 130 long rows per key; no filter
+        {{TypeKind::I32, 0, 300000, 1000, 20000}, {TypeKind::I64, 0, 4, 0, 4}},   // the first key filters
+        {{TypeKind::I64, 0, 7, 0, 7}, {TypeKind::I32, 0, 300000, 1000, 20000}},   // the second key filters
+    };
+    int checked = 0;
+    for (const auto &keys : cases)
+        for (bool left_long : {true, false})
+            for (double null_p : {0.0, 0.05}) {
+                const int64_t na = left_long ? kLong : kShort, nb = left_long ? kShort : kLong;
+                std::vector<std::shared_ptr<Vector>> a, b;
+                for (const Key &k : keys) {
+                    a.push_back(left_long ? column(k.kind, na, k.lo, k.span, null_p) : column(k.kind, na, k.short_lo, k.short_span, null_p));
+                    b.push_back(left_long ? column(k.kind, nb, k.short_lo, k.short_span, null_p) : column(k.kind, nb, k.lo, k.span, null_p));
+                }
+                auto fa = RandomColumn(Type(TypeKind::F64), na, 50, 0.0, rng), fb = RandomColumn(Type(TypeKind::F64), nb, 50, 0.0, rng);
+                SCOPED_TRACE(TypeToString(Type(keys[0].kind)) + (keys.size() > 1 ? "+" : "") + (left_long ? " long left" : " long right") +
+                             (null_p > 0 ? " with NULLs" : ""));
+                if (keys.size() == 1) {
+                    const std::string pairs = Compare("r:? = @join_index(@eq, a0, b0); i:? = @index(r, 0:i64); n:? = @len(i); return n;", a, b);
+                    EXPECT_GT(std::stoll(pairs.substr(pairs.find('[') + 1)), 100) << "too few pairs to check the mapping back";
+                    Compare("r:? = @join_index(@eq, a0, b0); return r;", a, b);
+                    Compare("r:? = @member(a0, b0); return r;", a, b);
+                    Compare("r:? = @member(b0, a0); return r;", a, b);
+                    Compare("la:? = @list(a0, a1); lb:? = @list(b0, b1); r:? = @join_index(@eq, @lt, la, lb); return r;", {a[0], fa}, {b[0], fb});
+                } else {
+                    Compare("la:? = @list(a0,a1); lb:? = @list(b0,b1); r:? = @join_index(@eq, la, lb); return r;", a, b);
+                    Compare("la:? = @list(a0,a1,a2); lb:? = @list(b0,b1,b2); r:? = @join_index(@eq, @eq, @geq, la, lb); return r;",
+                            {a[0], a[1], fa}, {b[0], b[1], fb});
+                }
+                ++checked;
+            }
+    EXPECT_EQ(checked, static_cast<int>(cases.size() * 4));
+}
+
 // An equality key plus a non-equality predicate: the hash path makes the candidate pairs, the
 // rest is filtered as before; and a join with no equality key at all keeps the nested loop.
 TEST(KeysHash, MixedPredicates) {
