@@ -1,6 +1,7 @@
 // Hybrid execution: kernels on the cpu device, everything else on the interpreter (see codegen.h).
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -769,6 +770,146 @@ private:
         return FinishGroup(k, std::move(keys), std::move(rows));
     }
 
+    // Key tuples without NULLs that pack into at most kSmallKeyBits bits in their order: short
+    // strings (at most 2 bytes: the bytes zero-padded to the column's longest, then the length,
+    // so that a prefix sorts first; bytes unsigned, as std::string_view orders them) and integers of small range (the
+    // value above the column's least), the first column most significant (TPC-H Q1's
+    // l_returnflag, l_linestatus: 18 bits).  The packed tuple indexes a table directly: one pass
+    // marks the tuples present, their ranks in the table are the groups' positions in the
+    // interpreter's order (ascending tuples), and a second pass gives every row its group (no hash
+    // kernel, no string compares).  *done false: the keys do not pack so.
+    static constexpr int kSmallKeyBits = 20;
+    Status GroupBySmallKeys(const codegen::Kernel &k, const std::vector<std::shared_ptr<const hir::Vector>> &in, int64_t n, bool *done) {
+        *done = false;
+        if (n < (int64_t{1} << 16)) return Status::Ok();
+        struct Part {
+            const hir::Vector *x;
+            bool str;
+            int len_bits = 0;  // strings: bits of the length
+            int bytes = 0;     // strings: padded width
+            int64_t lo = 0;    // integers: the least value
+            int width = 0;     // bits
+            int shift = 0;
+            const int64_t *off = nullptr;  // strings: offsets, bytes
+            const uint8_t *chars = nullptr;
+        };
+        std::vector<Part> parts;
+        int bits = 0;
+        for (const auto &v : in) {
+            const hir::Vector &x = *v;
+            if (x.HasNulls()) return Status::Ok();
+            Part p{&x, kernel::IsStringType(x.type)};
+            if (p.str) {
+                const int64_t *off = x.offsets.data();
+                p.off = off;
+                p.chars = reinterpret_cast<const uint8_t *>(x.bytes.data());
+                int64_t longest = 0;
+                for (int64_t r = 0; r < n && longest <= 2; ++r) longest = std::max(longest, off[r + 1] - off[r]);
+                if (longest > 2) return Status::Ok();
+                p.bytes = static_cast<int>(longest);
+                p.len_bits = std::bit_width(static_cast<uint64_t>(longest));
+                p.width = 8 * p.bytes + p.len_bits;
+            } else {
+                if (!IntKey(x)) return Status::Ok();
+                int64_t lo = INT64_MAX, hi = INT64_MIN;
+                for (int64_t r = 0; r < n; ++r) {
+                    if ((r & 0xfffff) == 0 && opts_.should_cancel && opts_.should_cancel()) return Status::Cancelled();
+                    const int64_t v2 = IntKeyAt(x, r);
+                    lo = std::min(lo, v2);
+                    hi = std::max(hi, v2);
+                }
+                const uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+                if (span >= (uint64_t{1} << kSmallKeyBits)) return Status::Ok();
+                p.lo = lo;
+                p.width = std::bit_width(span);
+            }
+            bits += p.width;
+            if (bits > kSmallKeyBits) return Status::Ok();
+            parts.push_back(p);
+        }
+        for (int i = static_cast<int>(parts.size()) - 1, at = 0; i >= 0; --i) {
+            parts[static_cast<size_t>(i)].shift = at;
+            at += parts[static_cast<size_t>(i)].width;
+        }
+        auto pack = [&](int64_t r) {
+            uint64_t key = 0;
+            for (const Part &p : parts) {
+                uint64_t f;
+                if (p.str) {
+                    const int64_t b = p.off[r], len = p.off[r + 1] - b;
+                    const uint8_t *c = p.chars + b;
+                    f = 0;
+                    for (int j = 0; j < p.bytes; ++j) f = f << 8 | uint64_t(j < len ? c[j] : 0);
+                    f = f << p.len_bits | static_cast<uint64_t>(len);
+                } else {
+                    f = static_cast<uint64_t>(IntKeyAt(*p.x, r)) - static_cast<uint64_t>(p.lo);
+                }
+                key |= f << p.shift;
+            }
+            return key;
+        };
+        const size_t slots = size_t{1} << bits;
+        std::vector<uint8_t> present(slots, 0);
+        const RowChunks rc = ChunksOf(n);
+        // every row's packed tuple, kept in the row -> group vector (the strings' offsets are
+        // read once); read before writing `present`: rows of a few groups would otherwise store
+        // to the same cache line from every core
+        RNDN_ASSIGN_OR_RETURN(auto rg, hir::MakeVectorUninit(hir::Type(hir::TypeKind::I32), n));
+        uint32_t *row_group = rg->Data<uint32_t>();
+        RNDN_RETURN_IF_ERROR(HostRows(rc, [&](int64_t, int64_t lo, int64_t hi) {
+            for (int64_t r = lo; r < hi; ++r) {
+                const uint32_t key = static_cast<uint32_t>(pack(r));
+                row_group[r] = key;
+                std::atomic_ref<uint8_t> p(present[key]);
+                if (!p.load(std::memory_order_relaxed)) p.store(1, std::memory_order_relaxed);
+            }
+        }));
+        std::vector<uint32_t> pos(slots, 0);
+        int64_t m = 0;
+        for (size_t t = 0; t < slots; ++t)
+            if (present[t]) pos[t] = static_cast<uint32_t>(m++);
+        // per group its first row and its rows: for few groups counted in the chunk's own arrays
+        // and added up under a lock at its end (neighbouring chunks' counters would share cache
+        // lines), for many with atomics
+        constexpr int64_t kFewGroups = 4096;
+        const bool few = m <= kFewGroups;
+        hir::PoolVector<int64_t> count(static_cast<size_t>(m), 0), first(static_cast<size_t>(m), n);
+        std::mutex merge;
+        RNDN_RETURN_IF_ERROR(HostRows(rc, [&](int64_t, int64_t lo, int64_t hi) {
+            std::vector<int64_t> my_count(few ? static_cast<size_t>(m) : 0, 0), my_first(few ? static_cast<size_t>(m) : 0, n);
+            for (int64_t r = lo; r < hi; ++r) {
+                const uint32_t g = pos[row_group[r]];
+                row_group[r] = g;
+                if (few) {
+                    if (my_first[g] == n) my_first[g] = r;
+                    ++my_count[g];
+                } else {
+                    std::atomic_ref<int64_t>(count[g]).fetch_add(1, std::memory_order_relaxed);
+                    std::atomic_ref<int64_t> f(first[g]);
+                    int64_t cur = f.load(std::memory_order_relaxed);
+                    while (r < cur && !f.compare_exchange_weak(cur, r, std::memory_order_relaxed)) {
+                    }
+                }
+            }
+            if (few) {
+                std::lock_guard<std::mutex> hold(merge);
+                for (int64_t g = 0; g < m; ++g) {
+                    count[static_cast<size_t>(g)] += my_count[static_cast<size_t>(g)];
+                    first[static_cast<size_t>(g)] = std::min(first[static_cast<size_t>(g)], my_first[static_cast<size_t>(g)]);
+                }
+            }
+        }));
+        RNDN_ASSIGN_OR_RETURN(auto keys, hir::MakeVector(hir::Type(hir::TypeKind::I64), m));
+        std::copy(first.begin(), first.end(), keys->Data<int64_t>());
+        auto rows = std::make_shared<GroupRows>();
+        rows->m = m;
+        rows->count = std::move(count);
+        rows->row_group.v = std::move(rg);
+        rows->row_group.n = static_cast<size_t>(n);
+        *done = true;
+        return FinishGroup(k, std::move(keys), std::move(rows));
+    }
+
     // A group-by kernel (Kernel::group, hash-based): the kernel gives every row the slot of its
     // key tuple; the host numbers the slots by first appearance, orders the groups as the
     // interpreter does and builds @group's dictionary (keys: first row of each group; values: the
@@ -797,6 +938,11 @@ private:
         if (in.size() == 1) {
             bool done = false;
             RNDN_RETURN_IF_ERROR(GroupByRuns(k, *in[0], n, &done));
+            if (done) return Status::Ok();
+        }
+        {
+            bool done = false;
+            RNDN_RETURN_IF_ERROR(GroupBySmallKeys(k, in, n, &done));
             if (done) return Status::Ok();
         }
         std::shared_ptr<const void> mod;

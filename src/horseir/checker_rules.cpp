@@ -146,6 +146,10 @@ R RuleUnique(RuleCtx &c) {
     if (!Basic(c.args[0])) return Fail(c, "expects a basic vector");
     return One(TypeKind::I64);
 }
+R RuleGroupDistinct(RuleCtx &c) {
+    if (!Basic(c.args[0]) || c.args[1].kind != TypeKind::LIST) return Fail(c, "expects (basic vector, list of row numbers)");
+    return One(TypeKind::I64);
+}
 R RuleGroup(RuleCtx &c) {
     Types cells;
     if (Basic(c.args[0]) || (ListCells(c.args[0], cells) && !cells.empty() && std::all_of(cells.begin(), cells.end(), Basic)))
@@ -772,7 +776,7 @@ const char *ShapeRuleName(ShapeRule r) {
     static const char *const kNames[] = {"NONE", "SAME", "BROADCAST", "SCALAR", "COMPRESS", "WHERE", "INDEX",
                                          "PERMUTE", "SIZED", "GROUP", "JOIN", "LIST", "RAZE", "TOLIST", "EACH",
                                          "EACH_LEFT", "EACH_RIGHT", "EACH_ITEM", "LOAD_TABLE", "COLUMN_VALUE",
-                                         "TABLE", "KEYS", "VALUES", "FETCH", "ENUM", "DICT", "DYNAMIC"};
+                                         "TABLE", "KEYS", "VALUES", "FETCH", "ENUM", "DICT", "CELLS", "DYNAMIC"};
     static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(ShapeRule::DYNAMIC) + 1);
     return kNames[static_cast<int>(r)];
 }

@@ -986,6 +986,56 @@ Expected<Value> KUnique(KernelCtx &ctx, const std::vector<Value> &args) {
     return V(out);
 }
 
+// One pass over the (cell, row) pairs of G whose value of x is not NULL: a group id over the
+// pair (cell number, value), then per cell the pairs' distinct ids.  Equal values as @unique's
+// (keys_hash.cpp: NaN = NaN, -0 = 0, strings by bytes).
+Expected<Value> KGroupDistinct(KernelCtx &ctx, const std::vector<Value> &args) {
+    RNDN_RETURN_IF_ERROR(NeedVector(args[0], "group_distinct", 0));
+    if (args[1].kind() != ValueKind::LIST) return TypeError("@group_distinct: expects a list of row-number vectors");
+    const Vector &x = args[0].vector();
+    const std::vector<Value> &cells = args[1].list().cells;
+    const int64_t groups = static_cast<int64_t>(cells.size());
+    int64_t total = 0;
+    for (const Value &c : cells) {
+        if (!c.is_vector() || c.vector().type.kind != TypeKind::I64) return TypeError("@group_distinct: expects a list of row-number vectors");
+        total += c.vector().length;
+    }
+    RNDN_ASSIGN_OR_RETURN(auto gcol, MakeVectorUninit(TypeKind::I64, total));
+    PoolVector<int64_t> rows(static_cast<size_t>(total));
+    int64_t *gid = gcol->Data<int64_t>();
+    int64_t w = 0;
+    const bool nulls = x.HasNulls();
+    for (int64_t g = 0; g < groups; ++g) {
+        const Vector &c = cells[static_cast<size_t>(g)].vector();
+        const int64_t *r = c.Data<int64_t>();
+        for (int64_t i = 0; i < c.length; ++i) {
+            PollCancel(w);
+            if (r[i] < 0 || r[i] >= x.length)
+                return ShapeError("index " + std::to_string(r[i]) + " out of range for a vector of length " + std::to_string(x.length));
+            if (nulls && !x.IsValid(r[i])) continue;
+            gid[w] = g;
+            rows[static_cast<size_t>(w++)] = r[i];
+        }
+    }
+    gcol->length = w;
+    RNDN_ASSIGN_OR_RETURN(auto xcol, Gather(x, rows.data(), w));
+    auto pair = std::make_shared<List>();
+    pair->cells = {V(gcol), Value(xcol)};
+    PoolVector<int64_t> ids;
+    int64_t m = 0;
+    RNDN_RETURN_IF_ERROR(GroupIds(Value(std::shared_ptr<const List>(pair)), "group_distinct", UseHash(ctx), false, ids, &m));
+    PoolVector<uint8_t> seen(static_cast<size_t>(m), 0);
+    RNDN_ASSIGN_OR_RETURN(auto out, MakeVector(TypeKind::I64, groups));
+    int64_t *cnt = out->Data<int64_t>();
+    for (int64_t i = 0; i < w; ++i) {
+        PollCancel(i);
+        uint8_t &s = seen[static_cast<size_t>(ids[static_cast<size_t>(i)])];
+        cnt[gid[i]] += !s;
+        s = 1;
+    }
+    return V(out);
+}
+
 // ---------------------------------------------------------------------------------------------
 // member / index_of / join_index
 

@@ -659,6 +659,11 @@ private:
                 d.cells = {arg(0), arg(1)};
                 return d;
             }
+            case ShapeRule::CELLS: {
+                const Shape &l = arg(1);
+                if (l.kind == Shape::Kind::LIST) return Shape::Vector(l.size);  // one element per cell
+                return Shape::Vector(Fresh(b));
+            }
             case ShapeRule::DYNAMIC: return Shape::Vector(Fresh(b));
         }
         return Shape();

@@ -552,10 +552,7 @@ Expected<Col> Translator::AggCol(Aggref *a, Rel &in, const Op *group_vals, const
         if (frame) return Unsup(node, "count(DISTINCT) over a window frame");
         if (!HirType(at, at == NUMERICOID ? std::max(x.scale, 0) : 0)) return Unsup(node, "count(DISTINCT " + TypeName(at) + ")");
         if (group_vals) {
-            Op parts = Emit(B::EACH_RIGHT, {Fn(B::INDEX), x.var, *group_vals});
-            Op u = Emit(B::EACH, {Fn(B::UNIQUE), parts});
-            Op d = Emit(B::EACH_ITEM, {Fn(B::INDEX), parts, u});
-            out.var = Emit(B::RAZE, {Emit(B::EACH, {Fn(B::COUNT), d})});
+            out.var = Emit(B::GROUP_DISTINCT, {x.var, *group_vals});
         } else {
             out.var = Emit(B::COUNT, {Emit(B::INDEX, {x.var, Emit(B::UNIQUE, {x.var})})});
         }

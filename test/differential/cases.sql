@@ -340,6 +340,13 @@ CREATE TABLE uu (id int, u uuid, g int);
 INSERT INTO uu VALUES (1, 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 1), (2, '00000000-0000-0000-0000-000000000000', 1),
   (3, 'ffffffff-ffff-ffff-ffff-ffffffffffff', 2), (4, NULL, 2), (5, 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11', 3),
   (6, '7f000000-0000-0000-8000-000000000000', 3), (7, '80000000-0000-0000-0000-000000000001', 1), (8, '0a000000-0000-0000-0000-0000000000ff', 2);
+-- count(DISTINCT x) per group (@group_distinct): NULLs not counted, NaN = NaN and -0 = 0 as
+-- PostgreSQL compares floats, 1.0 = 1.00 for numeric, '' a value, a group whose values are all
+-- NULL (0), groups of one row
+CREATE TABLE cdg (g int, f float8, t text, n numeric, d date);
+INSERT INTO cdg VALUES (1, 'NaN', 'a', 1.0, '2024-01-01'), (1, 'NaN', '', 1.00, '2024-01-01'), (1, '-0', 'a', NULL, NULL),
+  (1, 0, NULL, 2.5, '2024-01-02'), (2, NULL, NULL, NULL, NULL), (2, NULL, NULL, NULL, NULL), (3, 1e300, 'Ab', -0.0, '4713-01-01 BC'),
+  (NULL, 7, 'x', 7, '2000-02-29'), (NULL, 7, 'y', 7.000, '2000-02-29'), (4, '-Infinity', 'é', 3, 'infinity'), (4, 'Infinity', 'e', 3.0, '-infinity');
 CREATE TABLE uref (u uuid, label text);
 INSERT INTO uref VALUES ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 'first'), ('ffffffff-ffff-ffff-ffff-ffffffffffff', 'max'), (NULL, 'null');
 
@@ -1697,6 +1704,10 @@ SELECT u, count(*), min(id) FROM uu GROUP BY u ORDER BY u;
 SELECT DISTINCT u FROM uu;
 -- query: uuid_count_distinct
 SELECT g, count(DISTINCT u), count(u) FROM uu GROUP BY g ORDER BY g;
+-- query: count_distinct_per_group
+SELECT g, count(DISTINCT f), count(DISTINCT t), count(DISTINCT n), count(DISTINCT d), count(*) FROM cdg GROUP BY g ORDER BY g;
+-- query: count_distinct_per_group_having
+SELECT t, count(DISTINCT g) AS groups FROM cdg GROUP BY t HAVING count(DISTINCT f) > 0 ORDER BY 2 DESC, 1;
 -- query: uuid_comparisons
 SELECT id, u = 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', u < '7f000000-0000-0000-8000-000000000000', u >= '80000000-0000-0000-0000-000000000001',
        u <> '00000000-0000-0000-0000-000000000000', u IS NULL FROM uu ORDER BY id;

@@ -118,6 +118,32 @@ std::shared_ptr<hir::Table> RunsTable() {
     return t;
 }
 
+// Group keys that pack into a few bits (the runner's table-indexed grouping), over 200003 rows:
+// s1 strings of at most one byte (the empty string, a byte over 0x7f) or, two_bytes, of at most
+// two (a prefix of another too), h1 small integers across zero; i2, d1 as MakeTable makes them
+// (d1 under 400 days apart).  with_null: one NULL string (it may not pack).
+std::shared_ptr<hir::Table> ShortKeysTable(bool with_null, bool two_bytes) {
+    const int64_t n = 200003;
+    auto t = MakeTable(n, false, false, 13);
+    std::mt19937_64 rng(5);
+    static const char *kOne[] = {"", "A", "B", "N", "\xc3", "Z", "\x01", "R", "F"};
+    static const char *kTwo[] = {"", "A", "AB", "B", "N", "\xc3\xa9", "Z", "ZZ", "\x01"};
+    const char *const *words = two_bytes ? kTwo : kOne;
+    for (size_t i = 0; i < t->names.size(); ++i) {
+        if (t->names[i] == "s1") {
+            auto v = hir::MakeVector(Type(TypeKind::SYM), 0).value();
+            for (int64_t r = 0; r < n; ++r) v->AppendString(words[rng() % 9]);
+            if (with_null) v->SetNull(n / 3);
+            t->columns[i] = hir::Value(std::shared_ptr<hir::Vector>(v));
+        }
+        if (t->names[i] == "h1") {
+            auto v = std::const_pointer_cast<hir::Vector>(t->columns[i].vector_ptr());
+            for (int64_t r = 0; r < n; ++r) v->Data<int16_t>()[r] = static_cast<int16_t>(static_cast<int64_t>(rng() % 9) - 4);
+        }
+    }
+    return t;
+}
+
 hir::DataRegistry &Registry() {
     static hir::DataRegistry reg;
     static bool init = false;
@@ -136,6 +162,9 @@ hir::DataRegistry &Registry() {
         reg.AddTable("huge", MakeTable(300007, false, false, 10)).ok();
         reg.AddTable("hugenulls", MakeTable(300007, true, false, 11)).ok();
         reg.AddTable("runs", RunsTable()).ok();
+        reg.AddTable("short", ShortKeysTable(false, false)).ok();
+        reg.AddTable("short2", ShortKeysTable(false, true)).ok();
+        reg.AddTable("shortnull", ShortKeysTable(true, false)).ok();
         // all NULL: reductions over no valid element
         auto all = MakeTable(64, false, false, 7);
         for (auto &c : all->columns) {
@@ -486,12 +515,13 @@ TEST(KernelForms, GroupByMultipleKeysThenPerCellReductions) {
 // groups' first rows (an atomic minimum per claimer), each row's group and position, and the
 // groups' sizes (few groups counted per chunk, many by atomic adds) are made in chunks on every
 // core.  @keys, the member lists and by-rows sums and counts must still be the interpreter's,
-// with few groups (a char key; a char and a bool), many (an i32 key), and NULL keys.
+// with few groups (a char key; a char and a bool), many (an i64 key of too wide a range for the
+// runner's packed-key table), and NULL keys.
 TEST(KernelForms, GroupKernelHostPassesInChunks) {
     const std::string sums = "    l:? = @each_right(@index, c, v);\n    s:? = @each(@sum, l);\n    r:? = @raze(s);\n";
     const std::string lens = "    n1:? = @each(@len, v);\n    r:? = @raze(n1);\n";
     for (const char *t : {"huge", "hugenulls"}) {
-        for (const auto &cols : std::vector<std::vector<std::string>>{{"c1", "b1", "i2"}, {"i1", "c2", "h1"}}) {
+        for (const auto &cols : std::vector<std::vector<std::string>>{{"c1", "b1", "i2"}, {"l1", "c2", "h1"}}) {
             const std::string what = std::string("group ") + t + " " + cols[0] + "," + cols[1];
             Check(Program(t, cols, GroupBody(2, sums)), what + " sums by rows");
             Check(Program(t, cols, GroupBody(2, lens)), what + " sizes");
@@ -528,9 +558,55 @@ TEST(KernelForms, GroupByRunsOfAClusteredKey) {
             auto got = runner.Run(*out, Registry(), opts, &st);
             EXPECT_EQ(Show(got), Show(want)) << Print(*out);
             EXPECT_EQ(st.kernels_redone, 0);
-            EXPECT_EQ(st.kernels_launched, static_cast<int>(out->kernels.size()) - (runs ? 1 : 0)) << Print(*out);
+            // i2 (random, 2001 values) packs into 11 bits: grouped through the runner's table
+            EXPECT_EQ(st.kernels_launched, static_cast<int>(out->kernels.size()) - (runs || std::string(key) == "i2" ? 1 : 0)) << Print(*out);
         }
     }
+}
+
+// Group keys that pack into a few bits in their order (strings of at most two bytes, integers of
+// small range; one key and several) are grouped by the runner through a table the packed tuple
+// indexes, without launching the hash kernel (one-byte strings with i2: 9 + 11 bits, the most);
+// a NULL key, keys over 20 bits (two-byte strings with h1: 18 + 4, with i2: 18 + 11) or a long
+// string keeps the kernel.  The dictionary and the reductions over it must equal the
+// interpreter's either way.
+TEST(KernelForms, GroupBySmallPackedKeys) {
+    const std::string sums = "    l:? = @each_right(@index, c, v);\n    s:? = @each(@sum, l);\n    r:? = @raze(s);\n";
+    struct Case {
+        const char *table;
+        std::vector<std::string> keys;
+        bool packed;
+    };
+    const std::vector<Case> cases = {
+        {"short", {"s1"}, true},        {"short", {"s1", "h1"}, true},   {"short", {"h1", "s1"}, true},
+        {"short2", {"s1"}, true},       {"short2", {"s1", "h1"}, false}, {"short", {"d1", "h1"}, true},
+        {"short", {"s1", "i2"}, true},  {"short2", {"s1", "i2"}, false}, {"shortnull", {"s1", "h1"}, false},
+        {"huge", {"s1"}, false},
+    };
+    for (const Case &c : cases)
+        for (const auto &[body, name] : std::vector<std::pair<std::string, std::string>>{
+                 {sums, "sums"}, {"    r:? = ky;\n", "keys"}, {kMembers, "lists"}}) {
+            std::vector<std::string> cols = c.keys;
+            if (cols.size() == 1) cols.push_back("i2");
+            cols.push_back("m1");
+            const std::string text = Program(c.table, cols, GroupBody(c.keys.size(), body));
+            SCOPED_TRACE(std::string(c.table) + " " + c.keys[0] + (c.keys.size() > 1 ? "," + c.keys[1] : "") + " " + name);
+            auto p = hir::ParseProgram(text, "short");
+            ASSERT_TRUE(p.ok()) << p.status().ToString();
+            ASSERT_TRUE(hir::CheckProgram(*p).ok());
+            auto out = Outline(*p, FusionMode::FULL);
+            ASSERT_TRUE(out.ok());
+            ASSERT_EQ(GroupKernels(text), 1);
+            hir::InterpretOptions opts;
+            auto want = hir::Interpret(*p, Registry(), opts);
+            ASSERT_TRUE(want.ok()) << want.status().ToString();
+            Runner runner(Dev());
+            RunStats st;
+            auto got = runner.Run(*out, Registry(), opts, &st);
+            EXPECT_EQ(Show(got), Show(want)) << Print(*out);
+            EXPECT_EQ(st.kernels_redone, 0);
+            EXPECT_EQ(st.kernels_launched, static_cast<int>(out->kernels.size()) - (c.packed ? 1 : 0)) << Print(*out);
+        }
 }
 
 // A compaction kernel whose mask keeps under half of many rows runs on the interpreter's

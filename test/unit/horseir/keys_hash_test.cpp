@@ -321,6 +321,32 @@ TEST(KeysHash, DenseKeysAndPrefilteredJoins) {
     EXPECT_EQ(checked, static_cast<int>(cases.size() * 4));
 }
 
+// @group_distinct (count(DISTINCT x) per group in one pass) against the vector-per-group form it
+// replaced in the translator (@each(@unique) over @each_right(@index) cells, then @count), on
+// both key paths: every key type, NULLs in x, empty and one-row inputs, groups of one row.
+TEST(KeysHash, GroupDistinctAgainstUniquePerGroup) {
+    std::mt19937_64 rng(99);
+    int checked = 0;
+    for (const Case &c : SingleKeyCases())
+        for (auto [na, unused] : kSizes)
+            for (double null_p : {0.0, 0.2}) {
+                (void)unused;
+                const int domain = 1 + static_cast<int>(rng() % 40);
+                auto x = RandomColumn(c.ta, na, domain, null_p, rng);
+                auto k = RandomColumn(Type(TypeKind::I32), na, 1 + static_cast<int>(rng() % 9), 0.0, rng);
+                SCOPED_TRACE(TypeToString(c.ta) + " " + std::to_string(na) + " rows");
+                const std::string groups = "g:? = @group(a1); v:? = @values(g); ";
+                const std::string fast = Compare(groups + "r:? = @group_distinct(a0, v); return r;", {x, k}, {});
+                const std::string slow = Compare(groups + "p:? = @each_right(@index, a0, v); u:? = @each(@unique, p); "
+                                                          "d:? = @each_item(@index, p, u); n:? = @each(@count, d); r:? = @raze(n); return r;",
+                                                 {x, k}, {});
+                if (na > 0) EXPECT_EQ(fast, slow);
+                else EXPECT_EQ(fast, "i64[]");
+                ++checked;
+            }
+    EXPECT_EQ(checked, static_cast<int>(SingleKeyCases().size() * kSizes.size() * 2));
+}
+
 // An equality key plus a non-equality predicate: the hash path makes the candidate pairs, the
 // rest is filtered as before; and a join with no equality key at all keeps the nested loop.
 TEST(KeysHash, MixedPredicates) {
