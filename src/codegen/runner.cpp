@@ -754,20 +754,12 @@ private:
             }
             if (!ascending) rank[static_cast<size_t>(j)] = static_cast<uint32_t>(first.size() - 1);
         }
-        const int64_t groups = static_cast<int64_t>(first.size());
-        RNDN_ASSIGN_OR_RETURN(auto keys, hir::MakeVector(hir::Type(hir::TypeKind::I64), groups));
-        std::copy(first.begin(), first.end(), keys->Data<int64_t>());
-        auto rows = std::make_shared<GroupRows>();
-        rows->m = groups;
-        rows->count = std::move(count);
         if (!ascending)
             RNDN_RETURN_IF_ERROR(HostRows(rc, [&](int64_t, int64_t lo, int64_t hi) {
                 for (int64_t r = lo; r < hi; ++r) row_group[static_cast<size_t>(r)] = rank[row_group[static_cast<size_t>(r)]];
             }));
-        rows->row_group.v = std::move(rg);
-        rows->row_group.n = static_cast<size_t>(n);
         *done = true;
-        return FinishGroup(k, std::move(keys), std::move(rows));
+        return FinishGroup(k, first, std::move(count), std::move(rg), n);
     }
 
     // Key tuples without NULLs that pack into at most kSmallKeyBits bits in their order: short
@@ -899,15 +891,8 @@ private:
                 }
             }
         }));
-        RNDN_ASSIGN_OR_RETURN(auto keys, hir::MakeVector(hir::Type(hir::TypeKind::I64), m));
-        std::copy(first.begin(), first.end(), keys->Data<int64_t>());
-        auto rows = std::make_shared<GroupRows>();
-        rows->m = m;
-        rows->count = std::move(count);
-        rows->row_group.v = std::move(rg);
-        rows->row_group.n = static_cast<size_t>(n);
         *done = true;
-        return FinishGroup(k, std::move(keys), std::move(rows));
+        return FinishGroup(k, first, std::move(count), std::move(rg), n);
     }
 
     // A group-by kernel (Kernel::group, hash-based): the kernel gives every row the slot of its
@@ -1133,12 +1118,22 @@ private:
                 for (int64_t c = 0; c < chunks; ++c)
                     for (int64_t g = 0; g < m; ++g) count[static_cast<size_t>(g)] += local[static_cast<size_t>(c * m + g)];
         }
+        hir::PoolVector<int64_t> ordered(static_cast<size_t>(m));  // the first rows in the interpreter's order
+        for (int64_t j = 0; j < m; ++j) ordered[static_cast<size_t>(rank[static_cast<size_t>(j)])] = first[static_cast<size_t>(j)];
+        return FinishGroup(k, ordered, std::move(count), std::move(slots_v), n);
+    }
+
+    // FinishGroup from its parts: the groups' first rows in the interpreter's order, their sizes,
+    // and every row's group position (a pooled u32 vector of n rows).
+    Status FinishGroup(const codegen::Kernel &k, const hir::PoolVector<int64_t> &first, hir::PoolVector<int64_t> count,
+                       std::shared_ptr<hir::Vector> row_group, int64_t n) {
+        const int64_t m = static_cast<int64_t>(first.size());
         RNDN_ASSIGN_OR_RETURN(auto keys, hir::MakeVector(hir::Type(hir::TypeKind::I64), m));
-        for (int64_t j = 0; j < m; ++j) keys->Data<int64_t>()[rank[static_cast<size_t>(j)]] = first[static_cast<size_t>(j)];
+        std::copy(first.begin(), first.end(), keys->Data<int64_t>());
         auto rows = std::make_shared<GroupRows>();
         rows->m = m;
         rows->count = std::move(count);
-        rows->row_group.v = std::move(slots_v);
+        rows->row_group.v = std::move(row_group);
         rows->row_group.n = static_cast<size_t>(n);
         return FinishGroup(k, std::move(keys), std::move(rows));
     }
