@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "codegen/internal.h"
@@ -668,11 +669,15 @@ public:
             Emit("ret");
             return Entry(params.str());
         }
-        // the slots' accumulators: [output][slot] = (lo, hi, count)
+        // the slots' accumulators: [output][slot] = (lo, hi, count) for min/max; for sums the
+        // 32-bit pieces' sums (SlotSum), put together after the loop
         struct Acc {
-            std::string lo, hi, cnt;
+            std::string lo, hi, cnt, c, d;
         };
         std::vector<std::vector<Acc>> acc(k_.outputs.size());
+        std::vector<std::string> slot_cnt;  // with slots: rows per slot (the count of outputs that take every row)
+        bool slot_count_used = false;
+        std::set<size_t> wide_sum;  // outputs summing 128-bit values (pieces c, d in use)
         std::string ovf;
         if (slots > 0) {
             if (!thread_records) return Status::Internal("group slots without thread records");
@@ -684,12 +689,15 @@ public:
                 if (red->op == "len" || red->source < 0) continue;
                 const char *init = red->op == "min" ? "9223372036854775807" : red->op == "max" ? "-9223372036854775808" : "0";
                 for (int j = 0; j < slots; ++j) {
-                    Acc a{Q(), Q(), Q()};
+                    Acc a{Q(), Q(), Q(), Q(), Q()};
                     Emit(std::string("mov.u64 ") + a.lo + ", " + init);
-                    Emit("mov.u64 " + a.hi + ", 0");
-                    Emit("mov.u64 " + a.cnt + ", 0");
+                    for (const std::string *r : {&a.hi, &a.cnt, &a.c, &a.d}) Emit("mov.u64 " + *r + ", 0");
                     acc[o].push_back(a);
                 }
+            }
+            for (int j = 0; j < slots; ++j) {
+                slot_cnt.push_back(Q());
+                Emit("mov.u64 " + slot_cnt.back() + ", 0");
             }
         }
         if (ovf.empty() && HasRowChain()) {  // the chain's overflow or range errors
@@ -706,6 +714,15 @@ public:
         Emit("add.u64 " + ga + ", " + rowgroup + ", " + ga);
         Emit("ld.global.u32 " + g32 + ", [" + ga + "]");
         Emit("mul.wide.u32 " + goff + ", " + g32 + ", 32");
+        // with slots: the row's slot tests, shared by every output
+        std::vector<std::string> slot_p, slot_m;  // predicate, and all ones in the row's slot
+        for (int j = 0; j < slots; ++j) {
+            slot_p.push_back(P());
+            slot_m.push_back(Q());
+            Emit("setp.eq.u32 " + slot_p.back() + ", " + g32 + ", " + std::to_string(j));
+            Emit("selp.b64 " + slot_m.back() + ", -1, 0, " + slot_p.back());
+        }
+        std::map<std::string, std::vector<std::string>> pieces;  // a summed value's 32-bit pieces
         std::map<int, Val> chain;  // the sunk chain's values for this row
         if (HasRowChain()) {
             RNDN_RETURN_IF_ERROR(RowChain(i, false, in_ptr, in_vptr, in_len, scalars, chain, ovf));
@@ -733,12 +750,41 @@ public:
             if (slots > 0) {
                 if (red->op != "count" && x.cls != VClass::S32 && x.cls != VClass::S64 && x.cls != VClass::DEC)
                     return Status::Unsupported("per-cell reduction of " + xtype);
+                // every row counts (no NULL, no selection): the slot's shared count is the output's
+                const bool every_row = x.sel.empty() && x.valid.empty() && (red->op == "sum" || red->op == "avg" || red->op == "count");
+                if (every_row) slot_count_used = true;
+                const bool sum = red->op == "sum" || red->op == "avg";
+                std::vector<std::string> *pc = nullptr;
+                if (sum) {
+                    pc = &pieces[x.r + "/" + x.hi];
+                    if (pc->empty()) *pc = SumPieces(x);
+                    if (pc->size() > 2) wide_sum.insert(o);
+                }
                 for (int j = 0; j < slots; ++j) {
-                    std::string pj = P();
-                    Emit("setp.eq.u32 " + pj + ", " + g32 + ", " + std::to_string(j));
-                    Emit("and.pred " + pj + ", " + pj + ", " + inc);
-                    const Acc &ac = acc[o][static_cast<size_t>(j)];
-                    Accumulate(red->op == "avg" ? "sum" : red->op, x, pj, ac.lo, ac.hi, ac.cnt, ovf);
+                    std::string pj = slot_p[static_cast<size_t>(j)], mj = slot_m[static_cast<size_t>(j)];
+                    if (!every_row) {
+                        pj = P();
+                        mj = Q();
+                        Emit("and.pred " + pj + ", " + slot_p[static_cast<size_t>(j)] + ", " + inc);
+                        Emit("selp.b64 " + mj + ", -1, 0, " + pj);
+                    }
+                    Acc &ac = acc[o][static_cast<size_t>(j)];
+                    if (every_row) ac.cnt = slot_cnt[static_cast<size_t>(j)];
+                    if (sum) {
+                        if (!every_row) {
+                            std::string one = Q();
+                            Emit("selp.u64 " + one + ", 1, 0, " + pj);
+                            Emit("add.u64 " + ac.cnt + ", " + ac.cnt + ", " + one);
+                        }
+                        const std::string *accs[4] = {&ac.lo, &ac.hi, &ac.c, &ac.d};
+                        for (size_t q = 0; q < pc->size(); ++q) {
+                            std::string t = Q();
+                            Emit("and.b64 " + t + ", " + (*pc)[q] + ", " + mj);
+                            Emit("add.u64 " + *accs[q] + ", " + *accs[q] + ", " + t);
+                        }
+                    } else if (!every_row) {
+                        Accumulate(red->op, x, pj, ac.lo, ac.hi, ac.cnt, ovf);
+                    }
                 }
                 continue;
             }
@@ -796,6 +842,12 @@ public:
             Emit("add.u64 " + top + ", " + top + ", " + c);
             update("add.u64", 24, top);
         }
+        if (slot_count_used)
+            for (int j = 0; j < slots; ++j) {
+                std::string one = Q();
+                Emit("selp.u64 " + one + ", 1, 0, " + slot_p[static_cast<size_t>(j)]);
+                Emit("add.u64 " + slot_cnt[static_cast<size_t>(j)] + ", " + slot_cnt[static_cast<size_t>(j)] + ", " + one);
+            }
         Emit("add.u64 " + i + ", " + i + ", " + stride);
         Emit("setp.lt.u64 " + pi + ", " + i + ", " + n);
         Emit("@" + pi + " bra $RROW");
@@ -807,9 +859,14 @@ public:
                 Emit("setp.gt.u64 " + pj + ", " + cstride + ", " + std::to_string(32 * j));
                 for (size_t o = 0; o < k_.outputs.size(); ++o) {
                     if (acc[o].empty()) continue;
-                    const Acc &ac = acc[o][static_cast<size_t>(j)];
+                    Acc ac = acc[o][static_cast<size_t>(j)];
                     std::string top = Q();
-                    Emit("shr.s64 " + top + ", " + ac.hi + ", 63");
+                    const KernelStmt *red = reds[o];
+                    if (red->op == "sum" || red->op == "avg") {
+                        SumFromPieces(ac.lo, ac.hi, ac.c, ac.d, wide_sum.count(o) > 0, top);
+                    } else {
+                        Emit("shr.s64 " + top + ", " + ac.hi + ", 63");
+                    }
                     auto at = [&](int off) { return "[" + rec[o] + "+" + std::to_string(32 * j + off) + "]"; };
                     Emit("@" + pj + " st.global.u64 " + at(0) + ", " + ac.lo);
                     Emit("@" + pj + " st.global.u64 " + at(8) + ", " + ac.hi);
@@ -1512,6 +1569,56 @@ public:
         }
     }
 
+    // A slot's sum (group_slots) adds 32-bit pieces of each value into 64-bit sums, so the
+    // per-row work is an AND with the slot's mask and an add per piece, with no carries or
+    // overflow tests (a thread takes under 2^32 rows, the runner's GroupReduce checks).  A
+    // 64-bit value v: (v & 0xffffffff, v >> 32 arithmetic).  A 128-bit value (lo, hi): lo's two
+    // halves unsigned, hi's low half unsigned and high half arithmetic.
+    std::vector<std::string> SumPieces(const Val &x) {
+        std::string v = x.r;
+        if (x.cls == VClass::S32) {
+            v = Q();
+            Emit("cvt.s64.s32 " + v + ", " + x.r);
+        }
+        const bool wide = x.cls == VClass::DEC && !sign_hi_.count(x.hi);
+        std::vector<std::string> out;
+        auto piece = [&](const std::string &op, const std::string &src, const std::string &b) {
+            out.push_back(Q());
+            Emit(op + " " + out.back() + ", " + src + ", " + b);
+        };
+        piece("and.b64", v, "4294967295");
+        piece(wide ? "shr.u64" : "shr.s64", v, "32");
+        if (wide) {
+            piece("and.b64", x.hi, "4294967295");
+            piece("shr.s64", x.hi, "32");
+        }
+        return out;
+    }
+
+    // The pieces' sums (a + b 2^32 [+ c 2^64 + d 2^96]) as a 192-bit (lo, hi, top); a, c are
+    // unsigned, d signed, b signed unless wide.  The host reads an overflow of 128 bits from top.
+    void SumFromPieces(std::string &a, std::string &b, const std::string &c, const std::string &d, bool wide, const std::string &top) {
+        std::string lo = Q(), hi = Q(), t = Q(), u = Q();
+        Emit("shl.b64 " + t + ", " + b + ", 32");
+        Emit(std::string(wide ? "shr.u64 " : "shr.s64 ") + u + ", " + b + ", 32");
+        Emit("add.cc.u64 " + lo + ", " + a + ", " + t);
+        Emit("addc.u64 " + hi + ", " + u + ", 0");
+        if (!wide) {
+            Emit("shr.s64 " + top + ", " + hi + ", 63");
+        } else {
+            std::string dl = Q(), dh = Q();
+            Emit("mov.u64 " + top + ", 0");
+            Emit("add.cc.u64 " + hi + ", " + hi + ", " + c);
+            Emit("addc.u64 " + top + ", " + top + ", 0");
+            Emit("shl.b64 " + dl + ", " + d + ", 32");
+            Emit("shr.s64 " + dh + ", " + d + ", 32");
+            Emit("add.cc.u64 " + hi + ", " + hi + ", " + dl);
+            Emit("addc.u64 " + top + ", " + top + ", " + dh);
+        }
+        a = lo;
+        b = hi;
+    }
+
     // acc (lo, hi) += (lo, hi), signed overflow into ovf_any.
     void Add128(const std::string &alo, const std::string &ahi, const std::string &blo, const std::string &bhi, const std::string &ovf_any) {
         std::string old = Q(), x = Q(), y = Q(), p = P();
@@ -1637,7 +1744,10 @@ public:
                 v.scale = t.scale;
                 Emit("ld.global.s64 " + v.r + ", [" + a + "]");
                 if (bytes == 16) Emit("ld.global.s64 " + v.hi + ", [" + a + "+8]");
-                else Emit("shr.s64 " + v.hi + ", " + v.r + ", 63");
+                else {
+                    Emit("shr.s64 " + v.hi + ", " + v.r + ", 63");
+                    sign_hi_.insert(v.hi);
+                }
                 break;
             default: break;
         }
@@ -1748,6 +1858,7 @@ public:
     bool warp_reduce_ = true;
     std::ostringstream body_;
     std::string head_extra_, params_out_, zero32_;
+    std::set<std::string> sign_hi_;  // DEC hi registers that only hold their r's sign (a dec64 loaded)
     std::string guard_;  // predicate on every emitted instruction (gathers: in-bounds rows only)
     std::map<std::string, std::string> str_bytes_;  // offsets pointer register -> bytes pointer register
     int labels_ = 0;

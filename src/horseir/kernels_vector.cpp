@@ -1081,15 +1081,48 @@ std::shared_ptr<Vector> MemberSmallStrings(const Vector &x, const Vector &s, std
     // NULL IN (...) is NULL, and so is x IN (.., NULL) when x is not found: the bitmap is made
     // before the chunks run on every core (parallel.h: each chunk owns whole words of it)
     if (x_nulls || set_has_null) out->EnsureValidity();
+    // Set strings of at most 8 bytes (codes, modes, flags): each row's bytes as one
+    // little-endian word (the bytes past its length masked off) compared with every set word of
+    // its length, with no branch or call per set string.  A row whose 8-byte read would pass the
+    // end of the column's bytes takes the loop below.
+    const bool words = std::all_of(set.begin(), set.end(), [](std::string_view v) { return v.size() <= 8; });
+    std::vector<uint64_t> set_word(set.size()), set_len(set.size());
+    for (size_t j = 0; j < set.size(); ++j) {
+        uint64_t w = 0;
+        std::memcpy(&w, set[j].data(), set[j].size());
+        set_word[j] = w;
+        set_len[j] = set[j].size();
+    }
+    const int64_t nbytes = static_cast<int64_t>(x.bytes.size());
     ForChunks(ChunksOf(x.length), [&](int64_t, int64_t lo, int64_t hi) {
+        // locals: the byte stores below may alias anything the lambda reaches by reference
+        const int64_t *const offs = off;
+        const char *const bytes = chars;
+        uint8_t *const outs = o;
+        const uint64_t *const sw = set_word.data(), *const sl = set_len.data();
+        const size_t ns = set_word.size();
+        const bool use_words = words, xn = x_nulls, sn = set_has_null;
+        const int64_t end = nbytes;
         for (int64_t i = lo; i < hi; ++i) {
             PollCancel(i);
+            const int64_t b = offs[i], len = offs[i + 1] - b;
+            if (!use_words || b + 8 > end || (xn && !x.IsValid(i))) goto slow;
+            {
+                uint64_t w;
+                std::memcpy(&w, bytes + b, 8);
+                w &= len >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * len)) - 1;
+                uint8_t found = 0;
+                for (size_t j = 0; j < ns; ++j) found |= (sl[j] == static_cast<uint64_t>(len)) & (sw[j] == w);
+                outs[i] = found;
+                if (!found && sn) out->SetNull(i);
+                continue;
+            }
+        slow:
             if (x_nulls && !x.IsValid(i)) {
                 o[i] = 0;
                 out->SetNull(i);
                 continue;
             }
-            const int64_t b = off[i], len = off[i + 1] - b;
             uint8_t found = 0;
             if ((lengths >> std::min<int64_t>(len, 63)) & 1)
                 for (const std::string_view &v : set)

@@ -379,5 +379,61 @@ TEST(KeysHash, FloatAndStringEquality) {
     EXPECT_EQ(Compare("r:? = @member(a0, b0); return r;", {p}, {q}), "bool[0,0,0,1]");
 }
 
+// @member of a string column in a small set of short strings (MemberSmallStrings' word path: the
+// row's bytes as one 8-byte word, masked to its length) against the rank path: strings of 0-10
+// bytes sharing prefixes and differing only past a shorter string's end, the last rows within 8
+// bytes of the column's end (the path's bounds fallback), NULLs in the column and in the set, a
+// set with a string longer than 8 bytes (the byte loop), and more than 6 M bytes in chunks.
+TEST(KeysHash, MemberOfSmallStringSets) {
+    std::mt19937_64 rng(777);
+    const std::vector<std::string> words = {"", "A", "AB", "ABC", "AIR", "AIR REG", "AIR REGX", "MAIL", "MAI", "SHIP", "SHIPS", "RAIL",
+                                            "FOB", "TRUCK", "REG AIR", "ABCDEFGH", "ABCDEFG", "ABCDEFGHI", "\xc3\xa9t\xc3\xa9"};
+    auto column = [&](int64_t n, double null_p) {
+        auto v = MakeVector(TypeKind::STR, 0).value();
+        std::bernoulli_distribution is_null(null_p);
+        for (int64_t i = 0; i < n; ++i) {
+            v->AppendString(words[rng() % words.size()]);
+            if (is_null(rng)) v->SetNull(i);
+        }
+        v->AppendString("AIR");  // the last rows: under 8 bytes from the end
+        v->AppendString("A");
+        return v;
+    };
+    auto set = [&](std::vector<std::string> s, bool with_null) {
+        auto v = MakeVector(TypeKind::STR, 0).value();
+        for (const auto &w : s) v->AppendString(w);
+        if (with_null) {
+            v->AppendString("");
+            v->SetNull(v->length - 1);
+        }
+        return v;
+    };
+    const std::vector<std::vector<std::string>> sets = {
+        {"AIR", "AIR REG"}, {"MAIL", "SHIP"}, {""}, {"ABCDEFGH", "A"}, {"ABCDEFGHI", "AIR"}, {"\xc3\xa9t\xc3\xa9", "FOB", "TRUCK", "RAIL"}};
+    int checked = 0;
+    for (int64_t n : {int64_t{0}, int64_t{37}, int64_t{700001}})
+        for (double null_p : {0.0, 0.1})
+            for (const auto &s : sets)
+                for (bool with_null : {false, true}) {
+                    SCOPED_TRACE(std::to_string(n) + " rows, set " + s[0] + (null_p > 0 ? ", NULLs" : "") + (with_null ? ", NULL in the set" : ""));
+                    const std::string r = Compare("r:? = @member(a0, b0); return r;", {column(n, null_p)}, {set(s, with_null)});
+                    if (n > 0 && !with_null && null_p == 0) EXPECT_NE(r.find('1'), std::string::npos) << "nothing found";
+                    ++checked;
+                }
+    EXPECT_EQ(checked, 3 * 2 * 6 * 2);
+    // @eq with one string literal (kernels_elementwise.cpp: a literal of up to 8 bytes compared
+    // as one masked word) against @member in the one-string set on the rank path
+    for (int64_t n : {int64_t{37}, int64_t{700001}})
+        for (double null_p : {0.0, 0.1}) {
+            auto col = column(n, null_p);
+            for (const char *lit : {"AIR", "A", "", "ABCDEFGH", "ABCDEFG", "ABCDEFGHI", "AIR REG", "MAI"}) {
+                SCOPED_TRACE(std::string("eq \"") + lit + "\" over " + std::to_string(n) + " rows");
+                const std::string member = Compare("r:? = @member(a0, b0); return r;", {col}, {set({lit}, false)});
+                const std::string eq = Compare(std::string("r:? = @eq(a0, \"") + lit + "\":str); return r;", {col}, {});
+                EXPECT_EQ(eq, member);
+            }
+        }
+}
+
 }  // namespace
 }  // namespace rndn::hir
