@@ -786,6 +786,9 @@ private:
         };
         std::vector<Part> parts;
         int bits = 0;
+        const RowChunks rc = ChunksOf(n);
+        // per chunk: a string column's longest value, an integer column's least and greatest
+        hir::PoolVector<int64_t> chunk_lo(static_cast<size_t>(rc.count)), chunk_hi(static_cast<size_t>(rc.count));
         for (const auto &v : in) {
             const hir::Vector &x = *v;
             if (x.HasNulls()) return Status::Ok();
@@ -794,21 +797,30 @@ private:
                 const int64_t *off = x.offsets.data();
                 p.off = off;
                 p.chars = reinterpret_cast<const uint8_t *>(x.bytes.data());
-                int64_t longest = 0;
-                for (int64_t r = 0; r < n && longest <= 2; ++r) longest = std::max(longest, off[r + 1] - off[r]);
+                RNDN_RETURN_IF_ERROR(HostRows(rc, [&, off](int64_t c, int64_t lo, int64_t hi) {
+                    int64_t longest = 0;
+                    for (int64_t r = lo; r < hi; ++r) longest = std::max(longest, off[r + 1] - off[r]);
+                    chunk_hi[static_cast<size_t>(c)] = longest;
+                }));
+                const int64_t longest = *std::max_element(chunk_hi.begin(), chunk_hi.end());
                 if (longest > 2) return Status::Ok();
                 p.bytes = static_cast<int>(longest);
                 p.len_bits = std::bit_width(static_cast<uint64_t>(longest));
                 p.width = 8 * p.bytes + p.len_bits;
             } else {
                 if (!IntKey(x)) return Status::Ok();
-                int64_t lo = INT64_MAX, hi = INT64_MIN;
-                for (int64_t r = 0; r < n; ++r) {
-                    if ((r & 0xfffff) == 0 && opts_.should_cancel && opts_.should_cancel()) return Status::Cancelled();
-                    const int64_t v2 = IntKeyAt(x, r);
-                    lo = std::min(lo, v2);
-                    hi = std::max(hi, v2);
-                }
+                RNDN_RETURN_IF_ERROR(HostRows(rc, [&](int64_t c, int64_t rlo, int64_t rhi) {
+                    int64_t least = INT64_MAX, most = INT64_MIN;
+                    for (int64_t r = rlo; r < rhi; ++r) {
+                        const int64_t v2 = IntKeyAt(x, r);
+                        least = std::min(least, v2);
+                        most = std::max(most, v2);
+                    }
+                    chunk_lo[static_cast<size_t>(c)] = least;
+                    chunk_hi[static_cast<size_t>(c)] = most;
+                }));
+                const int64_t lo = *std::min_element(chunk_lo.begin(), chunk_lo.end());
+                const int64_t hi = *std::max_element(chunk_hi.begin(), chunk_hi.end());
                 const uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
                 if (span >= (uint64_t{1} << kSmallKeyBits)) return Status::Ok();
                 p.lo = lo;
@@ -841,7 +853,6 @@ private:
         };
         const size_t slots = size_t{1} << bits;
         std::vector<uint8_t> present(slots, 0);
-        const RowChunks rc = ChunksOf(n);
         // every row's packed tuple, kept in the row -> group vector (the strings' offsets are
         // read once); read before writing `present`: rows of a few groups would otherwise store
         // to the same cache line from every core

@@ -1060,7 +1060,33 @@ void FnTranslator::Arith(const kir::Instr &in) {
     int w = t.bits;
     Value *a = SrcI(in.args[1], w, sign), *b = SrcI(in.args[2], w, sign);
     Value *prod;
-    if (hi || wide) {
+    if (hi && w == 64 && a->getType()->isVectorTy() && a->getType() == I(64) && b->getType() == a->getType()) {
+        // A warp's 64 x 64 high products: LLVM splits a multiply of 128-bit vectors into one
+        // scalar multiply per lane.  When every lane's operands fit in 32 bits (decimal prices,
+        // quantities, discounts) the whole product is one vector multiply of the extended
+        // halves, and its high word is the sign (zero) of that: a branch on the whole vector,
+        // taken alike by every lane, so nothing diverges.
+        Type *vt32 = I(32);  // (the lanes' vector)
+        auto ext = [&](Value *v) { return sign ? B_.CreateSExt(B_.CreateTrunc(v, vt32), v->getType()) : B_.CreateZExt(B_.CreateTrunc(v, vt32), v->getType()); };
+        Value *ae = ext(a), *be = ext(b);
+        Value *all = B_.CreateAndReduce(B_.CreateAnd(B_.CreateICmpEQ(ae, a), B_.CreateICmpEQ(be, b)));
+        BasicBlock *fast = NewBlock("mulhi_narrow"), *full = NewBlock("mulhi_wide"), *join = NewBlock("mulhi_join");
+        B_.CreateCondBr(all, fast, full);
+        B_.SetInsertPoint(fast);
+        Value *narrow = B_.CreateMul(ae, be);
+        Value *hn = sign ? B_.CreateAShr(narrow, 63) : llvm::Constant::getNullValue(a->getType());
+        B_.CreateBr(join);
+        B_.SetInsertPoint(full);
+        Value *a2 = Resize(a, 2 * w, sign), *b2 = Resize(b, 2 * w, sign);
+        Value *hw = B_.CreateTrunc(B_.CreateLShr(B_.CreateMul(a2, b2), CI(2 * w, w)), a->getType());
+        BasicBlock *full_end = B_.GetInsertBlock();
+        B_.CreateBr(join);
+        B_.SetInsertPoint(join);
+        llvm::PHINode *phi = B_.CreatePHI(a->getType(), 2);
+        phi->addIncoming(hn, fast);
+        phi->addIncoming(hw, full_end);
+        prod = phi;
+    } else if (hi || wide) {
         Value *a2 = Resize(a, 2 * w, sign), *b2 = Resize(b, 2 * w, sign);
         prod = B_.CreateMul(a2, b2);
         if (hi) prod = B_.CreateTrunc(B_.CreateLShr(prod, CI(2 * w, w)), I(w));
