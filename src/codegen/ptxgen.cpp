@@ -670,7 +670,7 @@ public:
             return Entry(params.str());
         }
         // the slots' accumulators: [output][slot] = (lo, hi, count) for min/max; for sums the
-        // 32-bit pieces' sums (SlotSum), put together after the loop
+        // 32-bit pieces' sums in lo, hi, c, d (SumPieces), put together after the loop
         struct Acc {
             std::string lo, hi, cnt, c, d;
         };
@@ -1571,7 +1571,7 @@ public:
 
     // A slot's sum (group_slots) adds 32-bit pieces of each value into 64-bit sums, so the
     // per-row work is an AND with the slot's mask and an add per piece, with no carries or
-    // overflow tests (a thread takes under 2^32 rows, the runner's GroupReduce checks).  A
+    // overflow tests (a thread takes under 2^31 rows: the runner's ThreadRecordsFit).  A
     // 64-bit value v: (v & 0xffffffff, v >> 32 arithmetic).  A 128-bit value (lo, hi): lo's two
     // halves unsigned, hi's low half unsigned and high half arithmetic.
     std::vector<std::string> SumPieces(const Val &x) {

@@ -2,7 +2,11 @@
 // element), broadcasting loops, validity handling.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
 
 #include "horseir/kernels.h"
 
@@ -17,6 +21,23 @@ inline int SqlCompare(T x, T y) {
         if (std::isnan(y)) return -1;
     }
     return x < y ? -1 : (y < x ? 1 : 0);
+}
+
+// Short strings (at most 8 bytes) compared as one little-endian word, the bytes past the
+// string's length masked off: ShortStringWord for a literal or a set string, RowStringWord for
+// a column's row, which reads 8 bytes from its start and so only when they lie inside the
+// column's bytes (false otherwise: the caller compares bytes).
+inline uint64_t LowBytesMask(int64_t len) { return len >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * len)) - 1; }
+inline uint64_t ShortStringWord(std::string_view s) {
+    uint64_t w = 0;
+    std::memcpy(&w, s.data(), std::min<size_t>(s.size(), 8));
+    return w;
+}
+inline bool RowStringWord(const char *bytes, int64_t nbytes, int64_t start, int64_t len, uint64_t *w) {
+    if (start + 8 > nbytes) return false;
+    std::memcpy(w, bytes + start, 8);
+    *w &= LowBytesMask(len);
+    return true;
 }
 
 // The element type of an `interval` vector: kernels over numbers skip it with if constexpr.

@@ -684,12 +684,9 @@ Expected<Value> Compare(Builtin bid, Cmp c, const std::vector<Value> &args) {
             const uint8_t eq = c == Cmp::EQ ? 1 : 0;
             const char *l = lit.data();
             // in chunks on every core for long columns (parallel.h); a literal of up to 8 bytes
-            // (a flag, a code) compared byte by byte inline
-            // (a literal of up to 8 bytes as one word: a row of its length whose 8-byte read
-            // stays inside the column's bytes compares one masked word)
-            uint64_t lit_word = 0;
-            if (want <= 8) std::memcpy(&lit_word, l, static_cast<size_t>(want));
-            const uint64_t lit_mask = want >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * want)) - 1;
+            // (a flag, a code) is one word (kernel_util.h), compared with a row of its length as
+            // one masked word, byte by byte where that row's 8-byte read would pass the end
+            const uint64_t lit_word = ShortStringWord(lit);
             const int64_t nbytes = static_cast<int64_t>(col.bytes.size());
             ForChunks(ChunksOf(n), [&](int64_t, int64_t lo, int64_t hi) {
                 // locals: the byte stores may alias anything the lambda reaches by reference
@@ -697,17 +694,16 @@ Expected<Value> Compare(Builtin bid, Cmp c, const std::vector<Value> &args) {
                 const char *const bytes = chars;
                 uint8_t *const outs = o;
                 const int64_t w = want, end = nbytes;
-                const uint64_t lw = lit_word, lm = lit_mask;
+                const uint64_t lw = lit_word;
                 const uint8_t yes = eq, no = static_cast<uint8_t>(1 - eq);
                 for (int64_t i = lo; i < hi; ++i) {
                     PollCancel(i);
                     const int64_t b0 = offs[i];
                     bool same = offs[i + 1] - b0 == w;
                     if (same && w > 0) {
-                        if (w <= 8 && b0 + 8 <= end) {
-                            uint64_t x;
-                            std::memcpy(&x, bytes + b0, 8);
-                            same = (x & lm) == lw;
+                        uint64_t x;
+                        if (w <= 8 && RowStringWord(bytes, end, b0, w, &x)) {
+                            same = x == lw;
                         } else if (w <= 8) {
                             for (int64_t k = 0; k < w; ++k) same &= bytes[b0 + k] == l[k];
                         } else {

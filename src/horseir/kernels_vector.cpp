@@ -1088,9 +1088,7 @@ std::shared_ptr<Vector> MemberSmallStrings(const Vector &x, const Vector &s, std
     const bool words = std::all_of(set.begin(), set.end(), [](std::string_view v) { return v.size() <= 8; });
     std::vector<uint64_t> set_word(set.size()), set_len(set.size());
     for (size_t j = 0; j < set.size(); ++j) {
-        uint64_t w = 0;
-        std::memcpy(&w, set[j].data(), set[j].size());
-        set_word[j] = w;
+        set_word[j] = ShortStringWord(set[j]);
         set_len[j] = set[j].size();
     }
     const int64_t nbytes = static_cast<int64_t>(x.bytes.size());
@@ -1106,18 +1104,14 @@ std::shared_ptr<Vector> MemberSmallStrings(const Vector &x, const Vector &s, std
         for (int64_t i = lo; i < hi; ++i) {
             PollCancel(i);
             const int64_t b = offs[i], len = offs[i + 1] - b;
-            if (!use_words || b + 8 > end || (xn && !x.IsValid(i))) goto slow;
-            {
-                uint64_t w;
-                std::memcpy(&w, bytes + b, 8);
-                w &= len >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * len)) - 1;
+            uint64_t w;
+            if (use_words && !(xn && !x.IsValid(i)) && RowStringWord(bytes, end, b, len, &w)) {
                 uint8_t found = 0;
                 for (size_t j = 0; j < ns; ++j) found |= (sl[j] == static_cast<uint64_t>(len)) & (sw[j] == w);
                 outs[i] = found;
                 if (!found && sn) out->SetNull(i);
                 continue;
             }
-        slow:
             if (x_nulls && !x.IsValid(i)) {
                 o[i] = 0;
                 out->SetNull(i);
